@@ -1,0 +1,1 @@
+"""A card room's rules expert: incidents in, cited rulings out."""

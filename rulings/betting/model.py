@@ -1,0 +1,126 @@
+"""Values the betting arithmetic works on: the game, the house parameters, the hand, the answer.
+
+All money is an ``int`` in the smallest unit (cents for a cash game, or a
+hundredth of a chip). Nothing here is ever a float.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Money = int
+
+STRUCTURES = ("no-limit", "pot-limit", "fixed-limit", "spread-limit")
+SETTINGS = ("cash", "tournament")
+ACTION_KINDS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+
+
+class BettingError(ValueError):
+    """An action that cannot happen in this position.
+
+    ``index`` is the action's place in the hand (0-based, over all streets),
+    ``seat`` the seat that tried it, ``field`` the incident/PHH field at fault
+    and ``expected`` what would have been legal.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, seat: int | None = None,
+                 field: str | None = None, expected: str | None = None):
+        super().__init__(message)
+        self.index = index
+        self.seat = seat
+        self.field = field
+        self.expected = expected
+
+
+@dataclass(frozen=True)
+class Game:
+    """The game being played: structure, forced bets and limits."""
+
+    structure: str                      # one of STRUCTURES
+    setting: str = "cash"               # one of SETTINGS
+    small_blind: Money = 0
+    big_blind: Money = 0
+    ante: Money = 0                     # per player
+    bring_in: Money = 0                 # stud bring-in (0 when blinds are used)
+    bet_sizes: tuple[Money, ...] = ()   # fixed-limit: the bet per street; spread-limit: the largest bet per street
+    spread_min: Money = 0               # spread-limit: the smallest bet
+    betting_unit: Money = 0             # chips move in multiples of this (0: any amount)
+    betting_rounds: int = 4             # 2 for draw/lowball (affects the limit cap)
+
+
+@dataclass(frozen=True)
+class Params:
+    """The house parameters that change betting arithmetic (inventory section 16)."""
+
+    sb_counts_as_bb: bool = False              # RRP-PL-5
+    preflop_assume_full_blinds: bool = False   # TDA-2024-54B
+    rounding_unit: Money = 0                   # RRP-PL-4: pot rounded up to this unit (0: none)
+    limit_reopen: str = "half_bet"             # half_bet | full_bet (fixed/spread limit only)
+    max_raises: int = 3                        # a bet and N raises (games of 3+ rounds)
+    two_round_max_raises: int = 4              # a bet and N raises (two-round games)
+    heads_up_exception: str = "before_cap"     # none | before_cap | at_round_start | before_third_bet
+    final_two: bool = False                    # tournament down to its last two players (TDA-2024-48)
+    count_all_in_players: bool = False         # does an all-in player count toward "three or more"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat in the hand and the chips it started the hand with (None: not known, no limit)."""
+
+    seat: int
+    stack: Money | None = None
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action: ``to`` is the seat's street total after it (amount *to*), not the increment."""
+
+    seat: int
+    kind: str                 # one of ACTION_KINDS
+    to: Money | None = None   # required for post/bet/raise/complete/bring-in; optional for call
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand as far as it went.
+
+    ``players`` are in postflop order: first to act after the flop first,
+    the button last. ``streets`` holds the actions of each street in order;
+    street 0 is the first betting round. When ``first_street`` is above 0
+    the hand is described from that street on and ``pot_before`` holds what
+    was already in the middle. Forced bets (blinds, antes, straddles) are
+    given as explicit ``post`` actions at the start of the first street, or,
+    when there are none, posted automatically from ``game``.
+    """
+
+    game: Game
+    players: tuple[Player, ...]
+    streets: tuple[tuple[Action, ...], ...] = ((),)
+    first_street: int = 0
+    pot_before: Money = 0
+    straddles: tuple[Money, ...] = field(default=())  # posted after the big blind, in order
+
+
+@dataclass(frozen=True)
+class SidePot:
+    amount: Money
+    eligible: tuple[int, ...]   # seats
+
+
+@dataclass(frozen=True)
+class Position:
+    """The numbers a floorperson needs for the seat to act (or a named seat)."""
+
+    actor: int | None
+    street: int
+    pot: Money                   # in the middle plus everything in front of players this street
+    pot_in_middle: Money
+    to_call: Money
+    current_bet: Money           # the street's highest total
+    last_full_raise: Money       # the largest full bet or raise increment of the street (TDA-2024-43A)
+    min_raise_to: Money | None
+    max_raise_to: Money | None
+    can_raise: bool
+    reason: str | None           # why not, when can_raise is False
+    side_pots: tuple[SidePot, ...]
+    committed: dict[int, Money]  # each seat's street total
+    stacks: dict[int, Money | None]  # each seat's chips behind
