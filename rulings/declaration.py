@@ -1,0 +1,404 @@
+"""Read a player's spoken betting words into a Declaration, or into a question when they are unclear."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+__all__ = ["Declaration", "Unclear", "parse_declaration"]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What the player declared; money is in minor units (1/100), as everywhere in ``rulings``."""
+
+    kind: str                 # fold|check|call|bet|raise|all-in|pot|complete|amount (amount alone: TDA-2024-40B/C)
+    amount: int | None        # minor units; None when no amount was said
+    amount_means: str | None  # 'to' (a total) or 'by' (on top); None without an amount
+    call_then_raise: bool     # the words began as a call and went on to raise (WIKI-DECL-1 string raise)
+    call_amount: int | None   # the amount named for the call part ("call your hundred" -> 10000)
+    nonstandard: bool         # a word outside TDA-2024-3's official terms was needed (at the player's risk, r.57)
+    bare_number: bool         # the magnitude was missing or inferred ("I bet five"): TDA-2024-57 reads it by the pot
+    text: str                 # the original words
+
+
+@dataclass(frozen=True)
+class Unclear:
+    """Words that cannot be read without a guess, and what to ask the floorperson."""
+
+    text: str
+    question: str
+
+
+class _Ask(Exception):
+    """Internal: stop reading and put this question to the floorperson."""
+
+
+# Action words -> (kind, official). "Official" means one of TDA-2024-3's terms; the rest are mapped
+# but flagged, because a non-standard word may be ruled other than the player meant (TDA-2024-3, 57).
+# "make" (make it) and "go" (I'll go) are placeholders resolved once the whole sentence is known.
+_VERBS: dict[str, tuple[str, bool]] = {}
+for _kind, _official, _words in (
+    ("fold", True, "fold folds folding"),
+    ("fold", False, "muck mucks mucking imout"),
+    ("check", True, "check checks checking"),
+    ("check", False, "knock knocks knocking tap taps tapping rap raps rapping"),
+    ("call", True, "call calls calling"),
+    ("call", False, "see play playing imin"),
+    ("bet", True, "bet bets betting"),
+    ("raise", True, "raise raises raising reraise reraises reraising"),
+    ("raise", False, "bump bumps bumping"),
+    ("make", False, "makeit"),
+    ("all-in", True, "allin"),
+    ("all-in", False, "shove shoves shoving jam jams jamming push pushes pushing ship ships shipping"),
+    ("pot", True, "pot pots potting repot"),
+    ("complete", True, "complete completes completing"),
+    ("go", False, "go"),
+):
+    _VERBS.update(dict.fromkeys(_words.split(), (_kind, _official)))
+_SHOW = {"allin": "all in", "makeit": "make it", "imin": "I'm in", "imout": "I'm out", "letssee": "let's see",
+         "imean": "I mean", "ontop": "on top"}
+_AGGRESSIVE = {"bet", "raise", "make", "pot", "all-in"}
+
+_SMALL = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_TENS["fourty"] = 40  # a common typing slip; the floorperson's meaning is not in doubt
+_SCALES = {"thousand": 1000, "grand": 1000, "k": 1000, "million": 10**6, "mil": 10**6}
+_NUMBER_WORDS = set(_SMALL) | set(_TENS) | set(_SCALES) | {"hundred"}
+_BIG_START = {"hundred", "thousand", "grand", "million"}  # may open a number alone: "call your hundred"
+
+# Words that make any reading a guess: the player negated, corrected himself, mused, asked,
+# or described the past instead of acting now. Each family gets its own question.
+_STOP = {}
+for _why, _words in (
+    ("a negation ('{w}') that may take something back", "no not nope nah dont never wont cant cannot didnt"),
+    ("a correction ('{w}'); the first declaration binds (TDA-2024-40A), so which came first",
+     "wait sorry actually instead oops mean imean undo scratch mind change changed nevermind"),
+    ("thinking aloud ('{w}') rather than a declaration",
+     "if maybe perhaps probably think thinking might should could would considering letssee what how"),
+    ("a past action ('{w}') rather than a declaration in turn",
+     "folded checked called raised reraised mucked shoved jammed pushed completed potted knocked tapped bumped"),
+):
+    _STOP.update(dict.fromkeys(_words.split(), _why))
+# Words that carry no meaning of their own in a declaration.
+_FILLER = set(
+    "i im ill id ive me my you your ya it its the a an and then so ok okay yes yeah yep um umm uh er oh "
+    "hmm well just now here please sir dealer lets let will gonna going for of with that this is am be "
+    "on at he she they says said say declares declared announces announced seat player chips to".split())
+_MODE_BY = {"by", "more", "another", "ontop"}
+_UNITS = {"dollars", "dollar", "bucks", "buck"}
+
+_PHRASES = [(re.compile(p), r) for p, r in (
+    (r"[\u2018\u2019`']", ""),               # apostrophes go: "I'm" -> "im", "don't" -> "dont"
+    (r"[\u2013\u2014]", " "),                # dashes between words are separators
+    (r"(?<=[a-z])-(?=[a-z])", " "),          # "all-in", "forty-two", "re-raise"
+    (r"\ball\s+in\b", "allin"),
+    (r"\bre\s*(rais|pot)", r"re\1"),
+    (r"\bmak(?:e|ing)\s+it\b", "makeit"),
+    (r"\b(?:im|i\s+am)\s+in\b", "imin"),
+    (r"\b(?:im|i\s+am)\s+out\b", "imout"),
+    (r"\bon\s+top\b", "ontop"),
+    (r"\blet(?:s|\s+me)\s+see\b", "letssee"),  # "let's see" is musing, not "see" (a call)
+    (r"\bi\s+mean\b", "imean"),
+)]
+_NEGATIVE = re.compile(r"(?<![a-z0-9])-\$?[0-9]|\$-[0-9]|\b(?:minus|negative)\b")
+_TOKEN = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|[a-z]+|[$?]|[^\s\w]|\w+")
+_DIGITS = "0123456789"  # ASCII only: str.isdigit() also accepts "²", which Decimal cannot read
+_MAX_MINOR = 10**15  # ten trillion: anything larger is a typing accident, not a bet
+
+
+@dataclass(frozen=True)
+class _Amount:
+    minor: int
+    bare: bool
+    scale: int    # the last magnitude word said (100, 1000, ...), 0 if none: the scale a later bare number borrows
+    said: str
+
+
+@dataclass
+class _Group:
+    """One action word with the amount and by/to sense that belong to it."""
+
+    kind: str
+    official: bool
+    word: str
+    amount: _Amount | None = None
+    mode: str | None = None
+
+
+def _chunks(words: list) -> list[int]:
+    """Spoken 1-2 digit pieces: 'twenty five fifty' -> [25, 50]."""
+    out: list[int] = []
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if w == "a":
+            out.append(1)
+        elif w in _TENS:
+            nxt = words[k + 1] if k + 1 < len(words) else None
+            if nxt in _SMALL and 1 <= _SMALL[nxt] <= 9:
+                out.append(_TENS[w] + _SMALL[nxt])
+                k += 1
+            else:
+                out.append(_TENS[w])
+        elif w in _SMALL:
+            out.append(_SMALL[w])
+        else:
+            raise _Ask("")
+        k += 1
+    return out
+
+
+def _segment(words: list, said: str) -> tuple[Decimal | None, bool]:
+    """Value below one thousand of the words between magnitude words; True when said 'two fifty' style."""
+    if not words:
+        return None, False
+    if isinstance(words[0], Decimal):
+        if len(words) == 1 or words[1:] == ["hundred"]:
+            return words[0] * (100 if len(words) == 2 else 1), False
+        raise _Ask("")
+    if words.count("hundred") > 1:
+        raise _Ask("")
+    if "hundred" in words:
+        k = words.index("hundred")
+        before, after = _chunks(words[:k]), _chunks(words[k + 1:])
+        if len(before) > 1 or len(after) > 1 or before == [0] or after == [0]:
+            raise _Ask("")
+        return Decimal((before[0] if before else 1) * 100 + (after[0] if after else 0)), False
+    chunks = _chunks(words)
+    if len(chunks) == 1:
+        return Decimal(chunks[0]), False
+    if len(chunks) == 2 and 10 <= chunks[1] <= 99:
+        a, b = chunks
+        # Card-room speech drops "hundred": "two fifty" is 250, "one twenty-five" is 125.
+        if 1 <= a <= 9:
+            return Decimal(a * 100 + b), True
+        # Two two-digit pieces read equally well as dollars-and-cents or as hundreds.
+        if 10 <= a <= 99:
+            raise _Ask(f"'{said}' could be ${a}.{b:02d} or {a * 100 + b:,}; which amount did the player mean?")
+    raise _Ask("")
+
+
+def _number(tokens: list[str], i: int, currency: bool, carry: int) -> tuple[_Amount, int]:
+    """Read the amount that starts at tokens[i]; return it and the index after it."""
+    words: list = []
+    j = i
+    if tokens[i][0] in _DIGITS:
+        if len(tokens[i].replace(",", "").split(".")[0]) > 13:
+            raise _Ask(f"'{tokens[i]}' is implausibly large; what amount did the player say?")
+        words.append(Decimal(tokens[i].replace(",", "")))
+        j += 1
+        while j < len(tokens) and (tokens[j] == "hundred" or tokens[j] in _SCALES):
+            words.append(tokens[j])
+            j += 1
+    else:
+        while j < len(tokens):
+            t = tokens[j]
+            nxt = tokens[j + 1] if j + 1 < len(tokens) else ""
+            if t == "a" and j == i:
+                words.append(t)
+            elif t in _NUMBER_WORDS:
+                words.append(t)
+            # "a hundred and fifty" continues; "your hundred and raise two" stops before "and".
+            elif t == "and" and words and words[-1] in _BIG_START | {"k"} and (nxt in _SMALL or nxt in _TENS):
+                pass
+            else:
+                break
+            j += 1
+    unit = j < len(tokens) and tokens[j] in _UNITS
+    j += unit
+    said = " ".join(tokens[i:j])
+    try:
+        total, top, compound, scales, seg = Decimal(0), None, False, [], []
+        for w in words:
+            if w in _SCALES:
+                if top is not None and _SCALES[w] >= top:
+                    raise _Ask("")
+                value, c = _segment(seg, said)
+                total += (1 if value is None else value) * _SCALES[w]
+                top, compound, seg = _SCALES[w], compound or c, []
+                scales.append(_SCALES[w])
+            else:
+                scales += [100] if w == "hundred" else []
+                seg.append(w)
+        value, c = _segment(seg, said)
+        if value is not None:
+            total += value
+        compound = compound or c
+    except _Ask as ask:
+        raise _Ask(str(ask) or f"'{said}' is not a number I can read; what amount did the player say?") from None
+    minor = total * 100
+    if minor != minor.to_integral_value():
+        raise _Ask(f"'{said}' has a fraction of a cent; what amount did the player say?")
+    if minor > _MAX_MINOR:
+        raise _Ask(f"'{said}' is implausibly large; what amount did the player say?")
+    # A small number with no magnitude word leaves the size to TDA-2024-57 (the pot decides).
+    bare = not (scales or compound or currency or unit) and total < 100 and total == int(total)
+    if bare and 1 <= total <= 9 and carry:
+        # "call your hundred and raise two": the earlier "hundred" sets the scale of "two".
+        minor *= carry
+    return _Amount(int(minor), bare, scales[-1] if scales else 0, said), j
+
+
+def _read(text: str) -> tuple[list[_Group], _Group, list[str]]:
+    """Tokenise and attach each amount and by/to word to its action word; raise _Ask on stop words."""
+    s = text.lower()
+    for pattern, repl in _PHRASES:
+        s = pattern.sub(repl, s)
+    if _NEGATIVE.search(s):
+        raise _Ask("The amount sounds negative; what amount did the player say?")
+    tokens = _TOKEN.findall(s)
+    groups: list[_Group] = []
+    pending = _Group("", False, "")  # an amount or by/to said before any action word
+    unknown: list[str] = []
+    currency, carry, i = False, 0, 0
+    while i < len(tokens):
+        t = tokens[i]
+        target = groups[-1] if groups else pending
+        if t in _VERBS:
+            groups.append(_Group(*_VERBS[t], _SHOW.get(t, t), pending.amount, pending.mode))
+            pending = _Group("", False, "")
+        elif t[0] in _DIGITS or t in _SMALL or t in _TENS or t in _BIG_START or (
+                t == "a" and i + 1 < len(tokens) and tokens[i + 1] in _BIG_START):
+            amount, i = _number(tokens, i, currency, carry)
+            currency, carry = False, carry or amount.scale
+            if target.amount is not None:
+                if pending.amount is not None:
+                    raise _Ask(f"Two amounts were said ('{pending.amount.said}' and '{amount.said}'); "
+                               "which one did the player declare?")
+                target = pending
+            target.amount = amount
+            continue
+        elif t == "$":
+            currency = True
+        elif t in _MODE_BY or (t == "to" and (i + 1 == len(tokens) or tokens[i + 1][0] in "$0123456789"
+                                                                       or tokens[i + 1] in _NUMBER_WORDS)):
+            mode = "to" if t == "to" else "by"
+            if target.mode not in (None, mode):
+                raise _Ask("The words say both 'to' and 'by'/'more'; is the amount the new total or the "
+                           "amount on top?")
+            target.mode = mode
+        elif t in _STOP:
+            raise _Ask(f"The words contain {_STOP[t].format(w=_SHOW.get(t, t))}; what exactly did the player declare?")
+        elif t == "?":
+            raise _Ask("The words end in a question mark; was the player declaring or asking?")
+        elif t in _FILLER or not (t[0].isalnum() or t[0] == "_"):
+            pass  # punctuation and filler words do not change the declaration
+        else:
+            unknown.append(t)
+        i += 1
+    return groups, pending, unknown
+
+
+def _merge(groups: list[_Group]) -> _Group:
+    """Fold several words for one action ("raise, make it 300", "bet the pot") into one group."""
+    kinds = {g.kind for g in groups}
+    words = " and ".join(f"'{w}'" for w in dict.fromkeys(g.word for g in groups))
+    if len(kinds) > 1 and not kinds <= _AGGRESSIVE:
+        raise _Ask(f"The words name {words}, which contradict each other; which did the player declare first?")
+    if {"pot", "all-in"} <= kinds or {"bet", "raise"} <= kinds:
+        raise _Ask(f"The words name {words}; which one did the player declare?")
+    kind = next((k for k in ("all-in", "pot", "bet", "raise", "make") if k in kinds), groups[0].kind)
+    amounts = {g.amount.minor: g.amount for g in groups if g.amount}
+    modes = {g.mode for g in groups if g.mode}
+    if len(amounts) > 1:
+        said = " and ".join(f"'{a.said}'" for a in amounts.values())
+        raise _Ask(f"Two amounts were said ({said}); which one did the player declare?")
+    if len(modes) > 1:
+        raise _Ask("The words say both 'to' and 'by'/'more'; is the amount the new total or the amount on top?")
+    return _Group(kind, any(g.official for g in groups), groups[0].word,
+                  next(iter(amounts.values()), None), next(iter(modes), None))
+
+
+def _declare(text: str) -> Declaration:
+    groups, pending, unknown = _read(text)
+    if unknown:
+        if not groups and pending.amount is None:
+            raise _Ask(f"No betting action or amount is recognisable in '{text.strip()}'; what did the player say?")
+        shown = ", ".join(f"'{u}'" for u in dict.fromkeys(unknown))
+        raise _Ask(f"Could not read {shown}; does it change what the player declared?")
+    if pending.amount is not None and groups:
+        raise _Ask(f"Two amounts were said (the last, '{pending.amount.said}', has no action word); "
+                   "which one did the player declare?")
+    # "go" only means something alone ("I'll go"); beside another action ("go all in") it is filler.
+    real = [g for g in groups if g.kind != "go"]
+    if real and any(g.amount or g.mode for g in groups if g.kind == "go"):
+        raise _Ask("The amount follows 'go' but another action word was said too; which did the player declare?")
+    groups = real or [_Group("amount" if g.amount else "call", False, "go", g.amount, g.mode)
+                      for g in groups[:1]]
+    if not groups:
+        if pending.amount is None:
+            raise _Ask("Nothing that could be a declaration was typed; what did the player say?")
+        if pending.mode == "by":
+            raise _Ask(f"'{pending.amount.said}' more than what? No action word was said; was it a raise?")
+        groups = [_Group("amount", True, "", pending.amount, "to")]
+    call = None
+    if groups[0].kind == "call" and any(g.kind != "call" for g in groups):
+        k = next(n for n, g in enumerate(groups) if g.kind != "call")
+        call, groups = _merge(groups[:k]), groups[k:]
+        if not any(g.kind in ("raise", "make") for g in groups):
+            # "call all in", "call the pot": a call sized to that, or a call and then a raise?
+            raise _Ask(f"'{call.word}' then '{groups[0].word}': was it only a call (of the whole stack or "
+                       "the pot bet), or a call followed by a raise?")
+    main = _merge(groups)
+    if main.kind == "make":
+        main.kind = "raise"
+    if main.kind in ("fold", "check") and (main.amount or main.mode):
+        raise _Ask(f"'{main.word}' was said with an amount; did the player mean {main.word} or a bet?")
+    if main.mode and main.amount is None:
+        raise _Ask(f"'{main.word}' with 'by'/'to' but no amount; how much did the player say?")
+    if groups[0].word == "make it" and main.amount is None and len(groups) == 1:
+        raise _Ask("'make it' with no amount; make it how much?")
+    for part in (main, call):
+        if part and part.amount and part.amount.minor == 0:
+            raise _Ask(f"The amount '{part.amount.said}' is zero; what did the player declare?")
+    # A plain "call 100" is all call part, so its amount is the call amount too.
+    call_part = call or (main if main.kind == "call" else None)
+    means = None
+    if main.amount:
+        # TDA-2024-43B: "raise" plus an amount is the total. After a named call ("call and raise 100")
+        # the grammar is additive, so that raise is read as on top of the call.
+        means = main.mode or ("by" if call else "to")
+    return Declaration(
+        kind=main.kind, amount=_minor(main), amount_means=means,
+        call_then_raise=call is not None, call_amount=_minor(call_part) if call_part else None,
+        nonstandard=not main.official or (call is not None and not call.official),
+        bare_number=any(p and p.amount and p.amount.bare for p in (main, call)), text=text)
+
+
+def _minor(group: _Group) -> int | None:
+    return group.amount.minor if group.amount else None
+
+
+def parse_declaration(text: str) -> Declaration | Unclear:
+    """Turn the words a player said into a Declaration, or into an Unclear question; never raises.
+
+    >>> d = parse_declaration("raise, eight thousand")          # TDA-2024-43B: the total
+    >>> d.kind, d.amount, d.amount_means
+    ('raise', 800000, 'to')
+    >>> parse_declaration("four hundred").kind                  # RRP-NL-10: an amount alone
+    'amount'
+    >>> d = parse_declaration("I call your hundred and raise two")
+    >>> d.kind, d.amount, d.amount_means, d.call_then_raise, d.call_amount, d.bare_number
+    ('raise', 20000, 'by', True, 10000, True)
+    >>> d = parse_declaration("I bet five")                     # TDA-2024-57: size set by the pot
+    >>> d.amount, d.bare_number
+    (500, True)
+    >>> parse_declaration("shove").nonstandard
+    True
+    >>> parse_declaration("eighty-four fifty").question
+    "'eighty four fifty' could be $84.50 or 8,450; which amount did the player mean?"
+    """
+    if not isinstance(text, str):
+        return Unclear(text=repr(text), question="The declaration was not text; what did the player say?")
+    if not text.strip():
+        return Unclear(text=text, question="Nothing was typed; what did the player say?")
+    try:
+        return _declare(text)
+    except _Ask as ask:
+        return Unclear(text=text, question=str(ask))
+    except Exception as error:  # a floor tool must not crash mid-dispute; tests assert this never fires
+        return Unclear(text=text, question=f"Internal reading error ({type(error).__name__}); "
+                                           "what did the player say, in plain words?")
