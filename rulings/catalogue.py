@@ -1,0 +1,61 @@
+"""The fact catalogue and the citation catalogue, read once from the package's YAML."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+FACT_TYPES = ("enum", "bool", "money", "count", "percent", "seat", "text")
+NUMERIC = ("money", "count", "percent", "seat")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact a rule may test or set."""
+
+    name: str
+    kind: str                       # input | computed | derived
+    type: str                       # one of FACT_TYPES
+    description: str
+    question: str
+    values: tuple[str, ...] = ()    # for enums
+    source: str | None = None       # for inputs: the incident field it comes from
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in NUMERIC
+
+
+@dataclass(frozen=True)
+class Citation:
+    key: str
+    source: str
+    section: str
+    topic: str
+
+
+@lru_cache(maxsize=1)
+def facts() -> dict[str, Fact]:
+    raw = yaml.safe_load((HERE / "facts.yaml").read_text(encoding="utf-8"))
+    out = {}
+    for name, spec in raw.items():
+        assert spec["type"] in FACT_TYPES, name
+        out[name] = Fact(name, spec["kind"], spec["type"], spec["description"], spec.get("question", ""),
+                         tuple(spec.get("values", ())), spec.get("from"))
+    return out
+
+
+@lru_cache(maxsize=1)
+def citations() -> dict[str, Citation]:
+    raw = yaml.safe_load((HERE / "citations.yaml").read_text(encoding="utf-8"))
+    return {k: Citation(k, v["source"], v["section"], v["topic"]) for k, v in raw.items()}
+
+
+def did_you_mean(word: str, choices, n: int = 1) -> str | None:
+    """The closest known name, for hints."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
+    return close[0] if close else None

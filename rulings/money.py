@@ -1,0 +1,64 @@
+"""Exact money: amounts read from people and files, kept as int minor units (1/100), written back.
+
+>>> to_minor(Decimal("84.50")), to_minor("$1,000"), to_minor(7)
+(8450, 100000, 700)
+>>> show(8450), show(8000), show(150000, "tournament")
+('$84.50', '$80', '1,500')
+>>> major(8450), major(8000)
+(Decimal('84.5'), 80)
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+SCALE = 100
+_TEXT = re.compile(r"^\s*\$?\s*(-?[0-9][0-9,_]*(?:\.[0-9]+)?|-?\.[0-9]+)\s*$")
+
+
+class MoneyError(ValueError):
+    """An amount that is not an exact, non-negative sum of money."""
+
+
+def to_minor(value: object, *, allow_negative: bool = False) -> int:
+    """Convert 80, Decimal('84.50') or '$84.50' to minor units; refuse anything inexact."""
+    if isinstance(value, bool) or value is None:
+        raise MoneyError(f"{value!r} is not an amount")
+    if isinstance(value, float):
+        raise MoneyError("a binary float cannot hold money exactly; write it as text or a decimal")
+    if isinstance(value, int):
+        amount = Decimal(value)
+    elif isinstance(value, Decimal):
+        amount = value
+    elif isinstance(value, str):
+        m = _TEXT.match(value)
+        if not m:
+            raise MoneyError(f"'{value}' is not an amount")
+        try:
+            amount = Decimal(m.group(1).replace(",", "").replace("_", ""))
+        except InvalidOperation:
+            raise MoneyError(f"'{value}' is not an amount") from None
+    else:
+        raise MoneyError(f"{value!r} is not an amount")
+    if not amount.is_finite():
+        raise MoneyError(f"{value!r} is not an amount")
+    minor = amount * SCALE
+    if minor != minor.to_integral_value():
+        raise MoneyError(f"{value} has more than two decimal places")
+    if minor < 0 and not allow_negative:
+        raise MoneyError(f"{value} is negative")
+    return int(minor)
+
+
+def major(minor: int) -> int | Decimal:
+    """Minor units back to the unit people use: an int when whole, else an exact Decimal."""
+    q, r = divmod(minor, SCALE)
+    return q if r == 0 else Decimal(minor) / SCALE
+
+
+def show(minor: int, setting: str = "cash") -> str:
+    """Money as a floorperson says it: $84.50 or $80 in cash games, plain chips in tournaments."""
+    sign = "-" if minor < 0 else ""
+    q, r = divmod(abs(minor), SCALE)
+    text = f"{q:,}" + (f".{r:02d}" if r else "")
+    return f"{sign}${text}" if setting == "cash" else f"{sign}{text}"

@@ -1,0 +1,1 @@
+"""Rulebooks: the format, loading with positions, checking, merging house books."""

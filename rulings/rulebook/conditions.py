@@ -1,0 +1,162 @@
+"""Reading a rule's `when`: fact names, tests and literal values checked against the catalogue."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.catalogue import Fact, did_you_mean, facts
+from rulings.expressions import check_expression, names_in, param_names_in
+from rulings.money import MoneyError, to_minor
+from rulings.problems import Problem
+from rulings.rulebook.model import AnyOf, Condition, Parameter
+from rulings.yamlsrc import Located
+
+COMPARE = ("above", "at_least", "below", "at_most")
+TESTS = ("not", "in", "not_in", "missing", "present") + COMPARE
+
+
+class _Target:
+    """A fact or a parameter, seen the same way for checking values."""
+
+    def __init__(self, name: str, type_: str, values: tuple):
+        self.name, self.type, self.values = name, type_, values
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in ("money", "count", "percent", "seat")
+
+
+def target(name: str, params: dict[str, Parameter]) -> _Target | None:
+    if name.startswith("param."):
+        p = params.get(name[6:])
+        return _Target(name, p.type, tuple(p.values)) if p else None
+    f: Fact | None = facts().get(name)
+    return _Target(name, f.type, f.values) if f else None
+
+
+def unknown_name_hint(name: str, params: dict[str, Parameter]) -> str:
+    pool = ["param." + p for p in params] if name.startswith("param.") else list(facts())
+    close = did_you_mean(name, pool)
+    return f"did you mean '{close}'?" if close else "fact names are listed in docs/facts.md"
+
+
+def literal(doc: Located, path: tuple, t: _Target, value: Any, problems: list[Problem]) -> tuple[Any, bool] | None:
+    """Convert a literal to the target's type, or accept an arithmetic expression for numbers."""
+    if t.type == "enum":
+        if value not in t.values:
+            close = did_you_mean(value, t.values)
+            problems.append(doc.problem(path, "R203", f"'{value}' is not a value of {t.name} "
+                                        f"({', '.join(map(str, t.values))})",
+                                        f"did you mean '{close}'?" if close else None))
+            return None
+        return value, False
+    if t.type == "bool":
+        if not isinstance(value, bool):
+            problems.append(doc.problem(path, "R202", f"{t.name} is true or false, not {value!r}"))
+            return None
+        return value, False
+    if t.type == "text":
+        problems.append(doc.problem(path, "R202", f"{t.name} is free text and cannot be tested; "
+                                    "test the facts read from it instead"))
+        return None
+    # numbers: a literal (money in the game's units) or an expression over numeric facts
+    if isinstance(value, bool):
+        problems.append(doc.problem(path, "R202", f"{t.name} is a number, not true/false"))
+        return None
+    if isinstance(value, str) and not value.strip().lstrip("$").replace(",", "").replace(".", "").isdigit():
+        issues = check_expression(value)
+        if issues:
+            for msg in issues:
+                problems.append(doc.problem(path, "R301", f"expression '{value}': {msg}"))
+            return None
+        return value, True
+    try:
+        return (to_minor(value) if t.type == "money" else _whole(value)), False
+    except (MoneyError, ValueError) as exc:
+        problems.append(doc.problem(path, "R202", f"{t.name}: {exc}"))
+        return None
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    raise ValueError(f"{value!r} is not a whole number")
+
+
+def expression_names(doc: Located, path: tuple, text: str, params: dict[str, Parameter],
+                     problems: list[Problem], numeric_only: bool = True, extra: set[str] = frozenset(),
+                     template: bool = False) -> None:
+    """Every name an expression reads must be a known (numeric) fact or a declared parameter."""
+    for name in sorted(names_in(text, template) - {"param"} - set(extra)):
+        f = facts().get(name)
+        if f is None:
+            problems.append(doc.problem(path, "R201", f"unknown fact '{name}' in '{text}'",
+                                        unknown_name_hint(name, params)))
+        elif numeric_only and not f.numeric:
+            problems.append(doc.problem(path, "R202", f"'{name}' is not a number and cannot be used in arithmetic"))
+    for pname in sorted(param_names_in(text, template)):
+        if pname not in params:
+            problems.append(doc.problem(path, "R204", f"unknown parameter 'param.{pname}'",
+                                        unknown_name_hint("param." + pname, params)))
+
+
+def parse_when(doc: Located, when: dict, path: tuple, params: dict[str, Parameter],
+               rulings: set[str] | None, problems: list[Problem]) -> tuple:
+    """Turn a `when` mapping into conditions, reporting every problem."""
+    out: list[Condition | AnyOf] = []
+    for name, spec in when.items():
+        here = path + (name,)
+        if name == "any_of":
+            if not isinstance(spec, list) or not spec or not all(isinstance(g, dict) for g in spec):
+                problems.append(doc.problem(here, "R106", "any_of takes a list of condition mappings"))
+                continue
+            out.append(AnyOf(tuple(parse_when(doc, g, here + (i,), params, rulings, problems)
+                                   for i, g in enumerate(spec))))
+            continue
+        if name == "ruled":
+            if rulings is not None and spec not in rulings:
+                close = did_you_mean(spec, rulings)
+                problems.append(doc.problem(here, "R104", f"no rule gives the ruling '{spec}'",
+                                            f"did you mean '{close}'?" if close else None))
+            out.append(Condition("ruled", "present", spec))
+            continue
+        t = target(str(name), params)
+        if t is None:
+            code = "R204" if str(name).startswith("param.") else "R201"
+            what = "parameter" if code == "R204" else "fact"
+            problems.append(doc.problem(here, code, f"unknown {what} '{name}'",
+                                        unknown_name_hint(str(name), params), key=True))
+            continue
+        tests = spec if isinstance(spec, dict) else {"eq": spec}
+        for op, value in tests.items():
+            at = here + ((op,) if isinstance(spec, dict) else ())
+            if op not in TESTS and op != "eq":
+                close = did_you_mean(op, TESTS)
+                problems.append(doc.problem(at, "R101", f"unknown test '{op}'",
+                                            f"did you mean '{close}'?" if close else "tests: " + ", ".join(TESTS), key=True))
+                continue
+            if op in ("missing", "present"):
+                if value is not True:
+                    problems.append(doc.problem(at, "R106", f"'{op}' takes the value true"))
+                    continue
+                out.append(Condition(t.name, op))
+                continue
+            if op in COMPARE and not t.numeric:
+                problems.append(doc.problem(at, "R202", f"'{op}' compares numbers, but {t.name} is {t.type}"))
+                continue
+            if op in ("in", "not_in"):
+                if not isinstance(value, list) or not value:
+                    problems.append(doc.problem(at, "R106", f"'{op}' takes a list of values"))
+                    continue
+                vals = [literal(doc, at + (i,), t, v, problems) for i, v in enumerate(value)]
+                if all(v is not None and not v[1] for v in vals):
+                    out.append(Condition(t.name, op, tuple(v[0] for v in vals)))
+                elif all(v is not None for v in vals):
+                    problems.append(doc.problem(at, "R202", f"'{op}' takes plain values, not expressions"))
+                continue
+            conv = literal(doc, at, t, value, problems)
+            if conv is None:
+                continue
+            if conv[1]:
+                expression_names(doc, at, conv[0], params, problems)
+            out.append(Condition(t.name, op, conv[0], conv[1]))
+    return tuple(out)

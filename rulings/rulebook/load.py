@@ -1,0 +1,243 @@
+"""Loading the standard rulebook from its topic files, checking everything and reporting all problems."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from rulings.catalogue import citations, did_you_mean, facts
+from rulings.expressions import check_expression, check_template
+from rulings.money import MoneyError, to_minor
+from rulings.problems import Problem, ProblemsError
+from rulings.rulebook.conditions import expression_names, parse_when
+from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
+from rulings.rulebook.schema import TOPIC_FILE, check_shape
+from rulings.yamlsrc import Located, load_file
+
+ROOT = Path(__file__).resolve().parents[2] / "rulebooks"
+RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
+PARAM_NAME = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
+MAX_RULES = 300   # durable-rules hangs past ~515 rules in one ruleset; stay well below
+
+
+def origin(doc: Located, path: tuple) -> Origin:
+    line, col, _ = doc.at(path)
+    return Origin(doc.file, line, col)
+
+
+def parse_parameter(doc: Located, name: str, raw: dict, problems: list[Problem]) -> Parameter | None:
+    path = ("parameters", name)
+    if not PARAM_NAME.match(str(name)):
+        problems.append(doc.problem(path, "R110", f"parameter name '{name}' must be topic.name "
+                                    "(lowercase, digits and underscores)", key=True))
+        return None
+    ptype = raw["type"]
+    values = tuple(raw.get("values", ()))
+    if ptype == "bool":
+        values = (True, False)
+    elif ptype == "enum" and not values:
+        problems.append(doc.problem(path, "R102", "an enum parameter needs its allowed values"))
+        return None
+
+    def conv(v: Any, at: tuple) -> Any:
+        if ptype in ("enum", "bool"):
+            if v not in values:
+                close = did_you_mean(v, values)
+                problems.append(doc.problem(at, "R205", f"default {v!r} is not an allowed value of {name}",
+                                            f"did you mean '{close}'?" if close else None))
+            return v
+        try:
+            return to_minor(v) if ptype == "money" else int(v)
+        except (MoneyError, ValueError, TypeError) as exc:
+            problems.append(doc.problem(at, "R205", f"default of {name}: {exc}"))
+            return None
+
+    default = raw["default"]
+    if isinstance(default, dict):
+        if set(default) != {"cash", "tournament"}:
+            problems.append(doc.problem(path + ("default",), "R106",
+                                        "a default that depends on the setting names exactly cash and tournament"))
+            return None
+        default = {k: conv(v, path + ("default", k)) for k, v in default.items()}
+    else:
+        default = conv(default, path + ("default",))
+    check_cites(doc, path, raw["cites"], problems)
+    return Parameter(str(name), ptype, raw["description"], values, default, tuple(raw["cites"]),
+                     origin(doc, path), raw.get("minimum"), raw.get("maximum"), dict(raw.get("words", {})))
+
+
+def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem]) -> None:
+    if not cites:
+        problems.append(doc.problem(path + ("cites",), "R105", "at least one citation key is required"))
+    known = citations()
+    for i, key in enumerate(cites):
+        if key not in known and not str(key).startswith("HOUSE-"):
+            close = did_you_mean(key, known)
+            problems.append(doc.problem(path + ("cites", i), "R105", f"unknown citation key '{key}'",
+                                        f"did you mean '{close}'?" if close else
+                                        "keys come from the rules inventory (rulings/citations.yaml)"))
+
+
+def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parameter],
+                  problems: list[Problem]) -> Outcome:
+    cat = facts()
+    for part in ("effects", "derive"):
+        for name, expr in raw.get(part, {}).items():
+            at = path + (part, name)
+            f = cat.get(name)
+            if f is None:
+                close = did_you_mean(name, cat)
+                problems.append(doc.problem(at, "R201", f"unknown fact '{name}'",
+                                            f"did you mean '{close}'?" if close else None, key=True))
+                continue
+            if part == "derive" and f.kind != "derived":
+                problems.append(doc.problem(at, "R207", f"'{name}' is {f.kind}, and only derived facts "
+                                            "may be set by a rule", key=True))
+            for msg in check_expression(expr):
+                problems.append(doc.problem(at, "R301", f"expression '{expr}': {msg}"))
+            if not check_expression(expr):
+                expression_names(doc, at, str(expr), params, problems, numeric_only=False)
+    if raw.get("ruling") and not raw.get("decides"):
+        problems.append(doc.problem(path, "R102", "a ruling needs 'decides:' (the question it answers)"))
+    if not (raw.get("ruling") or raw.get("derive") or raw.get("ask")):
+        problems.append(doc.problem(path, "R102", "then: needs a ruling, a derive or an ask"))
+    say = raw.get("say")
+    if say is not None:
+        issues = check_template(say)
+        for msg in issues:
+            problems.append(doc.problem(path + ("say",), "R302", f"sentence template: {msg}"))
+        if not issues:
+            expression_names(doc, path + ("say",), say, params, problems, numeric_only=False,
+                             extra={"seat", "rule"}, template=True)
+    for i, name in enumerate(raw.get("ask", [])):
+        if name not in cat:
+            close = did_you_mean(name, cat)
+            problems.append(doc.problem(path + ("ask", i), "R201", f"unknown fact '{name}'",
+                                        f"did you mean '{close}'?" if close else None))
+    disc = raw.get("discretion")
+    return Outcome(
+        ruling=raw.get("ruling"), decides=raw.get("decides"),
+        effects=tuple((k, str(v)) for k, v in raw.get("effects", {}).items()),
+        derive=tuple((k, str(v)) for k, v in raw.get("derive", {}).items()),
+        say=say, discretion=Discretion(disc["usual"], tuple(disc["weigh"])) if disc else None,
+        ask=tuple(raw.get("ask", ())), convention=raw.get("convention"))
+
+
+def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[str, Parameter],
+               problems: list[Problem], house: str | None = None) -> Rule | None:
+    rid = raw["id"]
+    if not RULE_ID.match(str(rid)):
+        problems.append(doc.problem(path + ("id",), "R110", f"rule id '{rid}' must be topic.kebab-name"))
+    check_cites(doc, path, raw["cites"], problems)
+    when = parse_when(doc, raw["when"], path + ("when",), params, None, problems)
+    then = parse_outcome(doc, raw["then"], path + ("then",), params, problems)
+    examples = tuple(Example(str(e["name"]), e["incident"], e["expect"], origin(doc, path + ("examples", i)))
+                     for i, e in enumerate(raw["examples"]))
+    if not any(e.expect.get("fires", True) for e in examples) or all(e.expect.get("fires", True) for e in examples):
+        problems.append(doc.problem(path + ("examples",), "R401",
+                                    "a rule needs an example where it fires and one where it does not",
+                                    "add an example with expect: {fires: false} on the other side of the condition"))
+    return Rule(str(rid), raw["title"], topic, tuple(raw["cites"]), raw["text"], when, then, examples,
+                origin(doc, path), raw.get("exception_to"), raw.get("replaces"), house)
+
+
+def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], list[Problem]]:
+    docs, problems = [], []
+    for f in files:
+        doc, probs = load_file(f)
+        problems += probs
+        if doc is None:
+            continue
+        if not isinstance(doc.data, dict):
+            problems.append(doc.problem((), "R106", "a rulebook file must be a mapping"))
+            continue
+        if check_shape(doc, doc.data, TOPIC_FILE, (), problems):
+            docs.append((doc, doc.data))
+    return docs, problems
+
+
+def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
+    """Load and check topic files into one book; raise ProblemsError with every problem."""
+    docs, problems = read_topic_files(files)
+    params: dict[str, Parameter] = {}
+    for doc, data in docs:
+        for pname, raw in (data.get("parameters") or {}).items():
+            p = parse_parameter(doc, pname, raw, problems)
+            if p is None:
+                continue
+            if p.name in params:
+                problems.append(doc.problem(("parameters", pname), "R108",
+                                            f"parameter '{p.name}' is already declared at {params[p.name].origin}",
+                                            key=True))
+            params[p.name] = p
+    rules: dict[str, Rule] = {}
+    for doc, data in docs:
+        for i, raw in enumerate(data["rules"]):
+            rule = parse_rule(doc, raw, ("rules", i), data["topic"], params, problems)
+            if rule is None:
+                continue
+            if rule.id in rules:
+                problems.append(doc.problem(("rules", i, "id"), "R103",
+                                            f"duplicate rule id '{rule.id}'",
+                                            f"it is first defined at {rules[rule.id].origin}"))
+                continue
+            rules[rule.id] = rule
+    book = Rulebook(name, title, [str(f) for f in files], params, rules)
+    problems += cross_check(book, {d.file: d for d, _ in docs})
+    if len(rules) > MAX_RULES:
+        problems.append(Problem(str(files[0]) if files else name, 0, 0, "R501",
+                                f"{len(rules)} rules is over the limit of {MAX_RULES} for one book"))
+    if problems:
+        raise ProblemsError(problems)
+    return book
+
+
+def cross_check(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
+    """Checks that need the whole book: exception targets, rulings named in `ruled`, two exceptions."""
+    problems: list[Problem] = []
+    rulings = book.rulings()
+    claimed: dict[tuple, str] = {}
+    for rule in book.rules.values():
+        doc = docs.get(rule.origin.file)
+        if doc is None:
+            continue
+        path = _rule_path(doc, rule)
+        if rule.exception_to and rule.exception_to not in book.rules:
+            close = did_you_mean(rule.exception_to, book.rules)
+            problems.append(doc.problem(path + ("exception_to",), "R104",
+                                        f"unknown rule '{rule.exception_to}'",
+                                        f"did you mean '{close}' ({book.rules[close].origin})?" if close else None))
+        if rule.exception_to:
+            key = (rule.exception_to, repr(sorted(map(repr, rule.when))))
+            if key in claimed:
+                problems.append(doc.problem(path + ("when",), "R109",
+                                            f"'{rule.id}' and '{claimed[key]}' are exceptions to "
+                                            f"'{rule.exception_to}' for the same case",
+                                            "narrow one of them or merge the two"))
+            claimed[key] = rule.id
+        _check_ruled(doc, rule.when, path + ("when",), rulings, problems)
+    return problems
+
+
+def _check_ruled(doc, when, path, rulings, problems) -> None:
+
+    for c in when:
+        if isinstance(c, AnyOf):
+            for g in c.groups:
+                _check_ruled(doc, g, path, rulings, problems)
+        elif c.fact == "ruled" and c.value not in rulings:
+            close = did_you_mean(c.value, rulings)
+            problems.append(doc.problem(path + ("ruled",), "R104", f"no rule gives the ruling '{c.value}'",
+                                        f"did you mean '{close}'?" if close else None))
+
+
+def _rule_path(doc: Located, rule: Rule) -> tuple:
+    for i, raw in enumerate(doc.data.get("rules", [])):
+        if isinstance(raw, dict) and raw.get("id") == rule.id:
+            return ("rules", i)
+    return ()
+
+
+def standard_book(root: Path = ROOT) -> Rulebook:
+    files = sorted((root / "standard").glob("*.yaml"))
+    return build_book("standard", "Standard card-room rulebook", files)

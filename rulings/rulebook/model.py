@@ -1,0 +1,136 @@
+"""What a loaded rulebook is: parameters, rules with their conditions, outcomes and examples."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+OPS = ("eq", "not", "in", "not_in", "above", "at_least", "below", "at_most", "missing", "present")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where something was written: file, line, column."""
+
+    file: str
+    line: int
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One test on one fact (or parameter) of the incident.
+
+    ``value`` is a literal already converted to the fact's type (money in minor
+    units), or, when ``is_expr``, an arithmetic expression over other facts.
+    """
+
+    fact: str
+    op: str
+    value: Any = None
+    is_expr: bool = False
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """Conditions of which at least one group must hold."""
+
+    groups: tuple[tuple["Condition | AnyOf", ...], ...]
+
+
+@dataclass(frozen=True)
+class Discretion:
+    usual: str
+    weigh: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a rule does when it fires: a ruling, derived facts, questions."""
+
+    ruling: str | None = None
+    decides: str | None = None
+    effects: tuple[tuple[str, str], ...] = ()
+    derive: tuple[tuple[str, str], ...] = ()
+    say: str | None = None
+    discretion: Discretion | None = None
+    ask: tuple[str, ...] = ()
+    convention: str | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    incident: dict
+    expect: dict
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    topic: str
+    cites: tuple[str, ...]
+    text: str
+    when: tuple[Condition | AnyOf, ...]
+    then: Outcome
+    examples: tuple[Example, ...]
+    origin: Origin
+    exception_to: str | None = None
+    replaces: str | None = None
+    house: str | None = None          # the house book that added or replaced it
+    modifies: str | None = None       # the standard rule it overrides, for provenance
+
+    def condition_count(self) -> int:
+        def count(items) -> int:
+            n = 0
+            for c in items:
+                n += max(count(g) for g in c.groups) if isinstance(c, AnyOf) else 1
+            return n
+        return count(self.when)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str                         # enum | bool | money | count | percent
+    description: str
+    values: tuple[Any, ...]           # allowed values (enum/bool); empty for numbers
+    default: Any                      # a value, or a dict {cash: v, tournament: v}
+    cites: tuple[str, ...]
+    origin: Origin
+    minimum: int | None = None
+    maximum: int | None = None
+    words: dict = field(default_factory=dict, compare=False)   # value -> plain words
+
+    def default_for(self, setting: str) -> Any:
+        if isinstance(self.default, dict):
+            return self.default[setting]
+        return self.default
+
+
+@dataclass
+class Rulebook:
+    """A merged book: the rules and parameters in force, with where each came from."""
+
+    name: str
+    title: str
+    files: list[str]
+    parameters: dict[str, Parameter]
+    rules: dict[str, Rule]
+    settings: dict[str, Any] = field(default_factory=dict)    # house parameter values
+    disabled: dict[str, str] = field(default_factory=dict)     # rule id -> reason
+    extends: str | None = None
+
+    def param_values(self, setting: str, overrides: dict | None = None) -> dict[str, Any]:
+        """Every parameter's value for this setting: incident overrides, then house, then defaults."""
+        values = {n: p.default_for(setting) for n, p in self.parameters.items()}
+        values.update(self.settings)
+        values.update(overrides or {})
+        return values
+
+    def rulings(self) -> set[str]:
+        return {r.then.ruling for r in self.rules.values() if r.then.ruling}

@@ -1,0 +1,151 @@
+"""The shape of rulebook files, as data: the loader checks against it and `rulings schema` prints it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulings.catalogue import did_you_mean
+from rulings.problems import Problem
+from rulings.yamlsrc import Located
+
+
+@dataclass(frozen=True)
+class Spec:
+    kind: str                  # map | dict | list | str | bool | int | scalar | any
+    description: str
+    fields: dict[str, tuple["Spec", bool]] = field(default_factory=dict)   # map: name -> (spec, required)
+    item: "Spec | None" = None  # list items, dict values
+    enum: tuple[str, ...] = ()
+
+
+def _f(spec: Spec, required: bool = False) -> tuple[Spec, bool]:
+    return (spec, required)
+
+
+TEXT = Spec("str", "Plain text in our own words.")
+CITES = Spec("list", "Citation keys from the rules inventory (e.g. RRP-PL-1, TDA-2024-45).",
+             item=Spec("str", "A citation key."))
+CONDITION = Spec("any", "A value the fact must equal, or a mapping of tests: not, in, not_in, above, "
+                        "at_least, below, at_most (a number, a money amount like '$400', or an expression "
+                        "over other facts), missing: true, present: true.")
+WHEN = Spec("dict", "Conditions on facts of the incident (names from the fact catalogue) or on parameters "
+                    "(param.topic.name); all must hold. The key any_of takes a list of such mappings, one of "
+                    "which must hold. The key ruled names a ruling another rule must already have given.",
+            item=CONDITION)
+DISCRETION = Spec("map", "The floor has discretion here: the usual answer and what to weigh.", {
+    "usual": _f(Spec("str", "The answer most floors give."), True),
+    "weigh": _f(Spec("list", "The factors to weigh.", item=TEXT), True),
+})
+THEN = Spec("map", "What the rule does when it fires.", {
+    "ruling": _f(Spec("str", "The ruling's name (kebab-case), e.g. wager-reduced.")),
+    "decides": _f(Spec("str", "The question the ruling answers (e.g. wager, may-raise); two rulings on "
+                              "the same question conflict and the more specific or the exception wins.")),
+    "convention": _f(Spec("str", "Which source's convention this ruling applies, said in the ruling.")),
+    "effects": _f(Spec("dict", "The ruling's numbers: fact name -> expression over the incident's facts.",
+                       item=Spec("scalar", "An expression."))),
+    "derive": _f(Spec("dict", "Facts this rule sets for other rules to use: fact name -> expression.",
+                      item=Spec("scalar", "An expression."))),
+    "say": _f(Spec("str", "The ruling as a sentence: a jinja2 template over facts and effects.")),
+    "discretion": _f(DISCRETION),
+    "ask": _f(Spec("list", "Facts whose answer would change the ruling; their questions are reported.",
+                   item=Spec("str", "A fact name."))),
+})
+EXAMPLE = Spec("map", "A worked case: an incident and what the rule must (or must not) rule.", {
+    "name": _f(TEXT, True),
+    "incident": _f(Spec("dict", "An incident, in the incident format, with optional params overrides.",
+                        item=Spec("any", "")), True),
+    "expect": _f(Spec("map", "What must come out.", {
+        "ruling": _f(Spec("str", "The ruling this rule must give.")),
+        "effects": _f(Spec("dict", "Numbers the ruling must carry (money in the game's units).",
+                           item=Spec("scalar", "A value."))),
+        "fires": _f(Spec("bool", "false: this rule must give no ruling (not fire, or be overridden).")),
+        "derives": _f(Spec("dict", "Facts this rule must derive.", item=Spec("scalar", "A value."))),
+        "asks": _f(Spec("list", "Questions (fact names) that must be open.", item=Spec("str", "A fact."))),
+        "overridden_by": _f(Spec("str", "The rule that must override this one.")),
+    }), True),
+})
+RULE = Spec("map", "One card-room rule.", {
+    "id": _f(Spec("str", "topic.kebab-name; never changes once published."), True),
+    "title": _f(TEXT, True),
+    "cites": _f(CITES, True),
+    "text": _f(Spec("str", "The rule in our own words."), True),
+    "when": _f(WHEN, True),
+    "then": _f(THEN, True),
+    "examples": _f(Spec("list", "Worked cases; at least one where the rule fires and one where it does not.",
+                        item=EXAMPLE), True),
+    "exception_to": _f(Spec("str", "The rule this one is an exception to; it wins where both apply.")),
+    "replaces": _f(Spec("str", "House books: the standard rule this one replaces.")),
+})
+PARAMETER = Spec("map", "A house parameter.", {
+    "type": _f(Spec("str", "enum, bool, money, count or percent.", enum=("enum", "bool", "money", "count", "percent")), True),
+    "description": _f(TEXT, True),
+    "values": _f(Spec("list", "The allowed values (enum).", item=Spec("scalar", "A value."))),
+    "words": _f(Spec("dict", "Each value in plain words, for the posted rulebook.", item=TEXT)),
+    "default": _f(Spec("any", "The default, or {cash: v, tournament: v} when it depends on the setting."), True),
+    "minimum": _f(Spec("int", "The smallest allowed number.")),
+    "maximum": _f(Spec("int", "The largest allowed number.")),
+    "cites": _f(CITES, True),
+})
+TOPIC_FILE = Spec("map", "A standard rulebook topic file.", {
+    "topic": _f(Spec("str", "The topic's short name, e.g. pot-limit."), True),
+    "title": _f(TEXT, True),
+    "parameters": _f(Spec("dict", "Parameters this topic declares: name -> definition.", item=PARAMETER)),
+    "rules": _f(Spec("list", "The topic's rules.", item=RULE), True),
+})
+
+_PY = {"str": str, "bool": bool, "int": int, "list": list, "map": dict, "dict": dict}
+
+
+def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: list[Problem]) -> bool:
+    """Check types, required and unknown keys; report every problem; True when the shape is sound."""
+    ok = True
+    want = _PY.get(spec.kind)
+    if spec.kind == "scalar":
+        if isinstance(value, (dict, list)):
+            problems.append(doc.problem(path, "R106", "expected a single value here, not a list or mapping"))
+            return False
+        return True
+    if want is None:
+        return True
+    if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+        problems.append(doc.problem(path, "R106", f"expected {_describe(spec.kind)}, found {_describe_value(value)}"))
+        return False
+    if spec.enum and value not in spec.enum:
+        hint = did_you_mean(value, spec.enum)
+        problems.append(doc.problem(path, "R107", f"'{value}' is not one of: {', '.join(spec.enum)}",
+                                    f"did you mean '{hint}'?" if hint else None))
+        return False
+    if spec.kind == "map":
+        for key in value:
+            if key not in spec.fields:
+                hint = did_you_mean(key, spec.fields)
+                problems.append(doc.problem(path + (key,), "R101", f"unknown key '{key}'",
+                                            f"did you mean '{hint}'?" if hint else
+                                            "allowed here: " + ", ".join(spec.fields), key=True))
+                ok = False
+        for key, (sub, required) in spec.fields.items():
+            if key in value:
+                ok = check_shape(doc, value[key], sub, path + (key,), problems) and ok
+            elif required:
+                problems.append(doc.problem(path, "R102", f"missing required key '{key}'",
+                                            f"add '{key}:' ({sub.description})", key=bool(path)))
+                ok = False
+    elif spec.kind == "list" and spec.item:
+        for i, item in enumerate(value):
+            ok = check_shape(doc, item, spec.item, path + (i,), problems) and ok
+    elif spec.kind == "dict" and spec.item:
+        for key, item in value.items():
+            ok = check_shape(doc, item, spec.item, path + (key,), problems) and ok
+    return ok
+
+
+def _describe(kind: str) -> str:
+    return {"str": "text", "bool": "true or false", "int": "a whole number", "list": "a list",
+            "map": "a mapping", "dict": "a mapping"}.get(kind, kind)
+
+
+def _describe_value(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "true/false", int: "a number", str: f"text '{value}'", list: "a list",
+            dict: "a mapping"}.get(type(value), type(value).__name__)
