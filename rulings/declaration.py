@@ -104,7 +104,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bi\s+mean\b", "imean"),
 )]
 _NEGATIVE = re.compile(r"(?<![a-z0-9])-\$?[0-9]|\$-[0-9]|\b(?:minus|negative)\b")
-_TOKEN = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|[a-z]+|[$?]|[^\s\w]|\w+")
+_TOKEN = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|\.[0-9]+|[a-z]+|[$?]|[^\s\w]|\w+")
 _DIGITS = "0123456789"  # ASCII only: str.isdigit() also accepts "²", which Decimal cannot read
 _MAX_MINOR = 10**15  # ten trillion: anything larger is a typing accident, not a bet
 
@@ -126,6 +126,11 @@ class _Group:
     word: str
     amount: _Amount | None = None
     mode: str | None = None
+
+
+def _figure(token: str) -> bool:
+    """A token written in digits: "300", "1,000", "84.50", ".50" (a lone "." is punctuation)."""
+    return token[0] in _DIGITS or (token[0] == "." and len(token) > 1)
 
 
 def _chunks(words: list) -> list[int]:
@@ -185,7 +190,7 @@ def _number(tokens: list[str], i: int, currency: bool, carry: int) -> tuple[_Amo
     """Read the amount that starts at tokens[i]; return it and the index after it."""
     words: list = []
     j = i
-    if tokens[i][0] in _DIGITS:
+    if _figure(tokens[i]):
         if len(tokens[i].replace(",", "").split(".")[0]) > 13:
             raise _Ask(f"'{tokens[i]}' is implausibly large; what amount did the player say?")
         words.append(Decimal(tokens[i].replace(",", "")))
@@ -260,7 +265,7 @@ def _read(text: str) -> tuple[list[_Group], _Group, list[str]]:
         if t in _VERBS:
             groups.append(_Group(*_VERBS[t], _SHOW.get(t, t), pending.amount, pending.mode))
             pending = _Group("", False, "")
-        elif t[0] in _DIGITS or t in _SMALL or t in _TENS or t in _BIG_START or (
+        elif _figure(t) or t in _SMALL or t in _TENS or t in _BIG_START or (
                 t == "a" and i + 1 < len(tokens) and tokens[i + 1] in _BIG_START):
             amount, i = _number(tokens, i, currency, carry)
             currency, carry = False, carry or amount.scale
