@@ -7,6 +7,20 @@ from decimal import Decimal
 
 __all__ = ["Declaration", "Unclear", "parse_declaration"]
 
+# Decisions on ambiguous speech (each is tested):
+# - "two fifty" is 250 and "one twenty-five" is 125: a digit then a two-digit piece drops "hundred".
+# - "eighty-four fifty", "twelve fifty": $84.50 or 8,450 are both heard at tables, so we ask.
+# - "grand" and "k" are 1,000; "$" or "dollars" make an amount explicit, so it is not a bare number.
+# - A bare 1-9 borrows the last magnitude said earlier ("call your hundred and raise two" -> 200);
+#   anything else under 100 with no magnitude word stays as said, flagged bare for TDA-2024-57.
+# - "raise" plus an amount is a total (TDA-2024-43B), except after a call ("call and raise 100"),
+#   where the words add the raise on top; "by", "more", "another", "on top" and "to" always win.
+# - "call all in" / "call the pot" could be a call or a call-then-raise, so we ask; with "raise"
+#   in between it is call-then-raise. "make it" is a raise (a bet beside "bet"), not an official term.
+# - An amount said before the action word ("three hundred, raise") is asked about (TDA-2024-40A order).
+# - "I'll go" alone is a non-standard call; "I'll go three hundred" a non-standard bare amount.
+# - Negations, corrections, musing, questions, past tense and unknown words are asked about, not skipped.
+
 
 @dataclass(frozen=True)
 class Declaration:
@@ -71,13 +85,14 @@ _BIG_START = {"hundred", "thousand", "grand", "million"}  # may open a number al
 
 # Words that make any reading a guess: the player negated, corrected himself, mused, asked,
 # or described the past instead of acting now. Each family gets its own question.
-_STOP = {}
+_STOP: dict[str, str] = {}
 for _why, _words in (
     ("a negation ('{w}') that may take something back", "no not nope nah dont never wont cant cannot didnt"),
-    ("a correction ('{w}'); the first declaration binds (TDA-2024-40A), so which came first",
+    ("a correction ('{w}'), and the first declaration binds (TDA-2024-40A)",
      "wait sorry actually instead oops mean imean undo scratch mind change changed nevermind"),
     ("thinking aloud ('{w}') rather than a declaration",
      "if maybe perhaps probably think thinking might should could would considering letssee what how"),
+    ("'{w}', which means check in some rooms and fold in others", "pass passing"),
     ("a past action ('{w}') rather than a declaration in turn",
      "folded checked called raised reraised mucked shoved jammed pushed completed potted knocked tapped bumped"),
 ):
@@ -136,23 +151,16 @@ def _figure(token: str) -> bool:
 def _chunks(words: list) -> list[int]:
     """Spoken 1-2 digit pieces: 'twenty five fifty' -> [25, 50]."""
     out: list[int] = []
-    k = 0
-    while k < len(words):
-        w = words[k]
-        if w == "a":
-            out.append(1)
-        elif w in _TENS:
-            nxt = words[k + 1] if k + 1 < len(words) else None
-            if nxt in _SMALL and 1 <= _SMALL[nxt] <= 9:
-                out.append(_TENS[w] + _SMALL[nxt])
-                k += 1
-            else:
-                out.append(_TENS[w])
-        elif w in _SMALL:
-            out.append(_SMALL[w])
-        else:
+    after_tens = False
+    for w in words:
+        value = 1 if w == "a" else _SMALL.get(w, _TENS.get(w))
+        if value is None:
             raise _Ask("")
-        k += 1
+        if after_tens and 1 <= value <= 9:
+            out[-1] += value  # "forty two" is one piece
+        else:
+            out.append(value)
+        after_tens = w in _TENS
     return out
 
 
@@ -263,12 +271,17 @@ def _read(text: str) -> tuple[list[_Group], _Group, list[str]]:
         t = tokens[i]
         target = groups[-1] if groups else pending
         if t in _VERBS:
-            groups.append(_Group(*_VERBS[t], _SHOW.get(t, t), pending.amount, pending.mode))
+            if pending.amount is not None:
+                # "three hundred, raise": the amount alone came first and may be the binding declaration.
+                raise _Ask(f"The amount '{pending.amount.said}' came before '{_SHOW.get(t, t)}'; the first "
+                           "declaration binds (TDA-2024-40A). Was the amount alone the declaration, or the "
+                           f"size of the '{_SHOW.get(t, t)}'?")
+            groups.append(_Group(*_VERBS[t], _SHOW.get(t, t), None, pending.mode))
             pending = _Group("", False, "")
         elif _figure(t) or t in _SMALL or t in _TENS or t in _BIG_START or (
                 t == "a" and i + 1 < len(tokens) and tokens[i + 1] in _BIG_START):
             amount, i = _number(tokens, i, currency, carry)
-            currency, carry = False, carry or amount.scale
+            currency, carry = False, amount.scale or carry  # the latest magnitude word sets the carry
             if target.amount is not None:
                 if pending.amount is not None:
                     raise _Ask(f"Two amounts were said ('{pending.amount.said}' and '{amount.said}'); "
@@ -278,17 +291,17 @@ def _read(text: str) -> tuple[list[_Group], _Group, list[str]]:
             continue
         elif t == "$":
             currency = True
-        elif t in _MODE_BY or (t == "to" and (i + 1 == len(tokens) or tokens[i + 1][0] in "$0123456789"
-                                                                       or tokens[i + 1] in _NUMBER_WORDS)):
+        elif t in _MODE_BY or t == "to" and (i + 1 == len(tokens) or tokens[i + 1] == "$"
+                                             or _figure(tokens[i + 1]) or tokens[i + 1] in _NUMBER_WORDS):
             mode = "to" if t == "to" else "by"
             if target.mode not in (None, mode):
                 raise _Ask("The words say both 'to' and 'by'/'more'; is the amount the new total or the "
                            "amount on top?")
             target.mode = mode
         elif t in _STOP:
-            raise _Ask(f"The words contain {_STOP[t].format(w=_SHOW.get(t, t))}; what exactly did the player declare?")
+            raise _Ask(f"The words contain {_STOP[t].format(w=_SHOW.get(t, t))}; what did the player declare?")
         elif t == "?":
-            raise _Ask("The words end in a question mark; was the player declaring or asking?")
+            raise _Ask("The words contain a question mark; was the player declaring or asking?")
         elif t in _FILLER or not (t[0].isalnum() or t[0] == "_"):
             pass  # punctuation and filler words do not change the declaration
         else:
@@ -348,14 +361,14 @@ def _declare(text: str) -> Declaration:
             raise _Ask(f"'{call.word}' then '{groups[0].word}': was it only a call (of the whole stack or "
                        "the pot bet), or a call followed by a raise?")
     main = _merge(groups)
-    if main.kind == "make":
+    if main.kind == "make":  # "make it" alone names a total, so it needs one; with it, it is a raise
+        if main.amount is None:
+            raise _Ask("'make it' with no amount; make it how much?")
         main.kind = "raise"
     if main.kind in ("fold", "check") and (main.amount or main.mode):
         raise _Ask(f"'{main.word}' was said with an amount; did the player mean {main.word} or a bet?")
     if main.mode and main.amount is None:
         raise _Ask(f"'{main.word}' with 'by'/'to' but no amount; how much did the player say?")
-    if groups[0].word == "make it" and main.amount is None and len(groups) == 1:
-        raise _Ask("'make it' with no amount; make it how much?")
     for part in (main, call):
         if part and part.amount and part.amount.minor == 0:
             raise _Ask(f"The amount '{part.amount.said}' is zero; what did the player declare?")

@@ -195,6 +195,11 @@ def test_make_it_is_a_nonstandard_raise_unless_an_official_word_came_with_it():
     assert "how much" in asked("make it")
 
 
+def test_go_with_an_amount_is_a_nonstandard_amount():
+    d = declared("I'll go three hundred")
+    assert (d.kind, d.amount, d.amount_means, d.nonstandard) == ("amount", 30_000, "to", True)
+
+
 def test_amounts_with_other_actions():
     assert declared("all in for 3,000").amount == 300_000
     assert declared("complete to 200").amount == 20_000
@@ -240,8 +245,9 @@ def test_zero_or_negative_amounts(text):
 @pytest.mark.parametrize("text, fragment", [
     ("no, raise", "negation"), ("I don't call", "negation"), ("raise, wait, call", "correction"),
     ("raise 300 sorry 400", "correction"), ("maybe I raise", "thinking"), ("if you bet I raise", "thinking"),
-    ("let's see... call", "thinking"), ("I checked", "past"), ("pot?", "question mark"),
+    ("let's see... call", "thinking"), ("pass", "check in some rooms and fold"), ("I checked", "past"), ("pot?", "question mark"),
     ("call 100 200", "Two amounts"), ("raise 300 400", "Two amounts"), ("raise blah 300", "'blah'"),
+    ("three hundred, raise", "came before 'raise'"), ("call 100, 200 raise", "came before"),
     ("check 100", "amount"), ("fold 50", "amount"), ("raise by", "how much"),
     ("another hundred", "more than what"), ("raise to 300 more", "'to' and 'by'"),
 ])
