@@ -172,11 +172,9 @@ def _segment(words: list, said: str) -> tuple[Decimal | None, bool]:
         if len(words) == 1 or words[1:] == ["hundred"]:
             return words[0] * (100 if len(words) == 2 else 1), False
         raise _Ask("")
-    if words.count("hundred") > 1:
-        raise _Ask("")
     if "hundred" in words:
         k = words.index("hundred")
-        before, after = _chunks(words[:k]), _chunks(words[k + 1:])
+        before, after = _chunks(words[:k]), _chunks(words[k + 1:])  # a second "hundred" fails here
         if len(before) > 1 or len(after) > 1 or before == [0] or after == [0]:
             raise _Ask("")
         return Decimal((before[0] if before else 1) * 100 + (after[0] if after else 0)), False
@@ -331,6 +329,8 @@ def _merge(groups: list[_Group]) -> _Group:
 
 
 def _declare(text: str) -> Declaration:
+    if not text.strip():
+        raise _Ask("Nothing was typed; what did the player say?")
     groups, pending, unknown = _read(text)
     if unknown:
         if not groups and pending.amount is None:
@@ -411,8 +411,6 @@ def parse_declaration(text: str) -> Declaration | Unclear:
     """
     if not isinstance(text, str):
         return Unclear(text=repr(text), question="The declaration was not text; what did the player say?")
-    if not text.strip():
-        return Unclear(text=text, question="Nothing was typed; what did the player say?")
     try:
         return _declare(text)
     except _Ask as ask:
