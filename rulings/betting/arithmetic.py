@@ -1,0 +1,354 @@
+"""Replay a hand's actions and give the exact numbers (to call, minimum and maximum raise) at any point."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
+from rulings.betting.model import (
+    ACTION_KINDS, Action, BettingError, Hand, Money, Params, Position, SidePot,
+)
+from rulings.betting.pots import side_pots
+from rulings.betting.table import Table
+
+
+@dataclass(frozen=True)
+class Quote:
+    """What one seat may do now."""
+
+    to_call: Money
+    min_raise_to: Money | None
+    max_raise_to: Money | None
+    can_raise: bool
+    reason: str | None
+
+
+def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Action, Position]]:
+    """Replay the hand, yielding each action with the Position of the seat due to act before it.
+
+    The index counts every action over all streets from 0, posts included.
+    Each action is checked before it is yielded; an illegal one raises
+    ``BettingError`` naming its index, seat and what was legal instead.
+    OLR-PL-1 ($1/$2 pot-limit): the first player in may raise to 4..7.
+
+    >>> from rulings.betting.model import Game, Player
+    >>> hand = Hand(Game("pot-limit", small_blind=100, big_blind=200),
+    ...             tuple(Player(seat) for seat in (1, 2, 3)), ((Action(3, "raise", 700),),))
+    >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand)]
+    [(0, 'raise', 400, 700)]
+    """
+    for index, action, street, table in _walk(hand, params):
+        if action is None:
+            return
+        move = _move(table, index, action, street)
+        actor = action.seat if move == "post" or table.cursor is None else table.actor()
+        yield index, action, _position(table, actor, actor)
+
+
+def position(hand: Hand, params: Params = Params(), after: int | None = None,
+             seat: int | None = None) -> Position:
+    """The Position after the first ``after`` actions (None: all of them).
+
+    The numbers are for the seat due to act, or for ``seat`` as if it were
+    to act now. When the betting of the last street given is complete the
+    actor is None and the numbers are for the next street's opening.
+    RRP-NLPL-INTRO: a $100 pot and a $50 bet allow a raise to $250.
+
+    >>> from rulings.betting.model import Game, Player
+    >>> hand = Hand(Game("pot-limit", big_blind=500), (Player(1), Player(2)),
+    ...             ((Action(1, "bet", 5000),),), first_street=1, pot_before=10000)
+    >>> position(hand).max_raise_to
+    25000
+    """
+    total = sum(len(street) for street in hand.streets)
+    if after is not None and not 0 <= after <= total:
+        raise BettingError(f"the hand has no point after {after} actions", field="after",
+                           expected=f"a count from 0 to {total}")
+    for index, action, _street, table in _walk(hand, params):
+        if index == after or action is None:
+            break
+    if seat is not None and seat not in table.behind:
+        raise BettingError(f"seat {seat} is not in the hand", seat=seat, field="seat",
+                           expected=" | ".join(str(s) for s in table.order))
+    last_street = hand.first_street + len(hand.streets) - 1
+    if action is not None and action.kind == "post" and table.posting:
+        actor = action.seat
+    elif table.posting or table.street > last_street:
+        actor = None
+    else:
+        actor = table.actor()
+    return _position(table, actor, seat if seat is not None else actor)
+
+
+def _walk(hand: Hand, params: Params) -> Iterator[tuple[int, Action | None, int, Table]]:
+    """Yield (index, action, its street, table before it), then (count, None, last street, final table)."""
+    table = Table.start(hand, params)
+    index = 0
+    posts: list[tuple[int, Money]] = []
+    for offset, actions in enumerate(hand.streets):
+        street = hand.first_street + offset
+        for action in actions:
+            if table.posting and action.kind != "post":
+                table.open_first(posts)
+            yield index, action, street, table
+            move = _move(table, index, action, street)
+            if move == "post":
+                table.put(action.seat, action.to)
+                posts.append((action.seat, action.to))
+            else:
+                _apply(table, action, move)
+            index += 1
+        if table.posting:
+            table.open_first(posts)
+    if not table.over and table.street < hand.first_street + len(hand.streets) - 1:
+        raise BettingError(f"street {table.street} ended with seat {table.actor()} still to act",
+                           index=index, seat=table.actor(), field="streets",
+                           expected=f"an action by seat {table.actor()}")
+    yield index, None, hand.first_street + len(hand.streets) - 1, table
+
+
+def _apply(table: Table, action: Action, move: str) -> None:
+    seat = action.seat
+    if move == "fold":
+        table.fold(seat)
+    elif move == "check":
+        table.check(seat)
+    elif move == "call":
+        table.call(seat)
+    elif move == "bring-in":
+        table.bring_in(seat, action.to)
+    else:
+        table.wager(seat, action.to)
+    table.after_action(seat)
+
+
+def _move(table: Table, index: int, action: Action, street: int) -> str:
+    """Check one action against the table; return how to apply it (or raise BettingError)."""
+    game, seat, kind = table.hand.game, action.seat, action.kind
+
+    def refuse(message: str, expected: str) -> BettingError:
+        return BettingError(message, index=index, seat=seat, field="actions", expected=expected)
+
+    if kind not in ACTION_KINDS:
+        raise refuse(f"unknown action kind {kind!r}", " | ".join(ACTION_KINDS))
+    if seat not in table.behind:
+        raise refuse(f"seat {seat} is not in the hand", " | ".join(str(s) for s in table.order))
+    if street >= game.betting_rounds:
+        raise refuse(f"the game has no betting round {street}", f"streets 0 to {game.betting_rounds - 1}")
+    if kind == "post":
+        return _post(table, action, refuse)
+    if table.over:
+        raise refuse(f"seat {seat} acted after {_over_reason(table)}", "no further action")
+    if table.street < street:
+        due = table.actor()
+        raise refuse(f"street {table.street} is not finished: seat {due} is still to act",
+                     f"an action by seat {due} on street {table.street}")
+    if table.street > street:
+        raise refuse(f"the betting on street {street} was already complete",
+                     f"the action on street {table.street}")
+    if seat in table.folded:
+        raise refuse(f"seat {seat} has already folded", "no action from a folded seat")
+    stud_opening = table.cursor is None
+    if stud_opening:
+        if not table.can_act(seat):
+            raise refuse(f"seat {seat} has no chips behind", "an action by a seat with chips")
+        if table.street == 0 and game.bring_in > 0 and kind not in ("bring-in", "complete", "bet"):
+            raise refuse("the first round of a stud game opens with the bring-in",
+                         f"a bring-in of {game.bring_in} or a completion")
+    elif seat != table.actor():
+        due = table.actor()
+        raise refuse(f"seat {seat} acted out of turn; seat {due} is due", f"an action by seat {due}")
+    quote = _quote(table, seat)
+    options = _options(table, seat, quote)
+    committed = table.committed[seat]
+    if kind == "fold":
+        return "fold"
+    if kind == "check" or (kind == "call" and quote.to_call == 0 and action.to in (None, committed)):
+        if quote.to_call > 0:
+            raise refuse(f"seat {seat} checked facing a bet of {table.facing(seat)}", options)
+        return "check"
+    if kind == "call":
+        call_to = committed + quote.to_call
+        if action.to is not None and action.to != call_to:
+            raise refuse(f"a call by seat {seat} goes to {call_to}, not {action.to}", options)
+        return "call"
+    if action.to is None:
+        raise refuse(f"a {kind} needs the street total it goes to ('to')", options)
+    to = action.to
+    all_in = table.all_in_total(seat)
+    if all_in is not None and to > all_in:
+        raise refuse(f"seat {seat} has {table.behind[seat]} behind and cannot {kind} to {to}",
+                     f"a street total of at most {all_in} (all-in)")
+    if kind == "bring-in":
+        return _bring_in(table, action, refuse, all_in)
+    if kind == "complete" and game.structure in BIG_BET:
+        raise refuse("completing a bet exists only in limit games (RRP-NL-4)", options)
+    if to <= table.facing(seat):
+        if to == all_in:
+            return "call"       # all-in for no more than a call
+        raise refuse(f"a {kind} to {to} is not above the current bet of {table.facing(seat)}", options)
+    if not quote.can_raise:
+        raise refuse(f"seat {seat} may not raise: {quote.reason}", options)
+    if quote.max_raise_to is not None and to > quote.max_raise_to:
+        raise refuse(f"a {kind} to {to} is above the maximum of {quote.max_raise_to}", options)
+    if to < quote.min_raise_to and to != all_in:
+        raise refuse(f"a {kind} to {to} is below the minimum of {quote.min_raise_to}", options)
+    return "wager"
+
+
+def _post(table: Table, action: Action, refuse) -> str:
+    if not table.posting:
+        raise refuse("forced bets are posted only before the first street's betting",
+                     "a post at the start of street 0")
+    if action.to is None or action.to <= table.committed[action.seat]:
+        raise refuse("a post needs the seat's street total after it ('to')", "a post with 'to'")
+    all_in = table.all_in_total(action.seat)
+    if all_in is not None and action.to > all_in:
+        raise refuse(f"seat {action.seat} has {table.behind[action.seat]} behind and cannot post {action.to}",
+                     f"a post of at most {all_in}")
+    return "post"
+
+
+def _bring_in(table: Table, action: Action, refuse, all_in: Money | None) -> str:
+    game = table.hand.game
+    if game.bring_in <= 0 or table.street != 0 or table.acted:
+        raise refuse("a bring-in only opens the first round of a stud game", "a bet, call or check")
+    amount = game.bring_in if all_in is None else min(game.bring_in, all_in)
+    if action.to != amount:
+        raise refuse(f"the bring-in is {amount}, not {action.to}", f"a bring-in to {amount} or a completion")
+    return "bring-in"
+
+
+def _options(table: Table, seat: int, quote: Quote) -> str:
+    """The legal actions in words, for BettingError.expected."""
+    parts = ["fold", f"call to {table.committed[seat] + quote.to_call}" if quote.to_call else "check"]
+    if quote.can_raise:
+        verb = "raise" if table.current_bet else "bet"
+        if quote.max_raise_to is None:
+            parts.append(f"{verb} to {quote.min_raise_to} or more")
+        elif quote.max_raise_to == quote.min_raise_to:
+            parts.append(f"{verb} to {quote.min_raise_to}")
+        else:
+            parts.append(f"{verb} to {quote.min_raise_to}..{quote.max_raise_to}")
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _over_reason(table: Table) -> str:
+    live = table.live()
+    if len(live) <= 1:
+        return f"the hand is over: only seat {live[0]} is left" if live else "the hand is over"
+    if sum(table.can_act(seat) for seat in live) <= 1:
+        return "the betting is over: every player but one is all-in"
+    return "the last betting round is complete"
+
+
+def _quote(table: Table, seat: int) -> Quote:
+    """To call, and the raise window with the reason when there is none, for one seat."""
+    to_call = table.to_call(seat)
+    reason = _refusal(table, seat)
+    if reason is not None:
+        return Quote(to_call, None, None, False, reason)
+    game = table.hand.game
+    if game.structure in BIG_BET:
+        low = table.current_bet + table.full_size()
+        high = _pot_limit_max(table, seat) if game.structure == "pot-limit" else None
+    elif game.structure == "fixed-limit":
+        low = high = table.full_level + street_bet(game, table.street)
+    else:
+        low = table.full_level + table.full_size()
+        high = table.full_level + street_bet(game, table.street)
+    if high is not None:
+        high = max(high, low)      # a pot smaller than the minimum bet still allows the minimum
+    all_in = table.all_in_total(seat)
+    if all_in is not None:
+        # Short of the minimum, the seat may still raise all-in (table stakes).
+        low = min(low, all_in)
+        high = all_in if high is None else min(high, all_in)
+    return Quote(to_call, low, high, True, None)
+
+
+def _refusal(table: Table, seat: int) -> str | None:
+    """Why the seat may not raise now, or None when it may."""
+    if table.over:
+        return _over_reason(table)
+    if seat in table.folded:
+        return f"seat {seat} has folded"
+    if table.behind[seat] == 0:
+        return "no chips behind"
+    if not table.others_can_act(seat):
+        return "every other player is all-in"
+    if not table.others_can_call_a_raise(seat):
+        return "no other player has chips left to call a raise"
+    all_in = table.all_in_total(seat)
+    if all_in is not None and all_in <= table.facing(seat):
+        return f"seat {seat} has only enough chips to call"
+    if not table.reopened_for(seat):
+        if table.facing(seat) <= table.acted[seat]:
+            return f"seat {seat} has acted and nothing has been bet since"
+        if table.short_all_in is not None:
+            return (f"the all-in to {table.short_all_in[1]} was less than a full raise and the "
+                    f"betting was not reopened for seat {seat}")
+        return f"the betting was not reopened for seat {seat}"
+    if table.capped():
+        raises = table.bets - 1
+        return f"the betting is capped at a bet and {raises} raises"
+    return None
+
+
+def _pot_limit_max(table: Table, seat: int) -> Money:
+    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5)."""
+    game, params, blinds = table.hand.game, table.params, table.blinds
+    pot = table.middle + sum(table.committed.values())
+    if table.street == 0 and blinds is not None:
+        small = blinds.sb_post
+        if params.preflop_assume_full_blinds:
+            # Count the blinds at face value: a dead or short blind does not shrink the pot.
+            pot += max(game.small_blind + game.big_blind - blinds.sb_post - blinds.bb_post, 0)
+            small = game.small_blind
+        if params.sb_counts_as_bb and not table.bb_acted and small > 0:
+            pot += game.big_blind - small
+    call = max(table.facing(seat) - table.committed[seat], 0)
+    return pot_limit_max(table.current_bet, pot, call, params.rounding_unit)
+
+
+def _position(table: Table, actor: int | None, seat: int | None) -> Position:
+    """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat)."""
+    if table.posting:
+        quote = Quote(0, None, None, False, "the forced bets are still being posted")
+    elif seat is not None:
+        quote = _quote(table, seat)
+    elif table.over:
+        quote = Quote(0, None, None, False, _over_reason(table))
+    else:
+        quote = _opening(table)
+    contributions = dict(table.total)
+    pots = side_pots(contributions, table.folded)
+    if table.dead:
+        # pot_before belongs to no seat: it goes to the main pot, contested by all live seats.
+        pots = _with_dead(pots, table.dead, tuple(sorted(table.live())))
+    return Position(
+        actor=actor, street=table.street, pot=table.middle + sum(table.committed.values()),
+        pot_in_middle=table.middle, to_call=quote.to_call, current_bet=table.current_bet,
+        last_full_raise=table.last_full_raise, min_raise_to=quote.min_raise_to,
+        max_raise_to=quote.max_raise_to, can_raise=quote.can_raise, reason=quote.reason,
+        side_pots=pots, committed=dict(table.committed), stacks=dict(table.behind),
+    )
+
+
+def _opening(table: Table) -> Quote:
+    """The bet window at a street's opening when no seat is named."""
+    game = table.hand.game
+    low = minimum_bet(game, table.street)
+    if game.structure == "pot-limit":
+        high = max(table.middle + sum(table.committed.values()), low)
+    elif game.structure == "no-limit":
+        high = None
+    else:
+        high = street_bet(game, table.street)
+    return Quote(0, low, high, True, None)
+
+
+def _with_dead(pots: tuple[SidePot, ...], dead: Money, live: tuple[int, ...]) -> tuple[SidePot, ...]:
+    if not pots:
+        return (SidePot(dead, live),)
+    return (SidePot(pots[0].amount + dead, pots[0].eligible),) + pots[1:]

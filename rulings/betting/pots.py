@@ -1,0 +1,61 @@
+"""Main and side pots from what each seat put in, with uncalled chips handed back."""
+from __future__ import annotations
+
+from rulings.betting.model import Money, SidePot
+
+
+def uncalled(contributions: dict[int, Money]) -> tuple[int | None, Money]:
+    """The seat whose chips nobody matched and how many, or ``(None, 0)``.
+
+    Only the single largest contributor can have an uncalled excess: it is
+    what he put in beyond the next largest amount, folded seats included
+    (folded money was a call up to its level).
+
+    >>> uncalled({1: 2000, 2: 500, 3: 2000})
+    (None, 0)
+    >>> uncalled({1: 8450, 2: 3500})
+    (1, 4950)
+    """
+    ranked = sorted(contributions.items(), key=lambda item: item[1], reverse=True)
+    if not ranked:
+        return None, 0
+    top_seat, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    return (top_seat, top - second) if top > second else (None, 0)
+
+
+def side_pots(contributions: dict[int, Money], folded: set[int]) -> tuple[SidePot, ...]:
+    """The main pot then each side pot, with the seats that may win it.
+
+    Pots are cut at every level a live seat stopped at; folded money stays
+    in the pots it reached but its seat is eligible for none; an uncalled
+    excess is returned first and is in no pot. WIKI-SIDEPOT-1: a $20 open, a
+    $5 all-in and a $20 call make a $15 main pot and a $30 side pot.
+
+    >>> side_pots({1: 2000, 2: 500, 3: 2000}, set())
+    (SidePot(amount=1500, eligible=(1, 2, 3)), SidePot(amount=3000, eligible=(1, 3)))
+    """
+    seat, excess = uncalled(contributions)
+    paid = dict(contributions)
+    if seat is not None:
+        paid[seat] -= excess
+    levels = sorted({amount for s, amount in paid.items() if s not in folded and amount > 0})
+    pots: list[SidePot] = []
+    floor = 0
+    for level in levels:
+        amount = sum(min(put, level) - min(put, floor) for put in paid.values())
+        eligible = tuple(sorted(s for s, put in paid.items() if s not in folded and put >= level))
+        if pots and pots[-1].eligible == eligible:
+            # Two cuts with the same contenders are one pot: keep the listing minimal.
+            pots[-1] = SidePot(pots[-1].amount + amount, eligible)
+        else:
+            pots.append(SidePot(amount, eligible))
+        floor = level
+    # Folded money above every live level (a folded raiser's chips) goes to the top pot.
+    above = sum(max(put - floor, 0) for put in paid.values())
+    if above:
+        if pots:
+            pots[-1] = SidePot(pots[-1].amount + above, pots[-1].eligible)
+        else:
+            pots.append(SidePot(above, ()))
+    return tuple(pots)

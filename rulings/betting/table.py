@@ -1,0 +1,362 @@
+"""Replay state of one hand: chips in front and behind, who is due to act, and how the street was bet."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
+from rulings.betting.model import BettingError, Hand, Money, Params
+
+HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
+
+
+@dataclass(frozen=True)
+class Blinds:
+    """Who posted the blinds of the first street and how much (for the preflop pot-limit rules)."""
+
+    sb_post: Money          # 0 when no small blind went in (a dead small blind)
+    bb_seat: int | None
+    bb_post: Money
+
+
+@dataclass
+class Table:
+    """The hand as replayed so far.
+
+    Mutable on purpose: it is an accumulator private to the replay; callers
+    only ever see the frozen ``Position`` built from it.
+    """
+
+    hand: Hand
+    params: Params
+    order: tuple[int, ...]
+    behind: dict[int, Money | None]
+    total: dict[int, Money]                  # each seat's chips in the pot over the whole hand
+    committed: dict[int, Money]              # each seat's total on this street
+    middle: Money                            # the pot from earlier streets, antes and pot_before
+    dead: Money                              # money in the middle that belongs to no seat (pot_before)
+    street: int
+    folded: set[int] = field(default_factory=set)
+    acted: dict[int, Money] = field(default_factory=dict)   # the street total each seat last acted at
+    current_bet: Money = 0
+    last_full_raise: Money = 0
+    full_level: Money = 0                    # the total after the last bet or raise that counted as full
+    bets: int = 0                            # limit: bets and raises counted toward the cap
+    cursor: int | None = None                # index in order from which the next actor is searched
+    uncapped: bool = False
+    short_all_in: tuple[int, Money] | None = None
+    blinds: Blinds | None = None
+    bb_acted: bool = False
+    over: bool = False
+    posting: bool = False                    # explicit posts are still coming in
+
+    @classmethod
+    def start(cls, hand: Hand, params: Params) -> Table:
+        """The table before the first action: antes and (unless posts are given) blinds are in."""
+        seats = tuple(player.seat for player in hand.players)
+        if len(seats) < 2 or len(set(seats)) != len(seats):
+            raise BettingError("a hand needs two or more players in distinct seats", field="players",
+                               expected="two or more distinct seats")
+        if hand.first_street < 0 or hand.first_street >= hand.game.betting_rounds:
+            raise BettingError(f"first_street {hand.first_street} is not a betting round of this game",
+                               field="first_street",
+                               expected=f"0 to {hand.game.betting_rounds - 1}")
+        table = cls(hand=hand, params=params, order=seats,
+                    behind={p.seat: p.stack for p in hand.players},
+                    total={seat: 0 for seat in seats}, committed={seat: 0 for seat in seats},
+                    middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street)
+        if hand.first_street > 0:
+            table.open_street()
+            return table
+        for seat in seats:
+            table.ante(seat, hand.game.ante)
+        first = hand.streets[0] if hand.streets else ()
+        if first and first[0].kind == "post":
+            table.posting = True
+        else:
+            table.open_first(table.automatic_posts())
+        return table
+
+    # -- chips -------------------------------------------------------------------------------
+
+    def put(self, seat: int, to: Money) -> None:
+        """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
+        amount = to - self.committed[seat]
+        if self.behind[seat] is not None:
+            self.behind[seat] -= amount
+        self.total[seat] += amount
+        self.committed[seat] = to
+
+    def ante(self, seat: int, ante: Money) -> None:
+        stack = self.behind[seat]
+        paid = ante if stack is None else min(ante, stack)
+        if stack is not None:
+            self.behind[seat] = stack - paid
+        self.total[seat] += paid
+        self.middle += paid
+
+    def all_in_total(self, seat: int) -> Money | None:
+        """The street total the seat reaches by putting in everything (None: no known limit)."""
+        stack = self.behind[seat]
+        return None if stack is None else self.committed[seat] + stack
+
+    # -- forced bets -------------------------------------------------------------------------
+
+    def automatic_posts(self) -> list[tuple[int, Money]]:
+        """Post the blinds and straddles the game and hand call for; return them in order."""
+        game, order = self.hand.game, self.order
+        if self.hand.straddles and (game.big_blind <= 0 or len(order) < 3):
+            raise BettingError("a straddle needs blinds and three or more players", field="straddles",
+                               expected="no straddles")
+        if len(self.hand.straddles) > len(order) - 2:
+            raise BettingError("more straddles than players after the blinds", field="straddles",
+                               expected=f"at most {len(order) - 2}")
+        if game.big_blind <= 0:
+            return []
+        heads_up = len(order) == 2
+        sb_seat, bb_seat = (order[1], order[0]) if heads_up else (order[0], order[1])
+        wanted = [(sb_seat, game.small_blind), (bb_seat, game.big_blind)]
+        wanted += list(zip(order[2:], self.hand.straddles))
+        posts = []
+        for seat, amount in wanted:
+            if amount <= 0:
+                continue
+            stack = self.behind[seat]
+            to = amount if stack is None else min(amount, stack)
+            self.put(seat, to)
+            posts.append((seat, to))
+        return posts
+
+    def open_first(self, posts: list[tuple[int, Money]]) -> None:
+        """Open the first street once its forced bets are in: levels, the option, the first actor."""
+        game = self.hand.game
+        self.posting = False
+        # A short all-in big blind still sets the nominal blind as the bet to call (rooms' rule).
+        levels = sorted({to for _, to in posts} | ({game.big_blind} if posts and game.big_blind else set()))
+        self.current_bet = levels[-1] if levels else 0
+        if game.structure in BIG_BET:
+            # The largest forced bet is the bring-in the first raise is measured by (RRP-NL-2).
+            self.last_full_raise = self.current_bet
+        else:
+            need = self.full_size()
+            for level in levels:
+                if level - self.full_level >= need:
+                    self.bets += 1
+                    self.full_level = level
+                    self.last_full_raise = need
+        self.blinds = self.find_blinds(posts) if posts else None
+        if game.bring_in > 0:
+            self.cursor = None       # stud: the bring-in seat, named by the actions, opens
+        elif posts:
+            self.cursor = self.after_chain([seat for seat, _ in posts])
+        else:
+            self.cursor = 0
+        self.begin_round()
+
+    def after_chain(self, posters: list[int]) -> int:
+        """Index of the first seat after the unbroken run of posters starting with the first post.
+
+        Blinds and straddles sit in a run (SB, BB, straddles); a post from a
+        seat outside the run (a new player, a kill) acts in its normal turn.
+        """
+        n = len(self.order)
+        index = self.order.index(posters[0])
+        start = index
+        while (self.order[(index + 1) % n] in posters) and (index + 1) % n != start:
+            index = (index + 1) % n
+        return (index + 1) % n
+
+    def find_blinds(self, posts: list[tuple[int, Money]]) -> Blinds:
+        game, order = self.hand.game, self.order
+        amount = dict(posts)
+        start = self.order.index(posts[0][0])
+        run = [order[(start + k) % len(order)] for k in range(len(order))]
+        run = run[: next((k for k, seat in enumerate(run) if seat not in amount), len(run))]
+        sb_position = order[1] if len(order) == 2 else order[0]
+        if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= game.small_blind:
+            return Blinds(sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
+        return Blinds(sb_post=0, bb_seat=run[0], bb_post=amount[run[0]])
+
+    # -- streets -----------------------------------------------------------------------------
+
+    def open_street(self) -> None:
+        """Open a later street (or the first, when the hand starts after the deal's first round)."""
+        self.committed = {seat: 0 for seat in self.order}
+        self.acted = {}
+        self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
+        self.short_all_in = None
+        self.uncapped = False
+        self.cursor = None if self.hand.game.bring_in > 0 else 0
+        self.begin_round()
+
+    def begin_round(self) -> None:
+        variant = self.heads_up_variant()
+        if variant == "at_round_start" and self.heads_up():
+            self.uncapped = True
+        self.review_cap()
+
+    def close_street(self) -> None:
+        self.middle += sum(self.committed.values())
+        self.committed = {seat: 0 for seat in self.order}
+        self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
+        self.acted = {}
+        self.short_all_in = None
+
+    def advance(self) -> None:
+        """After an action: move past every street whose betting is complete."""
+        while not self.over and self.street_complete():
+            if len(self.live()) <= 1 or self.street + 1 >= self.hand.game.betting_rounds:
+                self.close_street()
+                self.over = True
+            else:
+                self.close_street()
+                self.street += 1
+                self.open_street()
+
+    # -- who acts ----------------------------------------------------------------------------
+
+    def live(self) -> list[int]:
+        return [seat for seat in self.order if seat not in self.folded]
+
+    def can_act(self, seat: int) -> bool:
+        return seat not in self.folded and self.behind[seat] != 0
+
+    def others_can_act(self, seat: int) -> bool:
+        return any(self.can_act(other) for other in self.order if other != seat)
+
+    def others_can_call_a_raise(self, seat: int) -> bool:
+        """Whether another live player has chips beyond the current bet (OLR-SIDEPOT-1)."""
+        for other in self.live():
+            total = self.all_in_total(other)
+            if other != seat and (total is None or total > self.current_bet):
+                return True
+        return False
+
+    def facing(self, seat: int) -> Money:
+        """The street total the seat must reach to call.
+
+        When every other live player is all-in, nothing above the largest of
+        their totals can be called, so that is the bet (a short all-in big
+        blind heads-up is called for what it is).
+        """
+        if self.others_can_act(seat):
+            return self.current_bet
+        others = [self.committed[s] for s in self.live() if s != seat]
+        return min(self.current_bet, max(others, default=0))
+
+    def to_call(self, seat: int) -> Money:
+        owed = max(self.facing(seat) - self.committed[seat], 0)
+        stack = self.behind[seat]
+        return owed if stack is None else min(owed, stack)
+
+    def needs_to_act(self, seat: int) -> bool:
+        if not self.can_act(seat):
+            return False
+        if self.committed[seat] < self.facing(seat):
+            return True
+        return seat not in self.acted and self.others_can_act(seat)
+
+    def street_complete(self) -> bool:
+        return len(self.live()) <= 1 or not any(self.needs_to_act(seat) for seat in self.order)
+
+    def actor(self) -> int | None:
+        if self.over or self.cursor is None or self.street_complete():
+            return None
+        n = len(self.order)
+        for step in range(n):
+            seat = self.order[(self.cursor + step) % n]
+            if self.needs_to_act(seat):
+                return seat
+        return None
+
+    # -- raising -----------------------------------------------------------------------------
+
+    def full_size(self) -> Money:
+        """The increment a bet or raise needs to count as full on this street."""
+        game = self.hand.game
+        if game.structure == "fixed-limit":
+            return street_bet(game, self.street)
+        return max(self.last_full_raise, minimum_bet(game, self.street))
+
+    def raise_base(self) -> Money:
+        """The level a raise is measured from: the high bet in big-bet games, the last full level in limit."""
+        return self.current_bet if self.hand.game.structure in BIG_BET else self.full_level
+
+    def reopened_for(self, seat: int) -> bool:
+        """Whether the seat may raise: it has not acted, or it now faces a full bet or raise (TDA-2024-47)."""
+        if seat not in self.acted:
+            return True
+        faced = self.facing(seat) - self.acted[seat]
+        return faced > 0 and is_full(faced, self.full_size(), self.hand.game, self.params)
+
+    def heads_up_variant(self) -> str:
+        variant = self.params.heads_up_exception
+        if variant not in HEADS_UP_EXCEPTIONS:
+            raise BettingError(f"unknown heads_up_exception {variant!r}", field="params",
+                               expected=" | ".join(HEADS_UP_EXCEPTIONS))
+        if self.hand.game.setting == "tournament" and not self.params.final_two:
+            return "none"     # TDA-2024-48: the cap holds heads-up until the event's last two
+        return variant
+
+    def heads_up(self) -> bool:
+        """Fewer than three players count toward the cap (RRP-BR-3: all-in players do not, by default)."""
+        counted = [s for s in self.live() if self.params.count_all_in_players or self.can_act(s)]
+        return len(counted) <= 2
+
+    def review_cap(self) -> None:
+        """Lift the cap if the round has just become heads-up early enough (inventory section 7)."""
+        if self.hand.game.structure in BIG_BET or not self.heads_up():
+            return
+        variant = self.heads_up_variant()
+        if variant == "before_cap" and self.bets < raise_cap(self.hand.game, self.params):
+            self.uncapped = True
+        elif variant == "before_third_bet" and self.bets < 3:
+            self.uncapped = True
+
+    def capped(self) -> bool:
+        if self.hand.game.structure in BIG_BET or self.uncapped:
+            return False
+        return self.bets >= raise_cap(self.hand.game, self.params)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def wager(self, seat: int, to: Money) -> None:
+        """A bet, raise, completion or bring-in to ``to``; counts it as full or short."""
+        previous = self.current_bet
+        self.put(seat, to)
+        self.acted[seat] = to
+        if to <= previous:
+            return
+        base = self.raise_base()
+        need = self.full_size()
+        if is_full(to - base, need, self.hand.game, self.params):
+            self.bets += 1
+            self.full_level = to
+            self.last_full_raise = max(self.last_full_raise, to - base)
+        else:
+            self.short_all_in = (seat, to)
+        self.current_bet = to
+
+    def bring_in(self, seat: int, to: Money) -> None:
+        """A stud bring-in: the first bet of the round without counting as a full bet."""
+        self.put(seat, to)
+        self.acted[seat] = to
+        self.current_bet = to
+        if self.hand.game.structure in BIG_BET:
+            self.last_full_raise = max(self.last_full_raise, to)
+
+    def call(self, seat: int) -> None:
+        self.put(seat, self.committed[seat] + self.to_call(seat))
+        self.acted[seat] = self.committed[seat]
+
+    def check(self, seat: int) -> None:
+        self.acted[seat] = self.committed[seat]
+
+    def fold(self, seat: int) -> None:
+        self.folded.add(seat)
+
+    def after_action(self, seat: int) -> None:
+        if self.blinds is not None and seat == self.blinds.bb_seat and self.street == 0:
+            self.bb_acted = True
+        self.cursor = (self.order.index(seat) + 1) % len(self.order)
+        self.review_cap()
+        self.advance()
