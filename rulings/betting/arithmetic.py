@@ -71,8 +71,8 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
         raise BettingError(f"seat {seat} is not in the hand", seat=seat, field="seat",
                            expected=" | ".join(str(s) for s in table.order))
     last_street = hand.first_street + len(hand.streets) - 1
-    if action is not None and action.kind == "post" and table.posting:
-        actor = action.seat
+    if action is not None and not table.over and (table.posting or table.cursor is None):
+        actor = action.seat     # a post, or a stud street opened by the seat the actions name
     elif table.posting or table.street > last_street:
         actor = None
     else:
@@ -300,13 +300,14 @@ def _pot_limit_max(table: Table, seat: int) -> Money:
     game, params, blinds = table.hand.game, table.params, table.blinds
     pot = table.middle + sum(table.committed.values())
     if table.street == 0 and blinds is not None:
-        small = blinds.sb_post
+        small = table.committed[blinds.sb_seat] if blinds.sb_seat is not None else 0
         if params.preflop_assume_full_blinds:
             # Count the blinds at face value: a dead or short blind does not shrink the pot.
             pot += max(game.small_blind + game.big_blind - blinds.sb_post - blinds.bb_post, 0)
-            small = game.small_blind
+            small = max(small, game.small_blind)
         if params.sb_counts_as_bb and not table.bb_acted and small > 0:
-            pot += game.big_blind - small
+            # Only the part of a BB the small blind has not yet put in is added.
+            pot += max(game.big_blind - small, 0)
     call = max(table.facing(seat) - table.committed[seat], 0)
     return pot_limit_max(table.current_bet, pot, call, params.rounding_unit)
 

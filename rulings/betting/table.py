@@ -13,7 +13,8 @@ HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet
 class Blinds:
     """Who posted the blinds of the first street and how much (for the preflop pot-limit rules)."""
 
-    sb_post: Money          # 0 when no small blind went in (a dead small blind)
+    sb_seat: int | None     # None when no small blind went in (a dead small blind)
+    sb_post: Money
     bb_seat: int | None
     bb_post: Money
 
@@ -173,8 +174,8 @@ class Table:
         run = run[: next((k for k, seat in enumerate(run) if seat not in amount), len(run))]
         sb_position = order[1] if len(order) == 2 else order[0]
         if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= game.small_blind:
-            return Blinds(sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
-        return Blinds(sb_post=0, bb_seat=run[0], bb_post=amount[run[0]])
+            return Blinds(sb_seat=run[0], sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
+        return Blinds(sb_seat=None, sb_post=0, bb_seat=run[0], bb_post=amount[run[0]])
 
     # -- streets -----------------------------------------------------------------------------
 
