@@ -175,7 +175,7 @@ class Engine:
                 ctx = _context(situation, run.params)
                 values = {k: fn(**ctx) for k, fn in effects}
                 derived = {k: fn(**ctx) for k, fn in derive}
-                sentence = template.render(**ctx, **values, rule=rule.id) if template else None
+                sentence = template.render({**ctx, "effect": values, "rule": rule.id}) if template else None
                 run.fired.append(Fired(rule, chain, values, derived, sentence, ctx))
                 new = {k: v for k, v in situation.items() if k != "sid"}
                 new.update({k: v for k, v in derived.items() if v is not None})

@@ -75,8 +75,8 @@ def _walk(node: nodes.Node, allowed: tuple, problems: list[str]) -> None:
         root = node
         while isinstance(root, nodes.Getattr):
             root = root.node
-        if not (isinstance(root, nodes.Name) and root.name == "param"):
-            problems.append("only parameters may be read with a dot (param.topic.name)")
+        if not (isinstance(root, nodes.Name) and root.name in ("param", "effect")):
+            problems.append("only parameters and effects may be read with a dot (param.topic.name, effect.name)")
     if isinstance(node, nodes.Mul) and any(
             isinstance(side, (nodes.List, nodes.Tuple, nodes.Concat))
             or (isinstance(side, nodes.Const) and isinstance(side.value, str))

@@ -119,7 +119,7 @@ def to_minor(value: Any, *, field: str, line: int | None = None) -> Money:
         raise PhhError(f"{value!r} is not an amount", field=field, line=line)
     try:
         minor = Decimal(value) * 100
-        whole = minor == minor.to_integral_value()
+        whole = minor.is_finite() and minor == minor.to_integral_value()
     except InvalidOperation:
         whole = False
     if not whole:
@@ -177,7 +177,7 @@ class _HandReader:
     def __init__(self, fields: dict[str, Any], structure: str | None):
         self.fields = fields
         variant = self._required("variant")
-        if variant not in VARIANTS:
+        if not isinstance(variant, str) or variant not in VARIANTS:
             raise PhhError(f"unknown variant {variant!r}; this reader knows "
                            + ", ".join(VARIANTS), field="variant")
         self.structure = structure or VARIANTS[variant]
@@ -190,9 +190,11 @@ class _HandReader:
             raise PhhError("a hand needs at least 2 players", field="starting_stacks")
         antes = self._amounts("antes", self.n)
         blinds = self._amounts("blinds_or_straddles", self.n)
-        # PHH lists heads-up forced bets in blind order (SB, BB) while p1 is the big blind.
+        # PHH lists heads-up forced bets in blind order (SB, BB) while p1 is the big blind;
+        # ``antes`` and ``blinds`` are by player, ``role_blinds`` as the file has them.
         self.antes = antes[::-1] if self.n == 2 else antes
         self.blinds = blinds[::-1] if self.n == 2 else blinds
+        self.role_blinds = blinds
         self.limits = [to_minor(self._required(f), field=f) for f in _LIMIT_FIELDS[self.structure]]
         self.seats = self._seats()
         self.lines = self._required("actions")
@@ -216,22 +218,34 @@ class _HandReader:
         seats = self.fields.get("seats")
         if seats is None:
             return tuple(range(1, self.n + 1))
-        if (not isinstance(seats, list) or len(seats) != self.n or len(set(seats)) != self.n
-                or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in seats)):
+        if (not isinstance(seats, list) or len(seats) != self.n
+                or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in seats)
+                or len(set(seats)) != self.n):
             raise PhhError(f"must be {self.n} different positive seat numbers", field="seats")
         return tuple(seats)
 
     def read(self, name: str | None, source: str | None) -> PhhHand:
         game = self._game()
-        straddles = tuple(b for b in self.blinds[2:] if b) if self.n > 2 else ()
+        straddles = []
+        for amount in self.role_blinds[2:]:
+            if not amount:
+                break
+            straddles.append(amount)
         table = _Table(self, game)
         for index, line in enumerate(self.lines):
             table.play_line(index, line)
         streets = [tuple(a.action for a in table.log if a.street == s)
                    for s in range(table.street + 1)]
+        stacks, pot_before = self.stacks, 0
+        if not game.ante and any(self.antes):
+            # Uneven antes (a big-blind ante) have no field in the model: they go in as dead
+            # money already in the middle, out of the stacks of those who paid them.
+            paid = [min(a, s) for a, s in zip(self.antes, self.stacks)]
+            stacks = [s - p for s, p in zip(self.stacks, paid)]
+            pot_before = sum(paid)
         hand = Hand(game=game, players=tuple(Player(seat, stack) for seat, stack
-                                             in zip(self.seats, self.stacks)),
-                    streets=tuple(streets), straddles=straddles)
+                                             in zip(self.seats, stacks)),
+                    streets=tuple(streets), straddles=tuple(straddles), pot_before=pot_before)
         return PhhHand(hand=hand, seats=self.seats, actions=tuple(table.log),
                        filled=tuple(table.filled), notes=tuple(self._notes()), name=name,
                        source=source, players=self._names(),
@@ -239,7 +253,7 @@ class _HandReader:
                        winnings=self._optional_amounts("winnings"))
 
     def _game(self) -> Game:
-        small, big = (self.blinds + [0, 0])[:2]
+        small, big = (self.role_blinds + [0, 0])[:2]
         antes = set(self.antes)
         ante = self.antes[0] if len(antes) == 1 else 0
         if self.structure == "fixed-limit":
@@ -250,6 +264,9 @@ class _HandReader:
 
     def _notes(self) -> list[str]:
         notes = []
+        if len(set(self.antes)) > 1:
+            notes.append("the antes differ from player to player, so they are read as dead money "
+                         "in the middle (pot_before) and the players' stacks are given net of them.")
         if self.fields.get("ante_trimming_status") is True and len(set(self.antes)) > 1:
             notes.append("ante_trimming_status = true is read as false: antes are dead money in a "
                          "card room and are never trimmed back (a replay that trims refunds a "

@@ -154,9 +154,17 @@ def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
     return (None if problems else Located(file, data, builder.marks)), problems
 
 
+def _display(path: Path) -> str:
+    """A path as people read it: relative to the working folder when it lies inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[Located | None, list[Problem]]:
     """Read a YAML file strictly: size limit, UTF-8, then ``load_text``."""
-    name = str(path)
+    name = _display(Path(path))
     try:
         size = Path(path).stat().st_size
         if size > max_bytes:

@@ -50,7 +50,7 @@ def build(text: str) -> dict:
         if not m or topic is None:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
-            out.setdefault(key, {"source": source_of(key), "section": m.group(2).strip(), "topic": topic})
+            out.setdefault(key, {"source": source_of(key), "section": m.group(2).replace("`", "").strip(), "topic": topic})
     return out
 
 

@@ -106,6 +106,23 @@ class Parameter:
     maximum: int | None = None
     words: dict = field(default_factory=dict, compare=False)   # value -> plain words
 
+    def coerce(self, value: Any) -> Any:
+        """A value given for this parameter, checked and converted (money to minor units); ValueError if not allowed."""
+        from rulings.money import to_minor
+        if self.type in ("enum", "bool"):
+            if value not in self.values or (self.type == "enum" and isinstance(value, bool)):
+                raise ValueError(f"{value!r} is not an allowed value of {self.name} "
+                                 f"({', '.join(map(str, self.values))})")
+            return value
+        if isinstance(value, bool):
+            raise ValueError(f"{self.name} is a number, not {value!r}")
+        v = to_minor(value) if self.type == "money" else value
+        if not isinstance(v, int):
+            raise ValueError(f"{self.name} must be a whole number, not {value!r}")
+        if (self.minimum is not None and v < self.minimum) or (self.maximum is not None and v > self.maximum):
+            raise ValueError(f"{self.name} must be between {self.minimum} and {self.maximum}")
+        return v
+
     def default_for(self, setting: str) -> Any:
         if isinstance(self.default, dict):
             return self.default[setting]

@@ -1,0 +1,154 @@
+"""The `rulings` command: parse arguments, call the package, print, exit 0 / 1 (rulebook) / 2 (input)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rulings import books
+from rulings.engine import EngineError
+from rulings.problems import ProblemsError, render_text
+from rulings.render import dumps, report_json, report_text
+
+OK, RULEBOOK, INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage problems exit 2 with one line, never a traceback
+        self.print_usage(sys.stderr)
+        print(f"rulings: {message}", file=sys.stderr)
+        raise SystemExit(INPUT)
+
+
+def _problems(exc: ProblemsError, fmt: str) -> None:
+    if fmt == "json":
+        print(dumps({"problems": [p.to_json() for p in exc.problems]}))
+    else:
+        print(render_text(exc.problems), file=sys.stderr)
+
+
+def cmd_rule(args) -> int:
+    from rulings.incident import load_incident
+    from rulings.ruling import rule_on
+    try:
+        incident = load_incident(args.incident)
+    except ProblemsError as exc:
+        _problems(exc, args.format)
+        return INPUT
+    book, engine = books.load(args.house or incident.house)
+    try:
+        report = rule_on(incident, book, engine)
+    except ProblemsError as exc:
+        _problems(exc, args.format)
+        return INPUT
+    print(dumps(report_json(report)) if args.format == "json" else report_text(report))
+    return OK
+
+
+def cmd_lint(args) -> int:
+    problems = books.lint(args.paths or [str(books.ROOT)])
+    if args.format == "json":
+        print(dumps({"problems": [p.to_json() for p in problems]}))
+    elif problems:
+        print(render_text(problems), file=sys.stderr)
+    else:
+        print("no problems found")
+    return RULEBOOK if problems else OK
+
+
+def cmd_test(args) -> int:
+    from rulings.examples import run_examples
+    book, engine = books.load(args.house)
+    rules = [r for r in book.rules.values() if not args.rule or r.id in args.rule or r.topic in args.rule]
+    outcomes = run_examples(book, engine, rules)
+    failed = [o for o in outcomes if not o.ok]
+    for o in failed:
+        print(f"{o.origin}: FAIL {o.rule}: {o.example}\n    {o.why}")
+    print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
+    return RULEBOOK if failed else OK
+
+
+def cmd_explain(args) -> int:
+    from rulings.explain import explain
+    book, _ = books.load(args.house, compile=False)
+    text = explain(book, args.what)
+    if text is None:
+        print(f"rulings: no rule, parameter or citation key '{args.what}'", file=sys.stderr)
+        return INPUT
+    print(text)
+    return OK
+
+
+def cmd_rules(args) -> int:
+    book, _ = books.load(args.house, compile=False)
+    needle = (args.text or "").lower()
+    for rule in book.rules.values():
+        if args.topic and rule.topic != args.topic:
+            continue
+        hay = " ".join([rule.id, rule.title, rule.text, *rule.cites]).lower()
+        if needle and needle not in hay:
+            continue
+        print(f"{rule.id:45} {', '.join(rule.cites):40} {rule.title}")
+    return OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulings", description="A card room's rules expert: incidents in, cited rulings out.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON)")
+    r.add_argument("incident")
+    r.add_argument("--house", help="a house rulebook (path, or name under rulebooks/houses/)")
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.set_defaults(run=cmd_rule)
+    li = sub.add_parser("lint", help="check rulebooks and report every problem")
+    li.add_argument("paths", nargs="*")
+    li.add_argument("--format", choices=("text", "json"), default="text")
+    li.set_defaults(run=cmd_lint)
+    t = sub.add_parser("test", help="run the rulebook's examples through the engine")
+    t.add_argument("rule", nargs="*", help="rule ids or topics (default: all)")
+    t.add_argument("--house")
+    t.set_defaults(run=cmd_test)
+    e = sub.add_parser("explain", help="a rule, parameter or citation key explained")
+    e.add_argument("what")
+    e.add_argument("--house")
+    e.set_defaults(run=cmd_explain)
+    ru = sub.add_parser("rules", help="list and search the rules")
+    ru.add_argument("text", nargs="?")
+    ru.add_argument("--topic")
+    ru.add_argument("--house")
+    ru.set_defaults(run=cmd_rules)
+    c = sub.add_parser("calc", help="the betting numbers for a position (incident or PHH file)")
+    c.add_argument("source")
+    c.add_argument("--after", type=int)
+    c.add_argument("--seat", type=int)
+    c.add_argument("--structure", help="override the structure (PHH has no pot-limit hold'em code)")
+    c.add_argument("--house")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.set_defaults(run=cmd_calc)
+    return p
+
+
+def cmd_calc(args) -> int:
+    from rulings.calc import calc
+    return calc(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except ProblemsError as exc:   # a rulebook that does not load
+        print(render_text(exc.problems), file=sys.stderr)
+        return RULEBOOK
+    except EngineError as exc:
+        print(f"rulings: engine error: {exc}", file=sys.stderr)
+        return RULEBOOK
+    except (OSError, UnicodeError) as exc:
+        print(f"rulings: {exc}", file=sys.stderr)
+        return INPUT
+    except KeyboardInterrupt:
+        return INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""`rulings calc`: the betting numbers for a position in an incident or a PHH hand history."""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from rulings.betting import BettingError, Hand, Position
+from rulings.betting.arithmetic import position
+from rulings.money import major, show
+from rulings.problems import ProblemsError, render_text
+from rulings.render import dumps
+
+FIELDS = ("actor", "pot", "to_call", "current_bet", "last_full_raise", "min_raise_to", "max_raise_to")
+
+
+def position_json(pos: Position) -> dict:
+    """The documented calc contract (docs/calc.md); money in the game's units, exact."""
+    out = {"actor": pos.actor}
+    for name in FIELDS[1:]:
+        value = getattr(pos, name)
+        out[name] = None if value is None else major(value)
+    out["can_raise"] = pos.can_raise
+    out["reason"] = pos.reason
+    out["side_pots"] = [{"amount": major(p.amount), "eligible": list(p.eligible)} for p in pos.side_pots]
+    return out
+
+
+def position_text(pos: Position, setting: str) -> str:
+    def m(v):
+        return "-" if v is None else show(v, setting)
+    lines = [f"seat to act: {pos.actor if pos.actor is not None else '(street complete)'}",
+             f"pot:             {m(pos.pot)} ({m(pos.pot_in_middle)} in the middle)",
+             f"to call:         {m(pos.to_call)}",
+             f"current bet:     {m(pos.current_bet)}",
+             f"last full raise: {m(pos.last_full_raise)}",
+             f"raise to:        {m(pos.min_raise_to)} .. {m(pos.max_raise_to)}" if pos.can_raise
+             else f"may not raise:   {pos.reason}"]
+    for i, p in enumerate(pos.side_pots):
+        lines.append(f"{'main pot' if i == 0 else f'side pot {i}'}: {m(p.amount)} — seats {', '.join(map(str, p.eligible))}")
+    return "\n".join(lines)
+
+
+def _phh_after(actions, lines: int | None) -> int | None:
+    """For a PHH file --after counts lines of its actions list; the arithmetic counts hand actions."""
+    if lines is None:
+        return None
+    count = 0
+    for a in actions:
+        if a.line is not None and a.line >= lines:
+            break
+        count += 1
+    return count
+
+
+def _hand_and_setting(args) -> tuple[Hand, str, list[str]]:
+    path = Path(args.source)
+    if path.suffix in (".phh", ".phhs"):
+        from rulings.phh import read_phh
+        ph = read_phh(path, structure=args.structure)[0]
+        args.after = _phh_after(ph.actions, args.after)
+        return ph.hand, ph.hand.game.setting, list(ph.filled)
+    from rulings.incident import load_incident
+    incident = load_incident(path)
+    hand = incident.hand
+    if args.structure:
+        hand = replace(hand, game=replace(hand.game, structure=args.structure))
+    return hand, hand.game.setting, []
+
+
+def calc(args) -> int:
+    from rulings import books
+    from rulings.situation import betting_params
+    try:
+        hand, setting, notes = _hand_and_setting(args)
+        book, _ = books.load(args.house, compile=False)
+        params = betting_params(book.param_values(setting))
+        pos = position(hand, params, after=args.after, seat=args.seat)
+    except ProblemsError as exc:
+        print(render_text(exc.problems), file=sys.stderr)
+        return 2
+    except BettingError as exc:
+        where = f"action {exc.index}" if exc.index is not None else (exc.field or "hand")
+        seat = f", seat {exc.seat}" if exc.seat is not None else ""
+        expected = f"; expected {exc.expected}" if exc.expected else ""
+        print(f"rulings: {args.source}: {where}{seat}: {exc}{expected}", file=sys.stderr)
+        return 2
+    except ValueError as exc:   # PhhError and friends: the file is wrong
+        line = getattr(exc, "line", None)
+        print(f"rulings: {args.source}" + (f": actions[{line}]" if line is not None else "") + f": {exc}",
+              file=sys.stderr)
+        return 2
+    if args.format == "json":
+        out = position_json(pos)
+        out["filled"] = notes
+        print(dumps(out))
+    else:
+        print(position_text(pos, setting))
+        for n in notes:
+            print(f"note: {n}")
+    return 0

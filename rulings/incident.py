@@ -1,0 +1,304 @@
+"""Reading an incident (YAML or JSON) into typed values with exact money, refusing bad input by field."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulings.betting import Action, Game, Hand, Player
+from rulings.catalogue import did_you_mean, facts
+from rulings.money import MoneyError, to_minor
+from rulings.problems import Problem, ProblemsError
+from rulings.yamlsrc import Located, load_file, load_text
+
+STREETS = {
+    "board": ("preflop", "flop", "turn", "river"),
+    "stud": ("third", "fourth", "fifth", "sixth", "seventh"),
+    "draw": ("first", "second", "third-round"),
+}
+VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": "stud",
+                   "draw": "draw", "lowball": "draw", "other": "board"}
+ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
+       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note")
+GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
+        "betting_unit", "bring_in")
+DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count")
+ACTION_KEYS = ("seat", "action", "to")
+
+
+@dataclass(frozen=True)
+class Disputed:
+    seat: int
+    said: str | None = None
+    motions: tuple[tuple[int, ...], ...] = ()   # chip values per motion, minor units
+    words_first: str | None = None
+    based_on_count: int | None = None
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A validated incident: the hand so far, the disputed act, when it was noticed."""
+
+    name: str
+    hand: Hand
+    street: str
+    disputed: Disputed | None
+    after: tuple[Action, ...]
+    inputs: dict[str, Any]                     # other input facts: noticed, pointed_out_by, ...
+    params: dict[str, Any] = field(default_factory=dict)
+    house: str | None = None
+    pot_now: int | None = None
+    source: Located | None = None
+
+
+class _Reader:
+    def __init__(self, doc: Located):
+        self.doc = doc
+        self.problems: list[Problem] = []
+
+    def bad(self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False) -> None:
+        where = _dotted(path)
+        self.problems.append(self.doc.problem(path, code, f"{where}: {message}" if where else message, hint, key))
+
+    def keys(self, data: dict, allowed: tuple, path: tuple) -> None:
+        for k in data:
+            if k not in allowed:
+                close = did_you_mean(k, allowed)
+                self.bad(path + (k,), "I101", "unknown field",
+                         f"did you mean '{close}'?" if close else "allowed: " + ", ".join(allowed), key=True)
+
+    def mapping(self, data: Any, path: tuple, required: bool = True) -> dict | None:
+        if data is None and not required:
+            return None
+        if not isinstance(data, dict):
+            self.bad(path, "I103", "expected a mapping of fields")
+            return None
+        return data
+
+    def money(self, value: Any, path: tuple, required: bool = True) -> int | None:
+        if value is None:
+            if required:
+                self.bad(path, "I102", "an amount is required")
+            return None
+        try:
+            return to_minor(value)
+        except MoneyError as exc:
+            self.bad(path, "I103", str(exc))
+            return None
+
+    def whole(self, value: Any, path: tuple, low: int = 1) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            self.bad(path, "I103", f"expected a whole number of at least {low}, found {value!r}")
+            return None
+        return value
+
+    def choice(self, value: Any, allowed: tuple, path: tuple, required: bool = True) -> Any:
+        if value is None:
+            if required:
+                self.bad(path, "I102", "is required", "one of: " + ", ".join(map(str, allowed)))
+            return None
+        if value not in allowed:
+            close = did_you_mean(value, allowed)
+            self.bad(path, "I104", f"'{value}' is not one of: {', '.join(map(str, allowed))}",
+                     f"did you mean '{close}'?" if close else None)
+            return None
+        return value
+
+
+def _dotted(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (("." if out else "") + str(p))
+    return out
+
+
+def _game(r: _Reader, raw: dict) -> tuple[Game | None, str | None]:
+    r.keys(raw, GAME, ("game",))
+    structure = r.choice(raw.get("structure"), facts()["structure"].values, ("game", "structure"))
+    setting = r.choice(raw.get("setting", "cash"), ("cash", "tournament"), ("game", "setting"))
+    variant = r.choice(raw.get("variant", "holdem"), facts()["variant"].values, ("game", "variant"))
+    blinds = raw.get("blinds", [])
+    if not isinstance(blinds, list) or len(blinds) > 2:
+        r.bad(("game", "blinds"), "I103", "give the blinds as [small, big] (or [big] alone)")
+        blinds = []
+    amounts = [r.money(b, ("game", "blinds", i)) for i, b in enumerate(blinds)]
+    sb, bb = (amounts + [0, 0])[:2] if len(amounts) == 2 else (0, amounts[0] if amounts else 0)
+    sizes = raw.get("bet_sizes", [])
+    if not isinstance(sizes, list):
+        r.bad(("game", "bet_sizes"), "I103", "give the bet sizes as a list, one per street or [small, big]")
+        sizes = []
+    bet_sizes = [r.money(s, ("game", "bet_sizes", i)) for i, s in enumerate(sizes)]
+    if structure in ("fixed-limit", "spread-limit") and not bet_sizes:
+        r.bad(("game", "bet_sizes"), "I102", f"a {structure} game needs its bet sizes", "e.g. bet_sizes: [20, 40]")
+    family = STREETS[VARIANT_STREETS.get(variant or "holdem", "board")]
+    if len(bet_sizes) == 2 and len(family) > 2:   # [small, big]: small bets on the first half of the streets
+        bet_sizes = [bet_sizes[0]] * 2 + [bet_sizes[1]] * (len(family) - 2)
+    spread = raw.get("spread")
+    spread_min = r.money(spread[0], ("game", "spread", 0)) if isinstance(spread, list) and spread else 0
+    if None in amounts or None in bet_sizes or structure is None or setting is None:
+        return None, variant
+    game = Game(structure=structure, setting=setting, small_blind=sb or 0, big_blind=bb or 0,
+                ante=r.money(raw.get("ante", 0), ("game", "ante")) or 0,
+                bring_in=r.money(raw.get("bring_in", 0), ("game", "bring_in")) or 0,
+                bet_sizes=tuple(b for b in bet_sizes if b is not None), spread_min=spread_min or 0,
+                betting_unit=r.money(raw.get("betting_unit", 0), ("game", "betting_unit")) or 0,
+                betting_rounds=len(family))
+    return game, variant
+
+
+def _actions(r: _Reader, raw: Any, path: tuple, seats: set[int]) -> list[Action]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        r.bad(path, "I103", "expected a list of actions")
+        return []
+    out = []
+    for i, a in enumerate(raw):
+        here = path + (i,)
+        if not isinstance(a, dict):
+            r.bad(here, "I103", "an action is a mapping like {seat: 3, action: raise, to: 300}")
+            continue
+        r.keys(a, ACTION_KEYS, here)
+        seat = r.whole(a.get("seat"), here + ("seat",))
+        kind = r.choice(a.get("action"), ACTIONS, here + ("action",))
+        to = r.money(a.get("to"), here + ("to",), required=kind in ("post", "bet", "raise", "complete", "bring-in"))
+        if seat is not None and seats and seat not in seats:
+            r.bad(here + ("seat",), "I105", f"seat {seat} is not in the hand", "seats: " + ", ".join(map(str, sorted(seats))))
+            continue
+        if seat is not None and kind is not None:
+            out.append(Action(seat, kind, to))
+    return out
+
+
+def _motions(r: _Reader, raw: dict) -> tuple[tuple[int, ...], ...]:
+    if "chips" in raw and "motions" in raw:
+        r.bad(("disputed", "motions"), "I105", "give either chips (one motion) or motions, not both")
+        return ()
+    if "chips" in raw:
+        groups, base = [raw["chips"]], ("disputed", "chips")
+    else:
+        groups, base = raw.get("motions", []), ("disputed", "motions")
+    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+        r.bad(base, "I103", "chips are a list of chip values, e.g. [500] or [100, 100, 25]")
+        return ()
+    out = []
+    for m, group in enumerate(groups):
+        values = []
+        for i, chip in enumerate(group):
+            here = base + ((i,) if "chips" in raw else (m, i))
+            v = r.money(chip, here)
+            if v is not None and v == 0:
+                r.bad(here, "I103", "a chip is worth more than nothing")
+            elif v is not None:
+                values.append(v)
+        out.append(tuple(values))
+    return tuple(out)
+
+
+def read_incident(doc: Located) -> Incident:
+    """Validate an incident document; raise ProblemsError naming every field that is wrong."""
+    r = _Reader(doc)
+    data = r.mapping(doc.data, ())
+    if data is None:
+        raise ProblemsError(r.problems)
+    r.keys(data, TOP, ())
+    game_raw = r.mapping(data.get("game"), ("game",))
+    game, variant = _game(r, game_raw) if game_raw is not None else (None, None)
+    family = STREETS[VARIANT_STREETS.get(variant or "holdem", "board")]
+    street = r.choice(data.get("street", family[0]), family, ("street",))
+    button = data.get("button")
+    players_raw = data.get("players")
+    stacks: dict[int, int | None] = {}
+    if isinstance(players_raw, dict):
+        for seat, stack in players_raw.items():
+            seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat   # JSON keys are text
+            s = r.whole(seat, ("players", seat))
+            if s is not None:
+                stacks[s] = None if stack is None else r.money(stack, ("players", seat))
+    elif isinstance(players_raw, list):
+        for i, seat in enumerate(players_raw):
+            s = r.whole(seat, ("players", i))
+            if s is not None:
+                stacks[s] = None
+    else:
+        r.bad(("players",), "I102", "list the seats in the hand, with their stacks: {1: 500, 2: 300}")
+    if len(stacks) < 2 and isinstance(players_raw, (dict, list)):
+        r.bad(("players",), "I105", "a hand needs at least two players")
+    if button is not None and r.whole(button, ("button",)) is None:
+        button = None
+    order = sorted(stacks)
+    if button is not None:
+        order = [s for s in order if s > button] + [s for s in order if s <= button]
+    elif stacks:
+        r.bad(("button",), "I102", "which seat has the button?", "button: 6")
+    seats = set(stacks)
+    actions = _actions(r, data.get("actions"), ("actions",), seats)
+    after = _actions(r, data.get("after"), ("after",), seats)
+    pot = r.money(data.get("pot", 0), ("pot",))
+    pot_now = r.money(data.get("pot_now"), ("pot_now",), required=False)
+    disputed = None
+    d_raw = r.mapping(data.get("disputed"), ("disputed",), required=False)
+    if d_raw is not None:
+        r.keys(d_raw, DISPUTED, ("disputed",))
+        seat = r.whole(d_raw.get("seat"), ("disputed", "seat"))
+        if seat is not None and seats and seat not in seats:
+            r.bad(("disputed", "seat"), "I105", f"seat {seat} is not in the hand")
+        said = d_raw.get("said")
+        if said is not None and not isinstance(said, str):
+            said = str(said)
+        words_first = r.choice(d_raw.get("words_first"), facts()["words_first"].values,
+                               ("disputed", "words_first"), required=False)
+        motions = _motions(r, d_raw)
+        count = r.money(d_raw.get("based_on_count"), ("disputed", "based_on_count"), required=False)
+        if seat is not None:
+            disputed = Disputed(seat, said, motions, words_first, count)
+    inputs = {}
+    for name in ("noticed", "pointed_out_by"):
+        if data.get(name) is not None:
+            inputs[name] = r.choice(data[name], facts()[name].values, (name,))
+    for name in ("deliberated", "count_requested"):
+        if data.get(name) is not None:
+            if isinstance(data[name], bool):
+                inputs[name] = data[name]
+            else:
+                r.bad((name,), "I103", "expected true or false")
+    params = data.get("params") or {}
+    if not isinstance(params, dict):
+        r.bad(("params",), "I103", "params is a mapping of parameter names to values")
+        params = {}
+    house = data.get("house")
+    if r.problems or game is None or street is None:
+        raise ProblemsError(r.problems)
+    players = tuple(Player(s, stacks[s]) for s in order)
+    idx = family.index(street)
+    straddles = game_raw.get("straddles") or []
+    if not isinstance(straddles, list):
+        raise ProblemsError([r.doc.problem(("game", "straddles"), "I103", "game.straddles: expected a list of amounts")])
+    amounts = tuple(r.money(s, ("game", "straddles", i)) for i, s in enumerate(straddles))
+    if r.problems:
+        raise ProblemsError(r.problems)
+    # streets[0] is the street the incident describes; earlier streets are summed up in `pot`
+    hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
+                straddles=tuple(a or 0 for a in amounts))
+    return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
+                    inputs, params, house if isinstance(house, str) else None, pot_now, doc)
+
+
+def load_incident(path: str | Path) -> Incident:
+    doc, problems = load_file(path)
+    if doc is None:
+        raise ProblemsError(problems)
+    return read_incident(doc)
+
+
+def incident_from_data(data: dict, file: str = "<example>") -> Incident:
+    """An incident given as data (a rulebook example): positions are those of the YAML it came from."""
+    return read_incident(Located(file, data, {}))
+
+
+def incident_from_text(text: str, file: str = "<text>") -> Incident:
+    doc, problems = load_text(text, file)
+    if doc is None:
+        raise ProblemsError(problems)
+    return read_incident(doc)
