@@ -181,3 +181,8 @@ def test_a_post_out_of_the_blinds_acts_in_turn_with_the_option():
     h = hand(NL, 5, (A(1, "post", 50), A(2, "post", 100), A(4, "post", 100), A(3, "call"), A(4, "check")))
     assert position(h, after=3).actor == 3
     assert position(h).actor == 5
+
+
+def test_error_a_later_street_given_while_this_one_is_unfinished():
+    e = error(hand(NL, 3, (A(3, "call"),), ()))
+    assert (e.index, e.seat, e.field, str(e)) == (1, 1, "streets", "street 0 ended before its betting was complete")

@@ -101,9 +101,10 @@ def _walk(hand: Hand, params: Params) -> Iterator[tuple[int, Action | None, int,
         if table.posting:
             table.open_first(posts)
     if not table.over and table.street < hand.first_street + len(hand.streets) - 1:
-        raise BettingError(f"street {table.street} ended with seat {table.actor()} still to act",
-                           index=index, seat=table.actor(), field="streets",
-                           expected=f"an action by seat {table.actor()}")
+        due = table.actor()
+        raise BettingError(f"street {table.street} ended before its betting was complete", index=index,
+                           seat=due, field="streets",
+                           expected=f"an action by seat {due}" if due is not None else "more actions")
     yield index, None, hand.first_street + len(hand.streets) - 1, table
 
 
@@ -341,7 +342,8 @@ def _opening(table: Table) -> Quote:
     game = table.hand.game
     low = minimum_bet(game, table.street)
     if game.structure == "pot-limit":
-        high = max(table.middle + sum(table.committed.values()), low)
+        pot = table.middle + sum(table.committed.values())
+        high = max(pot_limit_max(0, pot, 0, table.params.rounding_unit), low)
     elif game.structure == "no-limit":
         high = None
     else:
