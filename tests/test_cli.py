@@ -1,0 +1,127 @@
+"""The command line: the headline ruling, and one-line refusals (exit 2, no traceback) for bad input."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+HEADLINE = ROOT / "examples" / "incidents" / "pl-silent-overchip.yaml"
+
+BASE = """\
+game: {structure: pot-limit, blinds: [1, 2]}
+button: 3
+players: {1: 1000, 2: 300, 3: 1000}
+street: flop
+pot: 100
+"""
+
+
+def run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out, out.err
+
+
+def test_rrp_pl_6_silent_500_chip_into_80_pot_is_80_bet(capsys):
+    code, out, _ = run(["rule", str(HEADLINE)], capsys)
+    assert code == 0
+    assert "pot-size bet of $80" in out and "$420" in out
+    assert "RRP-PL-6" in out
+    assert "wagers.silent-single-chip-bet -> pot-limit.silent-overchip-is-pot-bet" in out
+
+
+def test_rrp_pl_6_json_carries_numbers(capsys):
+    code, out, _ = run(["rule", str(HEADLINE), "--format", "json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["contract"] == "rulings.report/1"
+    ruling = data["rulings"][0]
+    assert ruling["rule"] == "pot-limit.silent-overchip-is-pot-bet"
+    assert ruling["effects"] == {"wager_to": 80, "returned": 420}
+    assert ruling["chain"] == ["wagers.silent-single-chip-bet", "pot-limit.silent-overchip-is-pot-bet"]
+    assert {c["key"] for c in ruling["citations"]} == {"RRP-PL-6", "TDA-2024-44-PL"}
+    assert ruling["origin"]["file"].endswith("rulebooks/standard/pot-limit.yaml")
+    assert data["overridden"][0]["rule"] == "wagers.silent-single-chip-bet"
+
+
+def test_exact_cents_in_json(tmp_path, capsys):
+    f = tmp_path / "cents.yaml"
+    f.write_text(BASE.replace("pot: 100", "pot: 84.50") + "disputed: {seat: 1}\n")
+    code, out, _ = run(["rule", str(f), "--format", "json"], capsys)
+    assert code == 0
+    assert '"max_raise_to": 84.5' in out
+
+
+@pytest.mark.parametrize("name,extra,field", [
+    ("negative amount", "actions: [{seat: 1, action: bet, to: -50}]\ndisputed: {seat: 2}", "actions[0].to"),
+    ("non-numeric amount", "actions: [{seat: 1, action: bet, to: lots}]\ndisputed: {seat: 2}", "actions[0].to"),
+    ("raise below the current bet", "actions: [{seat: 1, action: bet, to: 50}, {seat: 2, action: raise, to: 40}]",
+     "actions[1]"),
+    ("wager bigger than the stack", "disputed: {seat: 2, chips: [500]}", "disputed.chips"),
+    ("bet bigger than the stack", "actions: [{seat: 1, action: check}, {seat: 2, action: bet, to: 400}]",
+     "actions[1]"),
+    ("action by a folded seat", "actions: [{seat: 1, action: bet, to: 50}, {seat: 2, action: fold}, "
+     "{seat: 3, action: call}, {seat: 2, action: call}]", "actions[3]"),
+    ("unknown field", "disputed: {seat: 1}\nwitness: the dealer", "witness"),
+    ("pot contradicts the actions", "actions: [{seat: 1, action: bet, to: 50}]\npot_now: 120\ndisputed: {seat: 2}",
+     "pot_now"),
+])
+def test_bad_incident_refused_naming_field(tmp_path, capsys, name, extra, field):
+    f = tmp_path / "bad.yaml"
+    f.write_text(BASE + extra + "\n")
+    code, _, err = run(["rule", str(f)], capsys)
+    assert code == 2, name
+    assert f": {field}" in err.splitlines()[0], err
+
+
+def test_unknown_structure_refused(tmp_path, capsys):
+    f = tmp_path / "bad.yaml"
+    f.write_text(BASE.replace("pot-limit", "pot-limt") + "disputed: {seat: 1}\n")
+    code, _, err = run(["rule", str(f)], capsys)
+    assert code == 2 and "game.structure" in err and "did you mean 'pot-limit'" in err
+
+
+@pytest.mark.parametrize("text,code", [("", "Y006"), ("game: [1,\n", "Y001"), ("- just\n- a list\n", "I103")])
+def test_empty_or_malformed_file_refused(tmp_path, capsys, text, code):
+    f = tmp_path / "bad.yaml"
+    f.write_text(text)
+    rc, _, err = run(["rule", str(f)], capsys)
+    assert rc == 2 and code in err
+
+
+def test_unclear_words_become_a_question(tmp_path, capsys):
+    f = tmp_path / "q.yaml"
+    f.write_text(BASE + 'actions: [{seat: 1, action: bet, to: 50}]\ndisputed: {seat: 2, said: "maybe raise?"}\n')
+    code, out, _ = run(["rule", str(f)], capsys)
+    assert code == 0 and "OPEN QUESTIONS" in out
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["rule"])
+    assert exc.value.code == 2
+
+
+def test_lint_test_explain_rules(capsys):
+    assert run(["lint"], capsys)[0] == 0
+    code, out, _ = run(["test"], capsys)
+    assert code == 0 and " 0 failed" in out
+    code, out, _ = run(["explain", "pot-limit.oversize-wager"], capsys)
+    assert code == 0 and "RRP-PL-1" in out
+    code, out, _ = run(["explain", "RRP-PL-6"], capsys)
+    assert code == 0 and "pot-limit.silent-overchip-is-pot-bet" in out
+    code, out, _ = run(["rules", "--topic", "pot-limit", "rounded"], capsys)
+    assert code == 0 and "pot-limit.pot-rounded-up" in out
+    assert run(["explain", "no.such-rule"], capsys)[0] == 2
+
+
+def test_calc_incident_json(capsys):
+    code, out, _ = run(["calc", str(ROOT / "examples/incidents/pl-oversize-raise.yaml"), "--format", "json"], capsys)
+    data = json.loads(out)
+    assert code == 0
+    assert (data["pot"], data["to_call"], data["min_raise_to"], data["max_raise_to"]) == (150, 50, 100, 250)
