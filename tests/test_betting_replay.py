@@ -186,3 +186,14 @@ def test_a_post_out_of_the_blinds_acts_in_turn_with_the_option():
 def test_error_a_later_street_given_while_this_one_is_unfinished():
     e = error(hand(NL, 3, (A(3, "call"),), ()))
     assert (e.index, e.seat, e.field, str(e)) == (1, 1, "streets", "street 0 ended before its betting was complete")
+
+
+def test_error_action_by_an_all_in_seat():
+    e = error(hand(NL, 3, (A(3, "raise", 500), A(1, "call"), A(2, "call")), (A(3, "check"),), stacks={3: 500}))
+    assert (e.index, str(e)) == (3, "seat 3 is all-in and has no more actions")
+
+
+def test_error_unknown_structure():
+    with pytest.raises(BettingError) as err:
+        position(hand(Game("table-stakes"), 2))
+    assert err.value.field == "game"

@@ -1,7 +1,7 @@
 """Replay a hand's actions and give the exact numbers (to call, minimum and maximum raise) at any point."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
@@ -149,10 +149,9 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
                      f"the action on street {table.street}")
     if seat in table.folded:
         raise refuse(f"seat {seat} has already folded", "no action from a folded seat")
-    stud_opening = table.cursor is None
-    if stud_opening:
-        if not table.can_act(seat):
-            raise refuse(f"seat {seat} has no chips behind", "an action by a seat with chips")
+    if table.behind[seat] == 0:
+        raise refuse(f"seat {seat} is all-in and has no more actions", "no action from an all-in seat")
+    if table.cursor is None:
         if table.street == 0 and game.bring_in > 0 and kind not in ("bring-in", "complete", "bet"):
             raise refuse("the first round of a stud game opens with the bring-in",
                          f"a bring-in of {game.bring_in} or a completion")
@@ -197,7 +196,10 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
     return "wager"
 
 
-def _post(table: Table, action: Action, refuse) -> str:
+Refuse = Callable[[str, str], BettingError]
+
+
+def _post(table: Table, action: Action, refuse: Refuse) -> str:
     if not table.posting:
         raise refuse("forced bets are posted only before the first street's betting",
                      "a post at the start of street 0")
@@ -210,7 +212,7 @@ def _post(table: Table, action: Action, refuse) -> str:
     return "post"
 
 
-def _bring_in(table: Table, action: Action, refuse, all_in: Money | None) -> str:
+def _bring_in(table: Table, action: Action, refuse: Refuse, all_in: Money | None) -> str:
     game = table.hand.game
     if game.bring_in <= 0 or table.street != 0 or table.acted:
         raise refuse("a bring-in only opens the first round of a stud game", "a bet, call or check")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
-from rulings.betting.model import BettingError, Hand, Money, Params
+from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
 
 HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
 
@@ -53,6 +53,9 @@ class Table:
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
         """The table before the first action: antes and (unless posts are given) blinds are in."""
+        if hand.game.structure not in STRUCTURES:
+            raise BettingError(f"unknown betting structure {hand.game.structure!r}", field="game",
+                               expected=" | ".join(STRUCTURES))
         seats = tuple(player.seat for player in hand.players)
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise BettingError("a hand needs two or more players in distinct seats", field="players",
