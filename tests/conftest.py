@@ -1,11 +1,13 @@
-"""Shared fixtures: the standard book compiled once per test session."""
+"""Shared fixtures: the standard book compiled once per test session (its own engine, outside the cache)."""
 from __future__ import annotations
 
 import pytest
 
-from rulings import books
+from rulings.engine import Engine
+from rulings.rulebook.load import standard_book
 
 
 @pytest.fixture(scope="session")
 def standard():
-    return books.load()
+    book = standard_book()
+    return book, Engine(book)
