@@ -151,32 +151,36 @@ class Table:
         if game.bring_in > 0:
             self.cursor = None       # stud: the bring-in seat, named by the actions, opens
         elif posts:
-            self.cursor = self.after_chain([seat for seat, _ in posts])
+            run = self.blind_run(posts)
+            self.cursor = (self.order.index(run[-1]) + 1) % len(self.order)
         else:
             self.cursor = 0
         self.begin_round()
 
-    def after_chain(self, posters: list[int]) -> int:
-        """Index of the first seat after the unbroken run of posters starting with the first post.
+    def blind_run(self, posts: list[tuple[int, Money]]) -> list[int]:
+        """The unbroken run of posting seats, in turn order, that starts with the first post.
 
-        Blinds and straddles sit in a run (SB, BB, straddles); a post from a
-        seat outside the run (a new player, a kill) acts in its normal turn.
+        Blinds and straddles sit in such a run (SB, BB, straddles) and the
+        action starts after it; a post from a seat outside it (a new player,
+        a kill) acts in its normal turn, with the option.
         """
-        n = len(self.order)
-        index = self.order.index(posters[0])
-        start = index
-        while (self.order[(index + 1) % n] in posters) and (index + 1) % n != start:
-            index = (index + 1) % n
-        return (index + 1) % n
+        posters = {seat for seat, _ in posts}
+        start = self.order.index(posts[0][0])
+        run = []
+        for k in range(len(self.order)):
+            seat = self.order[(start + k) % len(self.order)]
+            if seat not in posters:
+                break
+            run.append(seat)
+        return run
 
     def find_blinds(self, posts: list[tuple[int, Money]]) -> Blinds:
-        game, order = self.hand.game, self.order
+        """Which posts are the small and big blind: the run's first seat is the SB only if it sits
+        in the SB position and posted no more than a small blind; otherwise the SB is dead."""
         amount = dict(posts)
-        start = self.order.index(posts[0][0])
-        run = [order[(start + k) % len(order)] for k in range(len(order))]
-        run = run[: next((k for k, seat in enumerate(run) if seat not in amount), len(run))]
-        sb_position = order[1] if len(order) == 2 else order[0]
-        if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= game.small_blind:
+        run = self.blind_run(posts)
+        sb_position = self.order[1] if len(self.order) == 2 else self.order[0]
+        if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= self.hand.game.small_blind:
             return Blinds(sb_seat=run[0], sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
         return Blinds(sb_seat=None, sb_post=0, bb_seat=run[0], bb_post=amount[run[0]])
 
@@ -199,6 +203,7 @@ class Table:
         self.review_cap()
 
     def close_street(self) -> None:
+        """Sweep the street's bets into the middle."""
         self.middle += sum(self.committed.values())
         self.committed = {seat: 0 for seat in self.order}
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
@@ -324,12 +329,9 @@ class Table:
     # -- actions -----------------------------------------------------------------------------
 
     def wager(self, seat: int, to: Money) -> None:
-        """A bet, raise, completion or bring-in to ``to``; counts it as full or short."""
-        previous = self.current_bet
+        """A bet, raise or completion to ``to`` (above the current bet); counts it as full or short."""
         self.put(seat, to)
         self.acted[seat] = to
-        if to <= previous:
-            return
         base = self.raise_base()
         need = self.full_size()
         if is_full(to - base, need, self.hand.game, self.params):
