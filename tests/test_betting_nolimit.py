@@ -175,7 +175,7 @@ def test_rrp_nl_14_straddler_has_the_option():
     assert (p.actor, p.to_call, p.can_raise, p.min_raise_to) == (3, 0, True, 800)
 
 
-def test_big_blind_has_the_option():
+def test_rrp_bb_8_big_blind_has_the_option():
     h = hand(NL_50_100, 3, (A(3, "call"), A(1, "call")))
     p = position(h)
     assert (p.actor, p.to_call, p.min_raise_to) == (2, 0, 200)

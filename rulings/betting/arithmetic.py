@@ -29,7 +29,12 @@ def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Acti
     The index counts every action over all streets from 0, posts included.
     Each action is checked before it is yielded; an illegal one raises
     ``BettingError`` naming its index, seat and what was legal instead.
-    OLR-PL-1 ($1/$2 pot-limit): the first player in may raise to 4..7.
+    "bet" and "raise" are read alike (any wager above the current bet);
+    "complete" is a limit wager and refused in big-bet games; a "call" with
+    nothing to call is a check; any wager that takes the whole stack is an
+    all-in, a call when it does not go above the bet. In a stud game (one
+    with a bring-in) each street is opened by whichever seat the actions
+    name. OLR-PL-1 ($1/$2 pot-limit): the first player in may raise to 4..7.
 
     >>> from rulings.betting.model import Game, Player
     >>> hand = Hand(Game("pot-limit", small_blind=100, big_blind=200),
@@ -50,8 +55,12 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
     """The Position after the first ``after`` actions (None: all of them).
 
     The numbers are for the seat due to act, or for ``seat`` as if it were
-    to act now. When the betting of the last street given is complete the
-    actor is None and the numbers are for the next street's opening.
+    to act now; ``to_call`` is capped at the seat's chips and the raise
+    window at its all-in total. When the betting of the last street given
+    is complete the actor is None and the numbers are for the next street's
+    opening. For ``after`` short of the end the Position is the one
+    ``positions`` yields at that index. When ``first_street`` is above 0,
+    stacks are read as the chips each seat had when that street began.
     RRP-NLPL-INTRO: a $100 pot and a $50 bet allow a raise to $250.
 
     >>> from rulings.betting.model import Game, Player
