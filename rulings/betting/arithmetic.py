@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
+from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
 from rulings.betting.model import (
     ACTION_KINDS, Action, BettingError, Hand, Money, Params, Position, SidePot,
 )
@@ -302,7 +302,7 @@ def _refusal(table: Table, seat: int) -> str | None:
                     f"betting was not reopened for seat {seat}")
         return f"the betting was not reopened for seat {seat}"
     if table.capped():
-        raises = table.bets - 1
+        raises = raise_cap(table.hand.game, table.params) - 1
         return f"the betting is capped at a bet and {raises} raises"
     return None
 
