@@ -40,7 +40,14 @@ class Citation:
 
 @lru_cache(maxsize=1)
 def facts() -> dict[str, Fact]:
-    raw = yaml.safe_load((HERE / "facts.yaml").read_text(encoding="utf-8"))
+    """Every fact of every catalogue file under rulings/facts/ (one file per topic)."""
+    raw: dict = {}
+    for path in sorted((HERE / "facts").glob("*.yaml")):
+        part = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        clash = set(part) & set(raw)
+        if clash:
+            raise ValueError(f"{path.name} declares facts already declared: {', '.join(sorted(clash))}")
+        raw.update(part)
     out = {}
     for name, spec in raw.items():
         assert spec["type"] in FACT_TYPES, name

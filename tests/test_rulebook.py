@@ -59,3 +59,12 @@ def test_every_pot_limit_inventory_key_is_cited_or_explained():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     missing = sorted(k for k in section3 - cited if k not in readme)
     assert missing == []
+
+
+def test_fact_doc_is_current():
+    """docs/facts.md is generated; run scripts/facts_doc.py after editing rulings/facts/*.yaml."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("factsdoc", ROOT / "scripts" / "facts_doc.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert (ROOT / "docs" / "facts.md").read_text(encoding="utf-8") == mod.render()
