@@ -143,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"rulings: engine error: {exc}", file=sys.stderr)
         return RULEBOOK
+    except BrokenPipeError:   # output piped into `head`: nothing left to say
+        return OK
     except (OSError, UnicodeError) as exc:
         print(f"rulings: {exc}", file=sys.stderr)
         return INPUT

@@ -11,6 +11,7 @@ import yaml
 HERE = Path(__file__).resolve().parent
 FACT_TYPES = ("enum", "bool", "money", "count", "percent", "seat", "text")
 NUMERIC = ("money", "count", "percent", "seat")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def facts() -> dict[str, Fact]:
     """Every fact of every catalogue file under rulings/facts/ (one file per topic)."""
     raw: dict = {}
     for path in sorted((HERE / "facts").glob("*.yaml")):
-        part = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        part = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
         clash = set(part) & set(raw)
         if clash:
             raise ValueError(f"{path.name} declares facts already declared: {', '.join(sorted(clash))}")
@@ -58,7 +59,7 @@ def facts() -> dict[str, Fact]:
 
 @lru_cache(maxsize=1)
 def citations() -> dict[str, Citation]:
-    raw = yaml.safe_load((HERE / "citations.yaml").read_text(encoding="utf-8"))
+    raw = yaml.load((HERE / "citations.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
     return {k: Citation(k, v["source"], v["section"], v["topic"]) for k, v in raw.items()}
 
 

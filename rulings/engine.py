@@ -154,9 +154,14 @@ class Engine:
     def _compile(self, rule: Rule) -> dict:
         flag = self._flags[rule.id]
         conds = [{"t": "situation"}, {"$nex": {flag: 1}}] + [compile_condition(c) for c in rule.when]
-        effects = [(k, compile_expression(v)) for k, v in rule.then.effects]
-        derive = [(k, compile_expression(v)) for k, v in rule.then.derive]
-        template = compile_template(rule.then.say) if rule.then.say else None
+        compiled: list = []   # jinja2 work is done the first time the rule fires, not at start-up
+
+        def parts():
+            if not compiled:
+                compiled.extend([[(k, compile_expression(v)) for k, v in rule.then.effects],
+                                 [(k, compile_expression(v)) for k, v in rule.then.derive],
+                                 compile_template(rule.then.say) if rule.then.say else None])
+            return compiled
         rule_reads = reads(rule.when)
         ruled = ruled_field(rule.then.ruling) if rule.then.ruling else None
         runs = self._runs
@@ -173,6 +178,7 @@ class Engine:
                     chain += [r for r in run.chains[key] if r not in chain]
                 chain.append(rule.id)
                 ctx = _context(situation, run.params)
+                effects, derive, template = parts()
                 values = {k: fn(**ctx) for k, fn in effects}
                 derived = {k: fn(**ctx) for k, fn in derive}
                 sentence = template.render({**ctx, "effect": values, "rule": rule.id}) if template else None

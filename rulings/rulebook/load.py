@@ -1,6 +1,9 @@
 """Loading the standard rulebook from its topic files, checking everything and reporting all problems."""
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -238,6 +241,38 @@ def _rule_path(doc: Located, rule: Rule) -> tuple:
     return ()
 
 
+def _cache_key(files: list[Path]) -> str:
+    """A digest of the book's files, the catalogues and the loader's own code: any change misses the cache."""
+    pkg = Path(__file__).resolve().parents[1]
+    inputs = files + sorted(pkg.glob("rulebook/*.py")) + sorted(pkg.glob("facts/*.yaml")) + [
+        pkg / n for n in ("catalogue.py", "citations.yaml", "expressions.py", "money.py", "yamlsrc.py")]
+    h = hashlib.sha256(str(Path.cwd()).encode())
+    for f in inputs:
+        h.update(str(f).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:32]
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ.get("RULINGS_CACHE") or Path.home() / ".cache" / "rulings")
+
+
 def standard_book(root: Path = ROOT) -> Rulebook:
+    """The standard book, checked; a checked copy is kept in a cache so a cold start does not re-parse it."""
     files = sorted((root / "standard").glob("*.yaml"))
-    return build_book("standard", "Standard card-room rulebook", files)
+    path = None
+    try:
+        path = _cache_dir() / f"book-{_cache_key(files)}.pickle"
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
+        pass
+    book = build_book("standard", "Standard card-room rulebook", files)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL))
+            tmp.replace(path)   # atomic: a concurrent reader sees the old file or the new one
+        except OSError:
+            pass
+    return book
