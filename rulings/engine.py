@@ -71,6 +71,31 @@ def compile_condition(c: Condition | AnyOf) -> dict:
     return {_OPS[c.op]: {f: rhs}}
 
 
+_REF_KEYS = {"$m", "$l", "$r", "$add", "$sub", "$mul"}
+_COMPARE = {"$gt", "$gte", "$lt", "$lte", "$neq"}
+
+
+def _same_fact(rhs: Any) -> bool:
+    if isinstance(rhs, dict):   # only this fact's own fields ($m) and arithmetic on them
+        return set(rhs) <= _REF_KEYS and all(_same_fact(v) for v in rhs.values())
+    return not isinstance(rhs, list)
+
+
+def single_fact(cond: dict) -> None:
+    """Refuse any condition that reaches another fact: correlated joins crash durable-rules' C core."""
+    for key, value in cond.items():
+        if key in ("$and", "$or"):
+            for c in value:
+                single_fact(c)
+        elif key in ("$ex", "$nex"):
+            continue
+        elif key in _COMPARE:
+            if not all(_same_fact(rhs) for rhs in value.values()):
+                raise EngineError(f"a condition refers to another fact: {cond}")
+        elif not _same_fact(value):
+            raise EngineError(f"a condition refers to another fact: {cond}")
+
+
 def reads(conditions) -> set[str]:
     """The fields a rule's conditions read, for the chain of rules behind a ruling."""
     out: set[str] = set()
@@ -154,6 +179,7 @@ class Engine:
     def _compile(self, rule: Rule) -> dict:
         flag = self._flags[rule.id]
         conds = [{"t": "situation"}, {"$nex": {flag: 1}}] + [compile_condition(c) for c in rule.when]
+        single_fact({"$and": conds})
         compiled: list = []   # jinja2 work is done the first time the rule fires, not at start-up
 
         def parts():

@@ -143,3 +143,10 @@ def test_reload_frees_old_rulesets():
         books.reload()
     book, engine = books.load()
     assert len(engine._host._ruleset_list) == 1
+
+
+def test_cross_fact_reference_refused_at_compile_time():
+    from rulings.engine import single_fact
+    single_fact({"$and": [{"t": "situation"}, {"$gt": {"wager_to": {"$add": {"$l": {"$m": "pot"}, "$r": 2}}}}]})
+    with pytest.raises(EngineError, match="another fact"):
+        single_fact({"$and": [{"$lt": {"value": {"i": "wager"}}}]})
