@@ -24,6 +24,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -226,12 +227,8 @@ class _HandReader:
 
     def read(self, name: str | None, source: str | None) -> PhhHand:
         game = self._game()
-        straddles = []
-        for amount in self.role_blinds[2:]:
-            if not amount:
-                break
-            straddles.append(amount)
-        table = _Table(self, game)
+        straddles = tuple(takewhile(bool, self.role_blinds[2:]))  # the run after the big blind
+        table = _Table(self)
         for index, line in enumerate(self.lines):
             table.play_line(index, line)
         streets = [tuple(a.action for a in table.log if a.street == s)
@@ -245,17 +242,16 @@ class _HandReader:
             pot_before = sum(paid)
         hand = Hand(game=game, players=tuple(Player(seat, stack) for seat, stack
                                              in zip(self.seats, stacks)),
-                    streets=tuple(streets), straddles=tuple(straddles), pot_before=pot_before)
+                    streets=tuple(streets), straddles=straddles, pot_before=pot_before)
         return PhhHand(hand=hand, seats=self.seats, actions=tuple(table.log),
                        filled=tuple(table.filled), notes=tuple(self._notes()), name=name,
                        source=source, players=self._names(),
-                       finishing_stacks=self._optional_amounts("finishing_stacks"),
-                       winnings=self._optional_amounts("winnings"))
+                       finishing_stacks=self._optional("finishing_stacks"),
+                       winnings=self._optional("winnings"))
 
     def _game(self) -> Game:
         small, big = (self.role_blinds + [0, 0])[:2]
-        antes = set(self.antes)
-        ante = self.antes[0] if len(antes) == 1 else 0
+        ante = self.antes[0] if len(set(self.antes)) == 1 else 0
         if self.structure == "fixed-limit":
             small_bet, big_bet = self.limits
             return Game(structure="fixed-limit", small_blind=small, big_blind=big, ante=ante,
@@ -281,14 +277,14 @@ class _HandReader:
             raise PhhError(f"must name {self.n} players", field="players")
         return tuple(str(name) for name in names)
 
-    def _optional_amounts(self, field: str) -> tuple[Money, ...] | None:
+    def _optional(self, field: str) -> tuple[Money, ...] | None:
         return tuple(self._amounts(field, self.n)) if field in self.fields else None
 
 
 class _Table:
     """Whose turn it is and what each player owes, just enough to map and fill PHH lines."""
 
-    def __init__(self, reader: _HandReader, game: Game):
+    def __init__(self, reader: _HandReader):
         self.reader = reader
         self.n = reader.n
         self.seats = reader.seats
@@ -298,13 +294,13 @@ class _Table:
         self.street = 0
         self.log: list[PhhAction] = []
         self.filled: list[str] = []
-        self._post_blinds(game)
+        self._post_blinds()
         self._start_street(first=1 if self.n == 2 else self._poster_count() % self.n)
 
     def _poster_count(self) -> int:
         return max((i + 1 for i, b in enumerate(self.reader.blinds) if b), default=0)
 
-    def _post_blinds(self, game: Game) -> None:
+    def _post_blinds(self) -> None:
         order = [1, 0] if self.n == 2 else range(self.n)
         for i in order:
             amount = min(self.reader.blinds[i], max(self.behind[i], 0))
@@ -334,6 +330,7 @@ class _Table:
         return sum(not f for f in self.folded)
 
     def play_line(self, index: int, line: Any) -> None:
+        """Take the ``actions`` entry at ``index``: record its action, fill what it shows missing."""
         if not isinstance(line, str):
             raise PhhError(f"{line!r} is not an action line", field="actions", line=index)
         words = line.split("#", 1)[0].split()

@@ -142,6 +142,7 @@ def test_missing_checks_are_filled_before_the_next_card() -> None:
         "check", "check", "bet", "fold", "call"]
 
 
+@pytest.mark.filterwarnings("ignore:The field 'time_zone_abbreviation'")
 def test_filling_agrees_with_pokerkits_repair(handhq: list[PhhHand], wsop: PhhHand) -> None:
     """pokerkit's reader fills omitted actions too; both must end with the same betting actions."""
     for path, hands in ((WSOP, [wsop]), (HANDHQ, handhq)):
