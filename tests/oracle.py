@@ -96,6 +96,24 @@ class OracleHand:
     decisions: list[Decision] = field(default_factory=list)
     pots: list[tuple[Money, frozenset[int]]] = field(default_factory=list)  # card-room terms
     fold_win: bool = False
+    # street -> (pot in the middle, chips behind of each live seat) when its betting begins
+    street_starts: dict[int, tuple[Money, dict[int, Money]]] = field(default_factory=dict)
+
+    def from_street(self, street: int) -> tuple[Hand, int] | None:
+        """The hand told from ``street`` on (dead money in ``pot_before``), and how many actions
+        came before; None when someone is already all-in, since the middle then holds pots that
+        are not all dead money."""
+        if street not in self.street_starts:
+            return None
+        pot, behind = self.street_starts[street]
+        if len(behind) < 2 or not all(behind.values()):
+            return None
+        players = tuple(Player(p.seat, behind[p.seat]) for p in self.hand.players
+                        if p.seat in behind)
+        streets = self.hand.streets[street:]   # streets[0] is first_street's round
+        skipped = sum(len(s) for s in self.hand.streets[:street])
+        return Hand(game=self.hand.game, players=players, streets=streets, first_street=street,
+                    pot_before=pot), skipped
 
     def describe(self) -> str:
         """Everything needed to replay the hand by hand."""
@@ -183,6 +201,7 @@ def generate(number: int, seed: int) -> OracleHand:
             streets[0].append(Action(seats[i], "post", to=state.bets[i]))
     index = len(streets[0])
     decisions: list[Decision] = []
+    starts: dict[int, tuple[Money, dict[int, Money]]] = {}
     tainted = summed = False  # summed: short all-ins have added up to a full raise on the street
     acted: set[int] = set()   # who has acted on this street (posting a blind is not acting)
     street = 0
@@ -192,6 +211,8 @@ def generate(number: int, seed: int) -> OracleHand:
             streets.extend([] for _ in range(street + 1 - len(streets)))
             tainted = summed = False
             acted = set()
+            starts[street] = (state.total_pot_amount, {seats[j]: state.stacks[j]
+                                                       for j in range(n) if state.statuses[j]})
         i = state.actor_index
         decisions.append(Decision(
             index=index, seat=seats[i], street=street, pot=state.total_pot_amount,
@@ -230,7 +251,7 @@ def generate(number: int, seed: int) -> OracleHand:
     hand = Hand(game=Game(structure=structure, small_blind=small, big_blind=big, ante=ante),
                 players=tuple(Player(seat, stack) for seat, stack in zip(seats, stacks)),
                 streets=tuple(tuple(s) for s in streets))
-    result = OracleHand(number, seed, hand, decisions)
+    result = OracleHand(number, seed, hand, decisions, street_starts=starts)
     result.fold_win, result.pots = _end_pots(state, seats)
     return result
 

@@ -187,6 +187,20 @@ def test_rrp_nl_2_short_all_in_big_blind_is_called_for_the_full_blind() -> None:
     assert state.min_completion_betting_or_raising_to_amount == usd(17)
 
 
+# -- heads-up order -----------------------------------------------------------------------------
+
+def test_tda_2024_34_heads_up_button_acts_first_preflop_even_with_equal_blinds() -> None:
+    # Found by the oracle's generator. NL $1/$1 heads-up: seat 2 has the button and the small
+    # blind, and acts first preflop. pokerkit tells the blinds apart by size only, so with equal
+    # blinds it takes the button for the big blind and lets the other player act first.
+    stacks = (usd(100), usd(100))
+    hand = Hand(Game("no-limit", small_blind=usd(1), big_blind=usd(1)), seats(*stacks), ((),))
+    assert position(hand).actor == 2
+
+    state = pk_no_limit(list(stacks), (usd(1), usd(1)), usd(1))
+    assert state.actor_index == 0
+
+
 # -- limit cap -----------------------------------------------------------------------------------
 
 def test_rrp_br_3_a_bet_and_three_raises_caps_the_round() -> None:

@@ -17,7 +17,10 @@ card-room terms (uncalled chips returned; pokerkit's fold-win quirk is
 corrected in ``oracle._end_pots``). Half the hands give the blinds as ``post``
 actions and half leave them to the ``Game``; a quarter have antes. One
 decision point per hand is also asked of ``position(hand, after=index)``,
-which must give the same Position as ``positions``.
+which must give the same Position as ``positions``. Where nobody is all-in
+yet, the hand is also told from a later street (``first_street`` with the
+middle as ``pot_before``), as a floor incident usually is, and the decisions
+from there on are compared again.
 
 Where pokerkit's conventions are not the card room's the generator stays out
 (no limit games, straddles, uneven antes or short all-in blinds). Two
@@ -98,20 +101,47 @@ def check_hand(generated: OracleHand) -> tuple[int, list[str]]:
     return compared, problems
 
 
+def check_from_street(generated: OracleHand) -> tuple[int, list[str]]:
+    """The same hand told from a later street (``first_street``, ``pot_before``), as a floor
+    incident usually is: the decisions of that street on must not change."""
+    later = sorted(s for s in generated.street_starts if s > 0)
+    told = generated.from_street(later[generated.number % len(later)]) if later else None
+    if told is None:
+        return 0, []
+    hand, skipped = told
+    wanted = {d.index - skipped: d for d in generated.decisions if d.index >= skipped}
+    compared = 0
+    problems: list[str] = []
+    try:
+        for index, action, ours in positions(hand, Params()):
+            if index in wanted:
+                compared += 1
+                problems.extend(f"from street {hand.first_street}, [{index}] {action}: {w}"
+                                for w in compare_decision(ours, wanted[index]))
+    except Exception as error:
+        problems.append(f"from street {hand.first_street}: raised {type(error).__name__}: {error}")
+    return compared, problems + ([f"told as {hand!r}"] if problems else [])
+
+
 def test_betting_arithmetic_agrees_with_pokerkit() -> None:
-    hands = decisions = 0
+    hands = decisions = told_later = later_decisions = 0
     failures: list[str] = []
     failed_hands = 0
     for number in range(HANDS):
         generated = generate(number, FIRST_SEED + number)
         compared, problems = check_hand(generated)
+        later, more = check_from_street(generated)
+        problems += more
         hands += 1
         decisions += compared
+        told_later += later > 0
+        later_decisions += later
         if problems:
             failed_hands += 1
             if failed_hands <= SHOWN:
                 failures.append("\n".join(problems) + "\n" + generated.describe())
     print(f"\noracle: {hands} hands, {decisions} decision points compared, "
-          f"{failed_hands} hands with mismatches")
+          f"{failed_hands} hands with mismatches; {told_later} hands also told from a later "
+          f"street, {later_decisions} decision points compared there")
     assert not failures, (f"{failed_hands} of {hands} hands disagree with pokerkit; "
                           f"the first {len(failures)}:\n\n" + "\n\n".join(failures))
