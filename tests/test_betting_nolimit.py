@@ -154,7 +154,7 @@ def test_wiki_minraise_1():
     short = hand(g, 2, (A(1, "bet", 500), A(2, "raise", 700)), first_street=1, pot_before=400)
     with pytest.raises(BettingError) as err:
         list(positions(short))
-    assert "below the minimum of 1000" in str(err.value)
+    assert "below the minimum of 10" in str(err.value)
     all_in = hand(g, 2, (A(1, "bet", 500), A(2, "raise", 700)), stacks={2: 700}, first_street=1, pot_before=400)
     assert position(all_in).actor == 1
 

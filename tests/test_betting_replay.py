@@ -100,22 +100,22 @@ def test_error_after_folding():
 
 def test_error_check_facing_a_bet():
     e = error(hand(NL, 3, (A(3, "check"),)))
-    assert (e.index, e.expected) == (0, "fold, call to 100 or raise to 200 or more")
+    assert (e.index, e.expected) == (0, "fold, call to 1 or raise to 2 or more")
 
 
 def test_error_bet_below_the_minimum():
     e = error(hand(NL, 3, (A(1, "bet", 50),), first_street=1, pot_before=300))
-    assert str(e) == "a bet to 50 is below the minimum of 100"
+    assert str(e) == "a bet to 0.50 is below the minimum of 1"
 
 
 def test_error_wager_larger_than_the_stack():
     e = error(hand(NL, 3, (A(3, "raise", 900),), stacks={3: 800}))
-    assert (e.index, e.expected) == (0, "a street total of at most 800 (all-in)")
+    assert (e.index, e.expected) == (0, "a street total of at most 8 (all-in)")
 
 
 def test_error_raise_to_below_the_current_bet():
     e = error(hand(NL, 3, (A(3, "raise", 300), A(1, "raise", 200))))
-    assert (e.index, str(e)) == (1, "a raise to 200 is not above the current bet of 300")
+    assert (e.index, str(e)) == (1, "a raise to 2 is not above the current bet of 3")
 
 
 def test_error_unknown_kind_and_missing_to():
@@ -125,8 +125,8 @@ def test_error_unknown_kind_and_missing_to():
 
 def test_error_call_to_the_wrong_total():
     e = error(hand(NL, 3, (A(3, "raise", 300), A(1, "call", 250))))
-    assert (e.index, str(e), e.expected) == (1, "a call by seat 1 goes to 300, not 250",
-                                             "fold, call to 300 or raise to 500 or more")
+    assert (e.index, str(e), e.expected) == (1, "a call by seat 1 goes to 3, not 2.50",
+                                             "fold, call to 3 or raise to 5 or more")
 
 
 def test_call_with_to_for_a_short_stack_is_the_all_in():

@@ -10,6 +10,7 @@ from rulings.betting.model import (
 )
 from rulings.betting.pots import side_pots
 from rulings.betting.table import Table
+from rulings.money import show
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
     if table.cursor is None:
         if table.street == 0 and game.bring_in > 0 and kind not in ("bring-in", "complete", "bet"):
             raise refuse("the first round of a stud game opens with the bring-in",
-                         f"a bring-in of {game.bring_in} or a completion")
+                         f"a bring-in of {_m(game.bring_in)} or a completion")
     elif seat != table.actor():
         due = table.actor()
         raise refuse(f"seat {seat} acted out of turn; seat {due} is due", f"an action by seat {due}")
@@ -174,20 +175,20 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
         return "fold"
     if kind == "check" or (kind == "call" and quote.to_call == 0 and action.to in (None, committed)):
         if quote.to_call > 0:
-            raise refuse(f"seat {seat} checked facing a bet of {table.facing(seat)}", options)
+            raise refuse(f"seat {seat} checked facing a bet of {_m(table.facing(seat))}", options)
         return "check"
     if kind == "call":
         call_to = committed + quote.to_call
         if action.to is not None and action.to != call_to:
-            raise refuse(f"a call by seat {seat} goes to {call_to}, not {action.to}", options)
+            raise refuse(f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}", options)
         return "call"
     if action.to is None:
         raise refuse(f"a {kind} needs the street total it goes to ('to')", options)
     to = action.to
     all_in = table.all_in_total(seat)
     if all_in is not None and to > all_in:
-        raise refuse(f"seat {seat} has {table.behind[seat]} behind and cannot {kind} to {to}",
-                     f"a street total of at most {all_in} (all-in)")
+        raise refuse(f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
+                     f"a street total of at most {_m(all_in)} (all-in)")
     if kind == "bring-in":
         return _bring_in(table, action, refuse, all_in)
     if kind == "complete" and game.structure in BIG_BET:
@@ -195,13 +196,13 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
     if to <= table.facing(seat):
         if to == all_in:
             return "call"       # all-in for no more than a call
-        raise refuse(f"a {kind} to {to} is not above the current bet of {table.facing(seat)}", options)
+        raise refuse(f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}", options)
     if not quote.can_raise:
         raise refuse(f"seat {seat} may not raise: {quote.reason}", options)
     if quote.max_raise_to is not None and to > quote.max_raise_to:
-        raise refuse(f"a {kind} to {to} is above the maximum of {quote.max_raise_to}", options)
+        raise refuse(f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}", options)
     if to < quote.min_raise_to and to != all_in:
-        raise refuse(f"a {kind} to {to} is below the minimum of {quote.min_raise_to}", options)
+        raise refuse(f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}", options)
     return "wager"
 
 
@@ -216,8 +217,8 @@ def _post(table: Table, action: Action, refuse: Refuse) -> str:
         raise refuse("a post needs the seat's street total after it ('to')", "a post with 'to'")
     all_in = table.all_in_total(action.seat)
     if all_in is not None and action.to > all_in:
-        raise refuse(f"seat {action.seat} has {table.behind[action.seat]} behind and cannot post {action.to}",
-                     f"a post of at most {all_in}")
+        raise refuse(f"seat {action.seat} has {_m(table.behind[action.seat])} behind and cannot post {_m(action.to)}",
+                     f"a post of at most {_m(all_in)}")
     return "post"
 
 
@@ -227,21 +228,21 @@ def _bring_in(table: Table, action: Action, refuse: Refuse, all_in: Money | None
         raise refuse("a bring-in only opens the first round of a stud game", "a bet, call or check")
     amount = game.bring_in if all_in is None else min(game.bring_in, all_in)
     if action.to != amount:
-        raise refuse(f"the bring-in is {amount}, not {action.to}", f"a bring-in to {amount} or a completion")
+        raise refuse(f"the bring-in is {_m(amount)}, not {_m(action.to)}", f"a bring-in to {_m(amount)} or a completion")
     return "bring-in"
 
 
 def _options(table: Table, seat: int, quote: Quote) -> str:
     """The legal actions in words, for BettingError.expected."""
-    parts = ["fold", f"call to {table.committed[seat] + quote.to_call}" if quote.to_call else "check"]
+    parts = ["fold", f"call to {_m(table.committed[seat] + quote.to_call)}" if quote.to_call else "check"]
     if quote.can_raise:
         verb = "raise" if table.current_bet else "bet"
         if quote.max_raise_to is None:
-            parts.append(f"{verb} to {quote.min_raise_to} or more")
+            parts.append(f"{verb} to {_m(quote.min_raise_to)} or more")
         elif quote.max_raise_to == quote.min_raise_to:
-            parts.append(f"{verb} to {quote.min_raise_to}")
+            parts.append(f"{verb} to {_m(quote.min_raise_to)}")
         else:
-            parts.append(f"{verb} to {quote.min_raise_to}..{quote.max_raise_to}")
+            parts.append(f"{verb} to {_m(quote.min_raise_to)}..{_m(quote.max_raise_to)}")
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
@@ -298,7 +299,7 @@ def _refusal(table: Table, seat: int) -> str | None:
         if table.facing(seat) <= table.acted[seat]:
             return f"seat {seat} has acted and nothing has been bet since"
         if table.short_all_in is not None:
-            return (f"the all-in to {table.short_all_in[1]} was less than a full raise and the "
+            return (f"the all-in to {_m(table.short_all_in[1])} was less than a full raise and the "
                     f"betting was not reopened for seat {seat}")
         return f"the betting was not reopened for seat {seat}"
     if table.capped():
@@ -366,3 +367,8 @@ def _with_dead(pots: tuple[SidePot, ...], dead: Money, live: tuple[int, ...]) ->
     if not pots:
         return (SidePot(dead, live),)
     return (SidePot(pots[0].amount + dead, pots[0].eligible),) + pots[1:]
+
+
+def _m(amount: int) -> str:
+    """An amount in a message, in the game's units (chips or dollars), not in hundredths."""
+    return show(amount, "tournament")
