@@ -91,6 +91,18 @@ def test_wsop_hand_matches_finishing_stacks(wsop: PhhHand) -> None:
     assert end.stacks[1] + sum(p.amount for p in end.side_pots) == wsop.finishing_stacks[0]
 
 
+def test_wsop_ante_trimming_flag_honoured_by_pokerkit_misses_finishing_stacks() -> None:
+    """The README's quirk, checked: pokerkit honouring the flag refunds the big-blind ante."""
+    with WSOP.open("rb") as file:
+        history = HandHistory.load(file)
+    *_, trimmed = iter(history)
+    history.ante_trimming_status = False
+    *_, untrimmed = iter(history)
+    assert history.finishing_stacks is not None
+    assert trimmed.stacks[0] == history.finishing_stacks[0] - 500000
+    assert list(untrimmed.stacks) == history.finishing_stacks
+
+
 # -- the handhq hands ----------------------------------------------------------------------------
 
 def test_handhq_sample_reads_ten_hands_with_their_seats(handhq: list[PhhHand]) -> None:
