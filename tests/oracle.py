@@ -137,7 +137,7 @@ class OracleHand:
 
 def _stacks(rng: random.Random, n: int, big: Money, small: Money, ante: Money) -> list[Money]:
     stacks = []
-    for i in range(n):
+    for _ in range(n):
         kind = rng.random()
         if kind < 0.3:
             stack = rng.randint(ante + big + 1, 6 * big)    # short: all-ins for less
