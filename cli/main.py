@@ -57,15 +57,51 @@ def cmd_lint(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from rulings.examples import run_examples
+    from rulings.examples import house_outcomes, run_examples
     book, engine = books.load(args.house)
-    rules = [r for r in book.rules.values() if not args.rule or r.id in args.rule or r.topic in args.rule]
-    outcomes = run_examples(book, engine, rules)
+    if args.house:
+        outcomes = house_outcomes(book, engine, books.load(compile=False)[0])
+        outcomes = [o for o in outcomes if not args.rule or o.rule in args.rule
+                    or o.rule.split(".")[0] in args.rule]
+    else:
+        rules = [r for r in book.rules.values() if not args.rule or r.id in args.rule or r.topic in args.rule]
+        outcomes = run_examples(book, engine, rules)
     failed = [o for o in outcomes if not o.ok]
+    changed = [o for o in outcomes if o.changed_by_house]
+    for o in changed:
+        print(f"{o.origin}: CHANGED BY THE HOUSE {o.rule}: {o.example}\n    {o.changed_by_house}")
     for o in failed:
         print(f"{o.origin}: FAIL {o.rule}: {o.example}\n    {o.why}")
-    print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
+    print(f"{len(outcomes) - len(failed) - len(changed)} passed, {len(changed)} changed by the house, "
+          f"{len(failed)} failed" if args.house else f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
     return RULEBOOK if failed else OK
+
+
+def cmd_diff(args) -> int:
+    from rulings.diff import diff, diff_text
+    book, engine = books.load(args.book)
+    against, base = books.load(args.against if args.against != "standard" else None)
+    result = diff(book, engine, against, base)
+    print(dumps(result.to_json()) if args.format == "json" else diff_text(result))
+    return OK
+
+
+def cmd_schema(args) -> int:
+    import json
+    from rulings.schema_json import rulebook_schema
+    print(json.dumps(rulebook_schema(), indent=2, ensure_ascii=False))
+    return OK
+
+
+def cmd_book(args) -> int:
+    from rulings.bookdoc import render_book
+    book, _ = books.load(None if args.book == "standard" else args.book, compile=False)
+    text = render_book(book, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return OK
 
 
 def cmd_explain(args) -> int:
@@ -117,6 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
     ru.add_argument("--topic")
     ru.add_argument("--house")
     ru.set_defaults(run=cmd_rules)
+    d = sub.add_parser("diff", help="what a house book changes: parameters, rules, and the rulings of examples")
+    d.add_argument("book", help="a house book (path, or name under rulebooks/houses/)")
+    d.add_argument("--against", default="standard", help="the book to compare with (default: standard)")
+    d.add_argument("--format", choices=("text", "json"), default="text")
+    d.set_defaults(run=cmd_diff)
+    sc = sub.add_parser("schema", help="print the JSON Schema for rulebook files (topic files and house books)")
+    sc.set_defaults(run=cmd_schema)
+    b = sub.add_parser("book", help="the effective rulebook as a document for players and staff")
+    b.add_argument("book", help="standard, or a house book (path, or name under rulebooks/houses/)")
+    b.add_argument("--format", choices=("html", "markdown"), default="html")
+    b.add_argument("-o", "--output", help="write to this file instead of standard output")
+    b.set_defaults(run=cmd_book)
     c = sub.add_parser("calc", help="the betting numbers for a position (incident or PHH file)")
     c.add_argument("source")
     c.add_argument("--after", type=int)

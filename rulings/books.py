@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulings.catalogue import did_you_mean
 from rulings.engine import Engine
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.load import ROOT, build_book, standard_book
@@ -26,8 +27,14 @@ def load(house: str | None = None, compile: bool = True) -> tuple[Rulebook, Engi
     if cached and (cached[1] is not None or not compile):
         return cached
     if house:
-        from rulings.rulebook.house import load_house
-        book = load_house(house_path(house), standard_book())
+        from rulings.rulebook.house import house_names, load_house
+        path = house_path(house)
+        if not path.exists():
+            close = did_you_mean(house, house_names())
+            raise ProblemsError([Problem(str(path), 0, 0, "R001", f"no house book '{house}'",
+                                         hint=f"did you mean '{close}'?" if close else
+                                         "give a path or a name under rulebooks/houses/")])
+        book = load_house(path, standard_book())
     else:
         book = standard_book()
     engine = Engine(book) if compile else None
@@ -47,7 +54,11 @@ def reload(house: str | None = None) -> tuple[Rulebook, Engine]:
 
 
 def lint(paths: list[str]) -> list[Problem]:
-    """Every problem in the standard book and in any house books among ``paths``."""
+    """Every problem in the standard book and in the house books or topic files among ``paths``.
+
+    A house book that loads also has its own examples run through the engine
+    (R402 for each expectation the engine does not meet).
+    """
     problems: list[Problem] = []
     standard = None
     try:
@@ -55,22 +66,63 @@ def lint(paths: list[str]) -> list[Problem]:
     except ProblemsError as exc:
         problems += exc.problems
     houses: list[Path] = []
+    topics: list[Path] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
+        if p.suffix in (".yaml", ".yml") and p.exists():
+            if p.parent.name != "standard":
+                (topics if _is_topic_file(p) else houses).append(p)
+        elif p.is_dir():
             houses += sorted(p.glob("houses/*.yaml")) + (sorted(p.glob("*.yaml")) if p.name == "houses" else [])
-        elif p.suffix in (".yaml", ".yml") and p.parent.name != "standard":
-            houses.append(p)
-        elif not p.exists():
-            problems.append(Problem(str(p), 0, 0, "R001", "no such file or folder"))
+        else:
+            problems.append(Problem(str(p), 0, 0, "R001", "no such file or folder",
+                                    hint="give a house book, a topic file or a folder holding them"))
+    for t in dict.fromkeys(topics):
+        try:
+            build_book("standard", "Standard card-room rulebook", sorted((ROOT / "standard").glob("*.yaml")) + [t])
+        except ProblemsError as exc:
+            problems += exc.problems
     if standard is not None:
         from rulings.rulebook.house import load_house
         for h in dict.fromkeys(houses):
             try:
-                load_house(h, standard)
+                book = load_house(h, standard)
             except ProblemsError as exc:
                 problems += exc.problems
-    return sorted(problems)
+                continue
+            problems += _example_problems(book)
+    return sorted(set(problems))
+
+
+def _is_topic_file(path: Path) -> bool:
+    """A standard-shaped topic file (checked against the standard book) rather than a house book."""
+    try:
+        head = path.read_bytes()[:4096].decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(line.startswith("topic:") for line in head.splitlines())
+
+
+def _example_problems(book: Rulebook) -> list[Problem]:
+    """The house's own examples run through the merged book; each unmet expectation is an R402."""
+    from rulings.examples import run_example
+    own = [r for r in book.rules.values() if r.house is not None]
+    if not own:
+        return []
+    engine = Engine(book)
+    try:
+        out = []
+        for rule in own:
+            for i, ex in enumerate(rule.examples):
+                result = run_example(book, engine, rule, ex)
+                if not result.ok:
+                    out.append(Problem(ex.origin.file, ex.origin.line, ex.origin.col, "R402",
+                                       f"example '{ex.name}': {result.why}",
+                                       ("rules", rule.id, "examples", str(i)),
+                                       "fix the example's expectation or the rule; rulings test --house runs it"))
+        return out
+    finally:
+        engine.close()
 
 
 def topic_book(files: list[Path]) -> Rulebook:

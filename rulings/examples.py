@@ -6,11 +6,13 @@ from typing import Any
 
 from rulings.catalogue import facts
 from rulings.engine import Engine
+from rulings.expressions import param_names_in
 from rulings.incident import incident_from_data
-from rulings.money import MoneyError, to_minor
+from rulings.money import MoneyError, show, to_minor
 from rulings.problems import ProblemsError
-from rulings.rulebook.model import Example, Rule, Rulebook
-from rulings.ruling import Report, rule_on
+from rulings.rulebook.model import AnyOf, Example, Rule, Rulebook
+from rulings.ruling import Report, incident_params, rule_on
+from rulings.situation import build
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,7 @@ class Outcome:
     origin: str
     ok: bool
     why: str = ""
+    changed_by_house: str = ""   # not a failure: the house changed this rule, and says how
 
 
 def _expected(name: str, value: Any) -> Any:
@@ -87,3 +90,100 @@ def run_example(book: Rulebook, engine: Engine, rule: Rule, ex: Example) -> Outc
 def run_examples(book: Rulebook, engine: Engine, rules: list[Rule] | None = None) -> list[Outcome]:
     return [run_example(book, engine, rule, ex)
             for rule in (rules if rules is not None else book.rules.values()) for ex in rule.examples]
+
+
+def example_rulings(book: Rulebook, engine: Engine, ex: Example) -> list[str]:
+    """The rulings an example's incident gets under a book, one line each, for comparing two books."""
+    try:
+        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
+    except ProblemsError as exc:
+        return ["refused: " + "; ".join(p.message for p in exc.problems)]
+    lines = []
+    for r in report.rulings:
+        effects = ", ".join(f"{k} {_shown(k, v, report.setting)}" for k, v in r.effects.items())
+        lines.append(f"{r.rule}: {r.ruling}" + (f" ({effects})" if effects else ""))
+    return sorted(lines)
+
+
+def _shown(name: str, value: Any, setting: str) -> str:
+    f = facts().get(name)
+    if f is not None and f.type == "money" and isinstance(value, int) and not isinstance(value, bool):
+        return show(value, setting)
+    return str(value)
+
+
+def rule_params(rule: Rule) -> set[str]:
+    """The parameters a rule reads in its conditions, numbers and sentence."""
+    found: set[str] = set()
+
+    def walk(conds) -> None:
+        for c in conds:
+            if isinstance(c, AnyOf):
+                for g in c.groups:
+                    walk(g)
+            elif c.fact.startswith("param."):
+                found.add(c.fact[6:])
+            elif c.is_expr:
+                found.update(param_names_in(c.value))
+    walk(rule.when)
+    for _, expr in rule.then.effects + rule.then.derive:
+        found.update(param_names_in(expr))
+    if rule.then.say:
+        found.update(param_names_in(rule.then.say, template=True))
+    return found
+
+
+def _house_cause(book: Rulebook, base: Rulebook, rule: Rule, ex: Example, report: Report) -> str:
+    """Why the house changed this example's outcome, or "" when the house did not cause it."""
+    beaten = next((r for r in report.overridden if r.rule == rule.id), None)
+    if beaten and book.rules.get(beaten.overridden_by) and book.rules[beaten.overridden_by].house:
+        return f"overridden by house rule {beaten.overridden_by}"
+    incident = incident_from_data(ex.incident, file=str(ex.origin))
+    setting = incident.hand.game.setting
+    overrides = incident_params(book, incident)
+    old, new = base.param_values(setting, overrides), book.param_values(setting, overrides)
+    changed = sorted(n for n in new if old.get(n) != new[n])
+    read = [n for n in changed if n in rule_params(rule)]
+    if read:
+        return "; ".join(f"the house sets {n} to {new[n]!r} (was {old[n]!r}), which this rule reads" for n in read)
+    if changed and build(incident, old).facts != build(incident, new).facts:
+        return ("the house's " + ", ".join(f"{n}: {new[n]!r}" for n in changed)
+                + " changes the betting numbers this rule reads")
+    fired = [rid for rid in report.trace if book.rules[rid].house and rid not in base.rules]
+    if fired:
+        return "house rule " + ", ".join(fired) + " fired first"
+    return ""
+
+
+def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook) -> list[Outcome]:
+    """The house's own examples, then the base book's examples re-run under the house.
+
+    A base example the house changed (the rule is disabled, replaced or
+    overridden, or reads a parameter the house set) is reported as changed by
+    the house, not failed; any other difference is a failure.
+    """
+    out = [run_example(book, engine, r, ex) for r in book.rules.values() if r.house and r.id not in base.rules
+           for ex in r.examples]
+    replaced = {r.replaces: r.id for r in book.rules.values() if r.replaces}
+    for rule in base.rules.values():
+        for ex in rule.examples:
+            where = str(ex.origin)
+            if rule.id in book.disabled:
+                out.append(Outcome(rule.id, ex.name, where, True, "",
+                                   f"disabled by the house: {book.disabled[rule.id]}"))
+                continue
+            if rule.id in replaced or book.rules.get(rule.id) != rule:
+                out.append(Outcome(rule.id, ex.name, where, True, "",
+                                   f"replaced by house rule {replaced.get(rule.id, rule.id)}"))
+                continue
+            result = run_example(book, engine, rule, ex)
+            if result.ok:
+                out.append(result)
+                continue
+            try:
+                report = rule_on(incident_from_data(ex.incident, file=where), book, engine)
+                cause = _house_cause(book, base, rule, ex, report)
+            except ProblemsError:
+                cause = ""
+            out.append(Outcome(rule.id, ex.name, where, bool(cause), "" if cause else result.why, cause))
+    return out

@@ -1,4 +1,4 @@
-"""House rulebooks: set parameters, add rules, add exceptions, replace or disable standard rules."""
+"""House rulebooks: set parameters, add rules, add exceptions, replace or disable rules of the book they extend."""
 from __future__ import annotations
 
 import copy
@@ -7,23 +7,31 @@ from pathlib import Path
 
 from rulings.catalogue import did_you_mean
 from rulings.problems import Problem, ProblemsError
-from rulings.rulebook.load import cross_check, parse_rule
+from rulings.rulebook.load import MAX_RULES, ROOT, cross_check, parse_rule
 from rulings.rulebook.model import Rulebook
 from rulings.rulebook.schema import RULE, Spec, _f, check_shape
 from rulings.yamlsrc import Located, load_file
 
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
-    "rulebook": _f(Spec("str", "The house book's name."), True),
-    "extends": _f(Spec("str", "The book it extends (standard)."), True),
-    "title": _f(Spec("str", "The room's name for its rules."), True),
-    "parameters": _f(Spec("dict", "Parameter values: name -> value.", item=Spec("scalar", "A value."))),
-    "rules": _f(Spec("list", "Rules the house adds, as exceptions (exception_to) or replacements (replaces).",
-                     item=RULE)),
-    "disable": _f(Spec("list", "Standard rules the house does not use.", item=Spec("map", "A disabled rule.", {
-        "rule": _f(Spec("str", "The rule id."), True),
-        "reason": _f(Spec("str", "Why the house does not use it."), True),
-    }))),
+    "rulebook": _f(Spec("str", "The house book's short name (used as the rules' provenance)."), True),
+    "extends": _f(Spec("str", "The book it extends: standard, or another house book (a name under "
+                              "rulebooks/houses/ or a path)."), True),
+    "title": _f(Spec("str", "The room's name for its rules, as printed on the posted rulebook."), True),
+    "parameters": _f(Spec("dict", "Parameter values the house chooses: name -> value (see rulings explain NAME).",
+                          item=Spec("scalar", "A value allowed for that parameter."))),
+    "rules": _f(Spec("list", "Rules the house adds: new rules, exceptions (exception_to) or replacements "
+                             "(replaces).", item=RULE)),
+    "disable": _f(Spec("list", "Rules of the extended book the house does not use.",
+                       item=Spec("map", "A disabled rule and why.", {
+                           "rule": _f(Spec("str", "The id of the rule the house does not use."), True),
+                           "reason": _f(Spec("str", "Why the house does not use it, in plain words."), True),
+                       }))),
 })
+MAX_DEPTH = 5   # a house over a house over ... : deeper chains are a mistake, not a need
+
+
+def _problem(doc: Located, path: tuple, code: str, msg: str, hint: str | None = None, key: bool = False) -> Problem:
+    return doc.problem(path, code, msg, hint, key=key)
 
 
 def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[Problem]):
@@ -31,69 +39,140 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
     path = ("parameters", name)
     if p is None:
         close = did_you_mean(name, book.parameters)
-        problems.append(doc.problem(path, "R204", f"unknown parameter '{name}'",
-                                    f"did you mean '{close}'?" if close else None, key=True))
+        problems.append(_problem(doc, path, "R204", f"unknown parameter '{name}'",
+                                 f"did you mean '{close}'?" if close else "rulings explain lists each parameter",
+                                 key=True))
         return None
     try:
         return p.coerce(value)
     except ValueError as exc:   # MoneyError is a ValueError
-        close = did_you_mean(value, p.values) if p.values else None
-        problems.append(doc.problem(path, "R205", str(exc), f"did you mean '{close}'?" if close else None))
+        close = did_you_mean(value, [str(v) for v in p.values]) if p.values else None
+        problems.append(_problem(doc, path, "R205", str(exc), f"did you mean '{close}'?" if close else None))
         return None
 
 
-def load_house(path: Path, standard: Rulebook) -> Rulebook:
-    """Merge a house book over the standard book; raise ProblemsError with every problem, load nothing half-way."""
+def house_names(folder: Path = ROOT / "houses") -> list[str]:
+    return sorted(p.stem for p in folder.glob("*.yaml"))
+
+
+def extended_path(value: str, here: Path) -> Path:
+    """Where ``extends: value`` points: a path (relative to the house file) or a house name."""
+    if value.endswith((".yaml", ".yml")):
+        return (here.parent / value).resolve()
+    sibling = here.parent / f"{value}.yaml"
+    return (sibling if sibling.exists() else ROOT / "houses" / f"{value}.yaml").resolve()
+
+
+def _read(path: Path) -> tuple[Located, dict]:
     doc, problems = load_file(path)
     if doc is None:
         raise ProblemsError(problems)
     if not isinstance(doc.data, dict):
-        raise ProblemsError([doc.problem((), "R106", "a house rulebook must be a mapping")])
+        raise ProblemsError([_problem(doc, (), "R106", "a house rulebook must be a mapping",
+                                      "start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
         raise ProblemsError(problems)
-    data = doc.data
-    if data["extends"] != "standard":
-        raise ProblemsError([doc.problem(("extends",), "R104", f"unknown book '{data['extends']}'",
-                                         "house books extend the standard book: extends: standard")])
-    book = copy.copy(standard)
-    book.rules = dict(standard.rules)
-    book.name, book.title, book.extends = data["rulebook"], data["title"], "standard"
-    book.files = standard.files + [str(path)]
-    book.settings, book.disabled = {}, {}
+    return doc, doc.data
+
+
+def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...]) -> Rulebook:
+    """The book this house extends, loaded in full first (standard, or another house book)."""
+    value = str(doc.data["extends"])
+    if value == "standard":
+        return standard
+    target = extended_path(value, path)
+    if target in chain or target == path.resolve():
+        loop = " -> ".join(p.stem for p in chain + (path.resolve(), target))
+        raise ProblemsError([_problem(doc, ("extends",), "R602", f"the book extends itself in a loop: {loop}",
+                                      "a chain of house books must end at the standard book")])
+    if not target.exists():
+        close = did_you_mean(value, ["standard"] + house_names(path.parent) + house_names())
+        raise ProblemsError([_problem(doc, ("extends",), "R601", f"no book named '{value}' to extend",
+                                      f"did you mean '{close}'?" if close else
+                                      "extend the standard book (extends: standard) or a house book's name")])
+    if len(chain) >= MAX_DEPTH:
+        raise ProblemsError([_problem(doc, ("extends",), "R601",
+                                      f"the chain of books is more than {MAX_DEPTH} deep",
+                                      "extend the standard book or a house book directly")])
+    return load_house(target, standard, chain + (path.resolve(),))
+
+
+def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) -> Rulebook:
+    """Merge a house book over the book it extends; raise ProblemsError with every problem, load nothing half-way."""
+    path = Path(path)
+    doc, data = _read(path)
+    base = _base(doc, path, standard, _chain)
+    problems: list[Problem] = []
+    book = copy.copy(base)
+    book.rules = dict(base.rules)
+    book.name, book.title, book.extends = str(data["rulebook"]), data["title"], base.name
+    book.files = base.files + [doc.file]
+    book.settings, book.disabled = dict(base.settings), dict(base.disabled)
     for name, value in (data.get("parameters") or {}).items():
         v = _param_value(doc, name, value, book, problems)
         if v is not None:
             book.settings[name] = v
+    touched: dict[str, tuple] = {}    # rule id -> where the house already disabled or replaced it
     for i, raw in enumerate(data.get("disable") or []):
         rid = raw["rule"]
-        if rid not in book.rules:
-            close = did_you_mean(rid, book.rules)
-            problems.append(doc.problem(("disable", i, "rule"), "R104", f"unknown rule '{rid}'",
-                                        f"did you mean '{close}' ({book.rules[close].origin})?" if close else None))
+        if rid not in base.rules:
+            problems.append(_unknown_rule(doc, ("disable", i, "rule"), rid, base))
             continue
+        if rid in touched:
+            problems.append(_twice(doc, ("disable", i, "rule"), rid, touched[rid]))
+            continue
+        touched[rid] = ("disable", i, "rule")
         book.disabled[rid] = raw["reason"]
         del book.rules[rid]
     for i, raw in enumerate(data.get("rules") or []):
-        rule = parse_rule(doc, raw, ("rules", i), "house", book.parameters, problems, house=book.name)
+        here = ("rules", i)
+        rule = parse_rule(doc, raw, here, "house", book.parameters, problems, house=book.name)
         if rule is None:
             continue
-        target = rule.replaces
-        if target:
-            if target not in standard.rules:
-                close = did_you_mean(target, standard.rules)
-                problems.append(doc.problem(("rules", i, "replaces"), "R104", f"unknown rule '{target}'",
-                                            f"did you mean '{close}' ({standard.rules[close].origin})?" if close else None))
+        if rule.replaces and rule.exception_to:
+            problems.append(_problem(doc, here + ("replaces",), "R603",
+                                     f"'{rule.id}' both replaces '{rule.replaces}' and is an exception to "
+                                     f"'{rule.exception_to}'",
+                                     "a house rule either replaces a rule or is an exception to one, not both",
+                                     key=True))
+            continue
+        target = rule.replaces or rule.exception_to
+        if rule.replaces:
+            if rule.replaces not in base.rules:
+                problems.append(_unknown_rule(doc, here + ("replaces",), rule.replaces, base))
                 continue
-            del book.rules[target]
-            rule = replace(rule, modifies=target)
-        elif rule.exception_to:
-            rule = replace(rule, modifies=rule.exception_to)
+            if rule.replaces in touched:
+                problems.append(_twice(doc, here + ("replaces",), rule.replaces, touched[rule.replaces]))
+                continue
+            touched[rule.replaces] = here + ("replaces",)
+            del book.rules[rule.replaces]
+        modified = base.rules.get(target) if target else None
+        topic = modified.topic if modified else rule.id.split(".", 1)[0]
+        rule = replace(rule, topic=topic, modifies=target)
         if rule.id in book.rules:
-            problems.append(doc.problem(("rules", i, "id"), "R103", f"duplicate rule id '{rule.id}'",
-                                        f"it is defined at {book.rules[rule.id].origin}"))
+            problems.append(_problem(doc, here + ("id",), "R103", f"duplicate rule id '{rule.id}'",
+                                     f"it is defined at {book.rules[rule.id].origin}; to change that rule, "
+                                     f"write replaces: {rule.id} under a new id"))
             continue
         book.rules[rule.id] = rule
     problems += cross_check(book, {doc.file: doc})
+    if len(book.rules) > MAX_RULES:
+        problems.append(_problem(doc, ("rules",), "R501", f"the merged book has {len(book.rules)} rules, "
+                                 f"over the limit of {MAX_RULES} for one book", "disable or merge rules"))
     if problems:
         raise ProblemsError(problems)
     return book
+
+
+def _unknown_rule(doc: Located, path: tuple, rid: str, base: Rulebook) -> Problem:
+    close = did_you_mean(rid, base.rules)
+    if rid in base.disabled:
+        return _problem(doc, path, "R104", f"rule '{rid}' is disabled by the book this one extends")
+    return _problem(doc, path, "R104", f"unknown rule '{rid}'",
+                    f"did you mean '{close}' ({base.rules[close].origin})?" if close else "rulings rules lists the ids")
+
+
+def _twice(doc: Located, path: tuple, rid: str, first: tuple) -> Problem:
+    line = doc.at(first)[0]
+    return _problem(doc, path, "R604", f"rule '{rid}' is disabled or replaced twice",
+                    f"the first change to it is on line {line}; keep one")

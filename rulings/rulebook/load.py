@@ -202,7 +202,9 @@ def cross_check(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
     claimed: dict[tuple, str] = {}
     for rule in book.rules.values():
         doc = docs.get(rule.origin.file)
-        if doc is None:
+        if doc is None:   # an already-checked rule (a house book's base) still claims its case
+            if rule.exception_to:
+                claimed[(rule.exception_to, repr(sorted(map(repr, rule.when))))] = rule.id
             continue
         path = _rule_path(doc, rule)
         if rule.exception_to and rule.exception_to not in book.rules:

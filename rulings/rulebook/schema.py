@@ -53,7 +53,7 @@ THEN = Spec("map", "What the rule does when it fires.", {
 EXAMPLE = Spec("map", "A worked case: an incident and what the rule must (or must not) rule.", {
     "name": _f(TEXT, True),
     "incident": _f(Spec("dict", "An incident, in the incident format, with optional params overrides.",
-                        item=Spec("any", "")), True),
+                        item=Spec("any", "One field of the incident format (game, players, actions, ...).")), True),
     "expect": _f(Spec("map", "What must come out.", {
         "ruling": _f(Spec("str", "The ruling this rule must give.")),
         "effects": _f(Spec("dict", "Numbers the ruling must carry (money in the game's units).",
