@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from rulings.diff import SETTINGS, value_words
-from rulings.rulebook.model import Rule, Rulebook
+from rulings.rulebook.model import Parameter, Rule, Rulebook
 from rulings.ruling import citation
 from rulings.yamlsrc import load_file
 
@@ -36,18 +37,24 @@ def _topic_titles(book: Rulebook) -> tuple[dict[str, str], dict[str, str]]:
 
 def _param(book: Rulebook, name: str) -> dict:
     p = book.parameters[name]
-    words = {s: value_words(p, book.param_values(s).get(name), s) for s in SETTINGS}
-    text = words["cash"] if words["cash"] == words["tournament"] else \
+    values = {s: book.param_values(s).get(name) for s in SETTINGS}
+    words = {s: _plain(p, values[s], s) for s in SETTINGS}
+    text = words["cash"] if values["cash"] == values["tournament"] else \
         f"in cash games, {words['cash']}; in tournaments, {words['tournament']}"
     return {"name": name, "description": p.description, "words": text, "house": name in book.settings,
             "cites": list(p.cites)}
 
 
+def _plain(p: Parameter, value: Any, setting: str) -> str:
+    """The value in the parameter's own words; a bare number is put after what it measures."""
+    words = value_words(p, value, setting)
+    if any(k == value and type(k) is type(value) for k in p.words):
+        return words
+    return f"{p.description.rstrip('.').lower()}: {words}"
+
+
 def _rule(book: Rulebook, r: Rule) -> dict:
-    modified = None
-    if r.modifies:
-        modified = r.modifies
-    return {"id": r.id, "title": r.title, "text": r.text, "house": r.house, "modifies": modified,
+    return {"id": r.id, "title": r.title, "text": r.text, "house": r.house, "modifies": r.modifies,
             "replaces": r.replaces, "exception_to": r.exception_to,
             "citations": [citation(k) for k in r.cites],
             "discretion": {"usual": r.then.discretion.usual, "weigh": list(r.then.discretion.weigh)}

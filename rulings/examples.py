@@ -61,11 +61,13 @@ def check(report: Report, rule: Rule, expect: dict) -> list[str]:
         for k, v in (expect.get("effects") or {}).items():
             got, want = mine.effects.get(k), _expected(k, v)
             if got != want:
-                wrong.append(f"effect {k} = {got!r}, expected {want!r}")
+                wrong.append(f"effect {k} = {_shown(k, got, report.setting)}, "
+                             f"expected {_shown(k, want, report.setting)}")
     for k, v in (expect.get("derives") or {}).items():
         got = next((d["value"] for d in report.derived if d["by"] == rule.id and d["fact"] == k), None)
         if got != _expected(k, v):
-            wrong.append(f"derived {k} = {got!r}, expected {_expected(k, v)!r}")
+            wrong.append(f"derived {k} = {_shown(k, got, report.setting)}, "
+                         f"expected {_shown(k, _expected(k, v), report.setting)}")
     for fact in expect.get("asks") or []:
         if not any(q["fact"] == fact for q in report.questions):
             wrong.append(f"no open question about {fact}")
@@ -136,8 +138,8 @@ def rule_params(rule: Rule) -> set[str]:
 def _house_cause(book: Rulebook, base: Rulebook, rule: Rule, ex: Example, report: Report) -> str:
     """Why the house changed this example's outcome, or "" when the house did not cause it."""
     beaten = next((r for r in report.overridden if r.rule == rule.id), None)
-    if beaten and book.rules.get(beaten.overridden_by) and book.rules[beaten.overridden_by].house:
-        return f"overridden by house rule {beaten.overridden_by}"
+    if beaten and _declared_over(book, beaten.overridden_by, rule.id):
+        return f"overridden by house rule {beaten.overridden_by}, a declared exception to it"
     incident = incident_from_data(ex.incident, file=str(ex.origin))
     setting = incident.hand.game.setting
     overrides = incident_params(book, incident)
@@ -149,18 +151,34 @@ def _house_cause(book: Rulebook, base: Rulebook, rule: Rule, ex: Example, report
     if changed and build(incident, old).facts != build(incident, new).facts:
         return ("the house's " + ", ".join(f"{n}: {new[n]!r}" for n in changed)
                 + " changes the betting numbers this rule reads")
-    fired = [rid for rid in report.trace if book.rules[rid].house and rid not in base.rules]
-    if fired:
-        return "house rule " + ", ".join(fired) + " fired first"
     return ""
+
+
+def _declared_over(book: Rulebook, winner: str | None, loser: str) -> bool:
+    """Whether ``winner`` is a house rule declared (directly or through a chain) an exception to ``loser``.
+
+    A house rule that wins only by being more specific was not declared to
+    change the rule, so the change it makes counts as a failure.
+    """
+    seen: set[str] = set()
+    rule = book.rules.get(winner or "")
+    if rule is None or not rule.house:
+        return False
+    while rule is not None and rule.exception_to and rule.id not in seen:
+        seen.add(rule.id)
+        if rule.exception_to == loser:
+            return True
+        rule = book.rules.get(rule.exception_to)
+    return False
 
 
 def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook) -> list[Outcome]:
     """The house's own examples, then the base book's examples re-run under the house.
 
     A base example the house changed (the rule is disabled, replaced or
-    overridden, or reads a parameter the house set) is reported as changed by
-    the house, not failed; any other difference is a failure.
+    overridden by a declared exception, or reads a parameter the house set,
+    directly or through the betting numbers) is reported as changed by the
+    house, not failed; any other difference is a failure.
     """
     out = [run_example(book, engine, r, ex) for r in book.rules.values() if r.house and r.id not in base.rules
            for ex in r.examples]

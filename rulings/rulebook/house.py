@@ -150,9 +150,11 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         topic = modified.topic if modified else rule.id.split(".", 1)[0]
         rule = replace(rule, topic=topic, modifies=target)
         if rule.id in book.rules:
+            first = book.rules[rule.id]
             problems.append(_problem(doc, here + ("id",), "R103", f"duplicate rule id '{rule.id}'",
-                                     f"it is defined at {book.rules[rule.id].origin}; to change that rule, "
-                                     f"write replaces: {rule.id} under a new id"))
+                                     f"it is first defined at {first.origin}; " +
+                                     ("give one of them another id" if first.house == book.name else
+                                      f"to change that rule, write replaces: {rule.id} under a new id")))
             continue
         book.rules[rule.id] = rule
     problems += cross_check(book, {doc.file: doc})

@@ -215,7 +215,7 @@ def cross_check(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
         if rule.exception_to:
             key = (rule.exception_to, repr(sorted(map(repr, rule.when))))
             if key in claimed:
-                problems.append(doc.problem(path + ("when",), "R109",
+                problems.append(doc.problem(path + ("exception_to",), "R109",
                                             f"'{rule.id}' and '{claimed[key]}' are exceptions to "
                                             f"'{rule.exception_to}' for the same case",
                                             "narrow one of them or merge the two"))

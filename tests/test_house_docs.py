@@ -1,0 +1,98 @@
+"""`rulings diff` and `rulings book` for the example house books: golden files, and the posted HTML's content.
+
+Set RULINGS_UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate
+change to a house book or to the standard book, then read the diff.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden"
+HOUSES = sorted(p.stem for p in (ROOT / "rulebooks" / "houses").glob("*.yaml"))
+UPDATE = os.environ.get("RULINGS_UPDATE_GOLDEN") == "1"
+
+
+def run(args, capsys) -> str:
+    assert main(args) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return out.out
+
+
+def compare(expected: Path, got: str) -> None:
+    if UPDATE:
+        expected.parent.mkdir(parents=True, exist_ok=True)
+        expected.write_text(got, encoding="utf-8")
+    assert expected.exists(), f"no golden file {expected}; run with RULINGS_UPDATE_GOLDEN=1"
+    assert got == expected.read_text(encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)   # paths in the output are relative to the repository
+
+
+@pytest.mark.parametrize("house", HOUSES)
+def test_diff_golden(house, capsys):
+    compare(GOLDEN / "diff" / f"{house}.txt", run(["diff", house], capsys))
+
+
+@pytest.mark.parametrize("house", HOUSES)
+def test_diff_json_golden(house, capsys):
+    out = run(["diff", house, "--format", "json"], capsys)
+    data = json.loads(out)
+    assert data["contract"] == "rulings.diff/1" and data["book"] == house and data["against"] == "standard"
+    compare(GOLDEN / "diff" / f"{house}.json", out)
+
+
+@pytest.mark.parametrize("house", HOUSES)
+def test_book_markdown_golden(house, capsys):
+    compare(GOLDEN / "book" / f"{house}.md", run(["book", house, "--format", "markdown"], capsys))
+
+
+def test_diff_of_a_house_against_itself_is_empty(capsys):
+    out = run(["diff", "tda-series", "--against", "tda-series"], capsys)
+    assert "Parameters changed: none" in out and "whose ruling changes: none" in out
+
+
+def test_tda_2024_48_diff_shows_the_cap_in_plain_words_and_both_rulings(capsys):
+    out = run(["diff", "tda-series"], capsys)
+    assert "raise_cap.max_raises — " in out
+    assert "    a bet and three raises (a four-bet cap)\n    -> a bet and four raises (a five-bet cap)" in out
+    assert "reason: TDA 2024 rule 54-B sizes every preflop pot" in out
+    assert ("    standard   | raise-caps.cap-reached: capped (to_call $40)\n"
+            "    tda-series | no ruling") in out
+
+
+def test_book_html_is_self_contained_and_printable(tmp_path, capsys):
+    target = tmp_path / "tda.html"
+    run(["book", "tda-series", "-o", str(target)], capsys)
+    html = target.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "@media print" in html
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", html)   # nothing fetched from elsewhere
+    assert "<h1>Harbor Poker Series — tournament rules (TDA 2024)</h1>" in html
+    assert "<h2>Raise caps, the heads-up exception, and reopening the betting in limit games</h2>" in html
+    assert "a bet and four raises (a five-bet cap)" in html
+    assert "the cap holds even when only two players are left" in html
+    # every rule in force, its text and its citations
+    assert html.count('<div class="rule"') == len(__import__("rulings.books", fromlist=["load"]).load(
+        "tda-series", compile=False)[0].rules)
+    assert "A raise attempted after the cap is a call, without exception" in html
+    assert "house rule of tda-series</span>, replacing <code>raise-caps.raise-at-cap-is-call</code>" in html
+    assert "HOUSE-HARBOR-14 (House rule, HOUSE-HARBOR-14)" in html and "TDA-2024-48 (Poker TDA Rules 2024" in html
+    assert "<code>pot-limit.small-blind-as-big-blind</code>: TDA 2024 rule 54-B" in html
+
+
+def test_book_escapes_html_in_house_text(tmp_path, capsys):
+    house = tmp_path / "x.yaml"
+    house.write_text("rulebook: x\nextends: standard\ntitle: Fish & <Chips> room\n")
+    out = run(["book", str(house)], capsys)
+    assert "<h1>Fish &amp; &lt;Chips&gt; room</h1>" in out

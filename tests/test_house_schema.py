@@ -1,0 +1,85 @@
+"""`rulings schema`: the committed JSON Schema is current, describes every field, and accepts the real rulebooks."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from cli.main import main
+from rulings.schema_json import rulebook_schema
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMITTED = ROOT / "schemas" / "rulebook.schema.json"
+BOOKS = sorted((ROOT / "rulebooks").glob("*/*.yaml"))
+
+
+def test_committed_schema_is_current(capsys):
+    """Regenerate with: rulings schema > schemas/rulebook.schema.json"""
+    assert main(["schema"]) == 0
+    printed = capsys.readouterr().out
+    assert json.loads(printed) == rulebook_schema()
+    assert COMMITTED.read_text(encoding="utf-8") == printed
+
+
+def _nodes(node: Any, path: str = "$"):
+    if isinstance(node, dict):
+        yield path, node
+        for key, sub in node.get("properties", {}).items():
+            yield from _nodes(sub, f"{path}.{key}")
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                yield from _nodes(node[key], f"{path}[{key}]")
+        for name, sub in node.get("$defs", {}).items():
+            yield from _nodes(sub, f"#{name}")
+
+
+def test_every_field_has_a_description():
+    missing = [path for path, node in _nodes(rulebook_schema()) if "$ref" not in node and "oneOf" not in node
+               and not node.get("description")]
+    assert missing == []
+
+
+def _errors(schema: dict, node: dict, value: Any, path: str = "$") -> list[str]:
+    """A small validator for the keywords the generated schema uses (no extra dependency)."""
+    if "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    if "oneOf" in node:
+        passing = [alt for alt in node["oneOf"] if not _errors(schema, alt, value, path)]
+        return [] if len(passing) == 1 else [f"{path}: matches {len(passing)} of the alternatives"]
+    kind = node.get("type")
+    py = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}.get(kind)
+    if py and (not isinstance(value, py) or (py is int and isinstance(value, bool))):
+        return [f"{path}: not {kind}"]
+    if "enum" in node and value not in node["enum"]:
+        return [f"{path}: {value!r} not in {node['enum']}"]
+    errs = []
+    if kind == "object":
+        props = node.get("properties", {})
+        errs += [f"{path}: missing {k}" for k in node.get("required", []) if k not in value]
+        for k, v in value.items():
+            sub = props.get(k, node.get("additionalProperties", True))
+            if sub is False:
+                errs.append(f"{path}: unknown key {k}")
+            elif isinstance(sub, dict):
+                errs += _errors(schema, sub, v, f"{path}.{k}")
+    if kind == "array":
+        for i, item in enumerate(value):
+            errs += _errors(schema, node["items"], item, f"{path}[{i}]")
+    return errs
+
+
+@pytest.mark.parametrize("path", BOOKS, ids=lambda p: p.name)
+def test_every_rulebook_file_validates(path):
+    schema = rulebook_schema()
+    data = json.loads(json.dumps(yaml.safe_load(path.read_text(encoding="utf-8")), default=str))
+    assert _errors(schema, schema, data) == []
+
+
+def test_a_misspelt_key_does_not_validate():
+    schema = rulebook_schema()
+    data = {"rulebook": "x", "extends": "standard", "title": "X", "disabel": []}
+    assert _errors(schema, schema, data) == ["$: matches 0 of the alternatives"]
+    assert "$: unknown key disabel" in _errors(schema, schema["$defs"]["house_file"], data)
