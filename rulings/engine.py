@@ -25,6 +25,8 @@ from rulings.expressions import compile_expression, compile_template, names_in, 
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
+BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
+MAX_FIELDS = 240  # durable-rules refuses a fact of more than about 254 fields (error 302)
 _OPS = {"above": "$gt", "at_least": "$gte", "below": "$lt", "at_most": "$lte"}
 
 
@@ -39,21 +41,21 @@ def field_name(name: str) -> str:
     return name
 
 
-def ruled_field(ruling: str) -> str:
-    return "r__" + ruling.replace("-", "_")
-
 
 class _SyncHost(durable.Host):
     def _run(self):  # no background dispatcher threads: they steal actions
         pass
 
 
-def compile_condition(c: Condition | AnyOf) -> dict:
+def compile_condition(c: Condition | AnyOf, ruled: dict[str, list[str]] | None = None) -> dict:
+    """One condition in durable-rules' form; ``ruled`` maps a ruling to the fired flags of the rules giving it."""
     if isinstance(c, AnyOf):
-        return {"$or": [{"$and": [compile_condition(x) for x in g]} if len(g) != 1 else compile_condition(g[0])
-                        for g in c.groups]}
+        return {"$or": [{"$and": [compile_condition(x, ruled) for x in g]} if len(g) != 1
+                        else compile_condition(g[0], ruled) for g in c.groups]}
     if c.fact == "ruled":
-        return {"$ex": {ruled_field(c.value): 1}}
+        flags = (ruled or {}).get(c.value) or ["f__none"]
+        tests = [{"$ex": {f: 1}} for f in flags]
+        return tests[0] if len(tests) == 1 else {"$or": tests}
     f = field_name(c.fact)
     if c.op == "missing":
         return {"$nex": {f: 1}}
@@ -96,15 +98,15 @@ def single_fact(cond: dict) -> None:
             raise EngineError(f"a condition refers to another fact: {cond}")
 
 
-def reads(conditions) -> set[str]:
+def reads(conditions, ruled: dict[str, list[str]] | None = None) -> set[str]:
     """The fields a rule's conditions read, for the chain of rules behind a ruling."""
     out: set[str] = set()
     for c in conditions:
         if isinstance(c, AnyOf):
             for g in c.groups:
-                out |= reads(g)
+                out |= reads(g, ruled)
         elif c.fact == "ruled":
-            out.add(ruled_field(c.value))
+            out |= set((ruled or {}).get(c.value, ()))
         else:
             out.add(field_name(c.fact))
             if c.is_expr:
@@ -134,7 +136,7 @@ class Run:
 
 
 def _context(situation: dict, params: dict) -> dict:
-    ctx = {k: v for k, v in situation.items() if not k.startswith(("p__", "f__", "r__")) and k not in ("sid", "id", "t")}
+    ctx = {k: v for k, v in situation.items() if not k.startswith(("p__", "f__", "b__")) and k not in ("sid", "id", "t")}
     nested: dict = {}
     for name, value in params.items():
         topic, _, rest = name.partition(".")
@@ -157,8 +159,15 @@ class Engine:
         self._host = _SyncHost()
         ruleset = {}
         self._flags: dict[str, str] = {}
+        self._index: dict[str, int] = {}
+        self._ruled: dict[str, list[str]] = {}
         for i, rule in enumerate(book.rules.values()):
             self._flags[rule.id] = f"f__{i}"
+            self._index[rule.id] = i
+            if rule.then.ruling:
+                self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
+        # only the parameters some condition tests go into the fact (durable-rules holds ~254 fields)
+        self._param_fields = {f for r in book.rules.values() for f in reads(r.when) if f.startswith("p__")}
         for i, rule in enumerate(book.rules.values()):
             ruleset[f"r{i}"] = self._compile(rule)
         ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": lambda c: None}
@@ -178,7 +187,10 @@ class Engine:
 
     def _compile(self, rule: Rule) -> dict:
         flag = self._flags[rule.id]
-        conds = [{"t": "situation"}, {"$nex": {flag: 1}}] + [compile_condition(c) for c in rule.when]
+        # durable-rules crashes when more than 64 tests hang off one node; every rule shares the
+        # `t` test, so rules are spread over buckets (an always-true test on a field never set)
+        bucket = {"$nex": {f"b__{self._index[rule.id] // BUCKET}": 1}}
+        conds = [{"t": "situation"}, bucket, {"$nex": {flag: 1}}] + [compile_condition(c, self._ruled) for c in rule.when]
         single_fact({"$and": conds})
         compiled: list = []   # jinja2 work is done the first time the rule fires, not at start-up
 
@@ -188,8 +200,7 @@ class Engine:
                                  [(k, compile_expression(v)) for k, v in rule.then.derive],
                                  compile_template(rule.then.say) if rule.then.say else None])
             return compiled
-        rule_reads = reads(rule.when)
-        ruled = ruled_field(rule.then.ruling) if rule.then.ruling else None
+        rule_reads = reads(rule.when, self._ruled)
         runs = self._runs
 
         def action(c):  # exactly one parameter: durable-rules treats two as async
@@ -214,9 +225,10 @@ class Engine:
                 for k in derived:
                     run.chains[k] = chain
                 new[flag] = 1
-                if ruled:
-                    new[ruled] = 1
-                    run.chains[ruled] = chain
+                run.chains[flag] = chain
+                if len(new) > MAX_FIELDS:
+                    raise EngineError(f"the incident's facts grew past {MAX_FIELDS} fields; "
+                                      "too many rules fired for the engine to hold")
                 c.retract_fact(m)
                 c.assert_fact(new)
             except Exception as exc:  # surfaced after the run, never swallowed
@@ -229,7 +241,8 @@ class Engine:
         if self._closed:
             raise EngineError("this engine was closed")
         fact = {k: v for k, v in situation.items() if v is not None}
-        fact.update({field_name("param." + k): v for k, v in params.items() if v is not None})
+        fact.update({f: v for k, v in params.items()
+                     if v is not None and (f := field_name("param." + k)) in self._param_fields})
         fact["t"] = "situation"
         with self._lock:
             sid = f"s{next(self._sids)}"

@@ -150,3 +150,49 @@ def test_cross_fact_reference_refused_at_compile_time():
     single_fact({"$and": [{"t": "situation"}, {"$gt": {"wager_to": {"$add": {"$l": {"$m": "pot"}, "$r": 2}}}}]})
     with pytest.raises(EngineError, match="another fact"):
         single_fact({"$and": [{"$lt": {"value": {"i": "wager"}}}]})
+
+
+MANY = textwrap.dedent('''
+    import pathlib, sys, tempfile
+    from rulings.engine import Engine
+    from rulings.incident import incident_from_data
+    from rulings.rulebook.load import build_book
+    from rulings.ruling import rule_on
+    n = int(sys.argv[1])
+    rules = "".join(
+        "  - id: t.r%d\\n    title: x\\n    cites: [RRP-PL-1]\\n    text: x\\n"
+        "    when: {structure: pot-limit, pot: %d}\\n    then: {ruling: r%d, decides: q%d}\\n"
+        "    examples: [{name: a, incident: {}, expect: {}}, {name: b, incident: {}, expect: {fires: false}}]\\n"
+        % (i, i, i, i) for i in range(n))
+    d = pathlib.Path(tempfile.mkdtemp())
+    (d / "t.yaml").write_text("topic: t\\ntitle: t\\nrules:\\n" + rules)
+    book = build_book("t", "t", [d / "t.yaml"])
+    engine = Engine(book)
+    for pot in range(0, 400, 7):
+        inc = {"game": {"structure": "pot-limit", "blinds": [1, 2]}, "button": 3,
+               "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop", "pot": pot, "disputed": {"seat": 1}}
+        report = rule_on(incident_from_data(inc), book, engine)
+        assert [r.rule for r in report.rulings] == (["t.r%d" % pot] if pot < n else []), pot
+    print("ok")
+''')
+
+
+@pytest.mark.parametrize("n", [65, 150, 300])
+def test_books_past_64_rules_do_not_crash_durable(n):
+    """durable-rules segfaults when more than 64 tests hang off one node; the compiler spreads rules out."""
+    proc = subprocess.run([sys.executable, "-c", MANY, str(n)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
+
+
+def test_too_many_rules_firing_is_an_error_not_a_crash(tmp_path):
+    rules = "".join(
+        f"  - id: t.r{i}\n    title: x\n    cites: [RRP-PL-1]\n    text: x\n"
+        f"    when: {{structure: pot-limit}}\n    then: {{ruling: r{i}, decides: q{i}}}\n"
+        "    examples: [{name: a, incident: {}, expect: {}}, {name: b, incident: {}, expect: {fires: false}}]\n"
+        for i in range(280))
+    (tmp_path / "t.yaml").write_text("topic: t\ntitle: t\nrules:\n" + rules)
+    book = build_book("t", "t", [tmp_path / "t.yaml"])
+    engine = Engine(book)
+    with pytest.raises(EngineError, match="too many rules fired"):
+        rule_on(incident_from_data(chip(80, 500)), book, engine)
+    engine.close()
