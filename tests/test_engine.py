@@ -102,7 +102,7 @@ FUZZ = textwrap.dedent('''
     loaded = 0
     for b in range(25):
         rules = []
-        for i in range(rng.randint(1, 12)):
+        for i in range(rng.choice([rng.randint(1, 12), rng.randint(60, 90)])):
             when = {n: cond(n) for n in rng.sample(sorted(facts), rng.randint(1, 4))}
             derive = rng.choice(['{oversize: "true"}', '{wager_to: "pot + 1"}', "{}"])
             then = ("{derive: %s}" % derive) if derive != "{}" else "{ruling: r%d, decides: q}" % rng.randint(1, 3)
