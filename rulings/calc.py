@@ -53,34 +53,53 @@ def _phh_after(actions, lines: int | None) -> int | None:
     return count
 
 
-def _hand_and_setting(args) -> tuple[Hand, str, list[str]]:
+def _check_pot(incident, pos: Position) -> None:
+    """A pot the floor counted that the actions do not make is a contradiction, not a guess."""
+    if incident is not None and incident.pot_now is not None and incident.pot_now != pos.pot:
+        setting = incident.hand.game.setting
+        raise ProblemsError([incident.source.problem(
+            ("pot_now",), "I105", f"pot_now: {show(incident.pot_now, setting)} does not match the actions, "
+            f"which make the pot {show(pos.pot, setting)}", "check the pot and the listed actions")])
+
+
+def _hand_and_setting(args) -> tuple[Hand, str, list[str], object]:
     path = Path(args.source)
     if path.suffix in (".phh", ".phhs"):
         from rulings.phh import read_phh
         ph = read_phh(path, structure=args.structure)[0]
         args.after = _phh_after(ph.actions, args.after)
-        return ph.hand, ph.hand.game.setting, list(ph.filled)
+        return ph.hand, ph.hand.game.setting, list(ph.filled), ph
     from rulings.incident import load_incident
     incident = load_incident(path)
     hand = incident.hand
     if args.structure:
         hand = replace(hand, game=replace(hand.game, structure=args.structure))
-    return hand, hand.game.setting, []
+    return hand, hand.game.setting, [], incident
 
 
 def calc(args) -> int:
     from rulings import books
     from rulings.situation import betting_params
+    incident = phh = None
     try:
-        hand, setting, notes = _hand_and_setting(args)
+        hand, setting, notes, source = _hand_and_setting(args)
+        incident, phh = (source, None) if not hasattr(source, "line_of") else (None, source)
         book, _ = books.load(args.house, compile=False)
         params = betting_params(book.param_values(setting))
         pos = position(hand, params, after=args.after, seat=args.seat)
+        if args.after is None:
+            _check_pot(incident, pos)
     except ProblemsError as exc:
         print(render_text(exc.problems), file=sys.stderr)
         return 2
     except BettingError as exc:
-        where = f"action {exc.index}" if exc.index is not None else (exc.field or "hand")
+        if incident is not None:
+            from rulings.situation import refusal
+            print(render_text(refusal(incident, exc).problems), file=sys.stderr)
+            return 2
+        line = phh.line_of(exc.index) if phh is not None and exc.index is not None else None
+        where = f"actions[{line}]" if line is not None else f"action {exc.index}" if exc.index is not None \
+            else (exc.field or "hand")
         seat = f", seat {exc.seat}" if exc.seat is not None else ""
         expected = f"; expected {exc.expected}" if exc.expected else ""
         print(f"rulings: {args.source}: {where}{seat}: {exc}{expected}", file=sys.stderr)

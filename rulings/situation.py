@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulings.acts import act_facts
 from rulings.betting import BettingError, Hand, Params
 from rulings.betting.arithmetic import position
 from rulings.declaration import Unclear, parse_declaration
 from rulings.incident import Incident
+from rulings.kill import kill_facts
 from rulings.money import show
 from rulings.problems import Problem, ProblemsError
 
@@ -43,7 +45,8 @@ def betting_params(values: dict[str, Any]) -> Params:
     return Params(**{attr: values[name] for name, attr in mapping.items() if name in values})
 
 
-def _refuse(incident: Incident, exc: BettingError) -> ProblemsError:
+def refusal(incident: Incident, exc: BettingError) -> ProblemsError:
+    """A betting error as an incident problem pointing at the action at fault."""
     path: tuple = ("actions",)
     if exc.index is not None:
         path = ("actions", exc.index)
@@ -75,7 +78,7 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
     try:
         pos = position(hand, bparams, seat=seat)
     except BettingError as exc:
-        raise _refuse(incident, exc) from None
+        raise refusal(incident, exc) from None
     if incident.pot_now is not None and incident.pot_now != pos.pot:
         doc = incident.source
         raise ProblemsError([doc.problem(("pot_now",), "I105",
@@ -85,6 +88,7 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
     f.update(pot=pos.pot, pot_in_middle=pos.pot_in_middle, current_bet=pos.current_bet,
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise)
+    f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     if seat is None:
         return sit
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
@@ -98,6 +102,7 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
         f["chip_actions_since"] = sum(1 for a in incident.after if a.kind in CHIP_KINDS)
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
+    f.update(act_facts(incident, f, pos.actor))
     return sit
 
 

@@ -1,0 +1,89 @@
+"""`rulings calc`: the sources' numbers through the command line, PHH input, and refusals with index and seat."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh-sample" / "data"
+WSOP = SHARED / "wsop" / "2019" / "42" / "3" / "00-01-07.phh"
+
+
+def calc(capsys, tmp_path, text: str | None, *args: str, path: Path | None = None):
+    if text is not None:
+        path = tmp_path / "hand.yaml"
+        path.write_text(text)
+    code = main(["calc", str(path), "--format", "json", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, (json.loads(out.out) if code == 0 else None), out.err
+
+
+NL_100_200 = """\
+game: {structure: no-limit, blinds: [100, 200], setting: tournament}
+button: 6
+players: {1: 100000, 2: 100000, 3: 100000, 4: 100000, 5: 100000, 6: 100000}
+street: preflop
+"""
+
+
+def test_tda_2024_43a_ex1_min_raise_is_largest_increment(capsys, tmp_path):
+    text = NL_100_200 + "actions: [{seat: 3, action: raise, to: 600}, {seat: 4, action: raise, to: 1600}, " \
+                        "{seat: 5, action: raise, to: 3600}]\n"
+    code, data, _ = calc(capsys, tmp_path, text)
+    assert code == 0 and data["actor"] == 6
+    assert (data["current_bet"], data["last_full_raise"], data["min_raise_to"]) == (3600, 2000, 5600)
+
+
+def test_olr_pl_1_range_after_raise_to_7_is_12_to_24(capsys, tmp_path):
+    text = ("game: {structure: pot-limit, blinds: [1, 2]}\nbutton: 4\nplayers: {1: 500, 2: 500, 3: 500, 4: 500}\n"
+            "street: preflop\nactions: [{seat: 3, action: raise, to: 7}]\n")
+    code, data, _ = calc(capsys, tmp_path, text)
+    assert (data["pot"], data["to_call"], data["min_raise_to"], data["max_raise_to"]) == (10, 7, 12, 24)
+
+
+def test_wiki_sidepot_1_main_and_side_pot(capsys, tmp_path):
+    text = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 3\nplayers: {1: 100, 2: 5, 3: 100}\n"
+            "street: flop\nactions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: call, to: 5}, "
+            "{seat: 3, action: call, to: 20}]\n")
+    code, data, _ = calc(capsys, tmp_path, text)
+    assert code == 0 and data["actor"] is None
+    assert data["side_pots"] == [{"amount": 15, "eligible": [1, 2, 3]}, {"amount": 30, "eligible": [1, 3]}]
+
+
+def test_phh_wsop_after_counts_every_line(capsys, tmp_path):
+    # lines 0-7 deal the cards, 8-11 fold, 12 raises to 1,150,000: p1 (SB) is next, the button's fold filled in
+    code, data, _ = calc(capsys, tmp_path, None, "--after", "13", path=WSOP)
+    assert code == 0 and data["actor"] == 1
+    assert (data["current_bet"], data["to_call"]) == (1150000, 900000)
+    assert data["filled"] and "p8" in data["filled"][0]
+
+
+@pytest.mark.parametrize("actions,index,seat", [
+    ("[{seat: 4, action: raise, to: 600}]", 0, 4),                                        # wrong seat
+    ("[{seat: 3, action: raise, to: 300}]", 0, 3),                                        # below the minimum
+    ("[{seat: 3, action: raise, to: 200000}]", 0, 3),                                     # more than the stack
+    ("[{seat: 3, action: fold}, {seat: 4, action: check}]", 1, 4),                        # check facing a bet
+    ("[{seat: 3, action: fold}, {seat: 4, action: fold}, {seat: 5, action: fold}, "
+     "{seat: 6, action: fold}, {seat: 1, action: call}, {seat: 2, action: check}, {seat: 3, action: call}]", 6, 3),
+])
+def test_bad_action_refused_with_index_seat_and_expected(capsys, tmp_path, actions, index, seat):
+    code, _, err = calc(capsys, tmp_path, NL_100_200 + f"actions: {actions}\n")
+    assert code == 2
+    assert f"actions[{index}]" in err and f"seat {seat}" in err and "expected" in err
+
+
+def test_stated_pot_contradicting_actions_refused(capsys, tmp_path):
+    code, _, err = calc(capsys, tmp_path, NL_100_200 + "actions: [{seat: 3, action: raise, to: 600}]\npot_now: 700\n")
+    assert code == 2 and "pot_now" in err and "900" in err
+
+
+def test_malformed_phh_refused_with_line(capsys, tmp_path):
+    bad = tmp_path / "bad.phh"
+    bad.write_text('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+                   'starting_stacks = [100, 100]\nactions = ["d dh p1 ????", "d dh p2 ????", "p9 cbr 7"]\n')
+    code, _, err = calc(capsys, tmp_path, None, path=bad)
+    assert code == 2 and "actions[2]" in err and "p9" in err
