@@ -60,7 +60,7 @@ def cmd_test(args) -> int:
     from rulings.examples import house_outcomes, run_examples
     book, engine = books.load(args.house)
     if args.house:
-        outcomes = house_outcomes(book, engine, books.load(compile=False)[0])
+        outcomes = house_outcomes(book, engine, *books.load())
         outcomes = [o for o in outcomes if not args.rule or o.rule in args.rule
                     or o.rule.split(".")[0] in args.rule]
     else:

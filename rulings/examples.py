@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulings.catalogue import facts
-from rulings.engine import Engine
+from rulings.engine import Engine, EngineError
 from rulings.expressions import param_names_in
 from rulings.incident import incident_from_data
 from rulings.money import MoneyError, show, to_minor
@@ -85,6 +85,8 @@ def run_example(book: Rulebook, engine: Engine, rule: Rule, ex: Example) -> Outc
     except ProblemsError as exc:
         return Outcome(rule.id, ex.name, str(ex.origin), False,
                        "the example's incident is refused: " + "; ".join(p.message for p in exc.problems))
+    except EngineError as exc:   # one broken rule must not hide every other example's result
+        return Outcome(rule.id, ex.name, str(ex.origin), False, f"the engine failed: {exc}")
     wrong = check(report, rule, ex.expect)
     return Outcome(rule.id, ex.name, str(ex.origin), not wrong, "; ".join(wrong))
 
@@ -100,6 +102,8 @@ def example_rulings(book: Rulebook, engine: Engine, ex: Example) -> list[str]:
         report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
     except ProblemsError as exc:
         return ["refused: " + "; ".join(p.message for p in exc.problems)]
+    except EngineError as exc:
+        return [f"engine failed: {exc}"]
     lines = []
     for r in report.rulings:
         effects = ", ".join(f"{k} {_shown(k, v, report.setting)}" for k, v in r.effects.items())
@@ -135,22 +139,48 @@ def rule_params(rule: Rule) -> set[str]:
     return found
 
 
-def _house_cause(book: Rulebook, base: Rulebook, rule: Rule, ex: Example, report: Report) -> str:
-    """Why the house changed this example's outcome, or "" when the house did not cause it."""
+def _changed_params(book: Rulebook, base: Rulebook, ex: Example) -> dict[str, tuple[Any, Any]]:
+    """The parameters whose value for this example differs between the base book and the house."""
+    incident = incident_from_data(ex.incident, file=str(ex.origin))
+    setting = incident.hand.game.setting
+    overrides = {k: v for k, v in incident.params.items() if k in book.parameters}
+    old, new = base.param_values(setting, overrides), book.param_values(setting, overrides)
+    return {n: (old.get(n), new[n]) for n in sorted(new) if old.get(n) != new[n]}
+
+
+def _said(changed: dict[str, tuple[Any, Any]], names: list[str]) -> str:
+    return ", ".join(f"{n} to {changed[n][1]!r} (was {changed[n][0]!r})" for n in names)
+
+
+def _house_cause(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine, rule: Rule,
+                 ex: Example) -> str:
+    """Why the house changed this example's outcome, or "" when the house did not cause it.
+
+    The house caused it when the rule lost to a declared house exception, or
+    when a parameter the house set is read by this rule, by any rule that fired
+    with or without the house (so a change travels down a chain of derived
+    facts), or by the betting arithmetic behind the facts, or when the house's
+    parameters make the example's incident one the reader refuses.
+    """
+    incident = incident_from_data(ex.incident, file=str(ex.origin))
+    changed = _changed_params(book, base, ex)
+    try:
+        report = rule_on(incident, book, engine)
+    except ProblemsError as exc:
+        return (f"the house sets {_said(changed, list(changed))}, under which the example's incident is refused: "
+                + "; ".join(p.message for p in exc.problems)) if changed else ""
     beaten = next((r for r in report.overridden if r.rule == rule.id), None)
     if beaten and _declared_over(book, beaten.overridden_by, rule.id):
         return f"overridden by house rule {beaten.overridden_by}, a declared exception to it"
-    incident = incident_from_data(ex.incident, file=str(ex.origin))
-    setting = incident.hand.game.setting
-    overrides = incident_params(book, incident)
-    old, new = base.param_values(setting, overrides), book.param_values(setting, overrides)
-    changed = sorted(n for n in new if old.get(n) != new[n])
-    read = [n for n in changed if n in rule_params(rule)]
+    if not changed:
+        return ""
+    before = rule_on(incident, base, base_engine)
+    readers = {rule.id} | set(report.trace) | set(before.trace)
+    read = [n for n in changed if any(n in rule_params(book.rules.get(r) or base.rules[r]) for r in readers)]
     if read:
-        return "; ".join(f"the house sets {n} to {new[n]!r} (was {old[n]!r}), which this rule reads" for n in read)
-    if changed and build(incident, old).facts != build(incident, new).facts:
-        return ("the house's " + ", ".join(f"{n}: {new[n]!r}" for n in changed)
-                + " changes the betting numbers this rule reads")
+        return f"the house sets {_said(changed, read)}, which this rule or a rule it depends on reads"
+    if before.facts != report.facts:
+        return f"the house sets {_said(changed, list(changed))}, which changes the betting numbers"
     return ""
 
 
@@ -172,13 +202,13 @@ def _declared_over(book: Rulebook, winner: str | None, loser: str) -> bool:
     return False
 
 
-def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook) -> list[Outcome]:
+def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine) -> list[Outcome]:
     """The house's own examples, then the base book's examples re-run under the house.
 
     A base example the house changed (the rule is disabled, replaced or
-    overridden by a declared exception, or reads a parameter the house set,
-    directly or through the betting numbers) is reported as changed by the
-    house, not failed; any other difference is a failure.
+    overridden by a declared exception, or a parameter the house set reaches
+    it) is reported as changed by the house, not failed; any other difference
+    is a failure.
     """
     out = [run_example(book, engine, r, ex) for r in book.rules.values() if r.house and r.id not in base.rules
            for ex in r.examples]
@@ -199,9 +229,8 @@ def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook) -> list[Outco
                 out.append(result)
                 continue
             try:
-                report = rule_on(incident_from_data(ex.incident, file=where), book, engine)
-                cause = _house_cause(book, base, rule, ex, report)
-            except ProblemsError:
+                cause = _house_cause(book, engine, base, base_engine, rule, ex)
+            except (ProblemsError, EngineError):
                 cause = ""
             out.append(Outcome(rule.id, ex.name, where, bool(cause), "" if cause else result.why, cause))
     return out
