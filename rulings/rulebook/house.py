@@ -30,16 +30,12 @@ HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it
 MAX_DEPTH = 5   # a house over a house over ... : deeper chains are a mistake, not a need
 
 
-def _problem(doc: Located, path: tuple, code: str, msg: str, hint: str | None = None, key: bool = False) -> Problem:
-    return doc.problem(path, code, msg, hint, key=key)
-
-
 def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[Problem]):
     p = book.parameters.get(name)
     path = ("parameters", name)
     if p is None:
         close = did_you_mean(name, book.parameters)
-        problems.append(_problem(doc, path, "R204", f"unknown parameter '{name}'",
+        problems.append(doc.problem(path, "R204", f"unknown parameter '{name}'",
                                  f"did you mean '{close}'?" if close else "rulings explain lists each parameter",
                                  key=True))
         return None
@@ -47,7 +43,7 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
         return p.coerce(value)
     except ValueError as exc:   # MoneyError is a ValueError
         close = did_you_mean(value, [str(v) for v in p.values]) if p.values else None
-        problems.append(_problem(doc, path, "R205", str(exc), f"did you mean '{close}'?" if close else None))
+        problems.append(doc.problem(path, "R205", str(exc), f"did you mean '{close}'?" if close else None))
         return None
 
 
@@ -68,7 +64,7 @@ def _read(path: Path) -> tuple[Located, dict]:
     if doc is None:
         raise ProblemsError(problems)
     if not isinstance(doc.data, dict):
-        raise ProblemsError([_problem(doc, (), "R106", "a house rulebook must be a mapping",
+        raise ProblemsError([doc.problem((), "R106", "a house rulebook must be a mapping",
                                       "start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
         raise ProblemsError(problems)
@@ -83,15 +79,15 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
     target = extended_path(value, path)
     if target in chain or target == path.resolve():
         loop = " -> ".join(p.stem for p in chain + (path.resolve(), target))
-        raise ProblemsError([_problem(doc, ("extends",), "R602", f"the book extends itself in a loop: {loop}",
+        raise ProblemsError([doc.problem(("extends",), "R602", f"the book extends itself in a loop: {loop}",
                                       "a chain of house books must end at the standard book")])
     if not target.exists():
         close = did_you_mean(value, ["standard"] + house_names(path.parent) + house_names())
-        raise ProblemsError([_problem(doc, ("extends",), "R601", f"no book named '{value}' to extend",
+        raise ProblemsError([doc.problem(("extends",), "R601", f"no book named '{value}' to extend",
                                       f"did you mean '{close}'?" if close else
                                       "extend the standard book (extends: standard) or a house book's name")])
     if len(chain) >= MAX_DEPTH:
-        raise ProblemsError([_problem(doc, ("extends",), "R601",
+        raise ProblemsError([doc.problem(("extends",), "R601",
                                       f"the chain of books is more than {MAX_DEPTH} deep",
                                       "extend the standard book or a house book directly")])
     return load_house(target, standard, chain + (path.resolve(),))
@@ -130,7 +126,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         if rule is None:
             continue
         if rule.replaces and rule.exception_to:
-            problems.append(_problem(doc, here + ("replaces",), "R603",
+            problems.append(doc.problem(here + ("replaces",), "R603",
                                      f"'{rule.id}' both replaces '{rule.replaces}' and is an exception to "
                                      f"'{rule.exception_to}'",
                                      "a house rule either replaces a rule or is an exception to one, not both",
@@ -151,7 +147,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         rule = replace(rule, topic=topic, modifies=target)
         if rule.id in book.rules:
             first = book.rules[rule.id]
-            problems.append(_problem(doc, here + ("id",), "R103", f"duplicate rule id '{rule.id}'",
+            problems.append(doc.problem(here + ("id",), "R103", f"duplicate rule id '{rule.id}'",
                                      f"it is first defined at {first.origin}; " +
                                      ("give one of them another id" if first.house == book.name else
                                       f"to change that rule, write replaces: {rule.id} under a new id")))
@@ -159,7 +155,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         book.rules[rule.id] = rule
     problems += cross_check(book, {doc.file: doc})
     if len(book.rules) > MAX_RULES:
-        problems.append(_problem(doc, ("rules",), "R501", f"the merged book has {len(book.rules)} rules, "
+        problems.append(doc.problem(("rules",), "R501", f"the merged book has {len(book.rules)} rules, "
                                  f"over the limit of {MAX_RULES} for one book", "disable or merge rules"))
     if problems:
         raise ProblemsError(problems)
@@ -169,12 +165,12 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
 def _unknown_rule(doc: Located, path: tuple, rid: str, base: Rulebook) -> Problem:
     close = did_you_mean(rid, base.rules)
     if rid in base.disabled:
-        return _problem(doc, path, "R104", f"rule '{rid}' is disabled by the book this one extends")
-    return _problem(doc, path, "R104", f"unknown rule '{rid}'",
+        return doc.problem(path, "R104", f"rule '{rid}' is disabled by the book this one extends")
+    return doc.problem(path, "R104", f"unknown rule '{rid}'",
                     f"did you mean '{close}' ({base.rules[close].origin})?" if close else "rulings rules lists the ids")
 
 
 def _twice(doc: Located, path: tuple, rid: str, first: tuple) -> Problem:
     line = doc.at(first)[0]
-    return _problem(doc, path, "R604", f"rule '{rid}' is disabled or replaced twice",
+    return doc.problem(path, "R604", f"rule '{rid}' is disabled or replaced twice",
                     f"the first change to it is on line {line}; keep one")
