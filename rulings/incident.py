@@ -7,6 +7,7 @@ from typing import Any
 
 from rulings.betting import Action, Game, Hand, Player
 from rulings.catalogue import did_you_mean, facts
+from rulings.kill import Table, read_table
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
 from rulings.yamlsrc import Located, load_file, load_text
@@ -20,7 +21,8 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
                    "draw": "draw", "lowball": "draw", "other": "board"}
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
-       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note")
+       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
+       "table")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count")
@@ -50,6 +52,7 @@ class Incident:
     house: str | None = None
     pot_now: int | None = None
     source: Located | None = None
+    table: Table | None = None                 # the table's kill-pot history (rulings/kill.py)
 
 
 class _Reader:
@@ -233,6 +236,7 @@ def read_incident(doc: Located) -> Incident:
     elif stacks:
         r.bad(("button",), "I102", "which seat has the button?", "button: 6")
     seats = set(stacks)
+    table = read_table(r, data.get("table"), seats, variant)
     actions = _actions(r, data.get("actions"), ("actions",), seats)
     after = _actions(r, data.get("after"), ("after",), seats)
     pot = r.money(data.get("pot", 0), ("pot",))
@@ -282,7 +286,7 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house if isinstance(house, str) else None, pot_now, doc)
+                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table)
 
 
 def load_incident(path: str | Path) -> Incident:
