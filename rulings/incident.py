@@ -8,7 +8,7 @@ from typing import Any
 from rulings.betting import Action, Game, Hand, Player
 from rulings.catalogue import did_you_mean, facts
 from rulings.kill import Table, read_table
-from rulings.money import MoneyError, to_minor
+from rulings.money import MoneyError, major, to_minor
 from rulings.problems import Problem, ProblemsError
 from rulings.yamlsrc import Located, load_file, load_text
 
@@ -25,7 +25,11 @@ TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_n
        "table")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in")
-DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count")
+DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
+            "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
+            "count_asked", "count_answer", "conditional", "hidden_chips")
+DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
+                  "count_asked", "conditional")
 ACTION_KEYS = ("seat", "action", "to")
 
 
@@ -36,6 +40,11 @@ class Disputed:
     motions: tuple[tuple[int, ...], ...] = ()   # chip values per motion, minor units
     words_first: str | None = None
     based_on_count: int | None = None
+    prior_chips: tuple[int, ...] = ()            # chips of an earlier bet still in front (TDA-2024-46)
+    prior_pulled: str | None = None              # none | part | all of them pulled back
+    flags: dict[str, bool] = field(default_factory=dict)   # released, misunderstood, bettor_showed, ...
+    count_answer: int | None = None              # the bet size the dealer gave when asked (TDA-2024-49)
+    hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
 
 
 @dataclass(frozen=True)
@@ -199,6 +208,41 @@ def _motions(r: _Reader, raw: dict) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+def _disputed_act(r: _Reader, raw: dict, motions: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
+    """The chip-handling details of the disputed act; fields that contradict each other are refused (I108)."""
+    stated = r.money(raw.get("chips_total"), ("disputed", "chips_total"), required=False)
+    counted = sum(c for m in motions for c in m)
+    if stated is not None and stated != counted:
+        r.bad(("disputed", "chips_total"), "I108", f"the chips listed add up to {major(counted)}, not "
+              f"{major(stated)}", "list every chip of every motion, or correct the total")
+    prior: tuple[int, ...] = ()
+    if raw.get("prior_chips") is not None:
+        chips = raw["prior_chips"]
+        if not isinstance(chips, list) or not chips:
+            r.bad(("disputed", "prior_chips"), "I103", "a list of chip values, e.g. [1000]")
+        else:
+            values = [r.money(c, ("disputed", "prior_chips", i)) for i, c in enumerate(chips)]
+            prior = tuple(v for v in values if v)
+    pulled = r.choice(raw.get("prior_pulled"), ("none", "part", "all"), ("disputed", "prior_pulled"), required=False)
+    if pulled is not None and not prior:
+        r.bad(("disputed", "prior_pulled"), "I108", "says how earlier chips were pulled back, but no prior_chips "
+              "are listed", "add prior_chips: [...] or remove prior_pulled")
+    flags = {}
+    for name in DISPUTED_FLAGS:
+        if raw.get(name) is not None:
+            if isinstance(raw[name], bool):
+                flags[name] = raw[name]
+            else:
+                r.bad(("disputed", name), "I103", "expected true or false")
+    answer = r.money(raw.get("count_answer"), ("disputed", "count_answer"), required=False)
+    if answer is not None and not flags.get("count_asked", False):
+        r.bad(("disputed", "count_answer"), "I108", "a count answer is given but count_asked is not true",
+              "set count_asked: true, or remove count_answer")
+    hidden = r.money(raw.get("hidden_chips"), ("disputed", "hidden_chips"), required=False)
+    return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
+            "count_answer": answer, "hidden_chips": hidden}
+
+
 def read_incident(doc: Located) -> Incident:
     """Validate an incident document; raise ProblemsError naming every field that is wrong."""
     r = _Reader(doc)
@@ -255,8 +299,9 @@ def read_incident(doc: Located) -> Incident:
                                ("disputed", "words_first"), required=False)
         motions = _motions(r, d_raw)
         count = r.money(d_raw.get("based_on_count"), ("disputed", "based_on_count"), required=False)
+        act = _disputed_act(r, d_raw, motions)
         if seat is not None:
-            disputed = Disputed(seat, said, motions, words_first, count)
+            disputed = Disputed(seat, said, motions, words_first, count, **act)
     inputs = {}
     for name in ("noticed", "pointed_out_by"):
         if data.get(name) is not None:

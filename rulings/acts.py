@@ -1,0 +1,145 @@
+"""Arithmetic facts about the disputed act: chip sizes, percentages of a call or a raise, and what came after.
+
+Nothing here decides a ruling. It measures the act so that the rules in
+rulebooks/standard/declarations.yaml and misdeclared-calls.yaml can decide:
+percentages are whole numbers rounded down (TDA-2024-43A's 50% and RRP-NL-10's
+80% are compared as whole percents, since the engine compares numbers as
+doubles), money is in minor units.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.incident import Incident
+
+WAGERS = ("bet", "raise", "complete")
+
+
+def percent(part: int, whole: int) -> int:
+    """``part`` as a whole percent of ``whole``, rounded down.
+
+    >>> percent(400, 600), percent(200, 600), percent(300, 600)
+    (66, 33, 50)
+    """
+    return part * 100 // whole
+
+
+def bare_reading(amount: int, pot: int, minimum: int) -> int:
+    """TDA-2024-57: the largest power-of-ten reading of a bare number that the pot allows.
+
+    A bare "five" reads as 5, 50, 500, ...; the largest reading not above the
+    pot, and never below the smallest legal wager when a larger reading reaches it.
+
+    >>> bare_reading(500, 400000, 40000), bare_reading(500, 600000, 40000)
+    (50000, 500000)
+    """
+    readings = [amount * 10 ** k for k in range(13)]
+    fitting = [r for r in readings if r <= pot]
+    best = max(fitting) if fitting else readings[0]
+    if best < minimum:
+        best = next((r for r in readings if r >= minimum), best)
+    return best
+
+
+def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[str, Any]:
+    """Every arithmetic fact of the disputed act that the two topics' rules read."""
+    d = incident.disputed
+    out: dict[str, Any] = {}
+    out.update(_table(incident, actor))
+    out.update(_chips(incident, f))
+    out.update(_words(f))
+    out.update(_prior(incident, f))
+    out.update(d.flags)
+    if d.words_first is not None:
+        out["words_first"] = d.words_first
+    if d.prior_pulled is not None:
+        out["prior_pulled"] = d.prior_pulled
+    if d.count_answer is not None:
+        out["count_answer"] = d.count_answer
+        out["count_wrong"] = d.count_answer != f["current_bet"]
+    if d.hidden_chips is not None:
+        out["hidden_chips"] = d.hidden_chips
+    if "said_to" in out and "chips_to" in f:
+        out["words_chips_differ"] = out["said_to"] != f["chips_to"]
+        out["acted_on_chips"] = any(a.kind == "call" and a.to == f["chips_to"] for a in incident.after)
+    return out
+
+
+def _table(incident: Incident, actor: int | None) -> dict[str, Any]:
+    """Who is still in, whether the bet faced is the street's opening bet, what skipped seats did."""
+    hand, seat = incident.hand, incident.disputed.seat
+    street = hand.streets[0] if hand.streets else ()
+    folded = {a.seat for a in street if a.kind == "fold"}
+    order = [p.seat for p in hand.players if p.seat not in folded]
+    wagers = [a for a in street if a.kind in WAGERS]
+    preflop = incident.street == "preflop"
+    out: dict[str, Any] = {"players_in_hand": len(order), "facing_opening_bet": len(wagers) == (0 if preflop else 1)}
+    opening = hand.game.big_blind if preflop and not wagers else (wagers[0].to if wagers else None)
+    if opening:
+        out["opening_bet"] = opening
+    if actor is not None and actor != seat and actor in order and seat in order:
+        start, stop = order.index(actor), order.index(seat)
+        skipped = set((order[start:stop] if start < stop else order[start:] + order[:stop]))
+        # TDA-2024-53: a check, call or fold by a skipped seat leaves the action unchanged; a wager changes it
+        out["out_of_turn_changed"] = any(a.seat in skipped and a.kind in WAGERS for a in incident.after)
+    return out
+
+
+def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
+    motions = incident.disputed.motions
+    chips = [c for m in motions for c in m]
+    if not chips:
+        return {}
+    to, bet = f["chips_to"], f["current_bet"]
+    increment = f["min_raise_to"] - bet if f.get("min_raise_to") is not None else 0
+    out: dict[str, Any] = {"chip_largest": max(chips), "chip_smallest": min(chips),
+                           "first_motion_to": f["committed"] + sum(motions[0])}
+    if f.get("stack") is not None:
+        out["chips_behind"] = f["stack"] - f["chips_total"]
+    if to >= bet:
+        out["chips_over_call"] = to - bet
+    else:
+        out["chips_short"] = bet - to
+    if to > bet and increment > 0:
+        out["chips_raise_percent"] = percent(to - bet, increment)
+    if f.get("to_call"):
+        out["call_percent"] = percent(f["chips_total"], f["to_call"])
+    return out
+
+
+def _words(f: dict[str, Any]) -> dict[str, Any]:
+    """The street total the words name, where they name one (a call is the bet faced, a check stays put)."""
+    kind, out = f.get("said_kind"), {}
+    if kind is None:
+        return out
+    if f.get("said_amount_to") is not None:
+        out["said_to"] = f["said_amount_to"]
+    elif kind == "call":
+        out["said_to"] = f["committed"] + f["to_call"]
+    elif kind == "check":
+        out["said_to"] = f["committed"]
+    elif kind == "all-in" and f.get("stack") is not None:
+        out["said_to"] = f["committed"] + f["stack"]
+    increment = f["min_raise_to"] - f["current_bet"] if f.get("min_raise_to") is not None else 0
+    if f.get("said_amount_to", 0) > f["current_bet"] and increment > 0:
+        out["said_raise_percent"] = percent(f["said_amount_to"] - f["current_bet"], increment)
+    if f.get("said_bare_number") and f.get("said_amount_to") is not None:
+        out["said_bare_reading"] = bare_reading(f["said_amount_to"], f["pot"], f.get("min_raise_to") or 0)
+    return out
+
+
+def _prior(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
+    """TDA-2024-46: chips of an earlier bet still in front, and the act judged with them as one stack."""
+    prior = incident.disputed.prior_chips
+    if not prior or "chips_total" not in f:
+        return {"prior_chips_total": 0, "prior_covers_call": False, "prior_pulled": "none"} if "chips_total" in f else {}
+    new = [c for m in incident.disputed.motions for c in m]
+    together = list(prior) + new
+    total, bet = sum(together), f["current_bet"]
+    increment = f["min_raise_to"] - bet if f.get("min_raise_to") is not None else 0
+    out: dict[str, Any] = {"prior_chips_total": sum(prior), "prior_covers_call": sum(prior) >= bet,
+                           "prior_pulled": "none", "combined_to": total,
+                           "combined_every_chip_needed": total - min(together) < bet}
+    if total > bet and increment > 0:
+        out["combined_raise_percent"] = percent(total - bet, increment)
+    return out
