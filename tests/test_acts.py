@@ -1,0 +1,67 @@
+"""The arithmetic facts of the disputed act (rulings/acts.py), checked on the sources' numbers."""
+from __future__ import annotations
+
+from rulings.acts import bare_reading, percent
+from rulings.incident import incident_from_data
+from rulings.situation import build
+
+NL = {"structure": "no-limit", "setting": "tournament", "blinds": [250, 500]}
+
+
+def facts(**incident) -> dict:
+    return build(incident_from_data(incident), {}).facts
+
+
+def test_tda_2024_45_ex2_raise_percent_of_minimum_increment():
+    f = facts(game=NL, button=4, players={1: 20000, 2: 20000, 3: 20000, 4: 20000}, street="preflop",
+              actions=[{"seat": 3, "action": "raise", "to": 1100}],
+              disputed={"seat": 4, "chips": [1000, 100, 100, 100, 100, 100]})
+    assert f["chips_raise_percent"] == 66 and f["chips_over_call"] == 40000
+    assert f["chip_largest"] == 100000 and f["chip_smallest"] == 10000
+
+
+def test_tda_2024_43a_fifty_percent_is_whole_and_rounded_down():
+    assert percent(300, 600) == 50 and percent(299, 600) == 49 and percent(200, 600) == 33
+
+
+def test_rrp_nl_10_call_percent():
+    f = facts(game={"structure": "no-limit", "blinds": [5, 10]}, button=3, players={1: 3000, 2: 3000, 3: 3000},
+              street="river", pot=600, actions=[{"seat": 1, "action": "bet", "to": 400}],
+              disputed={"seat": 2, "said": "call", "chips": [100], "misunderstood": True})
+    assert f["call_percent"] == 25 and f["chips_short"] == 30000 and f["words_chips_differ"] is True
+
+
+def test_tda_2024_57_bare_number_reading():
+    assert bare_reading(500, 400000, 40000) == 50000
+    assert bare_reading(500, 500000, 40000) == 500000
+
+
+def test_tda_2024_46_prior_chips_judged_together():
+    f = facts(game={"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, button=3,
+              players={1: 20000, 2: 20000, 3: 20000}, street="preflop",
+              actions=[{"seat": 3, "action": "raise", "to": 700}, {"seat": 1, "action": "fold"}],
+              disputed={"seat": 2, "chips": [100], "prior_chips": [1000]})
+    assert f["prior_covers_call"] is True and f["combined_to"] == 110000
+    assert f["combined_every_chip_needed"] is False and f["combined_raise_percent"] == 80
+
+
+def test_tda_2024_51bc_opening_bet_and_players_in_hand():
+    f = facts(game=NL, button=4, players={1: 50000, 2: 50000, 3: 50000, 4: 50000}, street="flop", pot=4000,
+              actions=[{"seat": 1, "action": "bet", "to": 2000}, {"seat": 2, "action": "raise", "to": 8000}],
+              disputed={"seat": 3, "chips": [1000, 1000]})
+    assert f["facing_opening_bet"] is False and f["players_in_hand"] == 4 and f["opening_bet"] == 200000
+
+
+def test_tda_2024_53_skipped_seat_wager_changes_the_action():
+    base = dict(game=NL, button=3, players={1: 20000, 2: 20000, 3: 20000}, street="flop", pot=1200,
+                disputed={"seat": 3, "said": "bet five hundred"})
+    assert facts(**base, after=[{"seat": 1, "action": "check"}])["out_of_turn_changed"] is False
+    assert facts(**base, after=[{"seat": 1, "action": "bet", "to": 300}])["out_of_turn_changed"] is True
+
+
+def test_tda_2024_49_count_answer_against_the_real_bet():
+    f = facts(game=NL, button=3, players={1: 50000, 2: 50000, 3: 50000}, street="river", pot=6000,
+              actions=[{"seat": 1, "action": "bet", "to": 5500}],
+              disputed={"seat": 2, "said": "call", "chips": [1000, 1000, 1000, 500],
+                        "count_asked": True, "count_answer": 3500})
+    assert f["count_wrong"] is True and f["chips_short"] == 200000

@@ -1,0 +1,109 @@
+"""Declarations and misdeclared calls: refusals, inventory coverage, parameters, and the example incidents."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulings import books
+from rulings.catalogue import citations
+from rulings.incident import incident_from_text
+from rulings.problems import ProblemsError
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAD = """game: {structure: no-limit, blinds: [1, 2]}
+button: 3
+players: {1: 1000, 2: 1000, 3: 1000}
+street: flop
+pot: 100
+actions: [{seat: 1, action: bet, to: 100}]
+"""
+
+
+def refused(disputed: str) -> list:
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(HEAD + disputed, "bad.yaml")
+    return exc.value.problems
+
+
+def test_i108_chips_per_motion_that_do_not_add_up():
+    problems = refused("disputed: {seat: 2, motions: [[100], [100]], chips_total: 300}\n")
+    assert [(p.code, p.line) for p in problems] == [("I108", 7)]
+    assert "add up to 200, not 300" in problems[0].message
+
+
+def test_i108_count_answer_without_a_count_asked():
+    problems = refused("disputed: {seat: 2, said: call, count_answer: 50}\n")
+    assert [p.code for p in problems] == ["I108"] and "disputed.count_answer" in problems[0].message
+
+
+def test_i108_prior_pulled_without_prior_chips():
+    assert [p.code for p in refused("disputed: {seat: 2, chips: [100], prior_pulled: all}\n")] == ["I108"]
+
+
+def test_unreadable_declaration_is_a_question_not_a_guess(standard):
+    from rulings.ruling import rule_on
+    book, engine = standard
+    report = rule_on(incident_from_text(HEAD + "disputed: {seat: 2, said: 'if you bet I raise'}\n"), book, engine)
+    assert any(q["fact"] == "said_kind" for q in report.questions)
+
+
+def test_every_section_2_and_4_key_is_cited_or_explained():
+    book, _ = books.load(compile=False)
+    cited = {k for r in book.rules.values() for k in r.cites} | {k for p in book.parameters.values() for k in p.cites}
+    keys = {k for k, c in citations().items() if c.topic.startswith(("String", "Misdeclared"))}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert sorted(k for k in keys - cited if k not in readme) == []
+
+
+PARAMS = ["string.cash_declared_raise_multi_motion", "string.penalty", "string.enforced_by", "declaration.precedence",
+          "silent_raise.threshold", "silent_underraise.policy", "overchip.facing_bet", "overchip.opening",
+          "misunderstood_call.policy", "misunderstood_call.threshold", "undercall.policy"]
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_each_parameter_value_has_an_example_that_changes_a_ruling(name):
+    book, _ = books.load(compile=False)
+    param = book.parameters[name]
+    seen = set()
+    for rule in book.rules.values():
+        for ex in rule.examples:
+            setting = ex.incident.get("game", {}).get("setting", "cash")
+            value = ex.incident.get("params", {}).get(name, param.default_for(setting))
+            if any(name in str(c) for c in rule.when):
+                seen.add(value)
+    wanted = set(param.values) if param.values else {param.default_for("cash")}
+    assert wanted <= seen, f"{name}: no example with {wanted - seen}"
+
+
+def rule_json(name: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "cli.main", "rule", f"examples/incidents/{name}.yaml",
+                          "--format", "json"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_rrp_br_string_example_incident_is_a_call_with_200_back():
+    report = rule_json("string-raise-two-trips")
+    ruling = next(r for r in report["rulings"] if r["decides"] == "wager")
+    assert ruling["rule"] == "declarations.string-raise-is-call"
+    assert ruling["effects"] == {"wager_to": 100, "returned": 200}
+    assert {c["key"] for c in ruling["citations"]} == {"RRP-BR-STRING", "CP-ODP-2007"}
+    assert ruling["convention"].startswith("Robert's Rules")
+
+
+def test_rrp_nl_10_example_incident_is_discretionary():
+    report = rule_json("misdeclared-gross-misunderstanding")
+    ruling = next(r for r in report["rulings"] if r["decides"] == "wager")
+    assert ruling["rule"] == "misdeclared-calls.gross-misunderstanding"
+    assert ruling["effects"] == {"returned": 100}
+    assert ruling["discretion"]["usual"] and len(ruling["discretion"]["weigh"]) == 3
+
+
+def test_tda_2024_45_example_incident_forces_1700():
+    report = rule_json("misdeclared-multi-chip")
+    ruling = next(r for r in report["rulings"] if r["decides"] == "wager")
+    assert ruling["effects"] == {"wager_to": 1700, "owed": 200}
+    assert "TDA-2024-45" in {c["key"] for c in ruling["citations"]}
