@@ -19,12 +19,15 @@ class Blinds:
     bb_post: Money
 
 
-@dataclass
+@dataclass(slots=True)
 class Table:
     """The hand as replayed so far.
 
     Mutable on purpose: it is an accumulator private to the replay; callers
-    only ever see the frozen ``Position`` built from it.
+    only ever see the frozen ``Position`` built from it. It keeps running
+    counts (``live_seats``, ``able``) and the next seat due (``due``) so that
+    no question about who may act has to look at every seat again; every
+    method that moves chips or turns clears ``fresh`` so ``due`` is found anew.
     """
 
     hand: Hand
@@ -49,6 +52,10 @@ class Table:
     bb_acted: bool = False
     over: bool = False
     posting: bool = False                    # explicit posts are still coming in
+    live_seats: list[int] = field(default_factory=list)   # the seats that have not folded, in order
+    able: int = 0                            # live seats with chips behind (or no known stack)
+    due: int | None = None                   # the first seat from the cursor still to act, when fresh
+    fresh: bool = False
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -67,7 +74,8 @@ class Table:
         table = cls(hand=hand, params=params, order=seats,
                     behind={p.seat: p.stack for p in hand.players},
                     total={seat: 0 for seat in seats}, committed={seat: 0 for seat in seats},
-                    middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street)
+                    middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
+                    live_seats=list(seats), able=sum(p.stack != 0 for p in hand.players))
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -85,18 +93,25 @@ class Table:
     def put(self, seat: int, to: Money) -> None:
         """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
         amount = to - self.committed[seat]
-        if self.behind[seat] is not None:
-            self.behind[seat] -= amount
+        stack = self.behind[seat]
+        if stack is not None:
+            rest = self.behind[seat] = stack - amount
+            if (stack != 0) != (rest != 0) and seat not in self.folded:
+                self.able += 1 if rest != 0 else -1
         self.total[seat] += amount
         self.committed[seat] = to
+        self.fresh = False
 
     def ante(self, seat: int, ante: Money) -> None:
         stack = self.behind[seat]
         paid = ante if stack is None else min(ante, stack)
         if stack is not None:
-            self.behind[seat] = stack - paid
+            rest = self.behind[seat] = stack - paid
+            if (stack != 0) != (rest != 0) and seat not in self.folded:
+                self.able += 1 if rest != 0 else -1
         self.total[seat] += paid
         self.middle += paid
+        self.fresh = False
 
     def all_in_total(self, seat: int) -> Money | None:
         """The street total the seat reaches by putting in everything (None: no known limit)."""
@@ -134,6 +149,7 @@ class Table:
         """Open the first street once its forced bets are in: levels, the option, the first actor."""
         game = self.hand.game
         self.posting = False
+        self.fresh = False
         # A short all-in big blind still sets the nominal blind as the bet to call (rooms' rule).
         levels = sorted({to for _, to in posts} | ({game.big_blind} if posts and game.big_blind else set()))
         self.current_bet = levels[-1] if levels else 0
@@ -188,11 +204,12 @@ class Table:
 
     def open_street(self) -> None:
         """Open a later street (or the first, when the hand starts after the deal's first round)."""
-        self.committed = {seat: 0 for seat in self.order}
+        self.committed = dict.fromkeys(self.order, 0)
         self.acted = {}
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.short_all_in = None
         self.uncapped = False
+        self.fresh = False
         self.cursor = None if self.hand.game.bring_in > 0 else 0
         self.begin_round()
 
@@ -205,10 +222,11 @@ class Table:
     def close_street(self) -> None:
         """Sweep the street's bets into the middle."""
         self.middle += sum(self.committed.values())
-        self.committed = {seat: 0 for seat in self.order}
+        self.committed = dict.fromkeys(self.order, 0)
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.acted = {}
         self.short_all_in = None
+        self.fresh = False
 
     def advance(self) -> None:
         """After an action: move past every street whose betting is complete."""
@@ -224,19 +242,21 @@ class Table:
     # -- who acts ----------------------------------------------------------------------------
 
     def live(self) -> list[int]:
-        return [seat for seat in self.order if seat not in self.folded]
+        """The seats that have not folded, in order (the table's own list: read it, do not change it)."""
+        return self.live_seats
 
     def can_act(self, seat: int) -> bool:
         return seat not in self.folded and self.behind[seat] != 0
 
     def others_can_act(self, seat: int) -> bool:
-        return any(self.can_act(other) for other in self.order if other != seat)
+        return self.able - (seat not in self.folded and self.behind[seat] != 0) > 0
 
     def others_can_call_a_raise(self, seat: int) -> bool:
         """Whether another live player has chips beyond the current bet (OLR-SIDEPOT-1)."""
-        for other in self.live():
-            total = self.all_in_total(other)
-            if other != seat and (total is None or total > self.current_bet):
+        behind, committed, bet = self.behind, self.committed, self.current_bet
+        for other in self.live_seats:
+            stack = behind[other]
+            if other != seat and (stack is None or committed[other] + stack > bet):
                 return True
         return False
 
@@ -247,9 +267,9 @@ class Table:
         their totals can be called, so that is the bet (a short all-in big
         blind heads-up is called for what it is).
         """
-        if self.others_can_act(seat):
+        if self.able - (seat not in self.folded and self.behind[seat] != 0) > 0:
             return self.current_bet
-        others = [self.committed[s] for s in self.live() if s != seat]
+        others = [self.committed[s] for s in self.live_seats if s != seat]
         return min(self.current_bet, max(others, default=0))
 
     def to_call(self, seat: int) -> Money:
@@ -265,15 +285,37 @@ class Table:
         return seat not in self.acted and self.others_can_act(seat)
 
     def street_complete(self) -> bool:
-        return len(self.live()) <= 1 or not any(self.needs_to_act(seat) for seat in self.order)
+        return len(self.live_seats) <= 1 or self.next_due() is None
 
     def actor(self) -> int | None:
-        if self.over or self.cursor is None or self.street_complete():
+        if self.over or self.cursor is None:
             return None
-        n = len(self.order)
-        for step in range(n):
-            seat = self.order[(self.cursor + step) % n]
-            if self.needs_to_act(seat):
+        return self.next_due()
+
+    def next_due(self) -> int | None:
+        """The first seat from the cursor (from the first seat when there is none) that needs to act."""
+        if not self.fresh:
+            self.due = self.find_due()
+            self.fresh = True
+        return self.due
+
+    def find_due(self) -> int | None:
+        live = self.live_seats
+        if len(live) <= 1:
+            return None
+        order, folded, behind, committed, acted = self.order, self.folded, self.behind, self.committed, self.acted
+        start = self.cursor or 0
+        # A seat that can act has others who can act exactly when it is not the only one (needs_to_act).
+        others = self.able > 1
+        bet = self.current_bet
+        for seat in order[start:] + order[:start]:
+            if seat in folded or behind[seat] == 0:
+                continue
+            if others:
+                facing = bet
+            else:
+                facing = min(bet, max([committed[s] for s in live if s != seat], default=0))
+            if committed[seat] < facing or (others and seat not in acted):
                 return seat
         return None
 
@@ -308,8 +350,8 @@ class Table:
 
     def heads_up(self) -> bool:
         """Fewer than three players count toward the cap (RRP-BR-3: all-in players do not, by default)."""
-        counted = [s for s in self.live() if self.params.count_all_in_players or self.can_act(s)]
-        return len(counted) <= 2
+        counted = len(self.live_seats) if self.params.count_all_in_players else self.able
+        return counted <= 2
 
     def review_cap(self) -> None:
         """Lift the cap if the round has just become heads-up early enough (inventory section 7)."""
@@ -356,13 +398,19 @@ class Table:
 
     def check(self, seat: int) -> None:
         self.acted[seat] = self.committed[seat]
+        self.fresh = False
 
     def fold(self, seat: int) -> None:
-        self.folded.add(seat)
+        if seat not in self.folded:
+            self.able -= self.behind[seat] != 0
+            self.folded.add(seat)
+            self.live_seats.remove(seat)
+        self.fresh = False
 
     def after_action(self, seat: int) -> None:
         if self.blinds is not None and seat == self.blinds.bb_seat and self.street == 0:
             self.bb_acted = True
         self.cursor = (self.order.index(seat) + 1) % len(self.order)
+        self.fresh = False
         self.review_cap()
         self.advance()
