@@ -71,8 +71,10 @@ def sections(book: Rulebook) -> list[Section]:
     for r in book.rules.values():
         title = f"House rules — {book.title}" if r.topic not in titles else r.topic
         out.setdefault(r.topic, Section(r.topic, title)).rules.append(_rule(book, r))
+    order = list(book.settings)   # the summary says what the house chose, in the order the house wrote it
     for s in out.values():
-        s.summary = "; ".join(p["words"] for p in s.params)
+        chosen = sorted((p for p in s.params if p["house"]), key=lambda p: order.index(p["name"]))
+        s.summary = "; ".join(p["words"] for p in chosen)
     return [s for s in out.values() if s.params or s.rules]
 
 

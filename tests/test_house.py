@@ -48,7 +48,7 @@ def test_tda_2024_48_house_ruling_cites_house_rule_and_the_rule_it_modifies(tmp_
     assert "HOUSE-HARBOR-14 — House rule" in out and "TDA-2024-48" in out
     assert "house:   tda-series (modifies raise-caps.raise-at-cap-is-call)" in out
     code, out, _ = run(["rule", str(incident), "--house", "tda-series", "--format", "json"], capsys)
-    ruling = json.loads(out)["rulings"][0]
+    ruling = next(r for r in json.loads(out)["rulings"] if r["decides"] == "wager")
     assert (ruling["rule"], ruling["house"], ruling["modifies"]) == (
         "tda-series.raise-at-cap-is-call", "tda-series", "raise-caps.raise-at-cap-is-call")
     assert ruling["effects"] == {"wager_to": 1000}
@@ -60,7 +60,7 @@ def test_rrp_br_3_the_standard_book_gives_its_own_ruling_with_discretion(tmp_pat
     capped_at_four = CAPPED_RAISE.replace(", {seat: 2, action: raise, to: 1000}]", "]").replace("seat: 3, said", "seat: 2, said")
     incident = write(tmp_path, "capped.yaml", capped_at_four)
     code, out, _ = run(["rule", str(incident), "--format", "json"], capsys)
-    ruling = json.loads(out)["rulings"][0]
+    ruling = next(r for r in json.loads(out)["rulings"] if r["decides"] == "wager")
     assert (ruling["rule"], ruling["house"], ruling["modifies"]) == ("raise-caps.raise-at-cap-is-call", None, None)
     assert ruling["discretion"] is not None
 
