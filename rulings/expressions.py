@@ -11,6 +11,8 @@ with a rulebook error instead of being run.
 ["'**' is not allowed"]
 >>> evaluate(compile_expression("wager_to - max_raise_to"), {"wager_to": 50000, "max_raise_to": 8000})
 42000
+>>> sorted(names_in("max_raise_to")), sorted(param_names_in("param.silent_raise.threshold"))
+(['max_raise_to'], ['silent_raise.threshold'])
 """
 from __future__ import annotations
 
@@ -123,17 +125,22 @@ def check_template(text: str) -> list[str]:
     return problems
 
 
+def _all(tree: nodes.Node, kind: type) -> list:
+    """Every node of a kind, the root included (jinja2's find_all looks only below the root)."""
+    return ([tree] if isinstance(tree, kind) else []) + list(tree.find_all(kind))
+
+
 def names_in(text: str, template: bool = False) -> set[str]:
     """The fact names an expression or template reads (``param`` stands for all parameters)."""
     tree = ENV.parse(text) if template else parse_expression(str(text))
-    return {n.name for n in tree.find_all(nodes.Name)}
+    return {n.name for n in _all(tree, nodes.Name)}
 
 
 def param_names_in(text: str, template: bool = False) -> set[str]:
     """The parameters (``param.a.b`` -> 'a.b') an expression or template reads."""
     tree = ENV.parse(text) if template else parse_expression(str(text))
     found = set()
-    for node in tree.find_all(nodes.Getattr):
+    for node in _all(tree, nodes.Getattr):
         parts, root = [], node
         while isinstance(root, nodes.Getattr):
             parts.append(root.attr)
