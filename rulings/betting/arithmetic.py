@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
 from rulings.betting.model import (
@@ -13,9 +13,8 @@ from rulings.betting.table import Table
 from rulings.money import show
 
 
-@dataclass(frozen=True)
-class Quote:
-    """What one seat may do now."""
+class Quote(NamedTuple):
+    """What one seat may do now (a named tuple: one is made at every action)."""
 
     to_call: Money
     min_raise_to: Money | None
@@ -43,12 +42,12 @@ def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Acti
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand)]
     [(0, 'raise', 400, 700)]
     """
-    for index, action, street, table in _walk(hand, params):
+    for index, action, table, move, quote in _walk(hand, params):
         if action is None:
             return
-        move = _move(table, index, action, street)
+        # _move has checked that the seat is the one due (or names the opener), so its quote is the actor's.
         actor = action.seat if move == "post" or table.cursor is None else table.actor()
-        yield index, action, _position(table, actor, actor)
+        yield index, action, _position(table, actor, actor, quote)
 
 
 def position(hand: Hand, params: Params = Params(), after: int | None = None,
@@ -74,9 +73,8 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
     if after is not None and not 0 <= after <= total:
         raise BettingError(f"the hand has no point after {after} actions", field="after",
                            expected=f"a count from 0 to {total}")
-    for index, action, _street, table in _walk(hand, params):
-        if index == after or action is None:
-            break
+    for _index, action, table, _how, _checked in _walk(hand, params, after):
+        pass    # the last step is the point asked for: the action at ``after``, unchecked, or the end
     if seat is not None and seat not in table.behind:
         raise BettingError(f"seat {seat} is not in the hand", seat=seat, field="seat",
                            expected=" | ".join(str(s) for s in table.order))
@@ -90,8 +88,13 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
     return _position(table, actor, seat if seat is not None else actor)
 
 
-def _walk(hand: Hand, params: Params) -> Iterator[tuple[int, Action | None, int, Table]]:
-    """Yield (index, action, its street, table before it), then (count, None, last street, final table)."""
+Step = tuple[int, "Action | None", Table, "str | None", "Quote | None"]
+
+
+def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]:
+    """Yield (index, action, table before it, move, quote) for each action once checked, then
+    (count, None, final table, None, None). At index ``stop`` the action is yielded unchecked,
+    with no move, and the walk ends."""
     table = Table.start(hand, params)
     index = 0
     posts: list[tuple[int, Money]] = []
@@ -100,8 +103,11 @@ def _walk(hand: Hand, params: Params) -> Iterator[tuple[int, Action | None, int,
         for action in actions:
             if table.posting and action.kind != "post":
                 table.open_first(posts)
-            yield index, action, street, table
-            move = _move(table, index, action, street)
+            if index == stop:
+                yield index, action, table, None, None
+                return
+            move, quote = _move(table, index, action, street)
+            yield index, action, table, move, quote
             if move == "post":
                 table.put(action.seat, action.to)
                 posts.append((action.seat, action.to))
@@ -115,7 +121,7 @@ def _walk(hand: Hand, params: Params) -> Iterator[tuple[int, Action | None, int,
         raise BettingError(f"street {table.street} ended before its betting was complete", index=index,
                            seat=due, field="streets",
                            expected=f"an action by seat {due}" if due is not None else "more actions")
-    yield index, None, hand.first_street + len(hand.streets) - 1, table
+    yield index, None, table, None, None
 
 
 def _apply(table: Table, action: Action, move: str) -> None:
@@ -133,8 +139,8 @@ def _apply(table: Table, action: Action, move: str) -> None:
     table.after_action(seat)
 
 
-def _move(table: Table, index: int, action: Action, street: int) -> str:
-    """Check one action against the table; return how to apply it (or raise BettingError)."""
+def _move(table: Table, index: int, action: Action, street: int) -> tuple[str, Quote | None]:
+    """Check one action against the table; return how to apply it and the seat's quote (or raise BettingError)."""
     game, seat, kind = table.hand.game, action.seat, action.kind
 
     def refuse(message: str, expected: str) -> BettingError:
@@ -147,7 +153,7 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
     if street >= game.betting_rounds:
         raise refuse(f"the game has no betting round {street}", f"streets 0 to {game.betting_rounds - 1}")
     if kind == "post":
-        return _post(table, action, refuse)
+        return _post(table, action, refuse), None
     if table.over:
         raise refuse(f"seat {seat} acted after {_over_reason(table)}", "no further action")
     if table.street < street:
@@ -169,41 +175,45 @@ def _move(table: Table, index: int, action: Action, street: int) -> str:
         due = table.actor()
         raise refuse(f"seat {seat} acted out of turn; seat {due} is due", f"an action by seat {due}")
     quote = _quote(table, seat)
-    options = _options(table, seat, quote)
     committed = table.committed[seat]
     if kind == "fold":
-        return "fold"
+        return "fold", quote
     if kind == "check" or (kind == "call" and quote.to_call == 0 and action.to in (None, committed)):
         if quote.to_call > 0:
-            raise refuse(f"seat {seat} checked facing a bet of {_m(table.facing(seat))}", options)
-        return "check"
+            raise refuse(f"seat {seat} checked facing a bet of {_m(table.facing(seat))}",
+                         _options(table, seat, quote))
+        return "check", quote
     if kind == "call":
         call_to = committed + quote.to_call
         if action.to is not None and action.to != call_to:
-            raise refuse(f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}", options)
-        return "call"
+            raise refuse(f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
+                         _options(table, seat, quote))
+        return "call", quote
     if action.to is None:
-        raise refuse(f"a {kind} needs the street total it goes to ('to')", options)
+        raise refuse(f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
     to = action.to
     all_in = table.all_in_total(seat)
     if all_in is not None and to > all_in:
         raise refuse(f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
                      f"a street total of at most {_m(all_in)} (all-in)")
     if kind == "bring-in":
-        return _bring_in(table, action, refuse, all_in)
+        return _bring_in(table, action, refuse, all_in), quote
     if kind == "complete" and game.structure in BIG_BET:
-        raise refuse("completing a bet exists only in limit games (RRP-NL-4)", options)
+        raise refuse("completing a bet exists only in limit games (RRP-NL-4)", _options(table, seat, quote))
     if to <= table.facing(seat):
         if to == all_in:
-            return "call"       # all-in for no more than a call
-        raise refuse(f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}", options)
+            return "call", quote       # all-in for no more than a call
+        raise refuse(f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
+                     _options(table, seat, quote))
     if not quote.can_raise:
-        raise refuse(f"seat {seat} may not raise: {quote.reason}", options)
+        raise refuse(f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
     if quote.max_raise_to is not None and to > quote.max_raise_to:
-        raise refuse(f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}", options)
+        raise refuse(f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
+                     _options(table, seat, quote))
     if to < quote.min_raise_to and to != all_in:
-        raise refuse(f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}", options)
-    return "wager"
+        raise refuse(f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
+                     _options(table, seat, quote))
+    return "wager", quote
 
 
 Refuse = Callable[[str, str], BettingError]
@@ -325,10 +335,13 @@ def _pot_limit_max(table: Table, seat: int) -> Money:
     return pot_limit_max(table.current_bet, pot, call, params.rounding_unit)
 
 
-def _position(table: Table, actor: int | None, seat: int | None) -> Position:
-    """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat)."""
+def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | None = None) -> Position:
+    """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat);
+    ``quote`` is the seat's quote when the caller has just made it on this same table."""
     if table.posting:
         quote = Quote(0, None, None, False, "the forced bets are still being posted")
+    elif quote is not None:
+        pass
     elif seat is not None:
         quote = _quote(table, seat)
     elif table.over:
