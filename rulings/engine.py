@@ -129,20 +129,23 @@ class Fired:
 
 @dataclass
 class Run:
+    """One incident's run: the whole situation lives here; durable-rules holds only what conditions test."""
+
+    facts: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     fired: list[Fired] = field(default_factory=list)
     chains: dict[str, list[str]] = field(default_factory=dict)
     error: BaseException | None = None
     error_rule: str | None = None
 
 
-def _context(situation: dict, params: dict) -> dict:
-    ctx = {k: v for k, v in situation.items() if not k.startswith(("p__", "f__", "b__")) and k not in ("sid", "id", "t")}
+def _nested(params: dict) -> dict:
+    """Parameters as param.topic.name for expressions and sentences."""
     nested: dict = {}
     for name, value in params.items():
         topic, _, rest = name.partition(".")
         nested.setdefault(topic, {})[rest] = value
-    ctx["param"] = nested
-    return ctx
+    return nested
 
 
 class Engine:
@@ -166,8 +169,8 @@ class Engine:
             self._index[rule.id] = i
             if rule.then.ruling:
                 self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
-        # only the parameters some condition tests go into the fact (durable-rules holds ~254 fields)
-        self._param_fields = {f for r in book.rules.values() for f in reads(r.when) if f.startswith("p__")}
+        self._fields = {f for r in book.rules.values() for f in reads(r.when)}
+        self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
         for i, rule in enumerate(book.rules.values()):
             ruleset[f"r{i}"] = self._compile(rule)
         ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": lambda c: None}
@@ -201,7 +204,7 @@ class Engine:
                                  compile_template(rule.then.say) if rule.then.say else None])
             return compiled
         rule_reads = reads(rule.when, self._ruled)
-        runs = self._runs
+        runs, fields = self._runs, self._fields
 
         def action(c):  # exactly one parameter: durable-rules treats two as async
             m = c.m._d
@@ -209,21 +212,23 @@ class Engine:
             if run.error is not None:
                 return
             try:
-                situation = {k: v for k, v in m.items() if k not in ("id", "$s")}
                 chain: list[str] = []
                 for key in sorted(rule_reads & run.chains.keys(), key=lambda k: len(run.chains[k])):
                     chain += [r for r in run.chains[key] if r not in chain]
                 chain.append(rule.id)
-                ctx = _context(situation, run.params)
+                ctx = dict(run.facts)
                 effects, derive, template = parts()
                 values = {k: fn(**ctx) for k, fn in effects}
                 derived = {k: fn(**ctx) for k, fn in derive}
                 sentence = template.render({**ctx, "effect": values, "rule": rule.id}) if template else None
                 run.fired.append(Fired(rule, chain, values, derived, sentence, ctx))
-                new = {k: v for k, v in situation.items() if k != "sid"}
-                new.update({k: v for k, v in derived.items() if v is not None})
-                for k in derived:
+                new = {k: v for k, v in m.items() if k not in ("id", "$s", "sid")}
+                for k, v in derived.items():
                     run.chains[k] = chain
+                    if v is not None:
+                        run.facts[k] = v
+                        if k in fields:
+                            new[k] = v
                 new[flag] = 1
                 run.chains[flag] = chain
                 if len(new) > MAX_FIELDS:
@@ -240,14 +245,16 @@ class Engine:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards."""
         if self._closed:
             raise EngineError("this engine was closed")
-        fact = {k: v for k, v in situation.items() if v is not None}
-        fact.update({f: v for k, v in params.items()
-                     if v is not None and (f := field_name("param." + k)) in self._param_fields})
+        facts = {k: v for k, v in situation.items() if v is not None}
+        # durable-rules gets only the fields some condition tests: it serialises every field on
+        # every assert, and refuses a fact of more than about 254 fields
+        fact = {k: v for k, v in facts.items() if k in self._fields}
+        fact.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
         fact["t"] = "situation"
+        facts["param"] = _nested(params)
         with self._lock:
             sid = f"s{next(self._sids)}"
-            run = Run()
-            run.params = params  # type: ignore[attr-defined]
+            run = Run(facts, params)
             self._runs[sid] = run
             try:
                 state = self._host.assert_fact(self.name, dict(fact, sid=sid))

@@ -152,6 +152,19 @@ def param_names_in(text: str, template: bool = False) -> set[str]:
 
 
 def compile_expression(text: str | int) -> Callable[..., Any]:
+    """A callable over facts. A lone fact name or constant is read directly (no jinja2 context to build)."""
+    expr = parse_expression(str(text))
+    if isinstance(expr, nodes.Name) and expr.name not in ("true", "false", "none"):
+        name = expr.name
+
+        def read(**ctx):
+            if name not in ctx:
+                raise NameError(f"'{name}' is undefined")
+            return ctx[name]
+        return read
+    if isinstance(expr, nodes.Const):
+        value = expr.value
+        return lambda **ctx: value
     return ENV.compile_expression(str(text), undefined_to_none=False)
 
 
