@@ -16,12 +16,15 @@ def uncalled(contributions: dict[int, Money]) -> tuple[int | None, Money]:
     >>> uncalled({1: 8450, 2: 3500})
     (1, 4950)
     """
-    ranked = sorted(contributions.items(), key=lambda item: item[1], reverse=True)
-    if not ranked:
+    amounts = list(contributions.values())
+    if not amounts:
         return None, 0
-    top_seat, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0
-    return (top_seat, top - second) if top > second else (None, 0)
+    top = max(amounts)
+    at = amounts.index(top)      # the first seat with the most, as a stable sort would rank it
+    second = max(amounts[:at] + amounts[at + 1:], default=0)
+    if top <= second:
+        return None, 0
+    return list(contributions)[at], top - second
 
 
 def side_pots(contributions: dict[int, Money], folded: set[int]) -> tuple[SidePot, ...]:
@@ -39,12 +42,16 @@ def side_pots(contributions: dict[int, Money], folded: set[int]) -> tuple[SidePo
     paid = dict(contributions)
     if seat is not None:
         paid[seat] -= excess
-    levels = sorted({amount for s, amount in paid.items() if s not in folded and amount > 0})
+    # Every pot's contenders are among the live seats that put chips in; sorted once, filtered per level.
+    contenders = sorted(s for s, put in paid.items() if s not in folded and put > 0)
+    levels = sorted({paid[s] for s in contenders})
+    puts = list(paid.values())
     pots: list[SidePot] = []
     floor = 0
     for level in levels:
-        amount = sum(min(put, level) - min(put, floor) for put in paid.values())
-        eligible = tuple(sorted(s for s, put in paid.items() if s not in folded and put >= level))
+        # What each seat put in between floor and level (nothing from a seat that stopped at or below floor).
+        amount = sum([(put if put < level else level) - floor for put in puts if put > floor])
+        eligible = tuple([s for s in contenders if paid[s] >= level])
         if pots and pots[-1].eligible == eligible:
             # Two cuts with the same contenders are one pot: keep the listing minimal.
             pots[-1] = SidePot(pots[-1].amount + amount, eligible)
@@ -52,7 +59,7 @@ def side_pots(contributions: dict[int, Money], folded: set[int]) -> tuple[SidePo
             pots.append(SidePot(amount, eligible))
         floor = level
     # Folded money above every live level (a folded raiser's chips) goes to the top pot.
-    above = sum(max(put - floor, 0) for put in paid.values())
+    above = sum([put - floor for put in puts if put > floor])
     if above:
         if pots:
             pots[-1] = SidePot(pots[-1].amount + above, pots[-1].eligible)
