@@ -174,20 +174,24 @@ def _move(table: Table, index: int, action: Action, street: int) -> tuple[str, Q
     elif seat != table.actor():
         due = table.actor()
         raise refuse(f"seat {seat} acted out of turn; seat {due} is due", f"an action by seat {due}")
-    quote = _quote(table, seat)
     committed = table.committed[seat]
+    # A fold, check or call needs only the amount to call; the raise window is worked out for it
+    # only where working it out cannot itself refuse the hand (a limit game's bet sizes, a house
+    # setting), so that such a refusal still comes at the same action.
+    quote = None if kind in ("fold", "check", "call") and _quote_is_quiet(table) else _quote(table, seat)
+    to_call = table.to_call(seat) if quote is None else quote.to_call
     if kind == "fold":
         return "fold", quote
-    if kind == "check" or (kind == "call" and quote.to_call == 0 and action.to in (None, committed)):
-        if quote.to_call > 0:
+    if kind == "check" or (kind == "call" and to_call == 0 and action.to in (None, committed)):
+        if to_call > 0:
             raise refuse(f"seat {seat} checked facing a bet of {_m(table.facing(seat))}",
-                         _options(table, seat, quote))
+                         _options(table, seat, quote or _quote(table, seat)))
         return "check", quote
     if kind == "call":
-        call_to = committed + quote.to_call
+        call_to = committed + to_call
         if action.to is not None and action.to != call_to:
             raise refuse(f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
-                         _options(table, seat, quote))
+                         _options(table, seat, quote or _quote(table, seat)))
         return "call", quote
     if action.to is None:
         raise refuse(f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
@@ -263,6 +267,12 @@ def _over_reason(table: Table) -> str:
     if sum(table.can_act(seat) for seat in live) <= 1:
         return "the betting is over: every player but one is all-in"
     return "the last betting round is complete"
+
+
+def _quote_is_quiet(table: Table) -> bool:
+    """Whether ``_quote`` cannot raise BettingError: a big-bet game (no bet sizes by street) with a
+    known ``limit_reopen``."""
+    return table.hand.game.structure in BIG_BET and table.params.limit_reopen in ("half_bet", "full_bet")
 
 
 def _quote(table: Table, seat: int) -> Quote:

@@ -79,8 +79,9 @@ class Table:
         if hand.first_street > 0:
             table.open_street()
             return table
-        for seat in seats:
-            table.ante(seat, hand.game.ante)
+        if hand.game.ante:
+            for seat in seats:
+                table.ante(seat, hand.game.ante)
         first = hand.streets[0] if hand.streets else ()
         if first and first[0].kind == "post":
             table.posting = True
