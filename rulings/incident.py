@@ -15,7 +15,7 @@ from rulings.yamlsrc import Located, load_file, load_text
 STREETS = {
     "board": ("preflop", "flop", "turn", "river"),
     "stud": ("third", "fourth", "fifth", "sixth", "seventh"),
-    "draw": ("first", "second", "third-round"),
+    "draw": ("before-draw", "after-draw"),   # single-draw games: two betting rounds (RRP-BR-3)
 }
 VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": "stud",
                    "draw": "draw", "lowball": "draw", "other": "board"}
