@@ -56,6 +56,8 @@ class Table:
     able: int = 0                            # live seats with chips behind (or no known stack)
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
+    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order
+    big_bet: bool = False                    # no-limit or pot-limit
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -75,7 +77,9 @@ class Table:
                     behind={p.seat: p.stack for p in hand.players},
                     total={seat: 0 for seat in seats}, committed={seat: 0 for seat in seats},
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
-                    live_seats=list(seats), able=sum(p.stack != 0 for p in hand.players))
+                    live_seats=list(seats), able=sum(p.stack != 0 for p in hand.players),
+                    place={seat: k for k, seat in enumerate(seats)},
+                    big_bet=hand.game.structure in BIG_BET)
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -154,7 +158,7 @@ class Table:
         # A short all-in big blind still sets the nominal blind as the bet to call (rooms' rule).
         levels = sorted({to for _, to in posts} | ({game.big_blind} if posts and game.big_blind else set()))
         self.current_bet = levels[-1] if levels else 0
-        if game.structure in BIG_BET:
+        if self.big_bet:
             # The largest forced bet is the bring-in the first raise is measured by (RRP-NL-2).
             self.last_full_raise = self.current_bet
         else:
@@ -164,12 +168,12 @@ class Table:
                     self.bets += 1
                     self.full_level = level
                     self.last_full_raise = need
-        self.blinds = self.find_blinds(posts) if posts else None
+        run = self.blind_run(posts) if posts else []
+        self.blinds = self.find_blinds(posts, run) if posts else None
         if game.bring_in > 0:
             self.cursor = None       # stud: the bring-in seat, named by the actions, opens
         elif posts:
-            run = self.blind_run(posts)
-            self.cursor = (self.order.index(run[-1]) + 1) % len(self.order)
+            self.cursor = (self.place[run[-1]] + 1) % len(self.order)
         else:
             self.cursor = 0
         self.begin_round()
@@ -182,7 +186,7 @@ class Table:
         a kill) acts in its normal turn, with the option.
         """
         posters = {seat for seat, _ in posts}
-        start = self.order.index(posts[0][0])
+        start = self.place[posts[0][0]]
         run = []
         for k in range(len(self.order)):
             seat = self.order[(start + k) % len(self.order)]
@@ -191,11 +195,10 @@ class Table:
             run.append(seat)
         return run
 
-    def find_blinds(self, posts: list[tuple[int, Money]]) -> Blinds:
-        """Which posts are the small and big blind: the run's first seat is the SB only if it sits
-        in the SB position and posted no more than a small blind; otherwise the SB is dead."""
+    def find_blinds(self, posts: list[tuple[int, Money]], run: list[int]) -> Blinds:
+        """Which posts are the small and big blind: the run's (``blind_run``) first seat is the SB
+        only if it sits in the SB position and posted no more than a small blind; otherwise the SB is dead."""
         amount = dict(posts)
-        run = self.blind_run(posts)
         sb_position = self.order[1] if len(self.order) == 2 else self.order[0]
         if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= self.hand.game.small_blind:
             return Blinds(sb_seat=run[0], sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
@@ -231,8 +234,8 @@ class Table:
 
     def advance(self) -> None:
         """After an action: move past every street whose betting is complete."""
-        while not self.over and self.street_complete():
-            if len(self.live()) <= 1 or self.street + 1 >= self.hand.game.betting_rounds:
+        while not self.over and (len(self.live_seats) <= 1 or self.next_due() is None):
+            if len(self.live_seats) <= 1 or self.street + 1 >= self.hand.game.betting_rounds:
                 self.close_street()
                 self.over = True
             else:
@@ -331,7 +334,7 @@ class Table:
 
     def raise_base(self) -> Money:
         """The level a raise is measured from: the high bet in big-bet games, the last full level in limit."""
-        return self.current_bet if self.hand.game.structure in BIG_BET else self.full_level
+        return self.current_bet if self.big_bet else self.full_level
 
     def reopened_for(self, seat: int) -> bool:
         """Whether the seat may raise: it has not acted, or it now faces a full bet or raise (TDA-2024-47)."""
@@ -356,7 +359,7 @@ class Table:
 
     def review_cap(self) -> None:
         """Lift the cap if the round has just become heads-up early enough (inventory section 7)."""
-        if self.hand.game.structure in BIG_BET or not self.heads_up():
+        if self.big_bet or not self.heads_up():
             return
         variant = self.heads_up_variant()
         if variant == "before_cap" and self.bets < raise_cap(self.hand.game, self.params):
@@ -365,7 +368,7 @@ class Table:
             self.uncapped = True
 
     def capped(self) -> bool:
-        if self.hand.game.structure in BIG_BET or self.uncapped:
+        if self.big_bet or self.uncapped:
             return False
         return self.bets >= raise_cap(self.hand.game, self.params)
 
@@ -390,7 +393,7 @@ class Table:
         self.put(seat, to)
         self.acted[seat] = to
         self.current_bet = to
-        if self.hand.game.structure in BIG_BET:
+        if self.big_bet:
             self.last_full_raise = max(self.last_full_raise, to)
 
     def call(self, seat: int) -> None:
@@ -411,7 +414,8 @@ class Table:
     def after_action(self, seat: int) -> None:
         if self.blinds is not None and seat == self.blinds.bb_seat and self.street == 0:
             self.bb_acted = True
-        self.cursor = (self.order.index(seat) + 1) % len(self.order)
+        self.cursor = (self.place[seat] + 1) % len(self.order)
         self.fresh = False
-        self.review_cap()
+        if not self.big_bet:
+            self.review_cap()
         self.advance()
