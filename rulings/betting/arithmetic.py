@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
 from rulings.betting.model import (
-    ACTION_KINDS, Action, BettingError, Hand, Money, Params, Position, SidePot,
+    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot,
 )
 from rulings.betting.pots import side_pots
 from rulings.betting.table import Table
@@ -69,7 +69,7 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
     >>> position(hand).max_raise_to
     25000
     """
-    total = sum(len(street) for street in hand.streets)
+    total = sum(map(len, hand.streets))
     if after is not None and not 0 <= after <= total:
         raise BettingError(f"the hand has no point after {after} actions", field="after",
                            expected=f"a count from 0 to {total}")
@@ -108,11 +108,22 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
                 return
             move, quote = _move(table, index, action, street)
             yield index, action, table, move, quote
+            seat = action.seat
             if move == "post":
-                table.put(action.seat, action.to)
-                posts.append((action.seat, action.to))
+                table.put(seat, action.to)
+                posts.append((seat, action.to))
             else:
-                _apply(table, action, move)
+                if move == "fold":
+                    table.fold(seat)
+                elif move == "check":
+                    table.check(seat)
+                elif move == "call":
+                    table.call(seat)
+                elif move == "bring-in":
+                    table.bring_in(seat, action.to)
+                else:
+                    table.wager(seat, action.to)
+                table.after_action(seat)
             index += 1
         if table.posting:
             table.open_first(posts)
@@ -122,21 +133,6 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
                            seat=due, field="streets",
                            expected=f"an action by seat {due}" if due is not None else "more actions")
     yield index, None, table, None, None
-
-
-def _apply(table: Table, action: Action, move: str) -> None:
-    seat = action.seat
-    if move == "fold":
-        table.fold(seat)
-    elif move == "check":
-        table.check(seat)
-    elif move == "call":
-        table.call(seat)
-    elif move == "bring-in":
-        table.bring_in(seat, action.to)
-    else:
-        table.wager(seat, action.to)
-    table.after_action(seat)
 
 
 def _move(table: Table, index: int, action: Action, street: int) -> tuple[str, Quote | None]:
@@ -358,11 +354,8 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         quote = Quote(0, None, None, False, _over_reason(table))
     else:
         quote = _opening(table)
-    contributions = dict(table.total)
-    pots = side_pots(contributions, table.folded)
-    if table.dead:
-        # pot_before belongs to no seat: it goes to the main pot, contested by all live seats.
-        pots = _with_dead(pots, table.dead, tuple(sorted(table.live())))
+    # The side pots are worked out only if read, from a copy of the chips as they stand now.
+    pots = Deferred(_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live()))
     return Position(
         actor=actor, street=table.street, pot=table.middle + sum(table.committed.values()),
         pot_in_middle=table.middle, to_call=quote.to_call, current_bet=table.current_bet,
@@ -384,6 +377,15 @@ def _opening(table: Table) -> Quote:
     else:
         high = street_bet(game, table.street)
     return Quote(0, low, high, True, None)
+
+
+def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,
+               live: tuple[int, ...]) -> tuple[SidePot, ...]:
+    pots = side_pots(contributions, folded)
+    if dead:
+        # pot_before belongs to no seat: it goes to the main pot, contested by all live seats.
+        pots = _with_dead(pots, dead, tuple(sorted(live)))
+    return pots
 
 
 def _with_dead(pots: tuple[SidePot, ...], dead: Money, live: tuple[int, ...]) -> tuple[SidePot, ...]:

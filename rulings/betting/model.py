@@ -5,7 +5,9 @@ hundredth of a chip). Nothing here is ever a float.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 Money = int
 
@@ -124,3 +126,41 @@ class Position:
     side_pots: tuple[SidePot, ...]
     committed: dict[int, Money]  # each seat's street total
     stacks: dict[int, Money | None]  # each seat's chips behind
+
+
+class Deferred:
+    """Work put off until its result is read: ``work(*args)``, done at most once.
+
+    A replay makes a Position at every action, and most readers never look
+    at its side pots; given one of these as ``side_pots``, a Position works
+    them out on the first read and keeps them.
+    """
+
+    __slots__ = ("work", "args")
+
+    def __init__(self, work: Callable[..., Any], *args: Any):
+        self.work = work
+        self.args = args
+
+
+class _ReadOnce:
+    """The ``side_pots`` field of Position: stored as given, and a ``Deferred`` is done on first read.
+
+    Installed on the class after ``dataclass`` has made it, so the field,
+    its place in ``__init__``, ``__eq__``, ``__repr__`` and ``replace`` are
+    those of a plain field (they all read it through here).
+    """
+
+    def __get__(self, obj: Position | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__["_side_pots"]
+        if type(value) is Deferred:
+            value = obj.__dict__["_side_pots"] = value.work(*value.args)
+        return value
+
+    def __set__(self, obj: Position, value: Any) -> None:
+        obj.__dict__["_side_pots"] = value    # only __init__ gets here: the frozen __setattr__ refuses others
+
+
+Position.side_pots = _ReadOnce()  # type: ignore[assignment]
