@@ -88,6 +88,7 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
     return _position(table, actor, seat if seat is not None else actor)
 
 
+Refuse = Callable[[str, str], BettingError]
 Step = tuple[int, "Action | None", Table, "str | None", "Quote | None"]
 
 
@@ -96,6 +97,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
     (count, None, final table, None, None). At index ``stop`` the action is yielded unchecked,
     with no move, and the walk ends."""
     table = Table.start(hand, params)
+    quiet = _quote_is_quiet(table)
     index = 0
     posts: list[tuple[int, Money]] = []
     for offset, actions in enumerate(hand.streets):
@@ -106,7 +108,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
             if index == stop:
                 yield index, action, table, None, None
                 return
-            move, quote = _move(table, index, action, street)
+            move, quote = _move(table, index, action, street, quiet)
             yield index, action, table, move, quote
             seat = action.seat
             if move == "post":
@@ -135,13 +137,39 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
     yield index, None, table, None, None
 
 
-def _move(table: Table, index: int, action: Action, street: int) -> tuple[str, Quote | None]:
-    """Check one action against the table; return how to apply it and the seat's quote (or raise BettingError)."""
-    game, seat, kind = table.hand.game, action.seat, action.kind
+PLAYS = frozenset(ACTION_KINDS) - {"post"}
 
+
+def _move(table: Table, index: int, action: Action, street: int, quiet: bool) -> tuple[str, Quote | None]:
+    """Check one action against the table; return how to apply it and the seat's quote (or raise BettingError).
+
+    ``quiet``: working out the raise window cannot refuse the hand (``_quote_is_quiet``)."""
+    seat, kind = action.seat, action.kind
+    # The usual case, a play by the seat due on the table's own street, passes every check of
+    # _turn (a seat due is in the hand, live and has chips; the table's street is a betting round).
+    if not (kind in PLAYS and street == table.street and not table.over and table.cursor is not None
+            and seat == table.next_due()):
+        if kind == "post":
+            _turn(table, index, action, street)
+            return _post(table, action, _refuser(index, seat)), None
+        _turn(table, index, action, street)
+    return _play(table, index, action, quiet)
+
+
+def _refused(index: int, seat: int, message: str, expected: str) -> BettingError:
+    return BettingError(message, index=index, seat=seat, field="actions", expected=expected)
+
+
+def _refuser(index: int, seat: int) -> Refuse:
     def refuse(message: str, expected: str) -> BettingError:
-        return BettingError(message, index=index, seat=seat, field="actions", expected=expected)
+        return _refused(index, seat, message, expected)
+    return refuse
 
+
+def _turn(table: Table, index: int, action: Action, street: int) -> None:
+    """Refuse an action of an unknown kind, by a seat not in the hand or not due, or on the wrong street."""
+    game, seat, kind = table.hand.game, action.seat, action.kind
+    refuse = _refuser(index, seat)
     if kind not in ACTION_KINDS:
         raise refuse(f"unknown action kind {kind!r}", " | ".join(ACTION_KINDS))
     if seat not in table.behind:
@@ -149,7 +177,7 @@ def _move(table: Table, index: int, action: Action, street: int) -> tuple[str, Q
     if street >= game.betting_rounds:
         raise refuse(f"the game has no betting round {street}", f"streets 0 to {game.betting_rounds - 1}")
     if kind == "post":
-        return _post(table, action, refuse), None
+        return
     if table.over:
         raise refuse(f"seat {seat} acted after {_over_reason(table)}", "no further action")
     if table.street < street:
@@ -170,53 +198,56 @@ def _move(table: Table, index: int, action: Action, street: int) -> tuple[str, Q
     elif seat != table.actor():
         due = table.actor()
         raise refuse(f"seat {seat} acted out of turn; seat {due} is due", f"an action by seat {due}")
+
+
+def _play(table: Table, index: int, action: Action, quiet: bool) -> tuple[str, Quote | None]:
+    """Check a play by a seat whose turn it is against the amounts; return how to apply it and the quote."""
+    game, seat, kind = table.hand.game, action.seat, action.kind
     committed = table.committed[seat]
     # A fold, check or call needs only the amount to call; the raise window is worked out for it
     # only where working it out cannot itself refuse the hand (a limit game's bet sizes, a house
     # setting), so that such a refusal still comes at the same action.
-    quote = None if kind in ("fold", "check", "call") and _quote_is_quiet(table) else _quote(table, seat)
+    quote = None if quiet and kind in _PASSIVE else _quote(table, seat)
     to_call = table.to_call(seat) if quote is None else quote.to_call
     if kind == "fold":
         return "fold", quote
     if kind == "check" or (kind == "call" and to_call == 0 and action.to in (None, committed)):
         if to_call > 0:
-            raise refuse(f"seat {seat} checked facing a bet of {_m(table.facing(seat))}",
-                         _options(table, seat, quote or _quote(table, seat)))
+            raise _refused(index, seat, f"seat {seat} checked facing a bet of {_m(table.facing(seat))}",
+                       _options(table, seat, quote or _quote(table, seat)))
         return "check", quote
     if kind == "call":
         call_to = committed + to_call
         if action.to is not None and action.to != call_to:
-            raise refuse(f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
-                         _options(table, seat, quote or _quote(table, seat)))
+            raise _refused(index, seat, f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
+                       _options(table, seat, quote or _quote(table, seat)))
         return "call", quote
     if action.to is None:
-        raise refuse(f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
+        raise _refused(index, seat, f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
     to = action.to
     all_in = table.all_in_total(seat)
     if all_in is not None and to > all_in:
-        raise refuse(f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
-                     f"a street total of at most {_m(all_in)} (all-in)")
+        raise _refused(index, seat, f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
+                   f"a street total of at most {_m(all_in)} (all-in)")
     if kind == "bring-in":
-        return _bring_in(table, action, refuse, all_in), quote
+        return _bring_in(table, action, _refuser(index, seat), all_in), quote
     if kind == "complete" and game.structure in BIG_BET:
-        raise refuse("completing a bet exists only in limit games (RRP-NL-4)", _options(table, seat, quote))
+        raise _refused(index, seat, "completing a bet exists only in limit games (RRP-NL-4)",
+                       _options(table, seat, quote))
     if to <= table.facing(seat):
         if to == all_in:
             return "call", quote       # all-in for no more than a call
-        raise refuse(f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
-                     _options(table, seat, quote))
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
+                   _options(table, seat, quote))
     if not quote.can_raise:
-        raise refuse(f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
+        raise _refused(index, seat, f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
     if quote.max_raise_to is not None and to > quote.max_raise_to:
-        raise refuse(f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
-                     _options(table, seat, quote))
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
+                   _options(table, seat, quote))
     if to < quote.min_raise_to and to != all_in:
-        raise refuse(f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
-                     _options(table, seat, quote))
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
+                   _options(table, seat, quote))
     return "wager", quote
-
-
-Refuse = Callable[[str, str], BettingError]
 
 
 def _post(table: Table, action: Action, refuse: Refuse) -> str:
@@ -263,6 +294,9 @@ def _over_reason(table: Table) -> str:
     if sum(table.can_act(seat) for seat in live) <= 1:
         return "the betting is over: every player but one is all-in"
     return "the last betting round is complete"
+
+
+_PASSIVE = ("fold", "check", "call")
 
 
 def _quote_is_quiet(table: Table) -> bool:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
 from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
@@ -9,8 +10,7 @@ from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
 HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
 
 
-@dataclass(frozen=True)
-class Blinds:
+class Blinds(NamedTuple):
     """Who posted the blinds of the first street and how much (for the preflop pot-limit rules)."""
 
     sb_seat: int | None     # None when no small blind went in (a dead small blind)
@@ -65,7 +65,8 @@ class Table:
         if hand.game.structure not in STRUCTURES:
             raise BettingError(f"unknown betting structure {hand.game.structure!r}", field="game",
                                expected=" | ".join(STRUCTURES))
-        seats = tuple(player.seat for player in hand.players)
+        players = hand.players
+        seats = tuple([player.seat for player in players])
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise BettingError("a hand needs two or more players in distinct seats", field="players",
                                expected="two or more distinct seats")
@@ -73,12 +74,12 @@ class Table:
             raise BettingError(f"first_street {hand.first_street} is not a betting round of this game",
                                field="first_street",
                                expected=f"0 to {hand.game.betting_rounds - 1}")
-        table = cls(hand=hand, params=params, order=seats,
-                    behind={p.seat: p.stack for p in hand.players},
-                    total={seat: 0 for seat in seats}, committed={seat: 0 for seat in seats},
+        stacks = [p.stack for p in players]
+        table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
+                    total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
-                    live_seats=list(seats), able=sum(p.stack != 0 for p in hand.players),
-                    place={seat: k for k, seat in enumerate(seats)},
+                    live_seats=list(seats), able=len(stacks) - stacks.count(0),
+                    place=dict(zip(seats, range(len(seats)))),
                     big_bet=hand.game.structure in BIG_BET)
         if hand.first_street > 0:
             table.open_street()
@@ -277,9 +278,14 @@ class Table:
         return min(self.current_bet, max(others, default=0))
 
     def to_call(self, seat: int) -> Money:
-        owed = max(self.facing(seat) - self.committed[seat], 0)
         stack = self.behind[seat]
-        return owed if stack is None else min(owed, stack)
+        if self.able - (seat not in self.folded and stack != 0) > 0:
+            owed = self.current_bet - self.committed[seat]     # facing() when others can act
+        else:
+            owed = self.facing(seat) - self.committed[seat]
+        if owed < 0:
+            owed = 0
+        return owed if stack is None or owed <= stack else stack
 
     def needs_to_act(self, seat: int) -> bool:
         if not self.can_act(seat):
