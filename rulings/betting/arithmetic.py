@@ -312,7 +312,7 @@ def _quote(table: Table, seat: int) -> Quote:
     if reason is not None:
         return Quote(to_call, None, None, False, reason)
     game = table.hand.game
-    if game.structure in BIG_BET:
+    if table.big_bet:
         low = table.current_bet + table.full_size()
         high = _pot_limit_max(table, seat) if game.structure == "pot-limit" else None
     elif game.structure == "fixed-limit":
@@ -320,13 +320,16 @@ def _quote(table: Table, seat: int) -> Quote:
     else:
         low = table.full_level + table.full_size()
         high = table.full_level + street_bet(game, table.street)
-    if high is not None:
-        high = max(high, low)      # a pot smaller than the minimum bet still allows the minimum
-    all_in = table.all_in_total(seat)
-    if all_in is not None:
+    if high is not None and high < low:
+        high = low      # a pot smaller than the minimum bet still allows the minimum
+    stack = table.behind[seat]
+    if stack is not None:
         # Short of the minimum, the seat may still raise all-in (table stakes).
-        low = min(low, all_in)
-        high = all_in if high is None else min(high, all_in)
+        all_in = table.committed[seat] + stack
+        if all_in < low:
+            low = all_in
+        if high is None or all_in < high:
+            high = all_in
     return Quote(to_call, low, high, True, None)
 
 
@@ -336,16 +339,18 @@ def _refusal(table: Table, seat: int) -> str | None:
         return _over_reason(table)
     if seat in table.folded:
         return f"seat {seat} has folded"
-    if table.behind[seat] == 0:
+    stack = table.behind[seat]
+    if stack == 0:
         return "no chips behind"
-    if not table.others_can_act(seat):
+    # From here the seat can act, so another can exactly when it is not the only one, and then
+    # the seat faces the current bet (Table.others_can_act, Table.facing).
+    if table.able <= 1:
         return "every other player is all-in"
     if not table.others_can_call_a_raise(seat):
         return "no other player has chips left to call a raise"
-    all_in = table.all_in_total(seat)
-    if all_in is not None and all_in <= table.facing(seat):
+    if stack is not None and table.committed[seat] + stack <= table.current_bet:
         return f"seat {seat} has only enough chips to call"
-    if not table.reopened_for(seat):
+    if seat in table.acted and not table.reopened_for(seat):
         if table.facing(seat) <= table.acted[seat]:
             return f"seat {seat} has acted and nothing has been bet since"
         if table.short_all_in is not None:
@@ -371,8 +376,8 @@ def _pot_limit_max(table: Table, seat: int) -> Money:
         if params.sb_counts_as_bb and not table.bb_acted and small > 0:
             # Only the part of a BB the small blind has not yet put in is added.
             pot += max(game.big_blind - small, 0)
-    call = max(table.facing(seat) - table.committed[seat], 0)
-    return pot_limit_max(table.current_bet, pot, call, params.rounding_unit)
+    call = table.facing(seat) - table.committed[seat]
+    return pot_limit_max(table.current_bet, pot, call if call > 0 else 0, params.rounding_unit)
 
 
 def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | None = None) -> Position:

@@ -58,6 +58,7 @@ class Table:
     fresh: bool = False
     place: dict[int, int] = field(default_factory=dict)   # each seat's index in order
     big_bet: bool = False                    # no-limit or pot-limit
+    least_bet: Money | None = None           # minimum_bet, the same on every street but in fixed limit (None)
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -80,7 +81,8 @@ class Table:
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
                     live_seats=list(seats), able=len(stacks) - stacks.count(0),
                     place=dict(zip(seats, range(len(seats)))),
-                    big_bet=hand.game.structure in BIG_BET)
+                    big_bet=hand.game.structure in BIG_BET,
+                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0))
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -333,10 +335,10 @@ class Table:
 
     def full_size(self) -> Money:
         """The increment a bet or raise needs to count as full on this street."""
-        game = self.hand.game
-        if game.structure == "fixed-limit":
-            return street_bet(game, self.street)
-        return max(self.last_full_raise, minimum_bet(game, self.street))
+        least = self.least_bet
+        if least is None:
+            return street_bet(self.hand.game, self.street)
+        return self.last_full_raise if self.last_full_raise >= least else least
 
     def raise_base(self) -> Money:
         """The level a raise is measured from: the high bet in big-bet games, the last full level in limit."""
