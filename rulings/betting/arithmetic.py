@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
 from rulings.betting.model import (
-    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot,
+    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot, new_position,
 )
 from rulings.betting.pots import side_pots
 from rulings.betting.table import Table
@@ -395,12 +395,12 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         quote = _opening(table)
     # The side pots are worked out only if read, from a copy of the chips as they stand now.
     pots = Deferred(_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live()))
-    return Position(
-        actor=actor, street=table.street, pot=table.middle + sum(table.committed.values()),
-        pot_in_middle=table.middle, to_call=quote.to_call, current_bet=table.current_bet,
-        last_full_raise=table.last_full_raise, min_raise_to=quote.min_raise_to,
-        max_raise_to=quote.max_raise_to, can_raise=quote.can_raise, reason=quote.reason,
-        side_pots=pots, committed=dict(table.committed), stacks=dict(table.behind),
+    # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
+    # max_raise_to, can_raise, reason, side_pots, committed, stacks)
+    return new_position(
+        actor, table.street, table.middle + sum(table.committed.values()), table.middle, quote.to_call,
+        table.current_bet, table.last_full_raise, quote.min_raise_to, quote.max_raise_to, quote.can_raise,
+        quote.reason, pots, dict(table.committed), dict(table.behind),
     )
 
 

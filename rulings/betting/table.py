@@ -159,12 +159,15 @@ class Table:
         self.posting = False
         self.fresh = False
         # A short all-in big blind still sets the nominal blind as the bet to call (rooms' rule).
-        levels = sorted({to for _, to in posts} | ({game.big_blind} if posts and game.big_blind else set()))
-        self.current_bet = levels[-1] if levels else 0
+        levels = {to for _, to in posts}
+        if posts and game.big_blind:
+            levels.add(game.big_blind)
+        self.current_bet = max(levels) if levels else 0
         if self.big_bet:
             # The largest forced bet is the bring-in the first raise is measured by (RRP-NL-2).
             self.last_full_raise = self.current_bet
         else:
+            levels = sorted(levels)
             need = self.full_size()
             for level in levels:
                 if level - self.full_level >= need:
@@ -191,8 +194,7 @@ class Table:
         posters = {seat for seat, _ in posts}
         start = self.place[posts[0][0]]
         run = []
-        for k in range(len(self.order)):
-            seat = self.order[(start + k) % len(self.order)]
+        for seat in self.order[start:] + self.order[:start]:
             if seat not in posters:
                 break
             run.append(seat)
