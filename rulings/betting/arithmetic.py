@@ -2,25 +2,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
 
-from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
 from rulings.betting.model import (
     ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot, new_position,
 )
 from rulings.betting.pots import side_pots
+from rulings.betting.quote import Quote, opening, over_reason, quote_for, quote_is_quiet
+from rulings.betting.quote import in_units as _m
 from rulings.betting.table import Table
-from rulings.money import show
-
-
-class Quote(NamedTuple):
-    """What one seat may do now (a named tuple: one is made at every action)."""
-
-    to_call: Money
-    min_raise_to: Money | None
-    max_raise_to: Money | None
-    can_raise: bool
-    reason: str | None
 
 
 def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Action, Position]]:
@@ -97,7 +86,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
     (count, None, final table, None, None). At index ``stop`` the action is yielded unchecked,
     with no move, and the walk ends."""
     table = Table.start(hand, params)
-    quiet = _quote_is_quiet(table)
+    quiet = quote_is_quiet(table)
     index = 0
     posts: list[tuple[int, Money]] = []
     for offset, actions in enumerate(hand.streets):
@@ -138,22 +127,67 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
 
 
 PLAYS = frozenset(ACTION_KINDS) - {"post"}
+PASSIVE = ("fold", "check", "call")
 
 
 def _move(table: Table, index: int, action: Action, street: int, quiet: bool) -> tuple[str, Quote | None]:
     """Check one action against the table; return how to apply it and the seat's quote (or raise BettingError).
 
-    ``quiet``: working out the raise window cannot refuse the hand (``_quote_is_quiet``)."""
+    ``quiet``: working out the raise window cannot refuse the hand (``quote_is_quiet``)."""
     seat, kind = action.seat, action.kind
     # The usual case, a play by the seat due on the table's own street, passes every check of
     # _turn (a seat due is in the hand, live and has chips; the table's street is a betting round).
     if not (kind in PLAYS and street == table.street and not table.over and table.cursor is not None
-            and seat == table.next_due()):
+            and seat == (table.due if table.fresh else table.next_due())):
         if kind == "post":
             _turn(table, index, action, street)
             return _post(table, action, _refuser(index, seat)), None
         _turn(table, index, action, street)
-    return _play(table, index, action, quiet)
+    committed = table.committed[seat]
+    # A fold, check or call needs only the amount to call; the raise window is worked out for it
+    # only where working it out cannot itself refuse the hand (a limit game's bet sizes, a house
+    # setting), so that such a refusal still comes at the same action.
+    quote = None if quiet and kind in PASSIVE else quote_for(table, seat)
+    to_call = table.to_call(seat) if quote is None else quote.to_call
+    if kind == "fold":
+        return "fold", quote
+    if kind == "check" or (kind == "call" and to_call == 0 and action.to in (None, committed)):
+        if to_call > 0:
+            raise _refused(index, seat, f"seat {seat} checked facing a bet of {_m(table.facing(seat))}",
+                       _options(table, seat, quote or quote_for(table, seat)))
+        return "check", quote
+    if kind == "call":
+        call_to = committed + to_call
+        if action.to is not None and action.to != call_to:
+            raise _refused(index, seat, f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
+                       _options(table, seat, quote or quote_for(table, seat)))
+        return "call", quote
+    if action.to is None:
+        raise _refused(index, seat, f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
+    to = action.to
+    all_in = table.all_in_total(seat)
+    if all_in is not None and to > all_in:
+        raise _refused(index, seat, f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
+                   f"a street total of at most {_m(all_in)} (all-in)")
+    if kind == "bring-in":
+        return _bring_in(table, action, _refuser(index, seat), all_in), quote
+    if kind == "complete" and table.big_bet:
+        raise _refused(index, seat, "completing a bet exists only in limit games (RRP-NL-4)",
+                       _options(table, seat, quote))
+    if to <= table.facing(seat):
+        if to == all_in:
+            return "call", quote       # all-in for no more than a call
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
+                   _options(table, seat, quote))
+    if not quote.can_raise:
+        raise _refused(index, seat, f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
+    if quote.max_raise_to is not None and to > quote.max_raise_to:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
+                   _options(table, seat, quote))
+    if to < quote.min_raise_to and to != all_in:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
+                   _options(table, seat, quote))
+    return "wager", quote
 
 
 def _refused(index: int, seat: int, message: str, expected: str) -> BettingError:
@@ -179,7 +213,7 @@ def _turn(table: Table, index: int, action: Action, street: int) -> None:
     if kind == "post":
         return
     if table.over:
-        raise refuse(f"seat {seat} acted after {_over_reason(table)}", "no further action")
+        raise refuse(f"seat {seat} acted after {over_reason(table)}", "no further action")
     if table.street < street:
         due = table.actor()
         raise refuse(f"street {table.street} is not finished: seat {due} is still to act",
@@ -198,56 +232,6 @@ def _turn(table: Table, index: int, action: Action, street: int) -> None:
     elif seat != table.actor():
         due = table.actor()
         raise refuse(f"seat {seat} acted out of turn; seat {due} is due", f"an action by seat {due}")
-
-
-def _play(table: Table, index: int, action: Action, quiet: bool) -> tuple[str, Quote | None]:
-    """Check a play by a seat whose turn it is against the amounts; return how to apply it and the quote."""
-    game, seat, kind = table.hand.game, action.seat, action.kind
-    committed = table.committed[seat]
-    # A fold, check or call needs only the amount to call; the raise window is worked out for it
-    # only where working it out cannot itself refuse the hand (a limit game's bet sizes, a house
-    # setting), so that such a refusal still comes at the same action.
-    quote = None if quiet and kind in _PASSIVE else _quote(table, seat)
-    to_call = table.to_call(seat) if quote is None else quote.to_call
-    if kind == "fold":
-        return "fold", quote
-    if kind == "check" or (kind == "call" and to_call == 0 and action.to in (None, committed)):
-        if to_call > 0:
-            raise _refused(index, seat, f"seat {seat} checked facing a bet of {_m(table.facing(seat))}",
-                       _options(table, seat, quote or _quote(table, seat)))
-        return "check", quote
-    if kind == "call":
-        call_to = committed + to_call
-        if action.to is not None and action.to != call_to:
-            raise _refused(index, seat, f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
-                       _options(table, seat, quote or _quote(table, seat)))
-        return "call", quote
-    if action.to is None:
-        raise _refused(index, seat, f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
-    to = action.to
-    all_in = table.all_in_total(seat)
-    if all_in is not None and to > all_in:
-        raise _refused(index, seat, f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
-                   f"a street total of at most {_m(all_in)} (all-in)")
-    if kind == "bring-in":
-        return _bring_in(table, action, _refuser(index, seat), all_in), quote
-    if kind == "complete" and game.structure in BIG_BET:
-        raise _refused(index, seat, "completing a bet exists only in limit games (RRP-NL-4)",
-                       _options(table, seat, quote))
-    if to <= table.facing(seat):
-        if to == all_in:
-            return "call", quote       # all-in for no more than a call
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
-                   _options(table, seat, quote))
-    if not quote.can_raise:
-        raise _refused(index, seat, f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
-    if quote.max_raise_to is not None and to > quote.max_raise_to:
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
-                   _options(table, seat, quote))
-    if to < quote.min_raise_to and to != all_in:
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
-                   _options(table, seat, quote))
-    return "wager", quote
 
 
 def _post(table: Table, action: Action, refuse: Refuse) -> str:
@@ -287,99 +271,6 @@ def _options(table: Table, seat: int, quote: Quote) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def _over_reason(table: Table) -> str:
-    live = table.live()
-    if len(live) <= 1:
-        return f"the hand is over: only seat {live[0]} is left" if live else "the hand is over"
-    if sum(table.can_act(seat) for seat in live) <= 1:
-        return "the betting is over: every player but one is all-in"
-    return "the last betting round is complete"
-
-
-_PASSIVE = ("fold", "check", "call")
-
-
-def _quote_is_quiet(table: Table) -> bool:
-    """Whether ``_quote`` cannot raise BettingError: a big-bet game (no bet sizes by street) with a
-    known ``limit_reopen``."""
-    return table.hand.game.structure in BIG_BET and table.params.limit_reopen in ("half_bet", "full_bet")
-
-
-def _quote(table: Table, seat: int) -> Quote:
-    """To call, and the raise window with the reason when there is none, for one seat."""
-    to_call = table.to_call(seat)
-    reason = _refusal(table, seat)
-    if reason is not None:
-        return Quote(to_call, None, None, False, reason)
-    game = table.hand.game
-    if table.big_bet:
-        low = table.current_bet + table.full_size()
-        high = _pot_limit_max(table, seat) if game.structure == "pot-limit" else None
-    elif game.structure == "fixed-limit":
-        low = high = table.full_level + street_bet(game, table.street)
-    else:
-        low = table.full_level + table.full_size()
-        high = table.full_level + street_bet(game, table.street)
-    if high is not None and high < low:
-        high = low      # a pot smaller than the minimum bet still allows the minimum
-    stack = table.behind[seat]
-    if stack is not None:
-        # Short of the minimum, the seat may still raise all-in (table stakes).
-        all_in = table.committed[seat] + stack
-        if all_in < low:
-            low = all_in
-        if high is None or all_in < high:
-            high = all_in
-    return Quote(to_call, low, high, True, None)
-
-
-def _refusal(table: Table, seat: int) -> str | None:
-    """Why the seat may not raise now, or None when it may."""
-    if table.over:
-        return _over_reason(table)
-    if seat in table.folded:
-        return f"seat {seat} has folded"
-    stack = table.behind[seat]
-    if stack == 0:
-        return "no chips behind"
-    # From here the seat can act, so another can exactly when it is not the only one, and then
-    # the seat faces the current bet (Table.others_can_act, Table.facing).
-    if table.able <= 1:
-        return "every other player is all-in"
-    if not table.others_can_call_a_raise(seat):
-        return "no other player has chips left to call a raise"
-    if stack is not None and table.committed[seat] + stack <= table.current_bet:
-        return f"seat {seat} has only enough chips to call"
-    if seat in table.acted and not table.reopened_for(seat):
-        if table.facing(seat) <= table.acted[seat]:
-            return f"seat {seat} has acted and nothing has been bet since"
-        if table.short_all_in is not None:
-            return (f"the all-in to {_m(table.short_all_in[1])} was less than a full raise and the "
-                    f"betting was not reopened for seat {seat}")
-        return f"the betting was not reopened for seat {seat}"
-    if table.capped():
-        raises = raise_cap(table.hand.game, table.params) - 1
-        return f"the betting is capped at a bet and {raises} raises"
-    return None
-
-
-def _pot_limit_max(table: Table, seat: int) -> Money:
-    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5)."""
-    game, params, blinds = table.hand.game, table.params, table.blinds
-    pot = table.middle + sum(table.committed.values())
-    if table.street == 0 and blinds is not None:
-        small = table.committed[blinds.sb_seat] if blinds.sb_seat is not None else 0
-        if params.preflop_assume_full_blinds:
-            # Count the blinds at face value: a dead or short blind does not shrink the pot.
-            pot += max(game.small_blind + game.big_blind - blinds.sb_post - blinds.bb_post, 0)
-            small = max(small, game.small_blind)
-        if params.sb_counts_as_bb and not table.bb_acted and small > 0:
-            # Only the part of a BB the small blind has not yet put in is added.
-            pot += max(game.big_blind - small, 0)
-    call = table.facing(seat) - table.committed[seat]
-    return pot_limit_max(table.current_bet, pot, call if call > 0 else 0, params.rounding_unit)
-
-
 def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | None = None) -> Position:
     """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat);
     ``quote`` is the seat's quote when the caller has just made it on this same table."""
@@ -388,11 +279,11 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     elif quote is not None:
         pass
     elif seat is not None:
-        quote = _quote(table, seat)
+        quote = quote_for(table, seat)
     elif table.over:
-        quote = Quote(0, None, None, False, _over_reason(table))
+        quote = Quote(0, None, None, False, over_reason(table))
     else:
-        quote = _opening(table)
+        quote = opening(table)
     # The side pots are worked out only if read, from a copy of the chips as they stand now.
     pots = Deferred(_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live()))
     # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
@@ -402,20 +293,6 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         table.current_bet, table.last_full_raise, quote.min_raise_to, quote.max_raise_to, quote.can_raise,
         quote.reason, pots, dict(table.committed), dict(table.behind),
     )
-
-
-def _opening(table: Table) -> Quote:
-    """The bet window at a street's opening when no seat is named."""
-    game = table.hand.game
-    low = minimum_bet(game, table.street)
-    if game.structure == "pot-limit":
-        pot = table.middle + sum(table.committed.values())
-        high = max(pot_limit_max(0, pot, 0, table.params.rounding_unit), low)
-    elif game.structure == "no-limit":
-        high = None
-    else:
-        high = street_bet(game, table.street)
-    return Quote(0, low, high, True, None)
 
 
 def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,
@@ -432,7 +309,3 @@ def _with_dead(pots: tuple[SidePot, ...], dead: Money, live: tuple[int, ...]) ->
         return (SidePot(dead, live),)
     return (SidePot(pots[0].amount + dead, pots[0].eligible),) + pots[1:]
 
-
-def _m(amount: int) -> str:
-    """An amount in a message, in the game's units (chips or dollars), not in hundredths."""
-    return show(amount, "tournament")

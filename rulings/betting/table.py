@@ -257,9 +257,6 @@ class Table:
     def can_act(self, seat: int) -> bool:
         return seat not in self.folded and self.behind[seat] != 0
 
-    def others_can_act(self, seat: int) -> bool:
-        return self.able - (seat not in self.folded and self.behind[seat] != 0) > 0
-
     def others_can_call_a_raise(self, seat: int) -> bool:
         """Whether another live player has chips beyond the current bet (OLR-SIDEPOT-1)."""
         behind, committed, bet = self.behind, self.committed, self.current_bet
@@ -277,7 +274,7 @@ class Table:
         blind heads-up is called for what it is).
         """
         if self.able - (seat not in self.folded and self.behind[seat] != 0) > 0:
-            return self.current_bet
+            return self.current_bet     # another seat can still act (and so call more)
         others = [self.committed[s] for s in self.live_seats if s != seat]
         return min(self.current_bet, max(others, default=0))
 
@@ -291,35 +288,28 @@ class Table:
             owed = 0
         return owed if stack is None or owed <= stack else stack
 
-    def needs_to_act(self, seat: int) -> bool:
-        if not self.can_act(seat):
-            return False
-        if self.committed[seat] < self.facing(seat):
-            return True
-        return seat not in self.acted and self.others_can_act(seat)
-
-    def street_complete(self) -> bool:
-        return len(self.live_seats) <= 1 or self.next_due() is None
-
     def actor(self) -> int | None:
         if self.over or self.cursor is None:
             return None
         return self.next_due()
 
     def next_due(self) -> int | None:
-        """The first seat from the cursor (from the first seat when there is none) that needs to act."""
+        """The first seat from the cursor (from the first seat when there is none) that needs to act;
+        None when the street's betting is complete."""
         if not self.fresh:
             self.due = self.find_due()
             self.fresh = True
         return self.due
 
     def find_due(self) -> int | None:
+        """``next_due`` worked out: a seat needs to act when it can (live, with chips) and it is short
+        of what it faces, or it has not acted yet and another seat can still act."""
         live = self.live_seats
         if len(live) <= 1:
             return None
         order, folded, behind, committed, acted = self.order, self.folded, self.behind, self.committed, self.acted
         start = self.cursor or 0
-        # A seat that can act has others who can act exactly when it is not the only one (needs_to_act).
+        # For a seat that can act, another can exactly when it is not the only one.
         others = self.able > 1
         bet = self.current_bet
         for seat in order[start:] + order[:start]:

@@ -1,0 +1,128 @@
+"""The raise window of one seat: what it must call, the smallest and largest raise-to, or why it may not raise."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
+from rulings.betting.model import Money
+from rulings.betting.table import Table
+from rulings.money import show
+
+
+class Quote(NamedTuple):
+    """What one seat may do now (a named tuple: one is made at every action)."""
+
+    to_call: Money
+    min_raise_to: Money | None
+    max_raise_to: Money | None
+    can_raise: bool
+    reason: str | None
+
+
+def quote_is_quiet(table: Table) -> bool:
+    """Whether ``quote_for`` cannot raise BettingError: a big-bet game (no bet sizes by street) with a
+    known ``limit_reopen``."""
+    return table.hand.game.structure in BIG_BET and table.params.limit_reopen in ("half_bet", "full_bet")
+
+
+def quote_for(table: Table, seat: int) -> Quote:
+    """To call, and the raise window with the reason when there is none, for one seat."""
+    to_call = table.to_call(seat)
+    reason = refusal(table, seat)
+    if reason is not None:
+        return Quote(to_call, None, None, False, reason)
+    game = table.hand.game
+    if table.big_bet:
+        low = table.current_bet + table.full_size()
+        high = table_pot_limit_max(table, seat) if game.structure == "pot-limit" else None
+    elif game.structure == "fixed-limit":
+        low = high = table.full_level + street_bet(game, table.street)
+    else:
+        low = table.full_level + table.full_size()
+        high = table.full_level + street_bet(game, table.street)
+    if high is not None and high < low:
+        high = low      # a pot smaller than the minimum bet still allows the minimum
+    stack = table.behind[seat]
+    if stack is not None:
+        # Short of the minimum, the seat may still raise all-in (table stakes).
+        all_in = table.committed[seat] + stack
+        if all_in < low:
+            low = all_in
+        if high is None or all_in < high:
+            high = all_in
+    return Quote(to_call, low, high, True, None)
+
+
+def refusal(table: Table, seat: int) -> str | None:
+    """Why the seat may not raise now, or None when it may."""
+    if table.over:
+        return over_reason(table)
+    if seat in table.folded:
+        return f"seat {seat} has folded"
+    stack = table.behind[seat]
+    if stack == 0:
+        return "no chips behind"
+    # From here the seat can act, so another can exactly when it is not the only one, and then
+    # the seat faces the current bet (Table.facing).
+    if table.able <= 1:
+        return "every other player is all-in"
+    if not table.others_can_call_a_raise(seat):
+        return "no other player has chips left to call a raise"
+    if stack is not None and table.committed[seat] + stack <= table.current_bet:
+        return f"seat {seat} has only enough chips to call"
+    if seat in table.acted and not table.reopened_for(seat):
+        if table.facing(seat) <= table.acted[seat]:
+            return f"seat {seat} has acted and nothing has been bet since"
+        if table.short_all_in is not None:
+            return (f"the all-in to {in_units(table.short_all_in[1])} was less than a full raise and the "
+                    f"betting was not reopened for seat {seat}")
+        return f"the betting was not reopened for seat {seat}"
+    if table.capped():
+        raises = raise_cap(table.hand.game, table.params) - 1
+        return f"the betting is capped at a bet and {raises} raises"
+    return None
+
+
+def table_pot_limit_max(table: Table, seat: int) -> Money:
+    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5)."""
+    game, params, blinds = table.hand.game, table.params, table.blinds
+    pot = table.middle + sum(table.committed.values())
+    if table.street == 0 and blinds is not None:
+        small = table.committed[blinds.sb_seat] if blinds.sb_seat is not None else 0
+        if params.preflop_assume_full_blinds:
+            # Count the blinds at face value: a dead or short blind does not shrink the pot.
+            pot += max(game.small_blind + game.big_blind - blinds.sb_post - blinds.bb_post, 0)
+            small = max(small, game.small_blind)
+        if params.sb_counts_as_bb and not table.bb_acted and small > 0:
+            # Only the part of a BB the small blind has not yet put in is added.
+            pot += max(game.big_blind - small, 0)
+    call = table.facing(seat) - table.committed[seat]
+    return pot_limit_max(table.current_bet, pot, call if call > 0 else 0, params.rounding_unit)
+
+
+def opening(table: Table) -> Quote:
+    """The bet window at a street's opening when no seat is named."""
+    game = table.hand.game
+    low = minimum_bet(game, table.street)
+    if game.structure == "pot-limit":
+        pot = table.middle + sum(table.committed.values())
+        high = max(pot_limit_max(0, pot, 0, table.params.rounding_unit), low)
+    elif game.structure == "no-limit":
+        high = None
+    else:
+        high = street_bet(game, table.street)
+    return Quote(0, low, high, True, None)
+
+
+def over_reason(table: Table) -> str:
+    live = table.live()
+    if len(live) <= 1:
+        return f"the hand is over: only seat {live[0]} is left" if live else "the hand is over"
+    if sum(table.can_act(seat) for seat in live) <= 1:
+        return "the betting is over: every player but one is all-in"
+    return "the last betting round is complete"
+
+
+def in_units(amount: int) -> str:
+    """An amount in a message, in the game's units (chips or dollars), not in hundredths."""
+    return show(amount, "tournament")
