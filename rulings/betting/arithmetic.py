@@ -285,13 +285,14 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     else:
         quote = opening(table)
     # The side pots are worked out only if read, from a copy of the chips as they stand now.
-    pots = Deferred(_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live()))
+    pots = Deferred((_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live_seats)))
     # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
     # max_raise_to, can_raise, reason, side_pots, committed, stacks)
+    to_call, low, high, can_raise, reason = quote
     return new_position(
-        actor, table.street, table.middle + sum(table.committed.values()), table.middle, quote.to_call,
-        table.current_bet, table.last_full_raise, quote.min_raise_to, quote.max_raise_to, quote.can_raise,
-        quote.reason, pots, dict(table.committed), dict(table.behind),
+        actor, table.street, table.middle + sum(table.committed.values()), table.middle, to_call,
+        table.current_bet, table.last_full_raise, low, high, can_raise, reason, pots, dict(table.committed),
+        dict(table.behind),
     )
 
 

@@ -5,7 +5,6 @@ hundredth of a chip). Nothing here is ever a float.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -128,19 +127,19 @@ class Position:
     stacks: dict[int, Money | None]  # each seat's chips behind
 
 
-class Deferred:
-    """Work put off until its result is read: ``work(*args)``, done at most once.
+class Deferred(tuple):
+    """Work put off until its result is read: ``Deferred((work, *args))`` stands for ``work(*args)``.
 
     A replay makes a Position at every action, and most readers never look
     at its side pots; given one of these as ``side_pots``, a Position works
-    them out on the first read and keeps them.
+    them out on the first read and keeps them. A tuple, because one is made
+    per action and a tuple is made without running any Python code.
     """
 
-    __slots__ = ("work", "args")
+    __slots__ = ()
 
-    def __init__(self, work: Callable[..., Any], *args: Any):
-        self.work = work
-        self.args = args
+    def done(self) -> Any:
+        return self[0](*self[1:])
 
 
 class _ReadOnce:
@@ -156,7 +155,7 @@ class _ReadOnce:
             return self
         value = obj.__dict__["_side_pots"]
         if type(value) is Deferred:
-            value = obj.__dict__["_side_pots"] = value.work(*value.args)
+            value = obj.__dict__["_side_pots"] = value.done()
         return value
 
     def __set__(self, obj: Position, value: Any) -> None:

@@ -212,11 +212,9 @@ class Table:
     # -- streets -----------------------------------------------------------------------------
 
     def open_street(self) -> None:
-        """Open a later street (or the first, when the hand starts after the deal's first round)."""
-        self.committed = dict.fromkeys(self.order, 0)
-        self.acted = {}
-        self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
-        self.short_all_in = None
+        """Open a later street (or the first, when the hand starts after the deal's first round).
+
+        The street's bets are already cleared: by close_street, or by a table just started."""
         self.uncapped = False
         self.fresh = False
         self.cursor = None if self.hand.game.bring_in > 0 else 0
