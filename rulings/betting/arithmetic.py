@@ -31,12 +31,12 @@ def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Acti
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand)]
     [(0, 'raise', 400, 700)]
     """
-    for index, action, table, move, quote in _walk(hand, params):
+    for index, action, table, _how, quote in _walk(hand, params):
         if action is None:
             return
-        # _move has checked that the seat is the one due (or names the opener), so its quote is the actor's.
-        actor = action.seat if move == "post" or table.cursor is None else table.actor()
-        yield index, action, _position(table, actor, actor, quote)
+        # _move has let the action through only from the seat due, the seat opening a stud street or a
+        # poster, so that seat is the actor and the quote _move made is its own.
+        yield index, action, _position(table, action.seat, action.seat, quote)
 
 
 def position(hand: Hand, params: Params = Params(), after: int | None = None,
