@@ -126,7 +126,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
     yield index, None, table, None, None
 
 
-PLAYS = frozenset(ACTION_KINDS) - {"post"}
+PLAYS = tuple(kind for kind in ACTION_KINDS if kind != "post")   # a tuple: any kind may be asked, hashable or not
 PASSIVE = ("fold", "check", "call")
 
 
