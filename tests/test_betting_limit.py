@@ -26,7 +26,7 @@ def test_bet_size_by_street():
     assert (p.min_raise_to, p.max_raise_to) == (4000, 4000)         # turn: big bet, min == max
     with pytest.raises(BettingError) as err:
         list(positions(hand(L_20_40, 3, (A(1, "bet", 2000),), first_street=2, pot_before=6000)))
-    assert err.value.expected == "fold, check or bet to 4000"
+    assert err.value.expected == "fold, check or bet to 40"
 
 
 def test_wiki_cap_1():
@@ -188,4 +188,4 @@ def test_limit_raise_must_be_exact():
     h = hand(L_20_40, 3, (A(1, "bet", 2000), A(2, "raise", 5000)), **FLOP)
     with pytest.raises(BettingError) as err:
         list(positions(h))
-    assert (err.value.index, err.value.expected) == (1, "fold, call to 2000 or raise to 4000")
+    assert (err.value.index, err.value.expected) == (1, "fold, call to 20 or raise to 40")

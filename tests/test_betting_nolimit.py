@@ -66,7 +66,7 @@ def test_tda_2024_47a_ex1_c_faces_75_and_may_not_raise():
     h = hand(NL_50_100, 5, EX1 + (A(1, "call"),), stacks=EX1_STACKS, first_street=1, pot_before=500)
     p = position(h)
     assert (p.actor, p.to_call, p.can_raise, p.min_raise_to) == (3, 75, False, None)
-    assert p.reason == ("the all-in to 200 was less than a full raise and the betting was not "
+    assert p.reason == ("the all-in to 2 was less than a full raise and the betting was not "
                         "reopened for seat 3")
 
 
@@ -124,7 +124,7 @@ def test_rrp_nl_5():
     assert position(h, after=3).can_raise is True
     with pytest.raises(BettingError) as err:
         list(positions(Hand(h.game, h.players, (acts + (A(2, "raise", 500),),), first_street=1, pot_before=300)))
-    assert err.value.index == 4 and err.value.expected == "fold or call to 288"
+    assert err.value.index == 4 and err.value.expected == "fold or call to 2.88"
 
 
 def test_rrp_nl_3_short_all_in_opening_bet_does_not_reopen_for_a_checker():
