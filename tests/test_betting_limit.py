@@ -150,12 +150,13 @@ def test_wiki_cap_hu_1_before_the_third_bet():
 
 
 def test_tda_2024_48_tournament_cap_holds_heads_up():
+    """The tournament rule is the parameter's tournament default (rulebooks/standard/raise-caps.yaml)."""
     g = Game("fixed-limit", setting="tournament", small_blind=1000, big_blind=2000,
              bet_sizes=(2000, 2000, 4000, 4000))
     two = hand(g, 2, (A(1, "bet", 2000), A(2, "raise", 4000), A(1, "raise", 6000), A(2, "raise", 8000)),
                **FLOP)
-    assert position(two).can_raise is False
-    assert position(two, Params(final_two=True)).can_raise is True
+    assert position(two, Params(heads_up_exception="none")).can_raise is False
+    assert position(two, Params(heads_up_exception="before_cap")).can_raise is True
 
 
 def test_rrp_br_3_all_in_players_do_not_count_toward_three():

@@ -59,7 +59,6 @@ class Params:
     max_raises: int = 3                        # a bet and N raises (games of 3+ rounds)
     two_round_max_raises: int = 4              # a bet and N raises (two-round games)
     heads_up_exception: str = "before_cap"     # none | before_cap | at_round_start | before_third_bet
-    final_two: bool = False                    # tournament down to its last two players (TDA-2024-48)
     count_all_in_players: bool = False         # does an all-in player count toward "three or more"
 
 

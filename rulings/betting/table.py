@@ -346,8 +346,6 @@ class Table:
         if variant not in HEADS_UP_EXCEPTIONS:
             raise BettingError(f"unknown heads_up_exception {variant!r}", field="params",
                                expected=" | ".join(HEADS_UP_EXCEPTIONS))
-        if self.hand.game.setting == "tournament" and not self.params.final_two:
-            return "none"     # TDA-2024-48: the cap holds heads-up until the event's last two
         return variant
 
     def heads_up(self) -> bool:
