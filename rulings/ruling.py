@@ -74,6 +74,9 @@ def resolve(book: Rulebook, fired: list[Fired]) -> tuple[list[Ruling], list[Ruli
     candidates = [(_make(f), f) for f in fired if f.rule.then.ruling]
     final, overridden, conflicts = [], [], []
     by_question: dict[str, list[tuple[Ruling, Fired]]] = {}
+
+    def weight(item: tuple[Ruling, Fired]) -> int:
+        return item[1].rule.condition_count() + len(item[0].chain)
     for ruling, f in candidates:
         by_question.setdefault(ruling.decides, []).append((ruling, f))
     for group in by_question.values():
@@ -85,8 +88,6 @@ def resolve(book: Rulebook, fired: list[Fired]) -> tuple[list[Ruling], list[Ruli
                 overridden.append(ruling)
                 alive = [(r, f) for r, f in alive if r is not ruling]
         if len(alive) > 1:
-            def weight(item):
-                return item[1].rule.condition_count() + len(item[0].chain)
             best = max(weight(i) for i in alive)
             top = [i for i in alive if weight(i) == best]
             for ruling, f in alive:
@@ -97,8 +98,10 @@ def resolve(book: Rulebook, fired: list[Fired]) -> tuple[list[Ruling], list[Ruli
             alive = top
             if len(top) > 1 and len({(r.ruling, tuple(sorted(r.effects.items()))) for r, _ in top}) > 1:
                 conflicts.append([r.rule for r, _ in top])
-        final += [r for r, _ in alive]
-    return final, overridden, conflicts
+        final += alive
+    # the most specific ruling first: it is the one the floor was called over
+    final.sort(key=weight, reverse=True)
+    return [r for r, _ in final], overridden, conflicts
 
 
 def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
