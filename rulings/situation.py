@@ -87,7 +87,8 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
                                          "check the pot and the listed actions")])
     f.update(pot=pos.pot, pot_in_middle=pos.pot_in_middle, current_bet=pos.current_bet,
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
-             max_raise_to=pos.max_raise_to, can_raise=pos.can_raise)
+             max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,
+             capped=pos.capped, cap_reached=pos.cap_reached)
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     if seat is None:
         return sit

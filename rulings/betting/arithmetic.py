@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from rulings.betting.limits import raise_cap
 from rulings.betting.model import (
     ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot, new_position,
 )
@@ -287,12 +288,13 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     # The side pots are worked out only if read, from a copy of the chips as they stand now.
     pots = Deferred((_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live_seats)))
     # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
-    # max_raise_to, can_raise, reason, side_pots, committed, stacks)
+    # max_raise_to, can_raise, reason, side_pots, committed, stacks, capped, cap_reached)
     to_call, low, high, can_raise, reason = quote
+    cap_reached = not table.big_bet and table.bets >= raise_cap(table.hand.game, table.params)
     return new_position(
         actor, table.street, table.middle + sum(table.committed.values()), table.middle, to_call,
         table.current_bet, table.last_full_raise, low, high, can_raise, reason, pots, dict(table.committed),
-        dict(table.behind),
+        dict(table.behind), cap_reached and not table.uncapped, cap_reached,
     )
 
 

@@ -124,6 +124,8 @@ class Position:
     side_pots: tuple[SidePot, ...]
     committed: dict[int, Money]  # each seat's street total
     stacks: dict[int, Money | None]  # each seat's chips behind
+    capped: bool = False         # limit: the round's bets reached the cap and no heads-up exception lifted it
+    cap_reached: bool = False    # limit: the round's bets reached the cap, lifted heads-up or not
 
 
 class Deferred(tuple):
@@ -167,7 +169,7 @@ _STORED = tuple("_side_pots" if f.name == "side_pots" else f.name for f in field
 
 
 def new_position(*values: Any) -> Position:
-    """``Position(*values)``: the same object, made without the frozen ``__init__``'s fourteen
+    """``Position(*values)``: the same object, made without the frozen ``__init__``'s sixteen
     ``object.__setattr__`` calls (most of the cost of a Position, and a replay makes one per action)."""
     position = object.__new__(Position)
     position.__dict__.update(zip(_STORED, values))

@@ -1,0 +1,87 @@
+"""Limit raise caps: the arithmetic's capped / cap_reached facts and the rulings that read them."""
+from __future__ import annotations
+
+from rulings.betting.arithmetic import position
+from rulings.incident import incident_from_data
+from rulings.ruling import rule_on
+from rulings.situation import betting_params
+
+G20 = {"structure": "fixed-limit", "blinds": [10, 20], "bet_sizes": [20, 40]}
+LOWBALL = {"variant": "lowball", **G20}
+# $20 flop: a bet, a $10 all-in raise (half a bet: counted under the half-bet rule), two raises.
+HALF_BET = {"game": G20, "button": 4, "players": {1: 1000, 2: 30, 3: 1000, 4: 1000}, "street": "flop",
+            "pot": 80, "actions": [{"seat": 1, "action": "bet", "to": 20}, {"seat": 2, "action": "raise", "to": 30},
+                                   {"seat": 3, "action": "raise", "to": 50}, {"seat": 4, "action": "raise", "to": 70}],
+            "disputed": {"seat": 1}}
+
+
+def lowball(players: int, raises_to: list[int]) -> dict:
+    """Single-draw lowball before the draw: the big blind is the bet, then each raise in turn."""
+    order = [2, 1] if players == 2 else [3, 1, 2]
+    actions = [{"seat": order[i % players], "action": "raise", "to": to} for i, to in enumerate(raises_to)]
+    return {"game": LOWBALL, "button": players, "players": {s: 1000 for s in range(1, players + 1)},
+            "street": "before-draw", "actions": actions,
+            "disputed": {"seat": order[len(raises_to) % players]}}
+
+
+def cap_facts(data: dict, params: dict | None = None) -> tuple[bool, bool, bool]:
+    inc = incident_from_data(data)
+    pos = position(inc.hand, betting_params(params or {}), seat=inc.disputed.seat)
+    return pos.capped, pos.cap_reached, pos.can_raise
+
+
+def ruled(standard, data: dict):
+    book, engine = standard
+    report = rule_on(incident_from_data(data), book, engine)
+    return next((r for r in report.rulings if r.decides == "limits"), None)
+
+
+def test_rrp_br_6_half_bet_all_in_counts_toward_the_cap(standard):
+    assert cap_facts(HALF_BET) == (True, True, False)
+    r = ruled(standard, HALF_BET)
+    assert (r.rule, r.ruling, r.effects) == ("raise-caps.cap-reached", "capped", {"to_call": 5000})
+
+
+def test_rrp_br_6_under_the_full_bet_rule_the_short_all_in_is_not_a_bet():
+    # The same $30 all-in, not counted: $20, $40, $60 are three bets and leave a raise.
+    data = {**HALF_BET, "actions": [{"seat": 1, "action": "bet", "to": 20}, {"seat": 2, "action": "raise", "to": 30},
+                                    {"seat": 3, "action": "raise", "to": 40}, {"seat": 4, "action": "raise", "to": 60}]}
+    assert cap_facts(data, {"reopen.limit_rule": "full_bet"}) == (False, False, True)
+
+
+def test_rrp_br_3_two_round_game_caps_at_a_bet_and_four_raises(standard):
+    assert cap_facts(lowball(3, [40, 60, 80])) == (False, False, True)
+    assert cap_facts(lowball(3, [40, 60, 80, 100])) == (True, True, False)
+    r = ruled(standard, lowball(3, [40, 60, 80, 100]))
+    assert (r.ruling, r.effects) == ("capped", {"to_call": 4000})
+    assert "a bet and 4 raises" in r.sentence
+
+
+def test_rrp_br_3_two_round_cap_follows_its_own_parameter(standard):
+    data = {**lowball(3, [40, 60, 80]), "params": {"raise_cap.two_round_game_max_raises": 3}}
+    r = ruled(standard, data)
+    assert (r.ruling, r.effects) == ("capped", {"to_call": 4000})
+    assert "a bet and 3 raises" in r.sentence
+
+
+def test_rrp_br_4_heads_up_lifts_a_reached_cap(standard):
+    assert cap_facts(lowball(2, [40, 60, 80])) == (False, False, True)
+    assert ruled(standard, lowball(2, [40, 60, 80])) is None
+    assert cap_facts(lowball(2, [40, 60, 80, 100])) == (False, True, True)
+    r = ruled(standard, lowball(2, [40, 60, 80, 100]))
+    assert (r.ruling, r.effects) == ("cap-lifted-heads-up", {"to_call": 2000, "min_raise_to": 12000})
+
+
+def test_tda_2024_48_tournament_cap_holds_heads_up():
+    data = {**lowball(2, [40, 60, 80, 100]), "game": {**LOWBALL, "setting": "tournament"}}
+    assert cap_facts(data, {"raise_cap.heads_up_exception": "none"}) == (True, True, False)
+
+
+def test_rrp_nl_2_big_bet_games_have_no_cap():
+    game = {"structure": "no-limit", "blinds": [10, 20]}
+    data = {"game": game, "button": 3, "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop", "pot": 60,
+            "actions": [{"seat": 1, "action": "bet", "to": 20}, {"seat": 2, "action": "raise", "to": 40},
+                        {"seat": 3, "action": "raise", "to": 60}, {"seat": 1, "action": "raise", "to": 80},
+                        {"seat": 2, "action": "raise", "to": 100}],
+            "disputed": {"seat": 3}}
+    assert cap_facts(data) == (False, False, True)
