@@ -79,13 +79,15 @@ def _hand_and_setting(args) -> tuple[Hand, str, list[str], object]:
 
 def calc(args) -> int:
     from rulings import books
+    from rulings.ruling import incident_params
     from rulings.situation import betting_params
     incident = phh = None
     try:
         hand, setting, notes, source = _hand_and_setting(args)
         incident, phh = (source, None) if not hasattr(source, "line_of") else (None, source)
         book, _ = books.load(args.house, compile=False)
-        params = betting_params(book.param_values(setting))
+        overrides = incident_params(book, incident) if incident is not None else {}
+        params = betting_params(book.param_values(setting, overrides))
         pos = position(hand, params, after=args.after, seat=args.seat)
         if args.after is None:
             _check_pot(incident, pos)

@@ -87,3 +87,15 @@ def test_malformed_phh_refused_with_line(capsys, tmp_path):
                    'starting_stacks = [100, 100]\nactions = ["d dh p1 ????", "d dh p2 ????", "p9 cbr 7"]\n')
     code, _, err = calc(capsys, tmp_path, None, path=bad)
     assert code == 2 and "actions[2]" in err and "p9" in err
+
+
+def test_incident_params_apply_to_calc(capsys, tmp_path):
+    """WIKI-REOPEN-1: $20 round, all-in to $25 (under half a bet on top): the opener may not re-raise
+    under the full-bet rule; an all-in to $30 reopens only under the half-bet rule."""
+    text = ("game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}\nbutton: 3\n"
+            "players: {1: 500, 2: 30, 3: 500}\nstreet: flop\npot: 60\n"
+            "actions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: raise, to: 30}, {seat: 3, action: call, to: 30}]\n")
+    code, half, _ = calc(capsys, tmp_path, text)
+    assert code == 0 and half["actor"] == 1 and half["can_raise"] is True
+    code, full, _ = calc(capsys, tmp_path, text + "params: {reopen.limit_rule: full_bet}\n")
+    assert code == 0 and full["actor"] == 1 and full["can_raise"] is False
