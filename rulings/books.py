@@ -124,6 +124,3 @@ def _example_problems(book: Rulebook) -> list[Problem]:
     finally:
         engine.close()
 
-
-def topic_book(files: list[Path]) -> Rulebook:
-    return build_book("files", "Selected files", files)

@@ -124,7 +124,6 @@ class Fired:
     effects: dict[str, Any]
     derived: dict[str, Any]
     sentence: str | None
-    situation: dict[str, Any]
 
 
 @dataclass
@@ -221,7 +220,7 @@ class Engine:
                 values = {k: fn(**ctx) for k, fn in effects}
                 derived = {k: fn(**ctx) for k, fn in derive}
                 sentence = template.render({**ctx, "effect": values, "rule": rule.id}) if template else None
-                run.fired.append(Fired(rule, chain, values, derived, sentence, ctx))
+                run.fired.append(Fired(rule, chain, values, derived, sentence))
                 new = {k: v for k, v in m.items() if k not in ("id", "$s", "sid")}
                 for k, v in derived.items():
                     run.chains[k] = chain

@@ -9,7 +9,7 @@ with a rulebook error instead of being run.
 []
 >>> check_expression("pot ** 3000")
 ["'**' is not allowed"]
->>> evaluate(compile_expression("wager_to - max_raise_to"), {"wager_to": 50000, "max_raise_to": 8000})
+>>> compile_expression("wager_to - max_raise_to")(wager_to=50000, max_raise_to=8000)
 42000
 >>> sorted(names_in("max_raise_to")), sorted(param_names_in("param.silent_raise.threshold"))
 (['max_raise_to'], ['silent_raise.threshold'])
@@ -170,10 +170,6 @@ def compile_expression(text: str | int) -> Callable[..., Any]:
 
 def compile_template(text: str):
     return ENV.from_string(text)
-
-
-def evaluate(fn: Callable[..., Any], context: dict) -> Any:
-    return fn(**context)
 
 
 def to_durable(text: str | int, field_name: Callable[[str], str]) -> Any:

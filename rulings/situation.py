@@ -27,7 +27,6 @@ class Situation:
 
     facts: dict[str, Any]
     questions: list[dict] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 def betting_params(values: dict[str, Any]) -> Params:
