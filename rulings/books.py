@@ -1,6 +1,7 @@
 """Finding, loading, caching and linting rulebooks; one compiled engine per book per process."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from rulings.catalogue import did_you_mean
@@ -10,6 +11,7 @@ from rulings.rulebook.load import ROOT, build_book, standard_book
 from rulings.rulebook.model import Rulebook
 
 _CACHE: dict[str, tuple[Rulebook, Engine | None]] = {}
+_LOCK = threading.RLock()   # one load (and one compiled engine) per book, whatever the threads
 
 
 def house_path(house: str) -> Path:
@@ -23,9 +25,14 @@ def house_path(house: str) -> Path:
 def load(house: str | None = None, compile: bool = True) -> tuple[Rulebook, Engine | None]:
     """The book in force (standard, or a house book over it) and, if asked, its compiled engine."""
     key = str(house_path(house).resolve()) if house else "standard"
-    cached = _CACHE.get(key)
-    if cached and (cached[1] is not None or not compile):
-        return cached
+    with _LOCK:
+        cached = _CACHE.get(key)
+        if cached and (cached[1] is not None or not compile):
+            return cached
+        return _load(house, key, compile)
+
+
+def _load(house: str | None, key: str, compile: bool) -> tuple[Rulebook, Engine | None]:
     if house:
         from rulings.rulebook.house import house_names, load_house
         path = house_path(house)
@@ -46,18 +53,29 @@ def load(house: str | None = None, compile: bool = True) -> tuple[Rulebook, Engi
 def reload(house: str | None = None) -> tuple[Rulebook, Engine]:
     """Load the book again from disk and free the old compiled ruleset."""
     key = str(house_path(house).resolve()) if house else "standard"
-    old = _CACHE.pop(key, None)
-    if old and old[1] is not None:
-        old[1].close()
-    book, engine = load(house)
+    with _LOCK:
+        old = _CACHE.pop(key, None)
+        if old and old[1] is not None:
+            old[1].close()
+        book, engine = load(house)
+    assert engine is not None
     return book, engine
 
 
 def lint(paths: list[str]) -> list[Problem]:
-    """Every problem in the standard book and in the house books or topic files among ``paths``.
+    """Every problem in the standard book and in the house books or topic files among ``paths``."""
+    return lint_report(paths)[0]
 
-    A house book that loads also has its own examples run through the engine
-    (R402 for each expectation the engine does not meet).
+
+def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
+    """Every problem in the standard book and in every rulebook among or under ``paths``, and how many
+    books were checked.
+
+    A folder is searched at every depth for ``*.yaml`` / ``*.yml`` files, whatever it is called; a
+    file with ``topic:`` is a topic file, checked together with the standard book (in place of the
+    standard topic file of the same name, if there is one), any other is a house book. A house book
+    that loads also has its own examples run through the engine (R402 for each expectation not met).
+    A folder holding no rulebook is a problem (R001): a check that checked nothing is not a pass.
     """
     problems: list[Problem] = []
     standard = None
@@ -65,33 +83,45 @@ def lint(paths: list[str]) -> list[Problem]:
         standard = standard_book()
     except ProblemsError as exc:
         problems += exc.problems
-    houses: list[Path] = []
-    topics: list[Path] = []
+    own = {f.resolve() for f in (ROOT / "standard").glob("*.yaml")}
+    found: list[Path] = []
     for raw in paths:
         p = Path(raw)
         if p.suffix in (".yaml", ".yml") and p.exists():
-            if p.parent.name != "standard":
-                (topics if _is_topic_file(p) else houses).append(p)
+            found.append(p)
         elif p.is_dir():
-            houses += sorted(p.glob("houses/*.yaml")) + (sorted(p.glob("*.yaml")) if p.name == "houses" else [])
+            books_here = sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+            if not books_here:
+                problems.append(Problem(str(p), 0, 0, "R001", "no rulebook (*.yaml) in this folder",
+                                        hint="give a house book, a topic file or a folder holding them"))
+            found += books_here
         else:
             problems.append(Problem(str(p), 0, 0, "R001", "no such file or folder",
                                     hint="give a house book, a topic file or a folder holding them"))
-    for t in dict.fromkeys(topics):
+    houses: list[Path] = []
+    topics: list[Path] = []
+    for f in dict.fromkeys(found):
+        if f.resolve() in own:   # the standard book itself, checked above
+            continue
+        (topics if _is_topic_file(f) else houses).append(f)
+    checked = 1 + len(houses) + len(topics)
+    standard_files = sorted((ROOT / "standard").glob("*.yaml"))
+    for t in topics:
+        base = [f for f in standard_files if f.name != t.name]
         try:
-            build_book("standard", "Standard card-room rulebook", sorted((ROOT / "standard").glob("*.yaml")) + [t])
+            build_book("standard", "Standard card-room rulebook", base + [t])
         except ProblemsError as exc:
             problems += exc.problems
     if standard is not None:
         from rulings.rulebook.house import load_house
-        for h in dict.fromkeys(houses):
+        for h in houses:
             try:
                 book = load_house(h, standard)
             except ProblemsError as exc:
                 problems += exc.problems
                 continue
             problems += _example_problems(book)
-    return sorted(set(problems))
+    return sorted(set(problems)), checked
 
 
 def _is_topic_file(path: Path) -> bool:

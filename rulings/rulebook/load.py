@@ -1,10 +1,8 @@
 """Loading the standard rulebook from its topic files, checking everything and reporting all problems."""
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
 import re
+from importlib.resources import files as _resources
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +15,8 @@ from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, 
 from rulings.rulebook.schema import TOPIC_FILE, check_shape
 from rulings.yamlsrc import Located, load_file
 
-ROOT = Path(__file__).resolve().parents[2] / "rulebooks"
+# rulebooks/ at the top of the repository, installed as the package rulings.rulebooks
+ROOT = Path(str(_resources("rulings.rulebooks")))
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
 PARAM_NAME = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
 MAX_RULES = 300   # durable-rules hangs past ~515 rules in one ruleset; stay well below
@@ -243,38 +242,17 @@ def _rule_path(doc: Located, rule: Rule) -> tuple:
     return ()
 
 
-def _cache_key(files: list[Path]) -> str:
-    """A digest of the book's files, the catalogues and the loader's own code: any change misses the cache."""
-    pkg = Path(__file__).resolve().parents[1]
-    inputs = files + sorted(pkg.glob("rulebook/*.py")) + sorted(pkg.glob("facts/*.yaml")) + [
-        pkg / n for n in ("catalogue.py", "citations.yaml", "expressions.py", "money.py", "yamlsrc.py")]
-    h = hashlib.sha256(str(Path.cwd()).encode())
-    for f in inputs:
-        h.update(str(f).encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()[:32]
-
-
-def _cache_dir() -> Path:
-    return Path(os.environ.get("RULINGS_CACHE") or Path.home() / ".cache" / "rulings")
-
-
 def standard_book(root: Path = ROOT) -> Rulebook:
-    """The standard book, checked; a checked copy is kept in a cache so a cold start does not re-parse it."""
+    """The standard book, checked; a checked copy is kept on disk (rulings/bookcache.py).
+
+    A missing or empty standard book is a load error, never a book with no rules.
+    """
     files = sorted((root / "standard").glob("*.yaml"))
-    path = None
-    try:
-        path = _cache_dir() / f"book-{_cache_key(files)}.pickle"
-        with path.open("rb") as fh:
-            return pickle.load(fh)
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
-        pass
-    book = build_book("standard", "Standard card-room rulebook", files)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL))
-            tmp.replace(path)   # atomic: a concurrent reader sees the old file or the new one
-        except OSError:
-            pass
-    return book
+    if not files:
+        raise ProblemsError([Problem(str(root / "standard"), 0, 0, "R001",
+                                     "the standard rulebook has no topic files",
+                                     hint="the installation is incomplete: reinstall rulings")])
+    from rulings import bookcache
+    from rulings.yamlsrc import _display
+    return bookcache.cached(files, [_display(f) for f in files],
+                            lambda: build_book("standard", "Standard card-room rulebook", files))

@@ -1,0 +1,247 @@
+"""A checked copy of the standard book on disk, so a cold start does not parse and check the YAML again.
+
+The copy is data only: JSON that names no code, decoded into the rulebook
+model's own classes from a fixed list (nothing in the file can choose what runs).
+Each file carries the digest of its payload; a file whose digest, key or shape
+is wrong is ignored and rebuilt, never trusted and never a traceback.
+
+- Key: a digest of the book's files (their names as reports print them, and
+  their bytes), the fact and citation catalogues and the loader's own code.
+  Any change to any of them is a miss; the working directory matters only
+  through the file names the book's origins carry.
+- Writes go to a temporary file beside the target, then ``os.replace``: a
+  reader sees the old file or the whole new one, so two processes at once are safe.
+- A missing, unwritable or read-only folder only means no cache.
+- Bounded: at most ``KEEP`` books are kept (the least recently used go), and
+  leftover temporary files older than an hour are removed.
+- ``RULINGS_CACHE=off`` turns it off; ``RULINGS_CACHE=DIR`` moves it
+  (default ``~/.cache/rulings``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, Callable
+
+from rulings.rulebook import model
+
+FORMAT = "rulings.bookcache/1"
+KEEP = 8                  # books kept in the folder; each is a few hundred KB
+MAX_BYTES = 16 << 20      # a cache file bigger than this is not read
+STALE_TMP = 3600          # seconds after which a leftover temporary file is removed
+PACKAGE = Path(__file__).resolve().parent
+CLASSES: dict[str, type] = {c.__name__: c for c in (
+    model.Origin, model.Condition, model.AnyOf, model.Discretion, model.Outcome,
+    model.Example, model.Rule, model.Parameter, model.Rulebook)}
+
+
+class CacheError(ValueError):
+    """A cache file that does not hold what it should."""
+
+
+def folder() -> Path | None:
+    """The cache folder, or None when the cache is off."""
+    value = os.environ.get("RULINGS_CACHE", "")
+    if value.strip().lower() in ("off", "0", "no", "false", "none"):
+        return None
+    return Path(value) if value else Path.home() / ".cache" / "rulings"
+
+
+def code_files() -> list[Path]:
+    """What the loading depends on besides the book itself: loader code and catalogues."""
+    return (sorted(PACKAGE.glob("*.py")) + sorted(PACKAGE.glob("rulebook/*.py"))
+            + sorted(PACKAGE.glob("*.yaml")) + sorted(PACKAGE.glob("facts/*.yaml")))
+
+
+def key(files: list[Path], names: list[str]) -> str:
+    """A digest of everything a checked book depends on (``names``: how its origins print the files)."""
+    h = hashlib.sha256(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
+    for f, name in zip(files, names):
+        h.update(b"book\0" + name.encode() + b"\0" + f.read_bytes() + b"\0")
+    for f in code_files():
+        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:40]
+
+
+# -- the data-only encoding --------------------------------------------------------------------
+
+def encode(value: Any) -> Any:
+    """A rulebook (or any part of it) as plain JSON values; TypeError for anything else."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Decimal):
+        return {"@dec": str(value)}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"@t": [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
+    name = type(value).__name__
+    if dataclasses.is_dataclass(value) and CLASSES.get(name) is type(value):
+        return {"@c": name, "f": {f.name: encode(getattr(value, f.name))
+                                  for f in dataclasses.fields(value) if f.init}}
+    raise TypeError(f"cannot cache a {name}")
+
+
+def decode(data: Any) -> Any:
+    """The inverse of ``encode``; CacheError for anything ``encode`` would not have written."""
+    if data is None or isinstance(data, (bool, str, int)):
+        return data
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if not isinstance(data, dict) or len(data) not in (1, 2):
+        raise CacheError("unexpected value")
+    if "@t" in data and isinstance(data["@t"], list):
+        return tuple(decode(v) for v in data["@t"])
+    if "@d" in data and isinstance(data["@d"], list):
+        out = {}
+        for pair in data["@d"]:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise CacheError("bad mapping entry")
+            k = decode(pair[0])
+            try:
+                out[k] = decode(pair[1])
+            except TypeError as exc:   # an unhashable key
+                raise CacheError(str(exc)) from None
+        return out
+    if "@dec" in data and isinstance(data["@dec"], str):
+        try:
+            return Decimal(data["@dec"])
+        except InvalidOperation:
+            raise CacheError("bad decimal") from None
+    if "@c" in data and isinstance(data.get("f"), dict):
+        cls = CLASSES.get(data["@c"]) if isinstance(data["@c"], str) else None
+        if cls is None:
+            raise CacheError(f"unknown class {data['@c']!r}")
+        names = {f.name for f in dataclasses.fields(cls) if f.init}
+        if not set(data["f"]) <= names:
+            raise CacheError(f"unknown fields of {cls.__name__}")
+        try:
+            return cls(**{k: decode(v) for k, v in data["f"].items()})
+        except TypeError as exc:   # a field missing
+            raise CacheError(str(exc)) from None
+    raise CacheError("unexpected mapping")
+
+
+def dumps(book: model.Rulebook, book_key: str) -> bytes:
+    payload = json.dumps(encode(book), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    digest = hashlib.sha256(payload.encode()).hexdigest()
+    head = json.dumps({"format": FORMAT, "key": book_key, "sha256": digest})
+    return (head + "\n" + payload).encode()
+
+
+def loads(raw: bytes, book_key: str) -> model.Rulebook:
+    """The book in a cache file; CacheError unless its header, key, digest and shape are all right."""
+    try:
+        head_text, _, payload = raw.decode("utf-8").partition("\n")
+        head = json.loads(head_text)
+    except (UnicodeDecodeError, ValueError):
+        raise CacheError("not a cache file") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("key") != book_key:
+        raise CacheError("another format or another book")
+    if hashlib.sha256(payload.encode()).hexdigest() != head.get("sha256"):
+        raise CacheError("the content does not match its digest")
+    try:
+        book = decode(json.loads(payload))
+    except (ValueError, RecursionError) as exc:
+        raise CacheError(f"bad content: {exc}") from None
+    if not isinstance(book, model.Rulebook):
+        raise CacheError("not a rulebook")
+    return book
+
+
+# -- the folder --------------------------------------------------------------------------------
+
+def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebook]) -> model.Rulebook:
+    """The book from the cache when a good copy is there, else ``build()`` (and keep a copy)."""
+    where = folder()
+    if where is None:
+        return build()
+    try:
+        book_key = key(files, names)
+    except OSError:
+        return build()
+    path = where / f"book-{book_key}.json"
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+        if len(raw) <= MAX_BYTES:
+            book = loads(raw, book_key)
+            _touch(path)
+            return book
+    except (OSError, CacheError):
+        pass
+    book = build()
+    _store(where, path, book, book_key)
+    return book
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _store(where: Path, path: Path, book: model.Rulebook, book_key: str) -> None:
+    try:
+        data = dumps(book, book_key)
+    except (TypeError, ValueError):   # something in the book this format does not hold: no cache
+        return
+    tmp = None
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".book-", suffix=".tmp", dir=where)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)   # atomic: readers see the old file or the new one, whole
+        tmp = None
+    except OSError:
+        return
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    prune(where)
+
+
+def prune(where: Path, keep: int = KEEP) -> None:
+    """Keep the ``keep`` most recently used books; remove temporary files left by a crash."""
+    now = time.time()
+    books = []
+    try:
+        entries = list(where.iterdir())
+    except OSError:
+        return
+    for p in entries:
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        if p.name.startswith("book-") and p.name.endswith(".json"):
+            books.append((st.st_mtime, p))
+        elif p.name.startswith(".book-") and p.name.endswith(".tmp") and now - st.st_mtime > STALE_TMP:
+            _remove(p)
+        elif p.name.startswith("book-") and p.name.endswith(".pickle"):   # an older version's cache
+            _remove(p)
+    for _, p in sorted(books, reverse=True)[keep:]:
+        _remove(p)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass

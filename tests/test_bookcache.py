@@ -1,0 +1,220 @@
+"""The on-disk copy of the standard book: data only, checked by digest, atomic, bounded, never a crash.
+
+Two `rulings rule` processes started together must both print the right ruling
+whatever the cache folder is: empty, read-only or impossible to create.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from rulings import bookcache, books
+from rulings.problems import ProblemsError
+from rulings.rulebook.load import ROOT, build_book, standard_book
+
+REPO = Path(__file__).resolve().parents[1]
+HEADLINE = REPO / "examples" / "incidents" / "pl-silent-overchip.yaml"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("RULINGS_CACHE", str(where))
+    return where
+
+
+def _files(where: Path) -> list[Path]:
+    return sorted(where.glob("book-*.json"))
+
+
+def test_a_book_round_trips_through_the_data_only_format():
+    files = sorted((ROOT / "standard").glob("*.yaml"))
+    book = build_book("standard", "Standard card-room rulebook", files)
+    raw = bookcache.dumps(book, "k")
+    assert b"pickle" not in raw and raw.startswith(b'{"format": "rulings.bookcache/1"')
+    again = bookcache.loads(raw, "k")
+    assert again == book
+    assert [p.words for p in again.parameters.values()] == [p.words for p in book.parameters.values()]
+
+
+def test_the_cache_is_written_once_and_read_back(cache):
+    first = standard_book()
+    [path] = _files(cache)
+    stamp = path.stat().st_mtime_ns
+    assert standard_book() == first
+    assert _files(cache) == [path] and path.stat().st_mtime_ns >= stamp
+    assert not list(cache.glob(".book-*"))   # no temporary file left behind
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "digest", "other-key"])
+def test_a_corrupt_cache_file_is_ignored_and_rebuilt(cache, damage):
+    good = standard_book()
+    [path] = _files(cache)
+    raw = path.read_bytes()
+    head, _, payload = raw.partition(b"\n")
+    if damage == "truncated":
+        path.write_bytes(raw[: len(raw) // 2])
+    elif damage == "garbage":
+        path.write_bytes(os.urandom(5000))
+    elif damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "digest":   # a rule's text changed, the digest not: the content is not trusted
+        path.write_bytes(head + b"\n" + payload.replace(b"pot-size bet", b"pot-size BET", 1))
+    else:
+        path.write_bytes(head.replace(b'"key": "', b'"key": "0', 1) + b"\n" + payload)
+    assert standard_book() == good
+    assert bookcache.loads(path.read_bytes(), path.stem[len("book-"):]) == good   # rewritten whole
+
+
+def test_a_planted_cache_file_runs_nothing(cache, tmp_path):
+    """A pickle that would run a command, and a well-formed file naming a class outside the model."""
+    good = standard_book()
+    [path] = _files(cache)
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    path.write_bytes(pickle.dumps(Payload()))
+    assert standard_book() == good and not marker.exists()
+
+    key = path.stem[len("book-"):]
+    planted = b'{"@c": "Popen", "f": {"args": "touch ' + str(marker).encode() + b'"}}'
+    import hashlib
+    import json
+    head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(planted).hexdigest()})
+    path.write_bytes(head.encode() + b"\n" + planted)
+    with pytest.raises(bookcache.CacheError, match="unknown class"):
+        bookcache.loads(path.read_bytes(), key)
+    assert standard_book() == good and not marker.exists()
+
+
+def test_any_change_to_a_book_file_misses_the_cache(cache, tmp_path):
+    root = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "standard", root / "standard")
+    before = standard_book(root)
+    topic = root / "standard" / "pot-limit.yaml"
+    topic.write_text(topic.read_text(encoding="utf-8").replace("pot-size bet", "pot-size wager", 1),
+                     encoding="utf-8")
+    after = standard_book(root)
+    assert before != after
+    assert after == build_book("standard", "Standard card-room rulebook", sorted((root / "standard").glob("*.yaml")))
+    assert len(_files(cache)) == 2
+
+
+def test_the_key_does_not_depend_on_the_working_folder(tmp_path, monkeypatch):
+    files = sorted((ROOT / "standard").glob("*.yaml"))
+    names = [str(f) for f in files]
+    keys = set()
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        monkeypatch.chdir(tmp_path / d)
+        keys.add(bookcache.key(files, names))
+    assert len(keys) == 1
+
+
+def test_the_folder_is_bounded(cache):
+    cache.mkdir()
+    for i in range(bookcache.KEEP + 5):
+        old = cache / f"book-old{i:02}.json"
+        old.write_text("{}")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    stale = cache / ".book-crashed.tmp"
+    stale.write_text("")
+    os.utime(stale, (1_000_000, 1_000_000))
+    legacy = cache / "book-0123.pickle"
+    legacy.write_bytes(b"")
+    standard_book()
+    left = _files(cache)
+    assert len(left) == bookcache.KEEP
+    assert not stale.exists() and not legacy.exists()
+    assert any(not p.name.startswith("book-old") for p in left)   # the new book is kept, the oldest go
+
+
+def test_off_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RULINGS_CACHE", "off")
+    assert bookcache.folder() is None
+    standard_book()
+    assert list(tmp_path.rglob("*")) == []
+
+
+def test_a_missing_or_empty_standard_book_is_a_load_error(tmp_path):
+    for root in (tmp_path / "none", tmp_path / "empty"):
+        (tmp_path / "empty" / "standard").mkdir(parents=True, exist_ok=True)
+        with pytest.raises(ProblemsError) as exc:
+            standard_book(root)
+        [problem] = exc.value.problems
+        assert problem.code == "R001" and "no topic files" in problem.message
+
+
+def test_books_load_compiles_one_engine_from_many_threads():
+    saved = books._CACHE.pop("standard", None)
+    got: list = []
+    try:
+        start = threading.Barrier(6)
+
+        def worker():
+            start.wait()
+            got.append(books.load())
+
+        threads = [threading.Thread(target=worker) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(got) == 6
+        assert len({id(engine) for _, engine in got}) == 1
+    finally:
+        fresh = books._CACHE.pop("standard", None)
+        if fresh and fresh[1] is not None:
+            fresh[1].close()
+        if saved:
+            books._CACHE["standard"] = saved
+
+
+# -- two processes at once ---------------------------------------------------------------------
+
+def _two_at_once(env_cache: str, cwd: Path) -> None:
+    env = dict(os.environ, RULINGS_CACHE=env_cache)
+    cmd = [sys.executable, "-m", "rulings", "rule", str(HEADLINE), "--format", "json"]
+    procs = [subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    import json
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert "Traceback" not in err
+        [ruling] = [r for r in json.loads(out)["rulings"] if r["decides"] == "wager"]
+        assert ruling["effects"] == {"wager_to": 80, "returned": 420}
+
+
+def test_two_processes_with_an_empty_then_a_read_only_cache_folder(tmp_path):
+    where = tmp_path / "cache"
+    where.mkdir()
+    _two_at_once(str(where), tmp_path)
+    [book] = _files(where)
+    assert bookcache.loads(book.read_bytes(), book.stem[len("book-"):]).name == "standard"
+    assert not list(where.glob(".book-*"))
+
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    readonly.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        _two_at_once(str(readonly), tmp_path)
+    finally:
+        readonly.chmod(stat.S_IRWXU)
+    if os.geteuid() != 0:   # root writes through mode bits; the next case holds for root too
+        assert list(readonly.iterdir()) == []
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    _two_at_once(str(blocked / "cache"), tmp_path)   # the folder can never be created
