@@ -46,13 +46,15 @@ def cmd_rule(args) -> int:
 
 
 def cmd_lint(args) -> int:
-    problems = books.lint(args.paths or [str(books.ROOT)])
+    problems, checked = books.lint_report(args.paths or [str(books.ROOT)])
     if args.format == "json":
-        print(dumps({"problems": [p.to_json() for p in problems]}))
+        print(dumps({"problems": [p.to_json() for p in problems], "books_checked": checked}))
     elif problems:
         print(render_text(problems), file=sys.stderr)
+        print(f"{checked} rulebook{'s' if checked != 1 else ''} checked, {len(problems)} "
+              f"problem{'s' if len(problems) != 1 else ''}")
     else:
-        print("no problems found")
+        print(f"{checked} rulebook{'s' if checked != 1 else ''} checked: no problems found")
     return RULEBOOK if problems else OK
 
 
@@ -128,8 +130,17 @@ def cmd_rules(args) -> int:
     return OK
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulings")
+    except PackageNotFoundError:   # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulings", description="A card room's rules expert: incidents in, cited rulings out.")
+    p.add_argument("--version", action="version", version=f"rulings {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON)")
     r.add_argument("incident")

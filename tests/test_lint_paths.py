@@ -1,0 +1,67 @@
+"""`rulings lint PATH...` checks every rulebook under each path, whatever the folders are called."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden" / "lint"
+BROKEN = ["r101-unknown-key.yaml", "r104-unknown-rule.yaml", "r205-parameter-value.yaml", "y001-malformed.yaml"]
+
+
+def _lint(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["lint", *args])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out, out.err
+
+
+def test_a_folder_of_broken_books_fails_and_lists_every_problem(tmp_path, capsys):
+    folder = tmp_path / "some-folder" / "deeper"
+    folder.mkdir(parents=True)
+    for name in BROKEN:
+        shutil.copy(GOLDEN / name, folder / name)
+    code, out, err = _lint(capsys, str(tmp_path / "some-folder"))
+    assert code == 1
+    assert out.startswith("5 rulebooks checked")   # the standard book and the four under the folder
+    for name in BROKEN:   # each file's own golden problems, all of them
+        expected = (GOLDEN / (Path(name).stem + ".txt")).read_text(encoding="utf-8")
+        for code_ in re.findall(r" error ([YR]\d{3}):", expected):
+            assert re.search(rf"{re.escape(name)}:\d+:\d+: error {code_}:", err), (name, code_)
+    assert err.count(" error ") == sum((GOLDEN / (Path(n).stem + ".txt")).read_text().count(" error ")
+                                      for n in BROKEN)
+
+
+def test_good_books_in_any_folder_pass_and_are_counted(tmp_path, capsys):
+    shutil.copytree(ROOT / "rulebooks" / "houses", tmp_path / "club-books")
+    code, out, _ = _lint(capsys, str(tmp_path / "club-books"))
+    assert (code, out) == (0, "4 rulebooks checked: no problems found\n")
+    code, out, _ = _lint(capsys, "--format", "json", str(tmp_path / "club-books"))
+    assert code == 0 and json.loads(out) == {"problems": [], "books_checked": 4}
+
+
+def test_the_default_checks_the_installed_books(capsys):
+    code, out, _ = _lint(capsys)
+    assert (code, out) == (0, "4 rulebooks checked: no problems found\n")
+
+
+def test_a_folder_with_no_rulebook_is_not_a_pass(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("no books here")
+    code, _, err = _lint(capsys, str(tmp_path / "empty"))
+    assert code == 1 and "error R001: no rulebook (*.yaml) in this folder" in err
+
+
+def test_an_edited_copy_of_a_standard_topic_is_checked_in_its_place(tmp_path, capsys):
+    topic = tmp_path / "pot-limit.yaml"
+    text = (ROOT / "rulebooks" / "standard" / "pot-limit.yaml").read_text(encoding="utf-8")
+    topic.write_text(text, encoding="utf-8")
+    code, out, _ = _lint(capsys, str(topic))
+    assert (code, out) == (0, "2 rulebooks checked: no problems found\n")
+    topic.write_text(text.replace("cites: [RRP-PL-6", "cites: [RRP-PL-66", 1), encoding="utf-8")
+    code, _, err = _lint(capsys, str(topic))
+    assert code == 1 and "error R105: unknown citation key 'RRP-PL-66'" in err
