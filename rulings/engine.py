@@ -1,6 +1,6 @@
 """The only module that talks to durable-rules: compile a rulebook into one ruleset, run one incident per session.
 
-The envelope (see ../shared/docs/durable-rules-notes.md): a host without
+The envelope (see docs/engine-notes.md): a host without
 background threads; every incident in its own session, deleted afterwards;
 a sentinel rule so that no fact is ever unhandled; conditions on one fact
 only (no cross-fact joins, which crash the C core); every rule guarded by a

@@ -7,7 +7,7 @@ terms. The hand is also written in the betting model's terms (``Hand``), so a
 test can replay it through ``rulings.betting`` and compare.
 
 The generator keeps to the cases where pokerkit's conventions are the card
-room's (see /work/shared/docs/pokerkit-notes.md, "departs"):
+room's (pokerkit's departures from card-room practice, listed here):
 
 - no limit games (half-bet rule, cap counting), no straddles, and an ante only when everyone pays the same one;
 - every blind poster has more than his blind and ante, so no short all-in blind;

