@@ -52,7 +52,7 @@ def main() -> None:
     incident = incident_from_data(data)
     for _ in range(200):
         rule_on(incident, book, engine)
-    lat, eng = [], []
+    lat = []
     for _ in range(n):
         t = time.perf_counter()
         rule_on(incident, book, engine)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rulings.betting import BettingError, Hand, Position
 from rulings.betting.arithmetic import position
@@ -62,7 +63,7 @@ def _check_pot(incident, pos: Position) -> None:
             f"which make the pot {show(pos.pot, setting)}", "check the pot and the listed actions")])
 
 
-def _hand_and_setting(args) -> tuple[Hand, str, list[str], object]:
+def _hand_and_setting(args) -> tuple[Hand, str, list[str], Any]:
     path = Path(args.source)
     if path.suffix in (".phh", ".phhs"):
         from rulings.phh import read_phh

@@ -11,8 +11,7 @@ from rulings.incident import incident_from_data
 from rulings.money import MoneyError, show, to_minor
 from rulings.problems import ProblemsError
 from rulings.rulebook.model import AnyOf, Example, Rule, Rulebook
-from rulings.ruling import Report, incident_params, rule_on
-from rulings.situation import build
+from rulings.ruling import Report, rule_on
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ def uncalled(contributions: dict[int, Money]) -> tuple[int | None, Money]:
     return list(contributions)[at], top - second
 
 
-def side_pots(contributions: dict[int, Money], folded: set[int]) -> tuple[SidePot, ...]:
+def side_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int]) -> tuple[SidePot, ...]:
     """The main pot then each side pot, with the seats that may win it.
 
     Pots are cut at every level a live seat stopped at; folded money stays

@@ -93,13 +93,13 @@ TOPIC_FILE = Spec("map", "A standard rulebook topic file.", {
     "rules": _f(Spec("list", "The topic's rules.", item=RULE), True),
 })
 
-_PY = {"str": str, "bool": bool, "int": int, "list": list, "map": dict, "dict": dict}
+_PY: dict[str, type] = {"str": str, "bool": bool, "int": int, "list": list, "map": dict, "dict": dict}
 
 
 def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: list[Problem]) -> bool:
     """Check types, required and unknown keys; report every problem; True when the shape is sound."""
     ok = True
-    want = _PY.get(spec.kind)
+    want: Any = _PY.get(spec.kind)
     if spec.kind == "scalar":
         if isinstance(value, (dict, list)):
             problems.append(doc.problem(path, "R106", "expected a single value here, not a list or mapping"))

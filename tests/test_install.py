@@ -1,0 +1,117 @@
+"""The wheel: built from the repository, installed into a fresh virtual environment outside it, ruling there.
+
+The wheel must carry the standard and example house books and the command line
+inside the one package ``rulings`` (nothing generic such as a top-level ``cli``),
+and find the books with importlib.resources wherever it is installed. The new
+environment borrows only the third-party dependencies (durable-rules, PyYAML,
+Jinja2) from the running one through a ``.pth`` line, so the test needs no
+network; ``rulings`` itself comes only from the wheel.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+INCIDENT = REPO / "examples" / "incidents" / "pl-silent-overchip.yaml"
+
+
+def _run(cmd: list, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300, **kw)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> dict:
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, src / name)
+    for name in ("rulings", "cli", "rulebooks"):
+        shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    dist = base / "dist"
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                  "-q", "-w", dist, src])
+    assert built.returncode == 0, built.stdout + built.stderr
+    [wheel] = dist.glob("rulings-*.whl")
+
+    venv = base / "venv"
+    made = _run([sys.executable, "-m", "venv", "--without-pip", venv])
+    assert made.returncode == 0, made.stderr
+    python = venv / "bin" / "python"
+    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip())
+    import durable
+    import jinja2
+    import markupsafe
+    import yaml
+    deps = sorted({str(Path(m.__file__).resolve().parents[1]) for m in (durable, yaml, jinja2, markupsafe)})
+    (site / "_rulings_test_deps.pth").write_text("\n".join(deps) + "\n")
+    done = _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-index", "--no-deps", wheel])
+    assert done.returncode == 0, done.stdout + done.stderr
+    work = base / "elsewhere"   # outside the repository, nothing beside it
+    work.mkdir()
+    shutil.copy(INCIDENT, work / INCIDENT.name)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["RULINGS_CACHE"] = str(base / "cache")
+    return {"wheel": wheel, "venv": venv, "python": python, "site": site, "work": work, "env": env}
+
+
+def _in_venv(installed: dict, *args: str) -> subprocess.CompletedProcess:
+    exe = installed["venv"] / "bin" / args[0]
+    return _run([exe, *args[1:]], cwd=installed["work"], env=installed["env"])
+
+
+def test_the_wheel_carries_the_books_and_nothing_generic(installed):
+    names = zipfile.ZipFile(installed["wheel"]).namelist()
+    top = {n.split("/")[0] for n in names}
+    assert {t for t in top if not t.endswith(".dist-info")} == {"rulings"}
+    for book in ("standard/pot-limit.yaml", "standard/wagers.yaml", "houses/east-coast-limit.yaml",
+                 "houses/pnw-lowball.yaml", "houses/tda-series.yaml"):
+        assert f"rulings/rulebooks/{book}" in names
+    assert "rulings/cli/main.py" in names and "rulings/__main__.py" in names
+    assert "rulings/citations.yaml" in names and "rulings/templates/book.html" in names
+
+
+def test_the_installed_command_rules_outside_the_repository(installed):
+    out = _in_venv(installed, "rulings", "rule", INCIDENT.name, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    [wager] = [r for r in report["rulings"] if r["decides"] == "wager"]
+    assert wager["effects"] == {"wager_to": 80, "returned": 420}
+    assert wager["rule"] == "pot-limit.silent-overchip-is-pot-bet"
+    assert {c["key"] for c in wager["citations"]} >= {"RRP-PL-6"}
+    assert wager["origin"]["file"].endswith("rulings/rulebooks/standard/pot-limit.yaml")
+    assert wager["origin"]["file"].startswith(str(installed["site"]))
+
+    where = _in_venv(installed, "python", "-c", "import rulings, importlib.util as u; "
+                     "print(rulings.__file__); print(u.find_spec('cli'))")
+    assert where.stdout.splitlines() == [str(installed["site"] / "rulings" / "__init__.py"), "None"]
+
+
+def test_version_module_entry_and_lint_work_installed(installed):
+    version = _in_venv(installed, "rulings", "--version")
+    assert version.returncode == 0 and version.stdout.strip() == "rulings 0.1.0"
+    text = _in_venv(installed, "python", "-m", "rulings", "rule", INCIDENT.name)
+    assert text.returncode == 0 and "pot-size bet of $80; $420 goes back" in text.stdout
+    lint = _in_venv(installed, "rulings", "lint")
+    assert (lint.returncode, lint.stdout) == (0, "4 rulebooks checked: no problems found\n"), lint.stderr
+    house = _in_venv(installed, "rulings", "rule", INCIDENT.name, "--house", "tda-series", "--format", "json")
+    assert house.returncode == 0 and json.loads(house.stdout)["rulebook"] == "tda-series"
+
+
+def test_an_install_without_its_standard_book_is_a_load_error(installed):
+    """Last in this module: it empties the installed standard book."""
+    standard = installed["site"] / "rulings" / "rulebooks" / "standard"
+    for f in standard.glob("*.yaml"):
+        f.unlink()
+    out = _in_venv(installed, "rulings", "rule", INCIDENT.name)
+    assert out.returncode == 1
+    assert "error R001: the standard rulebook has no topic files" in out.stderr
+    assert "Traceback" not in out.stderr and "No rule" not in out.stdout
