@@ -5,10 +5,12 @@ model's own classes from a fixed list (nothing in the file can choose what runs)
 Each file carries the digest of its payload; a file whose digest, key or shape
 is wrong is ignored and rebuilt, never trusted and never a traceback.
 
-- Key: a digest of the book's files (their names as reports print them, and
-  their bytes), the fact and citation catalogues and the loader's own code.
-  Any change to any of them is a miss; the working directory matters only
-  through the file names the book's origins carry.
+- Key: a digest of the book's files (where they are, their names as reports
+  print them, and their bytes), the fact and citation catalogues and the
+  loader's own code. Any change to any of them is a miss. The book records
+  both where its files are and how reports name them, so two copies of the
+  same books in two places are two entries; the working directory matters
+  only through those names (relative inside it, absolute outside).
 - Writes go to a temporary file beside the target, then ``os.replace``: a
   reader sees the old file or the whole new one, so two processes at once are safe.
 - A missing, unwritable or read-only folder only means no cache.
@@ -33,7 +35,7 @@ from typing import Any, Callable
 from rulings.rulebook import model
 
 FORMAT = "rulings.bookcache/1"
-KEEP = 8                  # books kept in the folder; each is a few hundred KB
+KEEP = 16                 # books kept in the folder; each is about 0.4 MB
 MAX_BYTES = 16 << 20      # a cache file bigger than this is not read
 STALE_TMP = 3600          # seconds after which a leftover temporary file is removed
 PACKAGE = Path(__file__).resolve().parent
@@ -64,7 +66,7 @@ def key(files: list[Path], names: list[str]) -> str:
     """A digest of everything a checked book depends on (``names``: how its origins print the files)."""
     h = hashlib.sha256(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
     for f, name in zip(files, names):
-        h.update(b"book\0" + name.encode() + b"\0" + f.read_bytes() + b"\0")
+        h.update(b"book\0" + str(f).encode() + b"\0" + name.encode() + b"\0" + f.read_bytes() + b"\0")
     for f in code_files():
         h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:40]

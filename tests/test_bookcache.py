@@ -111,6 +111,19 @@ def test_any_change_to_a_book_file_misses_the_cache(cache, tmp_path):
     assert len(_files(cache)) == 2
 
 
+def test_the_same_books_in_two_places_are_two_entries(cache, tmp_path, monkeypatch):
+    """Two checkouts, each run from its own root: the books print the same relative names, but each
+    cached book records where its files are, and a copy must not be handed the other's paths."""
+    for where in ("a", "b"):
+        shutil.copytree(ROOT / "standard", tmp_path / where / "standard")
+    for where in ("a", "b"):
+        monkeypatch.chdir(tmp_path / where)
+        book = standard_book(tmp_path / where)
+        assert all(Path(f).parent == tmp_path / where / "standard" for f in book.files)
+        assert {Path(r.origin.file).parent for r in book.rules.values()} == {Path("standard")}
+    assert len(_files(cache)) == 2
+
+
 def test_the_key_does_not_depend_on_the_working_folder(tmp_path, monkeypatch):
     files = sorted((ROOT / "standard").glob("*.yaml"))
     names = [str(f) for f in files]
