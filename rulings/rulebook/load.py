@@ -15,8 +15,16 @@ from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, 
 from rulings.rulebook.schema import TOPIC_FILE, check_shape
 from rulings.yamlsrc import Located, load_file
 
-# rulebooks/ at the top of the repository, installed as the package rulings.rulebooks
-ROOT = Path(str(_resources("rulings.rulebooks")))
+
+def _books_root() -> Path:
+    """rulebooks/ at the top of the repository, installed as the package rulings.rulebooks."""
+    try:
+        return Path(str(_resources("rulings.rulebooks")))
+    except ModuleNotFoundError:   # an editable install made before the mapping: the checkout's own folder
+        return Path(__file__).resolve().parents[2] / "rulebooks"
+
+
+ROOT = _books_root()
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
 PARAM_NAME = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
 MAX_RULES = 300   # durable-rules hangs past ~515 rules in one ruleset; stay well below
