@@ -35,9 +35,33 @@ def _files(where: Path) -> list[Path]:
     return sorted(where.glob("book-*.json"))
 
 
-def test_a_book_round_trips_through_the_data_only_format():
-    files = sorted((ROOT / "standard").glob("*.yaml"))
-    book = build_book("standard", "Standard card-room rulebook", files)
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> tuple:
+    """The standard book and its cache file, built once for the tests that damage a copy of the file."""
+    where = tmp_path_factory.mktemp("good")
+    old = os.environ.get("RULINGS_CACHE")
+    os.environ["RULINGS_CACHE"] = str(where)
+    try:
+        book = standard_book()
+    finally:
+        if old is None:
+            del os.environ["RULINGS_CACHE"]
+        else:
+            os.environ["RULINGS_CACHE"] = old
+    [path] = _files(where)
+    return book, path.name, path.read_bytes()
+
+
+def _plant(cache: Path, good: tuple) -> Path:
+    cache.mkdir()
+    path = cache / good[1]
+    path.write_bytes(good[2])
+    return path
+
+
+def test_a_book_round_trips_through_the_data_only_format(good):
+    book = good[0]
+    assert book == build_book("standard", "Standard card-room rulebook", sorted((ROOT / "standard").glob("*.yaml")))
     raw = bookcache.dumps(book, "k")
     assert b"pickle" not in raw and raw.startswith(b'{"format": "rulings.bookcache/1"')
     again = bookcache.loads(raw, "k")
@@ -55,9 +79,9 @@ def test_the_cache_is_written_once_and_read_back(cache):
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "digest", "other-key"])
-def test_a_corrupt_cache_file_is_ignored_and_rebuilt(cache, damage):
-    good = standard_book()
-    [path] = _files(cache)
+def test_a_corrupt_cache_file_is_ignored_and_rebuilt(cache, good, damage):
+    book = good[0]
+    path = _plant(cache, good)
     raw = path.read_bytes()
     head, _, payload = raw.partition(b"\n")
     if damage == "truncated":
@@ -67,17 +91,18 @@ def test_a_corrupt_cache_file_is_ignored_and_rebuilt(cache, damage):
     elif damage == "empty":
         path.write_bytes(b"")
     elif damage == "digest":   # a rule's text changed, the digest not: the content is not trusted
+        assert b"pot-size bet" in payload
         path.write_bytes(head + b"\n" + payload.replace(b"pot-size bet", b"pot-size BET", 1))
     else:
         path.write_bytes(head.replace(b'"key": "', b'"key": "0', 1) + b"\n" + payload)
-    assert standard_book() == good
-    assert bookcache.loads(path.read_bytes(), path.stem[len("book-"):]) == good   # rewritten whole
+    assert standard_book() == book
+    assert bookcache.loads(path.read_bytes(), path.stem[len("book-"):]) == book   # rewritten whole
 
 
-def test_a_planted_cache_file_runs_nothing(cache, tmp_path):
+def test_a_planted_cache_file_runs_nothing(cache, good, tmp_path):
     """A pickle that would run a command, and a well-formed file naming a class outside the model."""
-    good = standard_book()
-    [path] = _files(cache)
+    book = good[0]
+    path = _plant(cache, good)
     marker = tmp_path / "ran"
 
     class Payload:
@@ -85,7 +110,7 @@ def test_a_planted_cache_file_runs_nothing(cache, tmp_path):
             return (os.system, (f"touch {marker}",))
 
     path.write_bytes(pickle.dumps(Payload()))
-    assert standard_book() == good and not marker.exists()
+    assert standard_book() == book and not marker.exists()
 
     key = path.stem[len("book-"):]
     planted = b'{"@c": "Popen", "f": {"args": "touch ' + str(marker).encode() + b'"}}'
@@ -95,7 +120,7 @@ def test_a_planted_cache_file_runs_nothing(cache, tmp_path):
     path.write_bytes(head.encode() + b"\n" + planted)
     with pytest.raises(bookcache.CacheError, match="unknown class"):
         bookcache.loads(path.read_bytes(), key)
-    assert standard_book() == good and not marker.exists()
+    assert standard_book() == book and not marker.exists()
 
 
 def test_any_change_to_a_book_file_misses_the_cache(cache, tmp_path):
