@@ -79,6 +79,17 @@ def test_the_wheel_carries_the_books_and_nothing_generic(installed):
     assert "rulings/citations.yaml" in names and "rulings/templates/book.html" in names
 
 
+def test_the_wheel_carries_every_file_of_the_package(installed):
+    """A new subpackage, template or data file must be listed in pyproject.toml (packages, package-data)."""
+    names = set(zipfile.ZipFile(installed["wheel"]).namelist())
+    expected = set()
+    for folder, inside in (("rulings", "rulings"), ("cli", "rulings/cli"), ("rulebooks", "rulings/rulebooks")):
+        for f in (REPO / folder).rglob("*"):
+            if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc":
+                expected.add(f"{inside}/{f.relative_to(REPO / folder).as_posix()}")
+    assert sorted(expected - names) == []
+
+
 def test_the_installed_command_rules_outside_the_repository(installed):
     out = _in_venv(installed, "rulings", "rule", INCIDENT.name, "--format", "json")
     assert out.returncode == 0, out.stderr
