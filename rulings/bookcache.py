@@ -25,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -53,7 +54,12 @@ def folder() -> Path | None:
     value = os.environ.get("RULINGS_CACHE", "")
     if value.strip().lower() in ("off", "0", "no", "false", "none"):
         return None
-    return Path(value) if value else Path.home() / ".cache" / "rulings"
+    if value:
+        return Path(value)
+    try:
+        return Path.home() / ".cache" / "rulings"
+    except RuntimeError:   # no home folder: no cache
+        return None
 
 
 def code_files() -> list[Path]:
@@ -175,17 +181,26 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         return build()
     path = where / f"book-{book_key}.json"
     try:
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        if len(raw) <= MAX_BYTES:
-            book = loads(raw, book_key)
-            _touch(path)
-            return book
+        book = loads(_read(path), book_key)
+        _touch(path)
+        return book
     except (OSError, CacheError):
         pass
     book = build()
     _store(where, path, book, book_key)
     return book
+
+
+def _read(path: Path) -> bytes:
+    """A cache file's bytes: a regular file of at most MAX_BYTES (a FIFO or a device is never waited on)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CacheError("not a regular file")
+        raw = fh.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise CacheError("too big")
+    return raw
 
 
 def _touch(path: Path) -> None:

@@ -123,6 +123,20 @@ def test_a_planted_cache_file_runs_nothing(cache, good, tmp_path):
     assert standard_book() == book and not marker.exists()
 
 
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_cache_entry_that_is_not_a_file_is_never_waited_on(cache, good, kind):
+    """A FIFO would block a plain open() forever; a device would be read without end."""
+    cache.mkdir()
+    path = cache / good[1]
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    assert standard_book() == good[0]
+
+
 def test_any_change_to_a_book_file_misses_the_cache(cache, tmp_path):
     root = tmp_path / "rulebooks"
     shutil.copytree(ROOT / "standard", root / "standard")
