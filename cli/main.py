@@ -130,17 +130,25 @@ def cmd_rules(args) -> int:
     return OK
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("rulings")
-    except PackageNotFoundError:   # run from a checkout that was never installed
-        return "unknown (not installed)"
+class _Version(argparse.Action):
+    """--version, looked up only when asked (the metadata search costs every other command nothing)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            found = version("rulings")
+        except PackageNotFoundError:   # run from a checkout that was never installed
+            found = "unknown (not installed)"
+        print(f"rulings {found}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulings", description="A card room's rules expert: incidents in, cited rulings out.")
-    p.add_argument("--version", action="version", version=f"rulings {_version()}")
+    p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON)")
     r.add_argument("incident")
