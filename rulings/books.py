@@ -126,8 +126,11 @@ def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
 
 def _is_topic_file(path: Path) -> bool:
     """A standard-shaped topic file (checked against the standard book) rather than a house book."""
+    if not path.is_file():   # a folder, FIFO or device: the loader refuses it as a house book
+        return False
     try:
-        head = path.read_bytes()[:4096].decode("utf-8", "replace")
+        with path.open("rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
     except OSError:
         return False
     return any(line.startswith("topic:") for line in head.splitlines())
