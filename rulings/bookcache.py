@@ -194,10 +194,19 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
 def _read(path: Path) -> bytes:
     """A cache file's bytes: a regular file of at most MAX_BYTES (a FIFO or a device is never waited on)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as fh:
+    try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise CacheError("not a regular file")
-        raw = fh.read(MAX_BYTES + 1)
+        parts, size = [], 0
+        while size <= MAX_BYTES:
+            part = os.read(fd, MAX_BYTES + 1 - size)
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        raw = b"".join(parts)
+    finally:
+        os.close(fd)
     if len(raw) > MAX_BYTES:
         raise CacheError("too big")
     return raw
