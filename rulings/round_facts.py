@@ -1,0 +1,204 @@
+"""Facts of the betting round around one seat: its options, reopening, side pots, straddles, table stakes.
+
+Nothing here decides a ruling. It reads the replayed table (the same replay
+``rulings.betting`` makes for the numbers) and states definitions: whether the
+seat already acted on this street, whether what it now faces is a full raise
+(the betting reopened for it), the pots it may win, who acts next and what
+that seat has in front, where a straddle was posted. What any of it means is
+decided by the topic files of rulebooks/standard/ (options, minimum-raise,
+side-pots, straddles, table-stakes, bring-in).
+
+Money is in minor units, never float.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulings.betting import BettingError, Params, Position
+from rulings.betting.arithmetic import _walk
+from rulings.betting.pots import uncalled
+from rulings.money import show
+
+if TYPE_CHECKING:
+    from rulings.betting.table import Table
+    from rulings.incident import Incident
+
+WAGERS = ("bet", "raise", "complete")
+
+
+def final_table(incident: Incident, params: Params) -> Table | None:
+    """The table after the incident's actions (the replay the Position is made from), or None."""
+    table = None
+    try:
+        for _index, _action, table, _how, _quote in _walk(incident.hand, params):
+            pass
+    except BettingError:   # situation.build has already refused such a hand by field
+        return None
+    return table
+
+
+def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, Any]) -> dict[str, Any]:
+    """Every fact of the round the options, reopening, side-pot, straddle and table-stakes rules read."""
+    out: dict[str, Any] = {}
+    out.update(_straddles(incident))
+    table = final_table(incident, params)
+    if table is None:
+        return out
+    setting = incident.hand.game.setting
+    out.update(_pots(table, pos.side_pots, incident, setting))
+    seat = incident.disputed.seat if incident.disputed else None
+    if seat is None or seat not in table.behind:
+        return out
+    out.update(_seat(table, seat, f, setting))
+    return out
+
+
+def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str, Any]:
+    """The seat's place in the round: acted or not, reopened or not, why it may not raise, what it may do."""
+    out: dict[str, Any] = {}
+    same_street = table.street == table.hand.first_street and not table.over
+    stack = table.behind.get(seat)
+    committed = table.committed.get(seat, 0) if same_street else 0
+    if stack is not None:
+        out["all_in_to"] = committed + stack
+    if not same_street:
+        return out
+    acted = seat in table.acted
+    out["acted_this_round"] = acted
+    out["reopened"] = table.reopened_for(seat)
+    if acted:
+        out["raised_since"] = max(table.facing(seat) - table.acted[seat], 0)
+    short = table.short_all_in
+    out["bet_is_short_all_in"] = short is not None and short[1] == table.current_bet and table.current_bet > 0
+    wagers = [a for a in (table.hand.streets[0] if table.hand.streets else ()) if a.kind in WAGERS]
+    out["bet_is_all_in"] = bool(wagers) and table.behind[wagers[-1].seat] == 0 \
+        and table.committed[wagers[-1].seat] == table.current_bet
+    owed = max(table.current_bet - committed, 0)
+    if stack is not None and owed > stack:
+        out["call_short_of_bet"] = owed - stack
+    out["call_is_all_in"] = stack is not None and 0 < owed >= stack
+    barred = _barred(table, seat)
+    if barred is not None:
+        out["raise_barred_by"] = barred
+    if not table.big_bet and f.get("can_raise") and out["bet_is_short_all_in"] and f.get("min_raise_to"):
+        out["complete_to"] = f["min_raise_to"]
+    nxt = _next_seat(table, seat)
+    if nxt is not None:
+        out["next_seat"] = nxt
+        out["next_committed"] = table.committed[nxt]
+        if table.behind[nxt] is not None:
+            out["next_all_in_to"] = table.committed[nxt] + table.behind[nxt]
+    out["options"] = options_text(f, out, setting, table.current_bet > 0)
+    return out
+
+
+def _barred(table: Table, seat: int) -> str | None:
+    """Why the seat may not raise, as one word (None when it may); the same order of checks as the arithmetic."""
+    stack = table.behind[seat]
+    if seat in table.folded:
+        return "folded"
+    if stack == 0:
+        return "all_in"
+    if table.able <= 1 or not table.others_can_call_a_raise(seat):
+        return "nobody_to_call"
+    if stack is not None and table.committed[seat] + stack <= table.current_bet:
+        return "only_a_call"
+    if seat in table.acted and not table.reopened_for(seat):
+        if table.facing(seat) <= table.acted[seat]:
+            return "nothing_new"
+        return "not_reopened"
+    if table.capped():
+        return "capped"
+    return None
+
+
+def _next_seat(table: Table, seat: int) -> int | None:
+    """The next seat after ``seat`` that is still in and has chips to act with."""
+    order = list(table.order)
+    i = order.index(seat)
+    for other in order[i + 1:] + order[:i]:
+        if other not in table.folded and table.behind[other] != 0:
+            return other
+    return None
+
+
+def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out: bool) -> str:
+    """The seat's legal actions in words: fold / check / call X / bet or raise from Y to Z / all-in."""
+    def m(v: int) -> str:
+        return show(v, setting)
+    to_call = f.get("to_call", 0)
+    parts = ["fold"]
+    if to_call:
+        call = f"call {m(to_call)}"
+        parts.append(call + " (all-in)" if seat.get("call_is_all_in") else call)
+    else:
+        parts.append("check")
+    if f.get("can_raise"):
+        verb = "raise" if bet_out else "bet"
+        low, high = f.get("min_raise_to"), f.get("max_raise_to")
+        if "complete_to" in seat:
+            parts.append(f"complete to {m(seat['complete_to'])}")
+        elif low is not None and high is not None and low == high:
+            parts.append(f"{verb} to {m(low)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
+        elif low is not None and high is None:
+            parts.append(f"{verb} to {m(low)} or more")
+        elif low is not None:
+            parts.append(f"{verb} to {m(low)} up to {m(high)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _pots(table: Table, pots: tuple, incident: Incident, setting: str) -> dict[str, Any]:
+    """The main pot and side pots as they stand (the Position's), and the disputed seat's share in them."""
+    out: dict[str, Any] = {}
+    if not pots:
+        return out
+    out["main_pot"] = pots[0].amount
+    out["side_pot_count"] = len(pots) - 1
+    out["all_in_players"] = sum(1 for s in table.live_seats if table.behind[s] == 0)
+    if len(pots) > 1:
+        out["side_pots_total"] = sum(p.amount for p in pots[1:])
+        out["last_side_pot"] = pots[-1].amount
+    out["pots_listed"] = "; ".join(
+        f"{'main pot' if i == 0 else f'side pot {i}'} {show(p.amount, setting)} "
+        f"(seats {', '.join(map(str, p.eligible))})" for i, p in enumerate(pots))
+    who, excess = uncalled(dict(table.total))
+    if who is not None and (table.over or table.able <= 1):
+        out["uncalled_seat"], out["uncalled_amount"] = who, excess
+    seat = incident.disputed.seat if incident.disputed else None
+    if seat is not None:
+        mine = [p for p in pots if seat in p.eligible]
+        out["seat_pot_count"] = len(mine)
+        out["seat_can_win"] = sum(p.amount for p in mine)
+        out["seat_in_main_pot"] = seat in pots[0].eligible
+    return out
+
+
+def _straddles(incident: Incident) -> dict[str, Any]:
+    """Where and how big the straddles were: from game.straddles (posted in order after the big blind) or
+    from posts in the actions beyond the two blinds."""
+    hand = incident.hand
+    if hand.first_street != 0:
+        return {}
+    order = [p.seat for p in hand.players]
+    if len(order) < 3:
+        return {}
+    bb_seat = order[1]
+    button = order[-1]
+    posts: list[tuple[int, int]] = []
+    acts = hand.streets[0] if hand.streets else ()
+    explicit = [(a.seat, a.to) for a in acts if a.kind == "post" and a.to is not None]
+    big = hand.game.big_blind
+    if hand.straddles:
+        posts = list(zip(order[2:], hand.straddles))
+    elif explicit:
+        posts = [(s, to) for s, to in explicit if s not in (order[0], bb_seat) and big and to > big]
+    if not posts:
+        return {"straddle_count": 0}
+    seat, to = posts[0]
+    utg = order[2]
+    where = "utg" if seat == utg else "button" if seat == button else "other"
+    out: dict[str, Any] = {"straddle_count": len(posts), "straddle_seat": seat, "straddle_position": where,
+                           "straddle_to": to, "straddle_largest": max(t for _, t in posts)}
+    if len(posts) > 1:
+        out["restraddle_to"] = posts[1][1]
+    return out

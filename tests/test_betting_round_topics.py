@@ -1,0 +1,80 @@
+"""The betting-round topics (options, minimum raise, side pots, straddles, bring-in, table stakes):
+the round facts they read, with the sources' numbers, and how much of the inventory they cite."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulings import books
+from rulings.catalogue import citations
+from rulings.incident import incident_from_text
+from rulings.ruling import rule_on
+from rulings.situation import build
+
+ROOT = Path(__file__).resolve().parents[1]
+TDA47 = """game: {structure: no-limit, setting: tournament, blinds: [50, 100]}
+button: 6
+players: {1: 10000, 2: 125, 3: 10000, 4: 200, 5: 10000, 6: 10000}
+street: flop
+pot: 300
+actions: [{seat: 1, action: bet, to: 100}, {seat: 2, action: raise, to: 125}, {seat: 3, action: call},
+          {seat: 4, action: raise, to: 200}, {seat: 5, action: call}, {seat: 6, action: fold}]
+"""
+
+
+def facts_of(text: str) -> dict:
+    book, _ = books.load(compile=False)
+    incident = incident_from_text(text)
+    return build(incident, book.param_values(incident.hand.game.setting, {})).facts
+
+
+def test_tda_47_illustration_1_reopens_for_a_but_not_for_c_after_a_calls():
+    a = facts_of(TDA47 + "disputed: {seat: 1}\n")
+    assert (a["acted_this_round"], a["reopened"], a["raised_since"], a["min_raise_to"]) == (True, True, 10000, 30000)
+    assert a["options"] == "fold, call 100 or raise to 300 up to 10,000 (all-in)"
+    assert a["next_seat"] == 3          # seat 2 is all-in and is skipped
+    c = facts_of(TDA47.replace("{seat: 6, action: fold}]", "{seat: 6, action: fold}, {seat: 1, action: call}]")
+                 + "disputed: {seat: 3}\n")
+    assert (c["reopened"], c["raised_since"], c["raise_barred_by"], c["to_call"]) == (False, 7500, "not_reopened", 7500)
+    assert c["options"] == "fold or call 75"
+
+
+def test_side_pots_of_tda_47_as_they_stand():
+    a = facts_of(TDA47 + "disputed: {seat: 5}\n")
+    # 300 from the flop + 100x1 + 125 + 200 + 200 + ... : main 800 (5 seats), 100 (4 seats), 150 (2 seats)
+    assert (a["main_pot"], a["side_pot_count"], a["side_pots_total"]) == (80000, 2, 25000)
+    assert (a["seat_pot_count"], a["seat_can_win"]) == (3, 105000)
+    assert a["pots_listed"].startswith("main pot 800 (seats 1, 2, 3, 4, 5); side pot 1 100")
+
+
+def test_a_question_about_a_seat_is_answered_with_its_options(standard):
+    book, engine = standard
+    report = rule_on(incident_from_text(TDA47 + "disputed: {seat: 1}\n"), book, engine)
+    top = report.rulings[0]
+    assert top.rule == "options.reopened-by-full-raise"
+    assert "raise to 300 up to 10,000" in top.sentence
+
+
+SECTIONS = {   # inventory section -> the topic name the citation catalogue gives it
+    5: "All-in raises", 6: "Minimum raise", 7: "Raise caps", 8: "Side pots", 11: "Straddles",
+    12: "Bring-in", 15: "Table stakes",
+}
+
+
+def coverage() -> dict[int, tuple[int, int]]:
+    """Per section: keys cited by a rule with an example that fires, and all keys."""
+    book, _ = books.load(compile=False)
+    fired = {k for r in book.rules.values() if any(e.expect.get("fires", True) for e in r.examples) for k in r.cites}
+    fired |= {k for p in book.parameters.values() for k in p.cites}
+    out = {}
+    for n, prefix in SECTIONS.items():
+        keys = {k for k, c in citations().items() if c.topic.startswith(prefix)}
+        out[n] = (len(keys & fired), len(keys))
+    return out
+
+
+@pytest.mark.parametrize("section,least", [(5, 1.0)])
+def test_inventory_sections_cited_by_rules_that_fire(section, least):
+    cited, total = coverage()[section]
+    assert cited / total >= least, f"section {section}: {cited} of {total} keys cited"
