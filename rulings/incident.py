@@ -27,9 +27,9 @@ GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_s
         "betting_unit", "bring_in")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
-            "count_asked", "count_answer", "conditional", "hidden_chips")
+            "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed")
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
-                  "count_asked", "conditional")
+                  "count_asked", "conditional", "mucked", "from_pocket", "chips_removed")
 ACTION_KEYS = ("seat", "action", "to")
 
 

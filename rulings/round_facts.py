@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from rulings.betting import BettingError, Params, Position
 from rulings.betting.arithmetic import _walk
-from rulings.betting.pots import uncalled
+from rulings.betting.model import SidePot
+from rulings.betting.pots import side_pots, uncalled
 from rulings.money import show
 
 if TYPE_CHECKING:
@@ -45,11 +46,12 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
     if table is None:
         return out
     setting = incident.hand.game.setting
-    out.update(_pots(table, pos.side_pots, incident, setting))
+    out.update(_pots(table, incident, setting))
     seat = incident.disputed.seat if incident.disputed else None
     if seat is None or seat not in table.behind:
         return out
     out.update(_seat(table, seat, f, setting))
+    out["betting_done"] = pos.actor is None
     return out
 
 
@@ -147,24 +149,45 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def _pots(table: Table, pots: tuple, incident: Incident, setting: str) -> dict[str, Any]:
-    """The main pot and side pots as they stand (the Position's), and the disputed seat's share in them."""
-    out: dict[str, Any] = {}
+def pots_now(table: Table) -> tuple[SidePot, ...]:
+    """The main pot and side pots as they stand, in our reading of an incident that starts mid-hand.
+
+    The money already in the middle when the street began (``pot``) is one pot
+    contested by every player still in: a player who went all-in on an earlier
+    street (no chips when this street began) contests it and nothing after it.
+    This street's chips are cut into pots at each live player's level on top.
+    """
+    pots = list(side_pots(dict(table.total), set(table.folded)))
+    if table.dead:
+        live = tuple(sorted(table.live_seats))
+        if pots and pots[0].eligible == live:
+            pots[0] = SidePot(pots[0].amount + table.dead, live)
+        else:
+            pots.insert(0, SidePot(table.dead, live))
+    return tuple(pots)
+
+
+def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
+    """The pots, who may win each, the chips nobody called, and the disputed seat's share."""
+    pots = pots_now(table)
+    out: dict[str, Any] = {"all_in_players": sum(1 for s in table.live_seats if table.behind[s] == 0)}
     if not pots:
         return out
     out["main_pot"] = pots[0].amount
     out["side_pot_count"] = len(pots) - 1
-    out["all_in_players"] = sum(1 for s in table.live_seats if table.behind[s] == 0)
     if len(pots) > 1:
         out["side_pots_total"] = sum(p.amount for p in pots[1:])
         out["last_side_pot"] = pots[-1].amount
     out["pots_listed"] = "; ".join(
         f"{'main pot' if i == 0 else f'side pot {i}'} {show(p.amount, setting)} "
-        f"(seats {', '.join(map(str, p.eligible))})" for i, p in enumerate(pots))
+        f"(seat{'s' if len(p.eligible) != 1 else ''} {', '.join(map(str, p.eligible)) or 'none'})"
+        for i, p in enumerate(pots))
     who, excess = uncalled(dict(table.total))
-    if who is not None and (table.over or table.able <= 1):
-        out["uncalled_seat"], out["uncalled_amount"] = who, excess
     seat = incident.disputed.seat if incident.disputed else None
+    if who is not None and (table.over or table.able <= 1 or table.street > table.hand.first_street):
+        out["uncalled_seat"], out["uncalled_amount"] = who, excess
+        if seat is not None:
+            out["seat_uncalled"] = excess if who == seat else 0
     if seat is not None:
         mine = [p for p in pots if seat in p.eligible]
         out["seat_pot_count"] = len(mine)
