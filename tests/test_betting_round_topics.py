@@ -110,7 +110,26 @@ def coverage() -> dict[int, tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (8, 0.85), (15, 0.6)])
+@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (8, 0.85), (11, 1.0), (15, 0.6)])
 def test_inventory_sections_cited_by_rules_that_fire(section, least):
     cited, total = coverage()[section]
     assert cited / total >= least, f"section {section}: {cited} of {total} keys cited"
+
+
+PARAMS = ["straddle.allowed", "straddle.limit_games", "straddle.positions", "straddle.size", "straddle.restraddle",
+          "showdown.all_in_face_up", "reopen.limit_rule"]
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_each_parameter_value_has_an_example_in_a_rule_that_reads_it(name):
+    book, _ = books.load(compile=False)
+    param = book.parameters[name]
+    seen = set()
+    for rule in book.rules.values():
+        if not any(name in str(c) for c in rule.when):
+            continue
+        for ex in rule.examples:
+            setting = ex.incident.get("game", {}).get("setting", "cash")
+            seen.add(ex.incident.get("params", {}).get(name, param.default_for(setting)))
+    wanted = set(param.values) if param.values else {True, False}
+    assert wanted <= seen, f"{name}: no example with {wanted - seen}"
