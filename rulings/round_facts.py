@@ -73,6 +73,7 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
     short = table.short_all_in
     out["bet_is_short_all_in"] = short is not None and short[1] == table.current_bet and table.current_bet > 0
     wagers = [a for a in (table.hand.streets[0] if table.hand.streets else ()) if a.kind in WAGERS]
+    out["raises_this_round"] = max(len(wagers) - (0 if table.street == 0 else 1), 0)
     out["bet_is_all_in"] = bool(wagers) and table.behind[wagers[-1].seat] == 0 \
         and table.committed[wagers[-1].seat] == table.current_bet
     owed = max(table.current_bet - committed, 0)
