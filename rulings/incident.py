@@ -22,7 +22,7 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
-       "table")
+       "table", "upcards", "exposed_downcard")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
@@ -62,6 +62,8 @@ class Incident:
     pot_now: int | None = None
     source: Located | None = None
     table: Table | None = None                 # the table's kill-pot history (rulings/kill.py)
+    upcards: dict[int, str] = field(default_factory=dict)   # stud: each seat's upcard on the first round, e.g. "2c"
+    exposed_downcard: int | None = None        # stud: the seat whose showing card is a downcard exposed in the deal
 
 
 class _Reader:
@@ -317,6 +319,9 @@ def read_incident(doc: Located) -> Incident:
         r.bad(("params",), "I103", "params is a mapping of parameter names to values")
         params = {}
     house = data.get("house")
+    upcards, exposed = _upcards(r, data, seats)
+    if variant is not None:
+        inputs["variant"] = variant
     if r.problems or game is None or street is None:
         raise ProblemsError(r.problems)
     players = tuple(Player(s, stacks[s]) for s in order)
@@ -331,7 +336,48 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table)
+                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table, upcards, exposed)
+
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+def _upcards(r: _Reader, data: dict, seats: set[int]) -> tuple[dict[int, str], int | None]:
+    """Stud upcards (``upcards: {1: Kd, 2: 2c}``) and the seat showing an exposed downcard, checked by field."""
+    raw = data.get("upcards")
+    out: dict[int, str] = {}
+    if raw is not None:
+        if not isinstance(raw, dict):
+            r.bad(("upcards",), "I103", "upcards are a mapping of seat to card, e.g. {1: Kd, 2: 2c}")
+            raw = {}
+        for key, card in raw.items():
+            seat = int(key) if isinstance(key, str) and key.isdigit() else key
+            if r.whole(seat, ("upcards", key)) is None:
+                continue
+            if seats and seat not in seats:
+                r.bad(("upcards", key), "I105", f"seat {seat} is not in the hand")
+                continue
+            text = str(card).strip()
+            text = "T" + text[2:] if text[:2] == "10" else text
+            if len(text) != 2 or text[0].upper() not in RANKS or text[1].lower() not in SUITS:
+                r.bad(("upcards", key), "I104", f"'{card}' is not a card", "a rank (2-9, T, J, Q, K, A) and a suit "
+                      "(c, d, h, s), e.g. Td or 2c")
+                continue
+            text = text[0].upper() + text[1].lower()
+            if text in out.values():
+                r.bad(("upcards", key), "I105", f"{text} is showing in front of two seats")
+                continue
+            out[seat] = text
+    exposed = data.get("exposed_downcard")
+    if exposed is not None:
+        if r.whole(exposed, ("exposed_downcard",)) is None:
+            exposed = None
+        elif exposed not in out:
+            r.bad(("exposed_downcard",), "I105", f"seat {exposed} has no upcard listed",
+                  "list the exposed card among the upcards: it plays as his upcard")
+            exposed = None
+    return out, exposed
 
 
 def load_incident(path: str | Path) -> Incident:

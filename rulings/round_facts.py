@@ -42,6 +42,8 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
     """Every fact of the round the options, reopening, side-pot, straddle and table-stakes rules read."""
     out: dict[str, Any] = {}
     out.update(_straddles(incident))
+    out.update(_upcards(incident))
+    out.update(_unit(incident, f))
     table = final_table(incident, params)
     if table is None:
         return out
@@ -83,8 +85,11 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
     barred = _barred(table, seat)
     if barred is not None:
         out["raise_barred_by"] = barred
-    if not table.big_bet and f.get("can_raise") and out["bet_is_short_all_in"] and f.get("min_raise_to"):
-        out["complete_to"] = f["min_raise_to"]
+    if not table.big_bet and f.get("can_raise") and f.get("min_raise_to") and \
+            table.full_level < table.current_bet < table.full_level + table.full_size():
+        out["complete_to"] = f["min_raise_to"]     # the bet faced is a bring-in, a short blind or a short all-in
+    acts = table.hand.streets[0] if table.hand.streets else ()
+    out["facing_bring_in"] = any(a.kind == "bring-in" for a in acts) and not wagers
     nxt = _next_seat(table, seat)
     if nxt is not None:
         out["next_seat"] = nxt
@@ -226,3 +231,36 @@ def _straddles(incident: Incident) -> dict[str, Any]:
     if len(posts) > 1:
         out["restraddle_to"] = posts[1][1]
     return out
+
+
+def card_order(card: str, ace_low: bool) -> tuple[int, int]:
+    """A card's place for choosing the stud bring-in: by rank (the ace high, or low in razz), then by suit,
+    clubs lowest and spades highest (the suit order of RRP-TIE-SUITS)."""
+    rank = "A23456789TJQK".index(card[0]) if ace_low else "23456789TJQKA".index(card[0])
+    return rank, "cdhs".index(card[1])
+
+
+def _upcards(incident: Incident) -> dict[str, Any]:
+    """Whose upcard is the lowest (ace high) and the highest (ace low), and who brought it in."""
+    up = incident.upcards
+    if not up:
+        return {}
+    low = min(up, key=lambda s: card_order(up[s], ace_low=False))
+    high = max(up, key=lambda s: card_order(up[s], ace_low=True))
+    out: dict[str, Any] = {"low_card_seat": low, "low_card": up[low], "high_card_seat": high, "high_card": up[high]}
+    acts = incident.hand.streets[0] if incident.hand.first_street == 0 and incident.hand.streets else ()
+    by = next((a.seat for a in acts if a.kind == "bring-in"), None)
+    if by is not None:
+        out.update(brought_in_by=by, brought_in_by_low_card=by == low, brought_in_by_high_card=by == high)
+    if incident.exposed_downcard is not None:
+        out["exposed_downcard_seat"] = incident.exposed_downcard
+    return out
+
+
+def _unit(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
+    """A named amount against the game's betting unit: off the unit or not, and the nearest multiple (ties up)."""
+    unit, amount = incident.hand.game.betting_unit, f.get("said_amount_to")
+    if not unit or amount is None:
+        return {}
+    nearest = (amount + unit // 2) // unit * unit
+    return {"said_off_unit": amount % unit != 0, "said_to_unit": nearest}

@@ -110,7 +110,7 @@ def coverage() -> dict[int, tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (7, 1.0), (8, 0.85), (11, 1.0), (15, 0.6)])
+@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (7, 1.0), (8, 0.85), (11, 1.0), (12, 1.0), (15, 0.6)])
 def test_inventory_sections_cited_by_rules_that_fire(section, least):
     cited, total = coverage()[section]
     assert cited / total >= least, f"section {section}: {cited} of {total} keys cited"
@@ -133,3 +133,25 @@ def test_each_parameter_value_has_an_example_in_a_rule_that_reads_it(name):
             seen.add(ex.incident.get("params", {}).get(name, param.default_for(setting)))
     wanted = set(param.values) if param.values else {True, False}
     assert wanted <= seen, f"{name}: no example with {wanted - seen}"
+
+
+STUD = """game: {variant: stud, structure: fixed-limit, bring_in: 2, ante: 1, bet_sizes: [5, 10]}
+button: 4
+players: {1: 100, 2: 100, 3: 100, 4: 100}
+street: third
+"""
+
+
+def test_upcards_name_the_lowest_and_highest_card_by_rank_then_suit():
+    f = facts_of(STUD + "upcards: {1: Kd, 2: 2d, 3: 2c, 4: 10s}\ndisputed: {seat: 3}\n")
+    assert (f["low_card_seat"], f["low_card"], f["high_card_seat"], f["high_card"]) == (3, "2c", 1, "Kd")
+    razz = facts_of(STUD + "upcards: {1: Kd, 2: Ks, 3: Ac}\ndisputed: {seat: 3}\n")
+    assert (razz["high_card_seat"], razz["low_card_seat"]) == (2, 1)   # the ace counts low for the high card, high for the low
+
+
+def test_bad_upcards_are_refused_by_field_all_at_once():
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(STUD + "upcards: {1: Kd, 2: 1x, 3: Kd, 9: 2c}\nexposed_downcard: 4\n")
+    got = sorted((p.code, p.message.split(":")[0]) for p in exc.value.problems)
+    assert got == [("I104", "upcards[2]"), ("I105", "exposed_downcard"), ("I105", "upcards[3]"), ("I105", "upcards[9]")]
