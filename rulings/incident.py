@@ -27,9 +27,10 @@ GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_s
         "betting_unit", "bring_in")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
-            "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed")
+            "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
+            "side_deal", "buy_in", "short_buy_in_before")
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
-                  "count_asked", "conditional", "mucked", "from_pocket", "chips_removed")
+                  "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before")
 ACTION_KEYS = ("seat", "action", "to")
 
 
@@ -45,6 +46,8 @@ class Disputed:
     flags: dict[str, bool] = field(default_factory=dict)   # released, misunderstood, bettor_showed, ...
     count_answer: int | None = None              # the bet size the dealer gave when asked (TDA-2024-49)
     hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
+    side_deal: str | None = None                 # insurance | proposition | run_twice (RRP-NL-17)
+    buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
 
 
 @dataclass(frozen=True)
@@ -241,8 +244,11 @@ def _disputed_act(r: _Reader, raw: dict, motions: tuple[tuple[int, ...], ...]) -
         r.bad(("disputed", "count_answer"), "I108", "a count answer is given but count_asked is not true",
               "set count_asked: true, or remove count_answer")
     hidden = r.money(raw.get("hidden_chips"), ("disputed", "hidden_chips"), required=False)
+    deal = r.choice(raw.get("side_deal"), ("insurance", "proposition", "run_twice"), ("disputed", "side_deal"),
+                    required=False)
+    buy_in = r.money(raw.get("buy_in"), ("disputed", "buy_in"), required=False)
     return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
-            "count_answer": answer, "hidden_chips": hidden}
+            "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in}
 
 
 def read_incident(doc: Located) -> Incident:

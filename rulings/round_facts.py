@@ -43,6 +43,10 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
     out: dict[str, Any] = {}
     out.update(_straddles(incident))
     out.update(_upcards(incident))
+    if incident.disputed is not None:
+        d = incident.disputed
+        out.update({k: v for k, v in (("side_deal", d.side_deal), ("buy_in", d.buy_in)) if v is not None})
+        out.update(_small_chips(incident))
     out.update(_unit(incident, f))
     table = final_table(incident, params)
     if table is None:
@@ -264,3 +268,15 @@ def _unit(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
         return {}
     nearest = (amount + unit // 2) // unit * unit
     return {"said_off_unit": amount % unit != 0, "said_to_unit": nearest}
+
+
+def _small_chips(incident: Incident) -> dict[str, Any]:
+    """Chips of the disputed act smaller than the smallest blind (the bring-in in stud), and how much of them
+    makes whole units of that blind (RRP-NL-13: such chips may play only in quantity)."""
+    game = incident.hand.game
+    unit = game.small_blind or game.bring_in
+    chips = [c for m in incident.disputed.motions for c in m]
+    if not unit or not chips:
+        return {}
+    small = sum(c for c in chips if c < unit)
+    return {"chips_below_blind": small, "chips_below_blind_playing": small // unit * unit}
