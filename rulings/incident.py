@@ -22,7 +22,7 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
-       "table", "upcards", "exposed_downcard")
+       "table", "upcards", "exposed_downcard", "split")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
@@ -67,6 +67,7 @@ class Incident:
     table: Table | None = None                 # the table's kill-pot history (rulings/kill.py)
     upcards: dict[int, str] = field(default_factory=dict)   # stud: each seat's upcard on the first round, e.g. "2c"
     exposed_downcard: int | None = None        # stud: the seat whose showing card is a downcard exposed in the deal
+    split: dict | None = None                  # a tied pot: {winners: (seats), pot: index, smallest_chip: minor units}
 
 
 class _Reader:
@@ -326,6 +327,7 @@ def read_incident(doc: Located) -> Incident:
         params = {}
     house = data.get("house")
     upcards, exposed = _upcards(r, data, seats)
+    split = _split(r, data, seats)
     if variant is not None:
         inputs["variant"] = variant
     if r.problems or game is None or street is None:
@@ -342,7 +344,7 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table, upcards, exposed)
+                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table, upcards, exposed, split)
 
 
 RANKS = "23456789TJQKA"
@@ -403,3 +405,36 @@ def incident_from_text(text: str, file: str = "<text>") -> Incident:
     if doc is None:
         raise ProblemsError(problems)
     return read_incident(doc)
+
+
+
+def _split(r: _Reader, data: dict, seats: set[int]) -> dict | None:
+    """A pot the showdown left tied: ``split: {winners: [2, 5], pot: 0, smallest_chip: 1}`` (pot 0 is the main pot)."""
+    raw = data.get("split")
+    if raw is None:
+        return None
+    d = r.mapping(raw, ("split",))
+    if d is None:
+        return None
+    r.keys(d, ("winners", "pot", "smallest_chip"), ("split",))
+    winners = d.get("winners")
+    if not isinstance(winners, list) or len(winners) < 2:
+        r.bad(("split", "winners"), "I103", "a split pot needs the two or more seats that tie, e.g. [2, 5]")
+        return None
+    out = []
+    for i, seat in enumerate(winners):
+        if r.whole(seat, ("split", "winners", i)) is None:
+            continue
+        if seats and seat not in seats:
+            r.bad(("split", "winners", i), "I105", f"seat {seat} is not in the hand")
+        elif seat in out:
+            r.bad(("split", "winners", i), "I105", f"seat {seat} is listed twice")
+        else:
+            out.append(seat)
+    pot = d.get("pot", 0)
+    if pot != 0 and r.whole(pot, ("split", "pot")) is None:
+        pot = 0
+    chip = r.money(d.get("smallest_chip"), ("split", "smallest_chip"), required=False)
+    if chip == 0:
+        r.bad(("split", "smallest_chip"), "I103", "a chip is worth more than nothing")
+    return {"winners": tuple(out), "pot": pot, "smallest_chip": chip}

@@ -193,6 +193,7 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
         f"(seat{'s' if len(p.eligible) != 1 else ''} {', '.join(map(str, p.eligible)) or 'none'})"
         for i, p in enumerate(pots))
     who, excess = uncalled(dict(table.total))
+    out.update(_split(incident, pots, setting))
     seat = incident.disputed.seat if incident.disputed else None
     if who is not None and (table.over or table.able <= 1 or table.street > table.hand.first_street):
         out["uncalled_seat"], out["uncalled_amount"] = who, excess
@@ -280,3 +281,28 @@ def _small_chips(incident: Incident) -> dict[str, Any]:
         return {}
     small = sum(c for c in chips if c < unit)
     return {"chips_below_blind": small, "chips_below_blind_playing": small // unit * unit}
+
+
+def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[str, Any]:
+    """A tied pot cut into equal shares of the smallest chip, and where the odd chips fall counting
+    clockwise from the button (the first winner on the button's left first, one odd chip each)."""
+    split = incident.split
+    if not split:
+        return {}
+    index = split["pot"]
+    if index >= len(pots):
+        return {"split_pot_missing": True}
+    pot = pots[index]
+    game = incident.hand.game
+    chip = split["smallest_chip"] or game.small_blind or game.bring_in or 1
+    winners = [s for s in (p.seat for p in incident.hand.players) if s in split["winners"]]   # from the button's left
+    units = pot.amount // chip
+    share = units // len(winners) * chip
+    odd = units % len(winners)
+    out: dict[str, Any] = {"split_pot": pot.amount, "split_share": share, "odd_chips": odd,
+                           "split_leftover": pot.amount - units * chip,
+                           "split_winner_not_in_pot": any(s not in pot.eligible for s in winners)}
+    if odd:
+        out["odd_chip_seats"] = " and ".join(str(s) for s in winners[:odd])
+        out["odd_chip_value"] = chip
+    return out

@@ -110,7 +110,7 @@ def coverage() -> dict[int, tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (7, 1.0), (8, 0.85), (11, 1.0), (12, 1.0), (15, 1.0)])
+@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (7, 1.0), (8, 1.0), (11, 1.0), (12, 1.0), (15, 1.0)])
 def test_inventory_sections_cited_by_rules_that_fire(section, least):
     cited, total = coverage()[section]
     assert cited / total >= least, f"section {section}: {cited} of {total} keys cited"
@@ -159,3 +159,30 @@ def test_bad_upcards_are_refused_by_field_all_at_once():
         incident_from_text(STUD + "upcards: {1: Kd, 2: 1x, 3: Kd, 9: 2c}\nexposed_downcard: 4\n")
     got = sorted((p.code, p.message.split(":")[0]) for p in exc.value.problems)
     assert got == [("I104", "upcards[2]"), ("I105", "exposed_downcard"), ("I105", "upcards[3]"), ("I105", "upcards[9]")]
+
+
+WIKI = """game: {structure: no-limit, blinds: [1, 2]}
+button: 3
+players: {1: 500, 2: 5, 3: 500}
+street: flop
+pot: 0
+actions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: call}, {seat: 3, action: call}]
+disputed: {seat: 2}
+"""
+
+
+def test_a_tied_pot_shares_whole_chips_and_the_odd_ones_go_left_of_the_button():
+    f = facts_of(WIKI + "split: {winners: [3, 2], pot: 0}\n")
+    assert (f["split_pot"], f["split_share"], f["odd_chips"], f["odd_chip_seats"]) == (1500, 700, 1, "2")
+    quarters = facts_of(WIKI + "split: {winners: [1, 2, 3], pot: 0, smallest_chip: 0.25}\n")
+    assert (quarters["split_share"], quarters["odd_chips"], "odd_chip_seats" in quarters) == (500, 0, False)
+    side = facts_of(WIKI + "split: {winners: [2, 3], pot: 1}\n")
+    assert side["split_winner_not_in_pot"] is True
+
+
+def test_a_bad_split_is_refused_by_field():
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(WIKI + "split: {winners: [2, 2, 7], smallest_chip: 0}\n")
+    got = sorted((p.code, p.message.split(":")[0]) for p in exc.value.problems)
+    assert got == [("I103", "split.smallest_chip"), ("I105", "split.winners[1]"), ("I105", "split.winners[2]")]
