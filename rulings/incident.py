@@ -24,7 +24,7 @@ TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_n
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
        "table", "upcards", "exposed_downcard", "split")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
-        "betting_unit", "bring_in")
+        "betting_unit", "bring_in", "players_left")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
             "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
@@ -330,6 +330,10 @@ def read_incident(doc: Located) -> Incident:
     split = _split(r, data, seats)
     if variant is not None:
         inputs["variant"] = variant
+    if game_raw is not None and game_raw.get("players_left") is not None:
+        left = r.whole(game_raw["players_left"], ("game", "players_left"), low=2)
+        if left is not None:
+            inputs["event_players_left"] = left
     if r.problems or game is None or street is None:
         raise ProblemsError(r.problems)
     players = tuple(Player(s, stacks[s]) for s in order)

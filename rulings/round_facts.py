@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulings.betting import BettingError, Params, Position
 from rulings.betting.arithmetic import _walk
+from rulings.betting.limits import street_bet
 from rulings.betting.model import SidePot
 from rulings.betting.pots import side_pots, uncalled
 from rulings.money import show
@@ -100,6 +101,8 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["next_committed"] = table.committed[nxt]
         if table.behind[nxt] is not None:
             out["next_all_in_to"] = table.committed[nxt] + table.behind[nxt]
+    if not table.big_bet and table.capped():
+        out["uncapped_raise_to"] = table.full_level + street_bet(table.hand.game, table.street)
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
     return out
 
