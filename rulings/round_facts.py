@@ -262,6 +262,17 @@ def _upcards(incident: Incident) -> dict[str, Any]:
         out.update(brought_in_by=by, brought_in_by_low_card=by == low, brought_in_by_high_card=by == high)
     if incident.exposed_downcard is not None:
         out["exposed_downcard_seat"] = incident.exposed_downcard
+    stacks = {p.seat: p.stack for p in incident.hand.players}
+    ante = incident.hand.game.ante
+    if ante and stacks.get(low) is not None and stacks[low] <= ante:
+        out["low_card_all_in"] = True         # the ante took every chip he had
+        order = [p.seat for p in incident.hand.players]
+        i = order.index(low)
+        nxt = next((s for s in order[i + 1:] + order[:i] if stacks[s] is None or stacks[s] > ante), None)
+        if nxt is not None:
+            out["low_card_next_seat"] = nxt
+    elif low in stacks:
+        out["low_card_all_in"] = False
     return out
 
 
