@@ -22,14 +22,15 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
-       "table")
+       "table", "upcards", "exposed_downcard", "split")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
-        "betting_unit", "bring_in")
+        "betting_unit", "bring_in", "players_left")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
-            "count_asked", "count_answer", "conditional", "hidden_chips")
+            "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
+            "side_deal", "buy_in", "short_buy_in_before")
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
-                  "count_asked", "conditional")
+                  "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before")
 ACTION_KEYS = ("seat", "action", "to")
 
 
@@ -45,6 +46,8 @@ class Disputed:
     flags: dict[str, bool] = field(default_factory=dict)   # released, misunderstood, bettor_showed, ...
     count_answer: int | None = None              # the bet size the dealer gave when asked (TDA-2024-49)
     hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
+    side_deal: str | None = None                 # insurance | proposition | run_twice (RRP-NL-17)
+    buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,9 @@ class Incident:
     pot_now: int | None = None
     source: Located | None = None
     table: Table | None = None                 # the table's kill-pot history (rulings/kill.py)
+    upcards: dict[int, str] = field(default_factory=dict)   # stud: each seat's upcard on the first round, e.g. "2c"
+    exposed_downcard: int | None = None        # stud: the seat whose showing card is a downcard exposed in the deal
+    split: dict | None = None                  # a tied pot: {winners: (seats), pot: index, smallest_chip: minor units}
 
 
 class _Reader:
@@ -239,8 +245,11 @@ def _disputed_act(r: _Reader, raw: dict, motions: tuple[tuple[int, ...], ...]) -
         r.bad(("disputed", "count_answer"), "I108", "a count answer is given but count_asked is not true",
               "set count_asked: true, or remove count_answer")
     hidden = r.money(raw.get("hidden_chips"), ("disputed", "hidden_chips"), required=False)
+    deal = r.choice(raw.get("side_deal"), ("insurance", "proposition", "run_twice"), ("disputed", "side_deal"),
+                    required=False)
+    buy_in = r.money(raw.get("buy_in"), ("disputed", "buy_in"), required=False)
     return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
-            "count_answer": answer, "hidden_chips": hidden}
+            "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in}
 
 
 def read_incident(doc: Located) -> Incident:
@@ -317,6 +326,14 @@ def read_incident(doc: Located) -> Incident:
         r.bad(("params",), "I103", "params is a mapping of parameter names to values")
         params = {}
     house = data.get("house")
+    upcards, exposed = _upcards(r, data, seats)
+    split = _split(r, data, seats)
+    if variant is not None:
+        inputs["variant"] = variant
+    if game_raw is not None and game_raw.get("players_left") is not None:
+        left = r.whole(game_raw["players_left"], ("game", "players_left"), low=2)
+        if left is not None:
+            inputs["event_players_left"] = left
     if r.problems or game is None or street is None:
         raise ProblemsError(r.problems)
     players = tuple(Player(s, stacks[s]) for s in order)
@@ -331,7 +348,48 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table)
+                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table, upcards, exposed, split)
+
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+def _upcards(r: _Reader, data: dict, seats: set[int]) -> tuple[dict[int, str], int | None]:
+    """Stud upcards (``upcards: {1: Kd, 2: 2c}``) and the seat showing an exposed downcard, checked by field."""
+    raw = data.get("upcards")
+    out: dict[int, str] = {}
+    if raw is not None:
+        if not isinstance(raw, dict):
+            r.bad(("upcards",), "I103", "upcards are a mapping of seat to card, e.g. {1: Kd, 2: 2c}")
+            raw = {}
+        for key, card in raw.items():
+            seat = int(key) if isinstance(key, str) and key.isdigit() else key
+            if r.whole(seat, ("upcards", key)) is None:
+                continue
+            if seats and seat not in seats:
+                r.bad(("upcards", key), "I105", f"seat {seat} is not in the hand")
+                continue
+            text = str(card).strip()
+            text = "T" + text[2:] if text[:2] == "10" else text
+            if len(text) != 2 or text[0].upper() not in RANKS or text[1].lower() not in SUITS:
+                r.bad(("upcards", key), "I104", f"'{card}' is not a card", "a rank (2-9, T, J, Q, K, A) and a suit "
+                      "(c, d, h, s), e.g. Td or 2c")
+                continue
+            text = text[0].upper() + text[1].lower()
+            if text in out.values():
+                r.bad(("upcards", key), "I105", f"{text} is showing in front of two seats")
+                continue
+            out[seat] = text
+    exposed = data.get("exposed_downcard")
+    if exposed is not None:
+        if r.whole(exposed, ("exposed_downcard",)) is None:
+            exposed = None
+        elif exposed not in out:
+            r.bad(("exposed_downcard",), "I105", f"seat {exposed} has no upcard listed",
+                  "list the exposed card among the upcards: it plays as his upcard")
+            exposed = None
+    return out, exposed
 
 
 def load_incident(path: str | Path) -> Incident:
@@ -351,3 +409,36 @@ def incident_from_text(text: str, file: str = "<text>") -> Incident:
     if doc is None:
         raise ProblemsError(problems)
     return read_incident(doc)
+
+
+
+def _split(r: _Reader, data: dict, seats: set[int]) -> dict | None:
+    """A pot the showdown left tied: ``split: {winners: [2, 5], pot: 0, smallest_chip: 1}`` (pot 0 is the main pot)."""
+    raw = data.get("split")
+    if raw is None:
+        return None
+    d = r.mapping(raw, ("split",))
+    if d is None:
+        return None
+    r.keys(d, ("winners", "pot", "smallest_chip"), ("split",))
+    winners = d.get("winners")
+    if not isinstance(winners, list) or len(winners) < 2:
+        r.bad(("split", "winners"), "I103", "a split pot needs the two or more seats that tie, e.g. [2, 5]")
+        return None
+    out = []
+    for i, seat in enumerate(winners):
+        if r.whole(seat, ("split", "winners", i)) is None:
+            continue
+        if seats and seat not in seats:
+            r.bad(("split", "winners", i), "I105", f"seat {seat} is not in the hand")
+        elif seat in out:
+            r.bad(("split", "winners", i), "I105", f"seat {seat} is listed twice")
+        else:
+            out.append(seat)
+    pot = d.get("pot", 0)
+    if pot != 0 and r.whole(pot, ("split", "pot")) is None:
+        pot = 0
+    chip = r.money(d.get("smallest_chip"), ("split", "smallest_chip"), required=False)
+    if chip == 0:
+        r.bad(("split", "smallest_chip"), "I103", "a chip is worth more than nothing")
+    return {"winners": tuple(out), "pot": pot, "smallest_chip": chip}

@@ -17,6 +17,7 @@ from rulings.incident import Incident
 from rulings.kill import kill_facts
 from rulings.money import show
 from rulings.problems import Problem, ProblemsError
+from rulings.round_facts import round_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
 
@@ -103,6 +104,7 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
     f.update(act_facts(incident, f, pos.actor))
+    f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
     return sit
 
 

@@ -1,0 +1,322 @@
+"""Facts of the betting round around one seat: its options, reopening, side pots, straddles, table stakes.
+
+Nothing here decides a ruling. It reads the replayed table (the same replay
+``rulings.betting`` makes for the numbers) and states definitions: whether the
+seat already acted on this street, whether what it now faces is a full raise
+(the betting reopened for it), the pots it may win, who acts next and what
+that seat has in front, where a straddle was posted. What any of it means is
+decided by the topic files of rulebooks/standard/ (options, minimum-raise,
+side-pots, straddles, table-stakes, bring-in).
+
+Money is in minor units, never float.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulings.betting import BettingError, Params, Position
+from rulings.betting.arithmetic import _walk
+from rulings.betting.limits import street_bet
+from rulings.betting.model import SidePot
+from rulings.betting.pots import side_pots, uncalled
+from rulings.money import show
+
+if TYPE_CHECKING:
+    from rulings.betting.table import Table
+    from rulings.incident import Incident
+
+WAGERS = ("bet", "raise", "complete")
+
+
+def final_table(incident: Incident, params: Params) -> Table | None:
+    """The table after the incident's actions (the replay the Position is made from), or None."""
+    table = None
+    try:
+        for _index, _action, table, _how, _quote in _walk(incident.hand, params):
+            pass
+    except BettingError:   # situation.build has already refused such a hand by field
+        return None
+    return table
+
+
+def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, Any]) -> dict[str, Any]:
+    """Every fact of the round the options, reopening, side-pot, straddle and table-stakes rules read."""
+    out: dict[str, Any] = {}
+    out.update(_straddles(incident))
+    out.update(_upcards(incident))
+    if incident.disputed is not None:
+        d = incident.disputed
+        out.update({k: v for k, v in (("side_deal", d.side_deal), ("buy_in", d.buy_in)) if v is not None})
+        out.update(_small_chips(incident))
+    out.update(_unit(incident, f))
+    table = final_table(incident, params)
+    if table is None:
+        return out
+    setting = incident.hand.game.setting
+    out.update(_pots(table, incident, setting))
+    seat = incident.disputed.seat if incident.disputed else None
+    if seat is None or seat not in table.behind:
+        return out
+    out.update(_seat(table, seat, f, setting))
+    out["betting_done"] = pos.actor is None
+    return out
+
+
+def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str, Any]:
+    """The seat's place in the round: acted or not, reopened or not, why it may not raise, what it may do."""
+    out: dict[str, Any] = {}
+    same_street = table.street == table.hand.first_street and not table.over
+    stack = table.behind.get(seat)
+    committed = table.committed.get(seat, 0) if same_street else 0
+    if stack is not None:
+        out["all_in_to"] = committed + stack
+    if not same_street:
+        return out
+    acted = seat in table.acted
+    out["acted_this_round"] = acted
+    out["reopened"] = table.reopened_for(seat)
+    if acted:
+        out["raised_since"] = max(table.facing(seat) - table.acted[seat], 0)
+    short = table.short_all_in
+    out["bet_is_short_all_in"] = short is not None and short[1] == table.current_bet and table.current_bet > 0
+    wagers = [a for a in (table.hand.streets[0] if table.hand.streets else ()) if a.kind in WAGERS]
+    out["raises_this_round"] = max(len(wagers) - (0 if table.street == 0 else 1), 0)
+    out["bet_is_all_in"] = bool(wagers) and table.behind[wagers[-1].seat] == 0 \
+        and table.committed[wagers[-1].seat] == table.current_bet
+    owed = max(table.current_bet - committed, 0)
+    if stack is not None and owed > stack:
+        out["call_short_of_bet"] = owed - stack
+    out["call_is_all_in"] = stack is not None and 0 < owed >= stack
+    barred = _barred(table, seat)
+    if barred is not None:
+        out["raise_barred_by"] = barred
+    if not table.big_bet and f.get("can_raise") and f.get("min_raise_to") and \
+            table.full_level < table.current_bet < table.full_level + table.full_size():
+        out["complete_to"] = f["min_raise_to"]     # the bet faced is a bring-in, a short blind or a short all-in
+    acts = table.hand.streets[0] if table.hand.streets else ()
+    out["facing_bring_in"] = any(a.kind == "bring-in" for a in acts) and not wagers
+    nxt = _next_seat(table, seat)
+    if nxt is not None:
+        out["next_seat"] = nxt
+        out["next_committed"] = table.committed[nxt]
+        if table.behind[nxt] is not None:
+            out["next_all_in_to"] = table.committed[nxt] + table.behind[nxt]
+    if not table.big_bet and table.capped():
+        out["uncapped_raise_to"] = table.full_level + street_bet(table.hand.game, table.street)
+    out["options"] = options_text(f, out, setting, table.current_bet > 0)
+    return out
+
+
+def _barred(table: Table, seat: int) -> str | None:
+    """Why the seat may not raise, as one word (None when it may); the same order of checks as the arithmetic."""
+    stack = table.behind[seat]
+    if seat in table.folded:
+        return "folded"
+    if stack == 0:
+        return "all_in"
+    if table.able <= 1 or not table.others_can_call_a_raise(seat):
+        return "nobody_to_call"
+    if stack is not None and table.committed[seat] + stack <= table.current_bet:
+        return "only_a_call"
+    if seat in table.acted and not table.reopened_for(seat):
+        if table.facing(seat) <= table.acted[seat]:
+            return "nothing_new"
+        return "not_reopened"
+    if table.capped():
+        return "capped"
+    return None
+
+
+def _next_seat(table: Table, seat: int) -> int | None:
+    """The next seat after ``seat`` that is still in and has chips to act with."""
+    order = list(table.order)
+    i = order.index(seat)
+    for other in order[i + 1:] + order[:i]:
+        if other not in table.folded and table.behind[other] != 0:
+            return other
+    return None
+
+
+def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out: bool) -> str:
+    """The seat's legal actions in words: fold / check / call X / bet or raise from Y to Z / all-in."""
+    def m(v: int) -> str:
+        return show(v, setting)
+    to_call = f.get("to_call", 0)
+    parts = ["fold"]
+    if to_call:
+        call = f"call {m(to_call)}"
+        parts.append(call + " (all-in)" if seat.get("call_is_all_in") else call)
+    else:
+        parts.append("check")
+    if f.get("can_raise"):
+        verb = "raise" if bet_out else "bet"
+        low, high = f.get("min_raise_to"), f.get("max_raise_to")
+        if "complete_to" in seat:
+            parts.append(f"complete to {m(seat['complete_to'])}")
+        elif low is not None and high is not None and low == high:
+            parts.append(f"{verb} to {m(low)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
+        elif low is not None and high is None:
+            parts.append(f"{verb} to {m(low)} or more")
+        elif low is not None:
+            parts.append(f"{verb} to {m(low)} up to {m(high)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def pots_now(table: Table) -> tuple[SidePot, ...]:
+    """The main pot and side pots as they stand, in our reading of an incident that starts mid-hand.
+
+    The money already in the middle when the street began (``pot``) is one pot
+    contested by every player still in: a player who went all-in on an earlier
+    street (no chips when this street began) contests it and nothing after it.
+    This street's chips are cut into pots at each live player's level on top.
+    """
+    pots = list(side_pots(dict(table.total), set(table.folded)))
+    if table.dead:
+        live = tuple(sorted(table.live_seats))
+        if pots and pots[0].eligible == live:
+            pots[0] = SidePot(pots[0].amount + table.dead, live)
+        else:
+            pots.insert(0, SidePot(table.dead, live))
+    return tuple(pots)
+
+
+def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
+    """The pots, who may win each, the chips nobody called, and the disputed seat's share."""
+    pots = pots_now(table)
+    out: dict[str, Any] = {"all_in_players": sum(1 for s in table.live_seats if table.behind[s] == 0)}
+    if not pots:
+        return out
+    out["main_pot"] = pots[0].amount
+    out["side_pot_count"] = len(pots) - 1
+    if len(pots) > 1:
+        out["side_pots_total"] = sum(p.amount for p in pots[1:])
+        out["last_side_pot"] = pots[-1].amount
+    out["pots_listed"] = "; ".join(
+        f"{'main pot' if i == 0 else f'side pot {i}'} {show(p.amount, setting)} "
+        f"(seat{'s' if len(p.eligible) != 1 else ''} {', '.join(map(str, p.eligible)) or 'none'})"
+        for i, p in enumerate(pots))
+    who, excess = uncalled(dict(table.total))
+    out.update(_split(incident, pots, setting))
+    seat = incident.disputed.seat if incident.disputed else None
+    if who is not None and (table.over or table.able <= 1 or table.street > table.hand.first_street):
+        out["uncalled_seat"], out["uncalled_amount"] = who, excess
+        if seat is not None:
+            out["seat_uncalled"] = excess if who == seat else 0
+    if seat is not None:
+        mine = [p for p in pots if seat in p.eligible]
+        out["seat_pot_count"] = len(mine)
+        out["seat_can_win"] = sum(p.amount for p in mine)
+        out["seat_in_main_pot"] = seat in pots[0].eligible
+    return out
+
+
+def _straddles(incident: Incident) -> dict[str, Any]:
+    """Where and how big the straddles were: from game.straddles (posted in order after the big blind) or
+    from posts in the actions beyond the two blinds."""
+    hand = incident.hand
+    if hand.first_street != 0:
+        return {}
+    order = [p.seat for p in hand.players]
+    if len(order) < 3:
+        return {}
+    bb_seat = order[1]
+    button = order[-1]
+    posts: list[tuple[int, int]] = []
+    acts = hand.streets[0] if hand.streets else ()
+    explicit = [(a.seat, a.to) for a in acts if a.kind == "post" and a.to is not None]
+    big = hand.game.big_blind
+    if hand.straddles:
+        posts = list(zip(order[2:], hand.straddles))
+    elif explicit:
+        posts = [(s, to) for s, to in explicit if s not in (order[0], bb_seat) and big and to > big]
+    if not posts:
+        return {"straddle_count": 0}
+    seat, to = posts[0]
+    utg = order[2]
+    where = "utg" if seat == utg else "button" if seat == button else "other"
+    out: dict[str, Any] = {"straddle_count": len(posts), "straddle_seat": seat, "straddle_position": where,
+                           "straddle_to": to, "straddle_largest": max(t for _, t in posts)}
+    if len(posts) > 1:
+        out["restraddle_to"] = posts[1][1]
+    return out
+
+
+def card_order(card: str, ace_low: bool) -> tuple[int, int]:
+    """A card's place for choosing the stud bring-in: by rank (the ace high, or low in razz), then by suit,
+    clubs lowest and spades highest (the suit order of RRP-TIE-SUITS)."""
+    rank = "A23456789TJQK".index(card[0]) if ace_low else "23456789TJQKA".index(card[0])
+    return rank, "cdhs".index(card[1])
+
+
+def _upcards(incident: Incident) -> dict[str, Any]:
+    """Whose upcard is the lowest (ace high) and the highest (ace low), and who brought it in."""
+    up = incident.upcards
+    if not up:
+        return {}
+    low = min(up, key=lambda s: card_order(up[s], ace_low=False))
+    high = max(up, key=lambda s: card_order(up[s], ace_low=True))
+    out: dict[str, Any] = {"low_card_seat": low, "low_card": up[low], "high_card_seat": high, "high_card": up[high]}
+    acts = incident.hand.streets[0] if incident.hand.first_street == 0 and incident.hand.streets else ()
+    by = next((a.seat for a in acts if a.kind == "bring-in"), None)
+    if by is not None:
+        out.update(brought_in_by=by, brought_in_by_low_card=by == low, brought_in_by_high_card=by == high)
+    if incident.exposed_downcard is not None:
+        out["exposed_downcard_seat"] = incident.exposed_downcard
+    stacks = {p.seat: p.stack for p in incident.hand.players}
+    ante = incident.hand.game.ante
+    if ante and stacks.get(low) is not None and stacks[low] <= ante:
+        out["low_card_all_in"] = True         # the ante took every chip he had
+        order = [p.seat for p in incident.hand.players]
+        i = order.index(low)
+        nxt = next((s for s in order[i + 1:] + order[:i] if stacks[s] is None or stacks[s] > ante), None)
+        if nxt is not None:
+            out["low_card_next_seat"] = nxt
+    elif low in stacks:
+        out["low_card_all_in"] = False
+    return out
+
+
+def _unit(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
+    """A named amount against the game's betting unit: off the unit or not, and the nearest multiple (ties up)."""
+    unit, amount = incident.hand.game.betting_unit, f.get("said_amount_to")
+    if not unit or amount is None:
+        return {}
+    nearest = (amount + unit // 2) // unit * unit
+    return {"said_off_unit": amount % unit != 0, "said_to_unit": nearest}
+
+
+def _small_chips(incident: Incident) -> dict[str, Any]:
+    """Chips of the disputed act smaller than the smallest blind (the bring-in in stud), and how much of them
+    makes whole units of that blind (RRP-NL-13: such chips may play only in quantity)."""
+    game = incident.hand.game
+    unit = game.small_blind or game.bring_in
+    chips = [c for m in incident.disputed.motions for c in m]
+    if not unit or not chips:
+        return {}
+    small = sum(c for c in chips if c < unit)
+    return {"chips_below_blind": small, "chips_below_blind_playing": small // unit * unit}
+
+
+def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[str, Any]:
+    """A tied pot cut into equal shares of the smallest chip, and where the odd chips fall counting
+    clockwise from the button (the first winner on the button's left first, one odd chip each)."""
+    split = incident.split
+    if not split:
+        return {}
+    index = split["pot"]
+    if index >= len(pots):
+        return {"split_pot_missing": True}
+    pot = pots[index]
+    game = incident.hand.game
+    chip = split["smallest_chip"] or game.small_blind or game.bring_in or 1
+    winners = [s for s in (p.seat for p in incident.hand.players) if s in split["winners"]]   # from the button's left
+    units = pot.amount // chip
+    share = units // len(winners) * chip
+    odd = units % len(winners)
+    out: dict[str, Any] = {"split_pot": pot.amount, "split_share": share, "odd_chips": odd,
+                           "split_leftover": pot.amount - units * chip,
+                           "split_winner_not_in_pot": any(s not in pot.eligible for s in winners)}
+    if odd:
+        out["odd_chip_seats"] = " and ".join(str(s) for s in winners[:odd])
+        out["odd_chip_value"] = chip
+    return out

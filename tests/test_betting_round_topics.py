@@ -1,0 +1,188 @@
+"""The betting-round topics (options, minimum raise, side pots, straddles, bring-in, table stakes):
+the round facts they read, with the sources' numbers, and how much of the inventory they cite."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulings import books
+from rulings.catalogue import citations
+from rulings.incident import incident_from_text
+from rulings.ruling import rule_on
+from rulings.situation import build
+
+ROOT = Path(__file__).resolve().parents[1]
+TDA47 = """game: {structure: no-limit, setting: tournament, blinds: [50, 100]}
+button: 6
+players: {1: 10000, 2: 125, 3: 10000, 4: 200, 5: 10000, 6: 10000}
+street: flop
+pot: 300
+actions: [{seat: 1, action: bet, to: 100}, {seat: 2, action: raise, to: 125}, {seat: 3, action: call},
+          {seat: 4, action: raise, to: 200}, {seat: 5, action: call}, {seat: 6, action: fold}]
+"""
+
+
+def facts_of(text: str) -> dict:
+    book, _ = books.load(compile=False)
+    incident = incident_from_text(text)
+    return build(incident, book.param_values(incident.hand.game.setting, {})).facts
+
+
+def test_tda_47_illustration_1_reopens_for_a_but_not_for_c_after_a_calls():
+    a = facts_of(TDA47 + "disputed: {seat: 1}\n")
+    assert (a["acted_this_round"], a["reopened"], a["raised_since"], a["min_raise_to"]) == (True, True, 10000, 30000)
+    assert a["options"] == "fold, call 100 or raise to 300 up to 10,000 (all-in)"
+    assert a["next_seat"] == 3          # seat 2 is all-in and is skipped
+    c = facts_of(TDA47.replace("{seat: 6, action: fold}]", "{seat: 6, action: fold}, {seat: 1, action: call}]")
+                 + "disputed: {seat: 3}\n")
+    assert (c["reopened"], c["raised_since"], c["raise_barred_by"], c["to_call"]) == (False, 7500, "not_reopened", 7500)
+    assert c["options"] == "fold or call 75"
+
+
+def test_side_pots_of_tda_47_as_they_stand():
+    a = facts_of(TDA47 + "disputed: {seat: 5}\n")
+    # 300 from the flop + 100x1 + 125 + 200 + 200 + ... : main 800 (5 seats), 100 (4 seats), 150 (2 seats)
+    assert (a["main_pot"], a["side_pot_count"], a["side_pots_total"]) == (80000, 2, 25000)
+    assert (a["seat_pot_count"], a["seat_can_win"]) == (3, 105000)
+    assert a["pots_listed"].startswith("main pot 800 (seats 1, 2, 3, 4, 5); side pot 1 100")
+
+
+def test_a_question_about_a_seat_is_answered_with_its_options(standard):
+    book, engine = standard
+    report = rule_on(incident_from_text(TDA47 + "disputed: {seat: 1}\n"), book, engine)
+    top = report.rulings[0]
+    assert top.rule == "options.reopened-by-full-raise"
+    assert "raise to 300 up to 10,000" in top.sentence
+
+
+def test_money_in_the_middle_is_a_pot_for_everyone_still_in_even_an_earlier_all_in():
+    """TDA 16 illustration 3: the preflop all-in plays for the 2,100 from before the turn, not the 2,000 after."""
+    f = facts_of("""game: {structure: no-limit, setting: tournament, blinds: [100, 200]}
+button: 3
+players: {1: 0, 2: 5000, 3: 5000}
+street: turn
+pot: 2100
+actions: [{seat: 2, action: bet, to: 1000}, {seat: 3, action: call}]
+disputed: {seat: 1}
+""")
+    assert (f["main_pot"], f["side_pots_total"], f["seat_can_win"], f["betting_done"]) == (210000, 200000, 210000, True)
+    assert f["pots_listed"] == "main pot 2,100 (seats 1, 2, 3); side pot 1 2,000 (seats 2, 3)"
+
+
+def test_uncalled_chips_are_known_only_once_nobody_can_match_them():
+    head = """game: {structure: no-limit, blinds: [1, 2]}
+button: 2
+players: {1: 500, 2: 35}
+street: flop
+pot: 40
+"""
+    done = facts_of(head + "actions: [{seat: 1, action: bet, to: 84.50}, {seat: 2, action: call}]\ndisputed: {seat: 1}\n")
+    assert (done["uncalled_seat"], done["uncalled_amount"], done["seat_uncalled"]) == (1, 4950, 4950)
+    pending = facts_of(head + "actions: [{seat: 1, action: bet, to: 84.50}]\ndisputed: {seat: 2}\n")
+    assert "uncalled_amount" not in pending and pending["call_short_of_bet"] == 4950
+
+
+def test_the_new_incident_flags_are_read_and_checked(standard):
+    from rulings.problems import ProblemsError
+    base = TDA47 + "disputed: {seat: 1, from_pocket: %s}\n"
+    assert facts_of(base % "true")["from_pocket"] is True
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(base % "'yes'")
+    assert [p.code for p in exc.value.problems] == ["I103"]
+
+
+SECTIONS = {   # inventory section -> the topic name the citation catalogue gives it
+    5: "All-in raises", 6: "Minimum raise", 7: "Raise caps", 8: "Side pots", 11: "Straddles",
+    12: "Bring-in", 15: "Table stakes",
+}
+
+
+def coverage() -> dict[int, tuple[int, int]]:
+    """Per section: keys cited by a rule with an example that fires (a parameter's citation does not count),
+    and all keys."""
+    book, _ = books.load(compile=False)
+    fired = {k for r in book.rules.values() if any(e.expect.get("fires", True) for e in r.examples) for k in r.cites}
+    out = {}
+    for n, prefix in SECTIONS.items():
+        keys = {k for k, c in citations().items() if c.topic.startswith(prefix)}
+        out[n] = (len(keys & fired), len(keys))
+    return out
+
+
+@pytest.mark.parametrize("section,least", [(5, 1.0), (6, 1.0), (7, 1.0), (8, 1.0), (11, 1.0), (12, 1.0), (15, 1.0)])
+def test_inventory_sections_cited_by_rules_that_fire(section, least):
+    cited, total = coverage()[section]
+    assert cited / total >= least, f"section {section}: {cited} of {total} keys cited"
+
+
+PARAMS = ["straddle.allowed", "straddle.limit_games", "straddle.positions", "straddle.size", "straddle.restraddle",
+          "showdown.all_in_face_up", "reopen.limit_rule", "buy_in.min_max_bets", "buy_in.short_allowed", "buy_in.max",
+          "table_stakes.small_chips"]
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_each_parameter_value_has_an_example_in_a_rule_that_reads_it(name):
+    book, _ = books.load(compile=False)
+    param = book.parameters[name]
+    seen = set()
+    for rule in book.rules.values():
+        if not any(name in str(c) for c in rule.when):
+            continue
+        for ex in rule.examples:
+            setting = ex.incident.get("game", {}).get("setting", "cash")
+            seen.add(ex.incident.get("params", {}).get(name, param.default_for(setting)))
+    if param.type == "enum" or param.type == "bool":
+        wanted = set(param.values) if param.values else {True, False}
+        assert wanted <= seen, f"{name}: no example with {wanted - seen}"
+    else:   # a number: the default and at least one other value
+        assert param.default_for("cash") in seen and len(seen) >= 2, f"{name}: only {seen}"
+
+
+STUD = """game: {variant: stud, structure: fixed-limit, bring_in: 2, ante: 1, bet_sizes: [5, 10]}
+button: 4
+players: {1: 100, 2: 100, 3: 100, 4: 100}
+street: third
+"""
+
+
+def test_upcards_name_the_lowest_and_highest_card_by_rank_then_suit():
+    f = facts_of(STUD + "upcards: {1: Kd, 2: 2d, 3: 2c, 4: 10s}\ndisputed: {seat: 3}\n")
+    assert (f["low_card_seat"], f["low_card"], f["high_card_seat"], f["high_card"]) == (3, "2c", 1, "Kd")
+    razz = facts_of(STUD + "upcards: {1: Kd, 2: Ks, 3: Ac}\ndisputed: {seat: 3}\n")
+    assert (razz["high_card_seat"], razz["low_card_seat"]) == (2, 1)   # the ace counts low for the high card, high for the low
+
+
+def test_bad_upcards_are_refused_by_field_all_at_once():
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(STUD + "upcards: {1: Kd, 2: 1x, 3: Kd, 9: 2c}\nexposed_downcard: 4\n")
+    got = sorted((p.code, p.message.split(":")[0]) for p in exc.value.problems)
+    assert got == [("I104", "upcards[2]"), ("I105", "exposed_downcard"), ("I105", "upcards[3]"), ("I105", "upcards[9]")]
+
+
+WIKI = """game: {structure: no-limit, blinds: [1, 2]}
+button: 3
+players: {1: 500, 2: 5, 3: 500}
+street: flop
+pot: 0
+actions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: call}, {seat: 3, action: call}]
+disputed: {seat: 2}
+"""
+
+
+def test_a_tied_pot_shares_whole_chips_and_the_odd_ones_go_left_of_the_button():
+    f = facts_of(WIKI + "split: {winners: [3, 2], pot: 0}\n")
+    assert (f["split_pot"], f["split_share"], f["odd_chips"], f["odd_chip_seats"]) == (1500, 700, 1, "2")
+    quarters = facts_of(WIKI + "split: {winners: [1, 2, 3], pot: 0, smallest_chip: 0.25}\n")
+    assert (quarters["split_share"], quarters["odd_chips"], "odd_chip_seats" in quarters) == (500, 0, False)
+    side = facts_of(WIKI + "split: {winners: [2, 3], pot: 1}\n")
+    assert side["split_winner_not_in_pot"] is True
+
+
+def test_a_bad_split_is_refused_by_field():
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(WIKI + "split: {winners: [2, 2, 7], smallest_chip: 0}\n")
+    got = sorted((p.code, p.message.split(":")[0]) for p in exc.value.problems)
+    assert got == [("I103", "split.smallest_chip"), ("I105", "split.winners[1]"), ("I105", "split.winners[2]")]
