@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,9 @@ import yaml
 
 import pgtemp
 
+# lighter Argon2id for speed (the same algorithm and code path; production keeps 64 MiB, 3 passes)
+os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")
+os.environ.setdefault("RULINGS_ARGON2_TIME", "1")
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORDS = {"fiona": "floor-pass-1", "manny": "manager-pass-1", "ada": "admin-pass-1", "otto": "other-room-1"}
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(pgtemp.binaries() is None,

@@ -117,13 +117,6 @@ class Books:
                                     ).to_json()])
         return self.books[name]
 
-    def close(self) -> None:
-        for warm in self.books.values():
-            with contextlib.suppress(Exception):
-                bookstore._CACHE.pop(str(bookstore.house_path(warm.name).resolve()) if warm.name != "standard"
-                                     else "standard", None)
-
-
 class Service:
     """Everything a request needs: warm books, the log, logins."""
 

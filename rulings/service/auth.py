@@ -25,8 +25,40 @@ from rulings.service import db
 ROLES = ("floor", "manager", "admin")
 RANK = {r: i for i, r in enumerate(ROLES)}
 COOKIE = "rulings_session"
-_HASHER = PasswordHasher()
-_DUMMY = _HASHER.hash("not a password anyone has")
+
+
+
+class _Hasher:
+    """Argon2id with argon2-cffi's defaults (64 MiB, 3 passes), made on first use.
+
+    RULINGS_ARGON2_MEMORY_KIB and RULINGS_ARGON2_TIME lower the cost where
+    speed matters more than strength (the test suite); a hash keeps its own
+    parameters, so verifying always uses the ones it was made with.
+    """
+
+    _ph: PasswordHasher | None = None
+    _dummy: str | None = None
+
+    def get(self) -> PasswordHasher:
+        if self._ph is None:
+            import os
+            kwargs = {}
+            if os.environ.get("RULINGS_ARGON2_MEMORY_KIB"):
+                kwargs["memory_cost"] = int(os.environ["RULINGS_ARGON2_MEMORY_KIB"])
+            if os.environ.get("RULINGS_ARGON2_TIME"):
+                kwargs["time_cost"] = int(os.environ["RULINGS_ARGON2_TIME"])
+            self._ph = PasswordHasher(**kwargs)
+            self._dummy = self._ph.hash("not a password anyone has")
+        return self._ph
+
+    def hash(self, password: str) -> str:
+        return self.get().hash(password)
+
+    def verify(self, hashed: str | None, password: str) -> None:
+        self.get().verify(hashed or self._dummy, password)
+
+
+_HASHER = _Hasher()
 
 
 class AuthError(Exception):
@@ -133,7 +165,7 @@ class Auth:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(db.accounts).where(db.accounts.c.username == username)).mappings().first()
         try:
-            _HASHER.verify(row["password_hash"] if row else _DUMMY, password)
+            _HASHER.verify(row["password_hash"] if row else None, password)
             ok = row is not None and not row["disabled"]
         except (VerificationError, InvalidHashError):
             ok = False
