@@ -145,6 +145,14 @@ class Consultation:
     def _rule(self, doc: Located, data: dict) -> Report:
         return rule_on(read_incident(Located(doc.file, data, doc.marks)), self.book, self.engine)
 
+    def rule(self, incident: dict | str | Located, answers: dict[str, Any] | None = None) -> Step:
+        """Rule once with the answers, without searching for questions (what a recorded ruling needs)."""
+        doc = self.parse(incident)
+        answers = dict(answers or {})
+        data = apply_answers(doc.data, answers)
+        report = self._rule(doc, data)
+        return Step(report.outcome, report, [], list(report.questions), data, answers)
+
     def step(self, incident: dict | str | Located, answers: dict[str, Any] | None = None,
              skipped: tuple[str, ...] = ()) -> Step:
         """Rule on the incident with the answers so far; list the questions whose answers change the rulings."""

@@ -297,10 +297,14 @@ async def rule(request: Request) -> Response:
         raise ApiError(403, "role", f"a floor account records only in its own room ({account.room})")
     if problems:
         raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    full = body.get("consult", False)
+    if not isinstance(full, bool):
+        raise ApiError(422, "request", "consult is true or false", [_request_problem("consult", "expected true or false")])
     svc = _service(request)
     warm = svc.books.get(book)
     try:
-        step = await run_in_threadpool(warm.consultation.step, incident, answers)
+        how = warm.consultation.step if full else warm.consultation.rule
+        step = await run_in_threadpool(how, incident, answers)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
     out = step_json(step)
