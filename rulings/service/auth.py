@@ -156,6 +156,9 @@ class Auth:
         self.engine = engine
         self.ttl = timedelta(hours=session_hours)
         self.limiter = limiter or Limiter()
+        self._cache: dict[str, tuple[float, Account | None]] = {}
+
+    CACHE_SECONDS = 5.0
 
     def login(self, username: str, password: str, client: str) -> tuple[str, str, Account]:
         keys = (f"name:{username}", f"client:{client}")
@@ -181,8 +184,22 @@ class Auth:
         return token, expires, Account(row["id"], row["username"], row["role"], row["room"])
 
     def account(self, token: str | None) -> Account | None:
+        """The account of a live session. Looked up in the database at most every CACHE_SECONDS per token
+        (a logout in this process takes effect at once; one in another process within that time)."""
         if not token:
             return None
+        key = _digest(token)
+        now = time.monotonic()
+        hit = self._cache.get(key)
+        if hit and now - hit[0] < self.CACHE_SECONDS:
+            return hit[1]
+        account = self._lookup(token)
+        if len(self._cache) > 10_000:
+            self._cache.clear()
+        self._cache[key] = (now, account)
+        return account
+
+    def _lookup(self, token: str) -> Account | None:
         s, a = db.sessions, db.accounts
         query = (sa.select(a.c.id, a.c.username, a.c.role, a.c.room)
                  .join(s, s.c.account_id == a.c.id)
@@ -193,6 +210,7 @@ class Auth:
         return Account(*row) if row else None
 
     def logout(self, token: str) -> None:
+        self._cache.pop(_digest(token), None)
         with self.engine.begin() as conn:
             conn.execute(db.sessions.update().where(db.sessions.c.token_hash == _digest(token)).values(revoked=True))
 

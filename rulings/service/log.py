@@ -94,11 +94,15 @@ class Writer:
                 fut.set_result(new_id)
 
     def _write(self, rows: list[dict]) -> list[int]:
-        ids = []
+        """Insert the rows in one transaction; their ids in the rows' order."""
+        cols = [c.name for c in db.entries.columns if c.name != "id"]
+        full = [{c: row.get(c) for c in cols} for row in rows]
+        for row in full:
+            for c in ("rules", "topics", "citations"):
+                row[c] = row[c] or ""
+        stmt = db.entries.insert().returning(db.entries.c.id, sort_by_parameter_order=True)
         with self.engine.begin() as conn:
-            for row in rows:
-                ids.append(conn.execute(db.entries.insert().values(**row)).inserted_primary_key[0])
-        return ids
+            return [r[0] for r in conn.execute(stmt, full)]
 
 
 def _padded(words) -> str:
