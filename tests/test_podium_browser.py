@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
-from podium_browser import CHROMIUM_ARGS, TABLET, Server, Taps, chromium_path, log_in, shoot
+from podium_browser import CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, chromium_path, log_in, shoot
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +123,15 @@ def test_the_500_chip_into_an_80_pot_reads_as_an_80_bet_with_420_back(page, serv
     assert float(page.locator("#result .now").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) \
         == max(sizes)
     shoot(page, "pl-silent-overchip")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / "podium-tablet.png"))          # the README's picture: what the tablet shows
+    # a 10-inch tablet held upright, and a desktop: nothing runs off the side, the ruling still comes first
+    for size in ({"width": 800, "height": 1280}, {"width": 1920, "height": 1080}):
+        page.set_viewport_size(size)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= size["width"]
+        assert page.evaluate("document.querySelector('#result').getBoundingClientRect().top") <= \
+            page.evaluate("document.querySelector('#hand').getBoundingClientRect().top")
+        shoot(page, f"pl-silent-overchip-{size['width']}x{size['height']}")
 
 
 def test_a_consultation_that_asks_two_questions(page, server):
@@ -188,7 +197,7 @@ def test_recording_the_decision_and_finding_it_in_the_log(page, server):
     assert cells[5] == "pot-limit.silent-overchip-is-pot-bet" and cells[6] == "fiona" and cells[7] == "departed"
     page.get_by_role("link", name=f"Open ruling {entry.lstrip('#')}").click()
     assert "departed: “player had announced pot; the bet was $80 anyway”" in page.locator("#decision").inner_text()
-    assert "chips:\n  - 500" in page.locator("pre").first.inner_text()          # the incident as entered
+    assert "chips: [500]" in page.locator("pre").first.inner_text()          # the incident as entered
     shoot(page, "log-entry")
 
 
@@ -319,3 +328,63 @@ def test_the_floor_page_works_with_the_keyboard_alone(page, server):
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
     shoot(page, "keyboard-only")
+
+
+A11Y = """() => {
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return {rgb: m.slice(0, 3), a: m.length > 3 ? m[3] : 1}; };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c.a > 0.5) return c.rgb;
+    }
+    return [255, 255, 255];
+  };
+  const low = [], unlabelled = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none' || el.closest('.skip')) continue;
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own && el.getClientRects().length) {
+      const fg = parse(style.color).rgb, bg = background(el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+      const need = (size >= 24 || (bold && size >= 18.66)) ? 3 : 4.5;
+      if (ratio < need) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 40) + '" ' + ratio.toFixed(2));
+    }
+    if (el.matches('input:not([type=hidden]), select, textarea')) {
+      if (!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+        unlabelled.push(el.outerHTML.slice(0, 80));
+    }
+    if (el.matches('button') && !(el.innerText.trim() || el.getAttribute('aria-label'))) unlabelled.push(el.outerHTML.slice(0, 80));
+  }
+  return {low, unlabelled};
+}"""
+
+
+def test_every_control_is_labelled_text_has_aa_contrast_and_state_is_not_colour_alone(page, server):
+    log_in(page, server.url, "manny")
+    _tap_overchip(page, Taps(page))
+    checks = {"floor with a ruling": page.evaluate(A11Y)}
+    # a chosen toggle carries a check mark, not only a darker fill
+    mark = page.locator("#seats label.toggle span").first.evaluate(
+        "e => getComputedStyle(e, '::before').content")
+    assert mark == '"✓"'
+    for name, path in (("log", "/podium/log"), ("kill", "/podium/kill?table=A11"), ("books", "/podium/books"),
+                       ("book", "/podium/books/east-coast-limit"), ("editor", "/podium/books/pnw-lowball/edit")):
+        page.goto(server.url + path)
+        checks[name] = page.evaluate(A11Y)
+    page.get_by_label("The book (YAML)").fill("rulebook: pnw-lowball\nextends: standard\ntitle: T\n"
+                                              "parameters: {kill.size: halve}\n")
+    page.get_by_role("button", name="Check and see what changes").click()
+    checks["editor with a problem"] = page.evaluate(A11Y)
+    assert "line 4, column" in page.get_by_role("alert").inner_text()
+    assert page.locator(".lines .bad").first.inner_text().startswith("4")
+    shoot(page, "editor-lint")
+    for name, found in checks.items():
+        assert found["low"] == [], f"{name}: text below WCAG AA contrast: {found['low']}"
+        assert found["unlabelled"] == [], f"{name}: controls without a label: {found['unlabelled']}"

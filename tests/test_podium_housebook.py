@@ -9,6 +9,7 @@ def test_a_half_kill_draft_checks_clean_and_its_diff_shows_the_40_dollar_kill_be
     check = hb.check("east-coast-limit", draft)
     assert check.ok, (check.problems, check.failures)
     assert [p["name"] for p in check.diff["parameters"]] == ["kill.size"]
+    assert check.diff["rules"] == []            # the house rules are the same, wherever the draft is read from
     big_pot = next(e for e in check.diff["examples"] if e["example"] == "a $401 pot in $20/$40 forces its winner "
                                                                           "to kill for $40")
     assert any("kill_blind $40" in r for r in big_pot["before"]) and any("kill_blind $30" in r for r in big_pot["after"])

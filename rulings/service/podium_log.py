@@ -1,6 +1,7 @@
 """The ruling log, for people: search past rulings, open one (incident, report, decision), print it."""
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import yaml
@@ -68,12 +69,30 @@ async def log_entry(request: Request) -> Response:
     report = entry.get("report") or {}
     setting = report.get("setting", "cash")
     rulings = [ruling_view(r, setting) for r in report.get("rulings") or []]
-    incident_text = yaml.safe_dump(entry.get("incident"), sort_keys=False, allow_unicode=True, width=100) \
-        if not isinstance(entry.get("incident"), str) else entry["incident"]
+    incident_text = _yaml(entry.get("incident"))
     later = entry.get("later") or []
     return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, incident_text=incident_text,
                   later=later, recorded=request.query_params.get("recorded", ""), account=account,
                   book_link=_book_link(entry), report_json=dumps(report))
+
+
+class _Dumper(yaml.SafeDumper):
+    """YAML with exact money: a Decimal read back from the log is written as the number it is."""
+
+
+_Dumper.add_representer(Decimal, lambda d, v: d.represent_scalar("tag:yaml.org,2002:int" if v == v.to_integral_value()
+                                                                  else "tag:yaml.org,2002:float", f"{v.normalize():f}"))
+
+
+def _yaml(incident: Any) -> str:
+    """The incident as entered, in the README's YAML layout (seat keys as numbers, short lists inline)."""
+    if isinstance(incident, str):
+        return incident
+    if isinstance(incident, dict) and isinstance(incident.get("players"), dict):
+        incident = dict(incident, players={int(k) if str(k).isdigit() else k: v
+                                           for k, v in incident["players"].items()})
+    return yaml.dump(incident, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
+                     default_flow_style=None)
 
 
 def _book_link(entry: dict) -> str | None:

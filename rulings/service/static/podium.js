@@ -3,6 +3,20 @@
 // Text is only ever set with textContent: nothing a player said becomes markup.
 (function () {
   "use strict";
+  // the house-book editor: a problem's line link also puts the cursor on that line of the text
+  var text = document.getElementById("text");
+  Array.prototype.slice.call(document.querySelectorAll("a[data-line]")).forEach(function (a) {
+    a.addEventListener("click", function () {
+      if (!text) { return; }
+      var n = parseInt(a.getAttribute("data-line"), 10), lines = text.value.split("\n"), start = 0;
+      for (var i = 0; i < n - 1 && i < lines.length; i++) { start += lines[i].length + 1; }
+      text.focus();
+      text.setSelectionRange(start, start + (lines[n - 1] || "").length);
+    });
+  });
+})();
+(function () {
+  "use strict";
   var form = document.getElementById("hand");
   if (!form) { return; }
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
