@@ -68,7 +68,7 @@ def _files_hash(paths: list[Path], seed: str = "") -> str:
 class Books:
     """The standard book and every house book, loaded and compiled once, kept warm; content hash of each."""
 
-    def __init__(self):
+    def __init__(self, data_dir: Path | None = None):
         from rulings.rulebook.house import house_names
         cat = Path(bookstore.__file__).resolve().parent
         self.standard_hash = _files_hash(sorted((ROOT / "standard").glob("*.yaml")) +
@@ -76,10 +76,12 @@ class Books:
         self.books: dict[str, WarmBook] = {}
         book, engine = bookstore.load()
         self.books["standard"] = WarmBook("standard", book, engine, self.standard_hash, None)
-        for name in house_names():
-            path = bookstore.house_path(name)
+        published = _published(data_dir)
+        for name in sorted(set(house_names()) | set(published.names() if published else ())):
+            live = published.live_path(name) if published else None   # a version published from the podium
+            path = live or bookstore.house_path(name)
             try:
-                book, engine = bookstore.load(name)
+                book, engine = bookstore.load(str(live) if live else name)
             except ProblemsError as exc:   # a broken house book is left out and said so; the others serve
                 log.warning("house book %s not served: %d problem(s)", name, len(exc.problems))
                 continue
@@ -117,6 +119,17 @@ class Books:
                                     ).to_json()])
         return self.books[name]
 
+def _published(data_dir: Path | None):
+    """The podium's store of published house-book versions in the data folder, when the podium is installed."""
+    if data_dir is None:
+        return None
+    try:
+        from rulings.service.housebook import HouseBooks
+    except ImportError:
+        return None
+    return HouseBooks(data_dir)
+
+
 class Service:
     """Everything a request needs: warm books, the log, logins."""
 
@@ -128,7 +141,7 @@ class Service:
         from rulings.service.auth import Limiter
         self.auth = Auth(self.engine, config.session_hours, Limiter(config.login_attempts, config.login_window))
         self.log = Log(self.engine)
-        self.books = Books()
+        self.books = Books(Path(config.data_dir))
 
     @property
     def database(self) -> str:
@@ -137,6 +150,43 @@ class Service:
     def consult(self, incident: Any, book: str | None = None, answers: dict | None = None) -> Step:
         """One consultation step (no record); ProblemsError when the incident or an answer is refused."""
         return self.books.get(book).consultation.step(incident, answers or {})
+
+    def rule_and_record(self, account, *, incident: Any, book: str | None = None, answers: dict | None = None,
+                        table: str | None = None, asked: list | None = None, request_id: str | None = None,
+                        room: str | None = None, consult: bool = True) -> dict:
+        """Rule (a full consultation step unless ``consult`` is false) and record the ruling in the log.
+
+        Returns the step as the JSON API gives it, with ``entry``; the entry is committed when this returns.
+        ProblemsError for a refused incident or answer, ApiError for an unknown book.
+        """
+        warm = self.books.get(book)
+        answers = dict(answers or {})
+        step = (warm.consultation.step if consult else warm.consultation.rule)(incident, answers)
+        return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
+                           room=room).result(timeout=60)
+
+    def record(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None, asked: list | None,
+               request_id: str | None, room: str | None = None):
+        """Hand the ruling to the log writer; a future of the step JSON with its ``entry`` (set once committed)."""
+        from concurrent.futures import Future
+        out = step_json(step)
+        if asked is None:
+            cat = facts()
+            asked = [{"fact": f, "question": cat[f].question, "answer": v} for f, v in step.answers.items()]
+        room = room or account.room
+        row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
+                         answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id)
+        done: Future = Future()
+
+        def committed(fut: Future) -> None:
+            if fut.exception() is not None:
+                done.set_exception(fut.exception())
+                return
+            out["entry"] = {"id": fut.result(), "at": row["at"], "book": warm.name, "book_hash": warm.hash,
+                            "room": room, "table": table}
+            done.set_result(out)
+        self.log.record(row).add_done_callback(committed)
+        return done
 
     def close(self) -> None:
         self.log.close()
@@ -307,15 +357,8 @@ async def rule(request: Request) -> Response:
         step = await run_in_threadpool(how, incident, answers)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
-    out = step_json(step)
-    if asked is None:
-        cat = facts()
-        asked = [{"fact": f, "question": cat[f].question, "answer": v} for f, v in answers.items()]
-    row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
-                     answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id)
-    new_id = await asyncio.wrap_future(svc.log.record(row))
-    out["entry"] = {"id": new_id, "at": row["at"], "book": warm.name, "book_hash": warm.hash, "room": room,
-                    "table": table}
+    out = await asyncio.wrap_future(svc.record(account, warm, incident, step, table=table, asked=asked,
+                                               request_id=request_id, room=room))
     return json_response(out)
 
 
