@@ -5,7 +5,8 @@ Starts `rulings serve` (one process) on 127.0.0.1 with a fresh data folder (and,
 throw-away server like the tests'), logs in, and drives POST /api/rule — the ruling recorded in the
 log, acknowledged only once committed — from concurrent keep-alive clients. Request counts are bounded.
 
-Run: .venv/bin/python benchmarks/service_speed.py [--requests 3000] [--clients 16] [--backend sqlite|postgresql|both]
+Run: .venv/bin/python benchmarks/service_speed.py [--requests 3000] [--clients 8] [--workers 1]
+     [--backend sqlite|postgresql|both]
 """
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def start(data: Path, database: str | None) -> tuple[subprocess.Popen, int]:
+def start(data: Path, database: str | None, workers: int = 1) -> tuple[subprocess.Popen, int]:
     from rulings.service import db
     from rulings.service.auth import add_account
     engine = db.make_engine(db.database_url(database, data))
@@ -63,7 +64,8 @@ def start(data: Path, database: str | None) -> tuple[subprocess.Popen, int]:
     add_account(engine, "bench", "bench-password", "floor")
     engine.dispose()
     port = _port()
-    cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data)]
+    cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
+           "--workers", str(workers)]
     if database:
         cmd += ["--database", database]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -126,7 +128,7 @@ async def drive(port: int, requests: int, clients: int) -> tuple[float, list[flo
     return time.perf_counter() - t, latencies
 
 
-def run(backend: str, requests: int, clients: int) -> tuple[float, float, float]:
+def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float]:
     pg = None
     database = None
     if backend == "postgresql":
@@ -134,7 +136,8 @@ def run(backend: str, requests: int, clients: int) -> tuple[float, float, float]
         pg = pgtemp.TempPostgres()
         database = pg.new_database()
     data = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
-    proc, port = start(data, database)
+    proc, port = start(data, database, workers)
+    time.sleep(1.0 if workers > 1 else 0)   # every worker up before timing
     try:
         wall, lat = asyncio.run(drive(port, requests, clients))
     finally:
@@ -148,7 +151,8 @@ def run(backend: str, requests: int, clients: int) -> tuple[float, float, float]
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=3000)
-    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--workers", type=int, default=1, help="server worker processes")
     ap.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     args = ap.parse_args()
     os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")   # the login is not what is measured
@@ -158,8 +162,9 @@ def main() -> None:
           f"(= {1000 / med:.0f}/s on one core)")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     for backend in backends:
-        rate, p50, p99 = run(backend, requests, args.clients)
-        print(f"{backend:10}  {requests} recorded rulings, {args.clients} clients: {rate:.0f} rulings/s, "
+        rate, p50, p99 = run(backend, requests, args.clients, args.workers)
+        print(f"{backend:10}  {requests} recorded rulings, {args.clients} clients, {args.workers} worker(s): "
+              f"{rate:.0f} rulings/s, "
               f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
 
 

@@ -562,12 +562,24 @@ def create_app(config: Config | None = None, service: Service | None = None) -> 
     return app
 
 
-def admin_password_if_none(service: Service) -> str | None:
-    """A first admin account with a random password, when the database has none (printed once by serve)."""
+def admin_password_if_none(service) -> str | None:
+    """A first admin account with a random password, when the database has none (printed once by serve).
+
+    ``service`` is a Service or a SQLAlchemy engine.
+    """
     import secrets
     from rulings.service.auth import add_account, has_admin
-    if has_admin(service.engine):
+    engine = getattr(service, "engine", service)
+    if has_admin(engine):
         return None
     password = secrets.token_urlsafe(12)
-    add_account(service.engine, "admin", password, "admin", "main")
+    add_account(engine, "admin", password, "admin", "main")
     return password
+
+
+def app_from_environment() -> Starlette:
+    """The app of one worker process of `rulings serve --workers N` (settings passed in the environment)."""
+    import os
+    return create_app(Config(data_dir=Path(os.environ["RULINGS_SERVE_DATA"]),
+                             database=os.environ.get("RULINGS_SERVE_DATABASE") or None,
+                             session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12"))))

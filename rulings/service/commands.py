@@ -13,6 +13,8 @@ def add_commands(sub) -> None:
     s.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
     s.add_argument("--database", help="postgresql://user@host/db (default: SQLite in the data folder)")
     s.add_argument("--session-hours", type=float, default=12.0, help="how long a login lasts (default 12)")
+    s.add_argument("--workers", type=int, default=1,
+                   help="worker processes (default 1); each keeps its own warm books and login limits")
     s.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     s.set_defaults(run=cmd_serve)
     u = sub.add_parser("users", help="accounts of the ruling service")
@@ -69,24 +71,39 @@ def cmd_users_list(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    import os
     import uvicorn
     from rulings.service import db
     from rulings.service.app import Config, Service, admin_password_if_none, create_app
     data = Path(args.data) if args.data else db.default_data_dir()
-    try:
-        service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
+    try:   # the schema is made or upgraded once, here, before any worker starts
+        url = db.database_url(args.database, data)
+        engine = db.make_engine(url)
+        db.migrate(engine)
+        password = admin_password_if_none(engine)
+        dialect = engine.dialect.name
+        engine.dispose()
     except Exception as exc:   # a database that cannot be reached or migrated: one line, exit 2
         print(f"rulings: cannot open the database: {exc.__class__.__name__}: {str(exc).splitlines()[0]}",
               file=sys.stderr)
         return 2
-    password = admin_password_if_none(service)
-    where = service.url.split("@")[-1] if service.database != "sqlite" else str((data / "rulings.db").resolve())
-    print(f"rulings: serving {len(service.books.books)} rulebooks on http://{args.host}:{args.port}/ "
-          f"({service.database}: {where})", flush=True)
+    where = url.split("@")[-1] if dialect != "sqlite" else str((data / "rulings.db").resolve())
+    common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
+                  timeout_graceful_shutdown=5)
+    if args.workers > 1:
+        os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
+                          RULINGS_SERVE_SESSION_HOURS=str(args.session_hours))
+        _announce(args, where, dialect, password, f"{args.workers} workers")
+        uvicorn.run("rulings.service.app:app_from_environment", factory=True, workers=args.workers, **common)
+        return 0
+    service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
+    _announce(args, where, dialect, password, f"{len(service.books.books)} rulebooks")
+    uvicorn.run(create_app(service=service), **common)
+    return 0
+
+
+def _announce(args, where: str, dialect: str, password: str | None, what: str) -> None:
+    print(f"rulings: serving {what} on http://{args.host}:{args.port}/ ({dialect}: {where})", flush=True)
     if password:
         print(f"rulings: first start — created account 'admin' with password {password} "
               "(shown once; add others with `rulings users add NAME --role ROLE`)", flush=True)
-    app = create_app(service=service)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                timeout_graceful_shutdown=5)
-    return 0
