@@ -131,3 +131,20 @@ def test_ask_command_answers_and_saves(tmp_path, monkeypatch):
     assert "$250" in text and "wager stands" in text.lower()
     done = yaml.safe_load(saved.read_text())
     assert done["noticed"] == "after_all_acted"
+
+
+def test_ask_from_nothing_types_the_essentials(tmp_path):
+    import io
+    import yaml
+    from rulings.ask import run
+    typed = iter(["pot-limit", "", "", "[1, 2]", "", "{1: 1000, 2: 640, 3: 815}", "3", "flop", "80", "",
+                  "1", "", "[500]",          # seat 1 silently puts out a $500 chip (RRP-PL-6)
+                  "maybe", "s", "q"])         # not an answer; skip the first question; finish
+    out = io.StringIO()
+    saved = tmp_path / "typed.yaml"
+    assert run(None, None, str(saved), read=lambda _: next(typed), out=out) == 0
+    text = out.getvalue()
+    assert "'maybe' is not one of the answers" in text
+    assert "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player." in text
+    data = yaml.safe_load(saved.read_text())
+    assert data["disputed"] == {"seat": 1, "chips": [500]} and data["pot"] == 80
