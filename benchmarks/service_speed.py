@@ -128,7 +128,22 @@ async def drive(port: int, requests: int, clients: int) -> tuple[float, list[flo
     return time.perf_counter() - t, latencies
 
 
-def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its children so far (Linux /proc)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [pid] + [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()] \
+        if Path(f"/proc/{pid}/task/{pid}/children").exists() else [pid]
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float, float]:
     pg = None
     database = None
     if backend == "postgresql":
@@ -139,13 +154,15 @@ def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[fl
     proc, port = start(data, database, workers)
     time.sleep(1.0 if workers > 1 else 0)   # every worker up before timing
     try:
+        cpu0 = cpu_seconds(proc.pid)
         wall, lat = asyncio.run(drive(port, requests, clients))
+        cpu = (cpu_seconds(proc.pid) - cpu0) / (len(lat) + 3 * clients + 1) * 1000
     finally:
         proc.terminate()
         proc.wait(timeout=30)
         if pg:
             pg.stop()
-    return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000
+    return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu
 
 
 def main() -> None:
@@ -162,10 +179,11 @@ def main() -> None:
           f"(= {1000 / med:.0f}/s on one core)")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     for backend in backends:
-        rate, p50, p99 = run(backend, requests, args.clients, args.workers)
+        rate, p50, p99, cpu = run(backend, requests, args.clients, args.workers)
         print(f"{backend:10}  {requests} recorded rulings, {args.clients} clients, {args.workers} worker(s): "
               f"{rate:.0f} rulings/s, "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; server CPU {cpu:.2f} ms per ruling")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

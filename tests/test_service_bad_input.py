@@ -127,5 +127,6 @@ def test_no_account_or_wrong_role_changes_nothing(env):
     _error(r, 401, "auth")
     _error(_post(client, f"/api/log/{rid}/decision", {"decision": "ignored"}), 422, "request")
     _error(_post(client, "/api/log/99999/decision", {"decision": "followed"}), 404, "not_found")
+    _error(client.get("/api/log/99999999999999999999999", headers=client.floor), 404, "not_found")
     assert count_entries(svc) == before
     _error(client.get("/api/nowhere", headers=client.floor), 404, "not_found")

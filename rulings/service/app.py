@@ -363,8 +363,10 @@ async def rule(request: Request) -> Response:
 
 
 def _entry_id(request: Request) -> int:
-    raw = request.path_params["id"]
-    return int(raw)
+    raw = int(request.path_params["id"])
+    if not 0 < raw < 2 ** 31:     # beyond any id the log gives (and beyond PostgreSQL's integer)
+        raise ApiError(404, "not_found", f"no log entry {raw}")
+    return raw
 
 
 async def entry(request: Request) -> Response:
