@@ -14,6 +14,9 @@ import threading
 import time
 from pathlib import Path
 
+os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")     # cheap password hashing for test accounts
+os.environ.setdefault("RULINGS_ARGON2_TIME", "1")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = Path(os.environ.get("RULINGS_SCREENSHOTS") or ROOT / "test-screenshots")
 PASSWORDS = {"fiona": "floor-pass-1", "manny": "manager-pass-1"}

@@ -200,8 +200,8 @@ def problems_view(problems: list) -> list[dict]:
     for p in problems:
         get = p.get if isinstance(p, dict) else (lambda k, d=None, p=p: getattr(p, k, d))
         path = get("path") or ()
-        out.append({"where": ".".join(str(x) for x in path) or get("file") or "incident",
-                    "message": get("message"), "hint": get("hint")})
+        line = f"line {get('line')}, column {get('col')}" if get("line") else ""
+        out.append({"where": line, "message": get("message"), "hint": get("hint")})   # the message names its field
     return out
 
 
