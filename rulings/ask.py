@@ -76,7 +76,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             from rulings.yamlsrc import load_file
             doc, problems = load_file(incident)
             if doc is None:
-                print(render_text(problems), file=out)
+                print(render_text(problems), file=sys.stderr)
                 return 2
             data = doc.data
         else:
@@ -92,7 +92,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             try:
                 step = consultation.step(data, answers, tuple(skipped))
             except ProblemsError as exc:
-                print(render_text(exc.problems), file=out)
+                print(render_text(exc.problems), file=sys.stderr)
                 return 2
             if not step.questions:
                 break

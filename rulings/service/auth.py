@@ -145,6 +145,8 @@ class Limiter:
     def fail(self, *keys: str) -> None:
         now = time.monotonic()
         with self._lock:
+            if len(self._failures) > 50_000:   # many names tried: forget the ones whose window has passed
+                self._failures = {k: q for k, q in self._failures.items() if q and now - q[-1] <= self.window}
             for key in keys:
                 self._failures.setdefault(key, deque()).append(now)
 
@@ -179,6 +181,7 @@ class Auth:
         created = datetime.now(timezone.utc)
         expires = (created + self.ttl).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         with self.engine.begin() as conn:
+            conn.execute(db.sessions.delete().where(db.sessions.c.expires_at < db.now()))   # sessions long over
             conn.execute(db.sessions.insert().values(token_hash=_digest(token), account_id=row["id"],
                                                      created_at=db.now(), expires_at=expires, revoked=False))
         return token, expires, Account(row["id"], row["username"], row["role"], row["room"])
