@@ -108,15 +108,15 @@ def make_engine(url: str) -> sa.Engine:
     return sa.create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
 
 
-def migrate(engine: sa.Engine) -> None:
-    """Bring the schema up to the newest migration, in place (a new database is made from nothing)."""
+def migrate(engine: sa.Engine, target: str = "head") -> None:
+    """Bring the schema up to the newest migration (or ``target``), in place; a new database is made from nothing."""
     from alembic import command
     from alembic.config import Config
     cfg = Config()
     cfg.set_main_option("script_location", str(HERE / "migrations"))
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, target)
 
 
 def revision(engine: sa.Engine) -> str | None:
