@@ -264,3 +264,30 @@ def test_users_add_command(tmp_path, monkeypatch, capsys):
     assert "zoe" in capsys.readouterr().out
     monkeypatch.setattr(sys, "stdin", io.StringIO("short\n"))
     assert main(["users", "add", "zed", "--role", "floor", "--data", str(tmp_path), "--password-stdin"]) == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_podiums_share_one_log(tmp_path, backend):
+    """Two services (two podiums) on one database record at once; every ruling lands once, with its own id."""
+    from concurrent.futures import ThreadPoolExecutor
+    from rulings.service.app import Config, Service
+    from rulings.service.auth import Account
+    first = make_service(tmp_path, backend)
+    second = Service(Config(data_dir=tmp_path / "data", database=first.config.database))
+    fiona = first.auth.account(first.auth.login("fiona", PASSWORDS["fiona"], "podium-1")[0])
+    assert isinstance(fiona, Account)
+
+    def record(i: int) -> int:
+        svc = (first, second)[i % 2]
+        incident = {**overchip(), "incident": f"hand-{i}"}
+        out = svc.rule_and_record(fiona, incident=incident, table=str(i % 2 + 1), consult=False)
+        return out["entry"]["id"]
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(pool.map(record, range(40)))
+    assert len(set(ids)) == 40
+    for i, rid in enumerate(ids):
+        entry = second.log.get(rid)
+        assert entry["incident"]["incident"] == f"hand-{i}" and entry["table"] == str(i % 2 + 1)
+    assert count_entries(first) == 40
+    second.close()
+    first.close()
