@@ -88,9 +88,24 @@ def test_decision_and_correction_are_new_entries(client, svc):
                        headers=floor).status_code == 403
     c = client.post(f"/api/log/{rid}/correction", json={"note": "table was 12", "table": "12"}, headers=manager)
     assert c.status_code == 201 and c.json()["table"] == "12" and c.json()["floorperson"] == "manny"
+    # a correction of the incident itself rules again: seat 1 had bet $20 and the $500 chip was seat 2's
+    fixed = overchip()
+    fixed["actions"] = [{"seat": 1, "action": "bet", "to": 20}]
+    fixed["disputed"]["seat"] = 2
+    redo = client.post(f"/api/log/{rid}/correction", json={"note": "seat 1 had bet $20 first", "incident": fixed},
+                       headers=manager)
+    assert redo.status_code == 201, redo.text
+    assert redo.json()["incident"]["actions"] == [{"seat": 1, "action": "bet", "to": 20}]
+    assert redo.json()["report"]["rulings"][0]["rule"] == "misdeclared-calls.overchip-is-call"   # a $20 call
+    assert "$480 goes back" in redo.json()["report"]["rulings"][0]["sentence"]
+    bad = overchip()
+    bad["pot"] = -5
+    assert client.post(f"/api/log/{rid}/correction", json={"note": "x", "incident": bad},
+                       headers=manager).status_code == 422
     original = client.get(f"/api/log/{rid}", headers=floor).json()
     assert original["table"] == "2"                                        # never changed
-    assert [(x["kind"], x["refers_to"]) for x in original["later"]] == [("decision", rid), ("correction", rid)]
+    assert [(x["kind"], x["refers_to"]) for x in original["later"]] == [("decision", rid), ("correction", rid),
+                                                                       ("correction", rid)]
     # the database itself refuses to change or delete an entry
     from rulings.service import db
     with pytest.raises(sa.exc.DatabaseError):
@@ -99,7 +114,7 @@ def test_decision_and_correction_are_new_entries(client, svc):
     with pytest.raises(sa.exc.DatabaseError):
         with svc.engine.begin() as conn:
             conn.execute(db.entries.delete())
-    assert count_entries(svc) == 3
+    assert count_entries(svc) == 4
 
 
 def test_search_and_export(client):

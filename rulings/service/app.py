@@ -385,9 +385,29 @@ async def decision(request: Request) -> Response:
 
 
 async def correction(request: Request) -> Response:
+    """A manager's correction; with an ``incident`` it is ruled again and the correction carries the new ruling."""
     account = require(request, "manager")
     body = await read_json(request)
-    out = await run_in_threadpool(_service(request).log.follow_up, account, _entry_id(request), "correction", body)
+    svc = _service(request)
+    ruling = None
+    if body.get("incident") is not None:
+        problems: list = []
+        incident, book, answers = _consult_args(body, problems)
+        if problems:
+            raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+        target = await run_in_threadpool(svc.log.get, _entry_id(request), account)
+        if target is None:
+            raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
+        warm = svc.books.get(book or target["book"])
+        try:
+            step = await run_in_threadpool(warm.consultation.rule, incident, answers)
+        except ProblemsError as exc:
+            raise _incident_error(exc) from None
+        cat = facts()
+        ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
+                  "report": step_json(step)["report"],
+                  "answers": [{"fact": f, "question": cat[f].question, "answer": v} for f, v in answers.items()]}
+    out = await run_in_threadpool(svc.log.follow_up, account, _entry_id(request), "correction", body, ruling)
     return json_response(out, 201)
 
 

@@ -219,8 +219,12 @@ class Log:
     def record(self, row: dict) -> Future:
         return self.writer.submit(row)
 
-    def follow_up(self, account, entry_id: int, kind: str, body: dict) -> dict:
-        """A decision on a ruling, or a correction of any entry: a new entry referring to it."""
+    def follow_up(self, account, entry_id: int, kind: str, body: dict, ruling: dict | None = None) -> dict:
+        """A decision on a ruling, or a correction of any entry: a new entry referring to it.
+
+        ``ruling`` (a correction of the incident, ruled again) gives the new incident, answers, report,
+        outcome, book and book_hash that the correction entry carries instead of the corrected entry's.
+        """
         target = self.get(entry_id, account)
         if target is None:
             raise LogError(404, "not_found", f"no log entry {entry_id}")
@@ -248,6 +252,12 @@ class Log:
                    book=target["book"], book_hash=target["book_hash"], outcome=target["outcome"],
                    decision=decision, reason=reason, note=note, rules=_padded(target["rules"]),
                    topics=_padded(target["topics"]), citations=_padded(target["citations"]))
+        if ruling is not None:
+            fresh = ruling_row(account, room=target["room"], table=row["table_name"], book=ruling["book"],
+                               book_hash=ruling["book_hash"], incident=ruling["incident"], answers=ruling["answers"],
+                               report=ruling["report"], outcome=ruling["outcome"], request_id=None)
+            row.update({k: fresh[k] for k in ("book", "book_hash", "incident", "answers", "report", "outcome",
+                                              "rules", "topics", "citations")})
         new_id = self.record(row).result(timeout=60)
         return self.get(new_id)
 
