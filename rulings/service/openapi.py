@@ -84,7 +84,10 @@ def document() -> dict:
             "decision": {"enum": ["followed", "departed"]}, "reason": {"type": "string"}}},
         "Correction": {"type": "object", "required": ["note"], "properties": {
             "note": {"type": "string"}, "decision": {"enum": ["followed", "departed"]},
-            "reason": {"type": "string"}, "table": {"type": "string"}}},
+            "reason": {"type": "string"}, "table": {"type": "string"},
+            "incident": {"description": "the corrected incident: ruled again, the correction carries the new ruling",
+                         "oneOf": [obj, {"type": "string"}]},
+            "book": {"type": "string"}, "answers": obj}},
     }
     paths = {
         "/health": {"get": _op("Is the service up", public=True)},
