@@ -50,7 +50,8 @@ class TempPostgres:
         self.bin = binaries()
         if self.bin is None:
             raise RuntimeError(SKIP_REASON)
-        self.dir = Path(tempfile.mkdtemp(prefix="rulings-pg-"))
+        # under /tmp: the server's account can reach it, and the socket path stays short (at most 107 bytes)
+        self.dir = Path(tempfile.mkdtemp(prefix="rulings-pg-", dir=os.environ.get("RULINGS_PG_TMP", "/tmp")))
         self.data = self.dir / "data"
         self.prefix, uid, gid = _runner()
         if uid is not None:
