@@ -199,6 +199,11 @@ def test_recording_the_decision_and_finding_it_in_the_log(page, server):
     assert "departed: “player had announced pot; the bet was $80 anyway”" in page.locator("#decision").inner_text()
     assert "chips: [500]" in page.locator("pre").first.inner_text()          # the incident as entered
     shoot(page, "log-entry")
+    # printed, the entry is the ruling and the incident: no navigation, no buttons
+    page.emulate_media(media="print")
+    assert not page.locator("header.top").is_visible() and not page.get_by_role("button", name="Print").is_visible()
+    assert page.locator(".now").is_visible() and page.locator("pre").first.is_visible()
+    shoot(page, "log-entry-print")
 
 
 def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_half(page, server):

@@ -9,6 +9,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from rulings.diff import SETTINGS, value_words
+from rulings.problems import ProblemsError
 from rulings.service.housebook import NAME, HouseBooks, content_hash, set_parameter
 from rulings.service.pages import MANAGERS, _account, first, form_data, login_redirect, refuse, render
 
@@ -99,8 +100,8 @@ async def books_list(request: Request) -> Response:
         live = next((v for v in versions if v["live"]), None)
         try:
             title = _load(hb, name).title
-        except Exception as exc:   # a book that does not load is listed with why
-            title = f"(does not load: {exc})"
+        except ProblemsError as exc:   # a book that does not load is listed with why
+            title = f"(does not load: {len(exc.problems)} problem(s); open it to see them)"
         rows.append({"name": name, "title": title, "versions": len(versions), "live": live})
     return render(request, "books.html", nav="books", rows=rows, account=account)
 
@@ -113,7 +114,12 @@ async def book_page(request: Request) -> Response:
     hb = store(request)
     if name != "standard" and (not NAME.match(name) or name not in hb.names()):
         return refuse(request, "No such book", f"There is no house book '{name}'.", 404)
-    book = _load(hb, name)
+    try:
+        book = _load(hb, name)
+    except ProblemsError:   # the live text does not load: the editor shows why, at its lines
+        text = hb.text(name)
+        return _editor(request, account, name, text, status=422, checked=hb.check(name, text),
+                       message="The book in force does not load; fix it here.")
     versions = hb.versions(name) if name != "standard" else []
     return render(request, "book.html", nav="books", name=name, book=book, params=_param_rows(book),
                   versions=versions, flash=request.query_params.get("published", ""),

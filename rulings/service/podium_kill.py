@@ -79,6 +79,7 @@ def incident_for(state: dict) -> dict:
 
 def _ruling(request: Request, account: dict, state: dict, table: str, record: bool) -> dict:
     from rulings.problems import ProblemsError
+    from rulings.service.app import ApiError
     incident = incident_for(state)
     try:
         if record:
@@ -87,9 +88,7 @@ def _ruling(request: Request, account: dict, state: dict, table: str, record: bo
             step = consult(request, incident, state["book"], {})
     except ProblemsError as exc:
         return {"problems": problems_view(exc.problems), "rulings": [], "entry": None}
-    except Exception as exc:   # an unknown book (the service's 404)
-        if type(exc).__name__ != "ApiError":
-            raise
+    except ApiError as exc:   # an unknown book (the service's 404)
         return {"problems": [{"where": "book", "message": exc.message, "hint": None}], "rulings": [], "entry": None}
     report = step["report"]
     rulings = [ruling_view(r, report.get("setting", "cash")) for r in report["rulings"]]
