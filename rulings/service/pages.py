@@ -64,24 +64,10 @@ def _account(request: Request) -> dict | None:
 
 def rule_and_record(request: Request, account: dict, incident: Any, book: str, answers: dict, table: str | None,
                     asked: list, request_id: str | None) -> dict:
-    """Rule and write the ruling to the log, as POST /api/rule does; the entry is on disk when this returns."""
-    svc = _service(request)
-    if hasattr(svc, "rule_and_record"):
-        return _as_dict(svc.rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
-                                            table=table, asked=asked, request_id=request_id))
-    from rulings.service.app import step_json
-    from rulings.service.log import ruling_row
+    """Rule and write the ruling to the log (the service's own path); the entry is on disk when this returns."""
     sync_published(request)
-    warm = svc.books.get(book)
-    step = warm.consultation.step(incident, answers)
-    out = step_json(step)
-    acct = account["raw"]
-    row = ruling_row(acct, room=acct.room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
-                     answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id)
-    new_id = svc.log.record(row).result(timeout=60)
-    out["entry"] = {"id": new_id, "at": row["at"], "book": warm.name, "book_hash": warm.hash, "room": acct.room,
-                    "table": table}
-    return out
+    return _as_dict(_service(request).rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
+                                                      table=table, asked=asked, request_id=request_id))
 
 
 def consult(request: Request, incident: Any, book: str, answers: dict) -> dict:
