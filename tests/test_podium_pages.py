@@ -143,3 +143,20 @@ def test_a_broken_draft_is_not_published_and_says_where(svc):
                      "go": "publish"})
     assert r.status_code == 422 and "Not published" in r.text and "line 4, column" in r.text
     assert not (svc.config.data_dir / "houses" / "east-coast-limit" / "current").exists()
+
+
+def test_a_manager_corrects_an_entry_with_a_new_one_and_the_log_exports(svc):
+    f = client(svc, "fiona")
+    entry = re.search(r'name="entry" value="(\d+)"', f.post("/podium", data=OVERCHIP).text)[1]
+    assert f.post(f"/podium/log/{entry}/correction", data={"note": "x"}).status_code == 403
+    m = client(svc, "manny")
+    assert m.post(f"/podium/log/{entry}/correction", data={"note": ""}).status_code == 422
+    r = m.post(f"/podium/log/{entry}/correction", data={"note": "wrong table: it was table 5",
+                                                      "decision": "followed"})
+    assert r.url.path == f"/podium/log/{entry}"
+    assert "by manny" in r.text and "wrong table: it was table 5 — decision: followed" in r.text
+    assert count_entries(svc) == 2
+    page = f.get("/podium/log?table=4").text
+    link = re.search(r'href="(/api/log/export\?format=csv[^"]*)"', page)[1].replace("&amp;", "&")
+    csv = f.get(link)
+    assert csv.status_code == 200 and csv.text.count("\n") == 2 and ",ruling," in csv.text

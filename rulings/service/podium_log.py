@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from rulings.render import dumps
@@ -102,8 +102,30 @@ def _book_link(entry: dict) -> str | None:
     return f"/podium/books/{book}/version/{digest}"
 
 
+async def correction_post(request: Request) -> Response:
+    """A manager's correction: a new entry referring to this one (the service checks the role and the fields)."""
+    from rulings.service.log import LogError
+    from rulings.service.pages import MANAGERS, first, form_data
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    if account["role"] not in MANAGERS:
+        return refuse(request, "Managers only", "A log entry is corrected by a manager.", 403)
+    form = await form_data(request)
+    body = {"note": first(form, "note").strip() or None, "decision": first(form, "decision") or None,
+            "reason": first(form, "reason").strip() or None}
+    entry_id = request.path_params["id"]
+    try:
+        request.app.state.service.log.follow_up(account["raw"], entry_id, "correction", body)
+    except LogError as exc:
+        words = "; ".join(p.get("message", "") for p in exc.problems) or exc.message
+        return refuse(request, "Not recorded", words, exc.status)
+    return RedirectResponse(f"/podium/log/{entry_id}", status_code=303)
+
+
 def routes() -> list:
     return [
+        Route("/podium/log/{id:int}/correction", correction_post, methods=["POST"]),
         Route("/podium/log", log_list, methods=["GET"]),
         Route("/podium/log/{id:int}", log_entry, methods=["GET"]),
     ]
