@@ -80,10 +80,12 @@ def test_an_unknown_book_is_refused_in_words(svc):
 
 def test_the_overchip_is_recorded_and_a_departure_needs_a_reason(svc):
     c = client(svc, "fiona")
-    r = c.post("/podium", data=OVERCHIP)
+    r = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))
     assert r.status_code == 200 and "is a pot-size bet of $80; $420 goes back" in r.text
     entry = re.search(r'name="entry" value="(\d+)"', r.text).group(1)
     assert count_entries(svc) == 1
+    again = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))     # the same form again (a reload): one entry
+    assert re.search(r'name="entry" value="(\d+)"', again.text)[1] == entry and count_entries(svc) == 1
     r = c.post("/podium/decision", data={"entry": entry, "decision": "departed", "reason": "  "})
     assert r.status_code == 422 and "Say why the floor departed" in r.text
     assert count_entries(svc) == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections import OrderedDict
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -64,10 +65,24 @@ def _account(request: Request) -> dict | None:
 
 def rule_and_record(request: Request, account: dict, incident: Any, book: str, answers: dict, table: str | None,
                     asked: list, request_id: str | None) -> dict:
-    """Rule and write the ruling to the log (the service's own path); the entry is on disk when this returns."""
+    """Rule and write the ruling to the log (the service's own path); the entry is on disk when this returns.
+
+    The same form sent twice (a double tap, a reload) is recorded once: the page's request id is remembered.
+    """
     sync_published(request)
-    return _as_dict(_service(request).rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
-                                                      table=table, asked=asked, request_id=request_id))
+    seen = getattr(request.app.state, "podium_recorded", None)
+    if seen is None:
+        seen = request.app.state.podium_recorded = OrderedDict()
+    key = (account["username"], request_id)
+    if request_id and key in seen:
+        return seen[key]
+    out = _as_dict(_service(request).rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
+                                                     table=table, asked=asked, request_id=request_id))
+    if request_id:
+        seen[key] = out
+        while len(seen) > 1000:
+            seen.popitem(last=False)
+    return out
 
 
 def consult(request: Request, incident: Any, book: str, answers: dict) -> dict:
