@@ -162,6 +162,9 @@ def test_a_consultation_that_asks_two_questions(page, server):
     assert len(questions) >= 2
     assert questions[0].startswith("1. When was it pointed out") and questions[1] == "2. Who pointed it out?"
     assert "It was right to point it out" not in page.locator("#result").inner_text()
+    first = page.locator(".questions fieldset").nth(0)
+    first.locator("summary").click()                     # why it matters: what each answer would rule
+    assert "before anyone acted on it: The wager is cut to the pot-limit maximum of $250" in first.inner_text()
     shoot(page, "consultation-questions")
     page.locator(".questions fieldset").nth(0).get_by_text("before anyone acted on it", exact=True).click()
     page.locator(".questions fieldset").nth(1).get_by_text("the dealer", exact=True).click()

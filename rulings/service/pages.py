@@ -175,7 +175,8 @@ def _form_value(value: Any) -> str:
 
 
 def question_view(q: dict) -> dict:
-    choices = [{"value": _form_value(v["value"]), "words": value_words(q["fact"], v["value"])}
+    choices = [{"value": _form_value(v["value"]), "words": value_words(q["fact"], v["value"]),
+                "leads": [r.get("sentence") or r.get("ruling") for r in v.get("leads_to", [])]}
                for v in q.get("values", [])]
     return {**q, "choices": choices, "leads": ""}
 
