@@ -23,7 +23,7 @@ from rulings.problems import Problem, ProblemsError
 from rulings.render import report_json
 from rulings.rulebook.load import ROOT
 from rulings.service import db
-from rulings.service.auth import COOKIE, Auth, AuthError, current_account, require, token_of
+from rulings.service.auth import COOKIE, Auth, AuthError, require, token_of
 from rulings.service.log import Log, LogError, dumps, ruling_row
 
 MAX_BODY = 256 * 1024

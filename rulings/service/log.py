@@ -90,7 +90,7 @@ class Writer:
                     except Exception as exc:   # noqa: BLE001 - handed to the waiting request
                         fut.set_exception(exc)
                 continue
-            for (_, fut), new_id in zip(items, ids):
+            for (_, fut), new_id in zip(items, ids, strict=True):
                 fut.set_result(new_id)
 
     def _write(self, rows: list[dict]) -> list[int]:
