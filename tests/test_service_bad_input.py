@@ -130,3 +130,42 @@ def test_no_account_or_wrong_role_changes_nothing(env):
     _error(client.get("/api/log/99999999999999999999999", headers=client.floor), 404, "not_found")
     assert count_entries(svc) == before
     _error(client.get("/api/nowhere", headers=client.floor), 404, "not_found")
+
+
+def test_random_wrong_values_are_refused_or_ruled_never_a_server_error(tmp_path):
+    """Values of the wrong kind anywhere in an incident: a 422 naming them or a ruling; each 200 logged once."""
+    import copy
+    import random
+    from rulings.service.app import create_app
+    svc = make_service(tmp_path, "sqlite")
+    values = [None, -1, 0, 10 ** 30, "x", "", [], {}, [1, "a"], {"a": 1}, True, "1.5", "<b>", "500", [[]]]
+    base = overchip()
+
+    def paths(node, pre=()):
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in items:
+            yield pre + (k,)
+            yield from paths(v, pre + (k,))
+    where = list(paths(base))
+    rng = random.Random(15)
+    ok = 0
+    with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
+        floor = login(c, "fiona")
+        for _ in range(150):
+            data = copy.deepcopy(base)
+            for _ in range(rng.randint(1, 3)):
+                path = rng.choice(where)
+                node = data
+                try:
+                    for k in path[:-1]:
+                        node = node[k]
+                    node[path[-1]] = rng.choice(values)
+                except (KeyError, IndexError, TypeError):
+                    pass
+            r = c.post("/api/rule", json={"incident": data}, headers=floor)
+            assert r.status_code in (200, 422), (r.status_code, r.text[:300], data)
+            if r.status_code == 422:
+                assert r.json()["error"]["problems"], data
+            ok += r.status_code == 200
+    assert 0 < ok < 150 and count_entries(svc) == ok
+    svc.close()
