@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import getpass
+import os
 import sys
 from pathlib import Path
 
@@ -11,7 +12,8 @@ def add_commands(sub) -> None:
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
-    s.add_argument("--database", help="postgresql://user@host/db (default: SQLite in the data folder)")
+    s.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                   help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     s.add_argument("--session-hours", type=float, default=12.0, help="how long a login lasts (default 12)")
     s.add_argument("--workers", type=int, default=1,
                    help="worker processes (default 1); each keeps its own warm books and login limits")
@@ -27,7 +29,8 @@ def add_commands(sub) -> None:
     ls = usub.add_parser("list", help="list the accounts")
     for p in (add, ls):
         p.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
-        p.add_argument("--database", help="postgresql://user@host/db (default: SQLite in the data folder)")
+        p.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                       help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     add.set_defaults(run=cmd_users_add)
     ls.set_defaults(run=cmd_users_list)
 
