@@ -306,3 +306,23 @@ def test_two_podiums_share_one_log(tmp_path, backend):
     assert count_entries(first) == 40
     second.close()
     first.close()
+
+
+def test_a_house_book_published_elsewhere_is_served_on_the_next_request(tmp_path):
+    """Another worker or podium writes a new live version into the data folder: this service serves it next."""
+    from service_support import ROOT
+    svc = make_service(tmp_path, "sqlite")
+    before = svc.books.get("east-coast-limit")
+    text = (ROOT / "rulebooks" / "houses" / "east-coast-limit.yaml").read_text(encoding="utf-8")
+    text = text.replace("raise_cap.max_raises: 4", "raise_cap.max_raises: 3")
+    assert "raise_cap.max_raises: 3" in text
+    folder = tmp_path / "data" / "houses" / "east-coast-limit"
+    folder.mkdir(parents=True)
+    (folder / "0001.yaml").write_text(text, encoding="utf-8")
+    (folder / "current").write_text("0001.yaml\n", encoding="utf-8")
+    after = svc.books.get("east-coast-limit")
+    assert after.path == str(folder / "0001.yaml") and after.hash != before.hash
+    assert after.book.param_values("cash")["raise_cap.max_raises"] == 3
+    assert before.book.param_values("cash")["raise_cap.max_raises"] == 4
+    assert svc.books.get("east-coast-limit") is after                  # loaded once, then kept warm
+    svc.close()

@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,7 @@ class WarmBook:
     engine: Any
     hash: str
     extends: str | None
+    path: str | None = None      # the file a house book was loaded from
 
     @property
     def consultation(self) -> Consultation:
@@ -76,7 +78,8 @@ class Books:
         self.books: dict[str, WarmBook] = {}
         book, engine = bookstore.load()
         self.books["standard"] = WarmBook("standard", book, engine, self.standard_hash, None)
-        published = _published(data_dir)
+        published = self.published = _published(data_dir)
+        self._lock = threading.Lock()
         for name in sorted(set(house_names()) | set(published.names() if published else ())):
             live = published.live_path(name) if published else None   # a version published from the podium
             path = live or bookstore.house_path(name)
@@ -85,7 +88,8 @@ class Books:
             except ProblemsError as exc:   # a broken house book is left out and said so; the others serve
                 log.warning("house book %s not served: %d problem(s)", name, len(exc.problems))
                 continue
-            self.books[name] = WarmBook(name, book, engine, self._house_hash(path), self._extends(path))
+            self.books[name] = WarmBook(name, book, engine, self._house_hash(path), self._extends(path),
+                                        str(path))
 
     def _extends(self, path: Path) -> str | None:
         import yaml
@@ -111,6 +115,8 @@ class Books:
 
     def get(self, name: str | None) -> WarmBook:
         name = name or "standard"
+        if isinstance(name, str) and name != "standard" and self.published is not None:
+            self._follow(name)
         if not isinstance(name, str) or name not in self.books:
             close = did_you_mean(str(name), self.books)
             raise ApiError(404, "not_found", f"no rulebook '{name}'",
@@ -118,6 +124,26 @@ class Books:
                                     f"did you mean '{close}'?" if close else "books: " + ", ".join(self.books)
                                     ).to_json()])
         return self.books[name]
+
+    def _follow(self, name: str) -> None:
+        """Serve the version of a house book published last, also when another worker or podium published it."""
+        live = self.published.live_path(name)     # one small file read; None when never published here
+        if live is None:
+            return
+        warm = self.books.get(name)
+        if warm is not None and warm.path == str(live):
+            return
+        with self._lock:
+            warm = self.books.get(name)
+            if warm is not None and warm.path == str(live):
+                return
+            try:
+                book, engine = bookstore.load(str(live))
+            except ProblemsError as exc:
+                log.warning("published house book %s not served: %d problem(s)", name, len(exc.problems))
+                return
+            self.books[name] = WarmBook(name, book, engine, self._house_hash(live), self._extends(live), str(live))
+
 
 def _published(data_dir: Path | None):
     """The podium's store of published house-book versions in the data folder, when the podium is installed."""
