@@ -326,3 +326,15 @@ def test_a_house_book_published_elsewhere_is_served_on_the_next_request(tmp_path
     assert before.book.param_values("cash")["raise_cap.max_raises"] == 4
     assert svc.books.get("east-coast-limit") is after                  # loaded once, then kept warm
     svc.close()
+
+
+def test_sqlite_log_is_made_at_first_start_with_wal_and_full_sync(tmp_path):
+    from rulings.service.app import Config, Service
+    data = tmp_path / "fresh" / "data"
+    assert not data.exists()
+    svc = Service(Config(data_dir=data))
+    assert (data / "rulings.db").exists()
+    with svc.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 2        # FULL: every commit synced
+    svc.close()
