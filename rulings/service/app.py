@@ -200,9 +200,12 @@ class Service:
             cat = facts()
             asked = [{"fact": f, "question": cat[f].question, "answer": v} for f, v in step.answers.items()]
         room = room or account.room
+        report_text = dumps(out["report"])     # written once: stored in the log and sent in the answer
         row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
-                         answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id)
+                         answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id,
+                         report_text=report_text)
         done: Future = Future()
+        done.report_text = report_text     # type: ignore[attr-defined]
 
         def committed(fut: Future) -> None:
             if fut.exception() is not None:
@@ -383,9 +386,11 @@ async def rule(request: Request) -> Response:
         step = await run_in_threadpool(how, incident, answers)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
-    out = await asyncio.wrap_future(svc.record(account, warm, incident, step, table=table, asked=asked,
-                                               request_id=request_id, room=room))
-    return json_response(out)
+    pending = svc.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id, room=room)
+    out = await asyncio.wrap_future(pending)
+    # the report as stored, spliced in: "outcome" comes first, so the first "report":null is this key
+    text = dumps({**out, "report": None}).replace('"report":null', '"report":' + pending.report_text, 1)
+    return Response(text, media_type="application/json")
 
 
 def _entry_id(request: Request) -> int:

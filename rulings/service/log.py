@@ -110,12 +110,15 @@ def _padded(words) -> str:
 
 
 def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: str, incident: Any,
-               answers: list, report: dict, outcome: str, request_id: str | None) -> dict:
+               answers: list, report: dict, outcome: str, request_id: str | None,
+               report_text: str | None = None) -> dict:
+    """A ruling's log row; ``report_text`` is the report already written as JSON, when the caller has it."""
     rules = [r["rule"] for r in report.get("rulings", [])]
     cites = [c["key"] for r in report.get("rulings", []) for c in r.get("citations", [])]
     return dict(kind="ruling", refers_to=None, at=db.now(), room=room, table_name=table,
                 floorperson=account.username, book=book, book_hash=book_hash, outcome=outcome,
-                incident=dumps(incident), answers=dumps(answers), report=dumps(report),
+                incident=dumps(incident), answers=dumps(answers),
+                report=report_text if report_text is not None else dumps(report),
                 rules=_padded(rules), topics=_padded(r.split(".")[0] for r in rules), citations=_padded(cites),
                 request_id=request_id)
 
