@@ -338,3 +338,11 @@ def test_sqlite_log_is_made_at_first_start_with_wal_and_full_sync(tmp_path):
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 2        # FULL: every commit synced
     svc.close()
+
+
+def test_serve_refuses_a_database_it_cannot_reach_in_one_line(tmp_path, capsys):
+    from cli.main import main
+    missing = tmp_path / "no-socket-here"
+    assert main(["serve", "--database", f"postgresql://nobody@/nodb?host={missing}", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rulings: cannot open the database: OperationalError") and err.count("\n") == 1
