@@ -169,3 +169,15 @@ def test_random_wrong_values_are_refused_or_ruled_never_a_server_error(tmp_path)
             ok += r.status_code == 200
     assert 0 < ok < 150 and count_entries(svc) == ok
     svc.close()
+
+
+def test_csv_export_shows_a_formula_as_text(env):
+    import csv
+    import io
+    client, svc = env
+    table = '=HYPERLINK("http://x","7")'
+    assert _post(client, "/api/rule", {"incident": overchip(), "table": table}).status_code == 200
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/log/export?format=csv", headers=client.floor).text)))
+    assert rows[0]["table"] == "'" + table                                 # a spreadsheet shows it, never runs it
+    data = json.loads(client.get("/api/log/export?format=json", headers=client.floor).text)
+    assert data["entries"][0]["table"] == table                            # JSON keeps the text exactly
