@@ -192,7 +192,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--house")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.set_defaults(run=cmd_calc)
+    a = sub.add_parser("ask", help="a consultation: the ruling so far, and only the questions that change it")
+    a.add_argument("incident", nargs="?", help="a partial incident file (default: type the essentials)")
+    a.add_argument("--house")
+    a.add_argument("--save", help="write the finished incident to this file")
+    a.set_defaults(run=cmd_ask)
+    from rulings.service.commands import add_commands   # serve, users: the ruling service
+    add_commands(sub)
     return p
+
+
+def cmd_ask(args) -> int:
+    from rulings.ask import run
+    return run(args.incident, args.house, args.save)
 
 
 def cmd_calc(args) -> int:

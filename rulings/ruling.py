@@ -46,6 +46,11 @@ class Report:
     params: dict[str, Any] = field(default_factory=dict)
     trace: list[str] = field(default_factory=list)
 
+    @property
+    def outcome(self) -> str:
+        """ruled (a ruling is in force), questions (none yet, questions open) or not_covered."""
+        return "ruled" if self.rulings else "questions" if self.questions else "not_covered"
+
     def final(self, name: str) -> Ruling | None:
         return next((r for r in self.rulings if r.ruling == name), None)
 

@@ -1,0 +1,638 @@
+"""The ASGI app: a JSON API over the warm rulebooks, the consultation and the ruling log (contract: API.md)."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from rulings import books as bookstore
+from rulings.catalogue import did_you_mean, facts
+from rulings.consult import Consultation, Step
+from rulings.problems import Problem, ProblemsError
+from rulings.render import report_json
+from rulings.rulebook.load import ROOT
+from rulings.service import db
+from rulings.service.auth import COOKIE, Auth, AuthError, require, token_of
+from rulings.service.log import Log, LogError, dumps, ruling_row
+
+MAX_BODY = 256 * 1024
+log = logging.getLogger("rulings.service")
+
+
+@dataclass
+class Config:
+    data_dir: Path = field(default_factory=db.default_data_dir)
+    database: str | None = None          # a postgresql:// URL; default SQLite in data_dir
+    session_hours: float = 12.0
+    login_attempts: int = 5
+    login_window: float = 60.0
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, problems: list | None = None, headers=None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.problems, self.headers = status, code, message, problems or [], headers
+
+
+@dataclass
+class WarmBook:
+    name: str
+    book: Any
+    engine: Any
+    hash: str
+    extends: str | None
+    path: str | None = None      # the file a house book was loaded from
+
+    @property
+    def consultation(self) -> Consultation:
+        return Consultation(self.book, self.engine, "<request>")
+
+
+def _files_hash(paths: list[Path], seed: str = "") -> str:
+    h = hashlib.sha256(seed.encode())
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return "sha256:" + h.hexdigest()
+
+
+class Books:
+    """The standard book and every house book, loaded and compiled once, kept warm; content hash of each."""
+
+    def __init__(self, data_dir: Path | None = None):
+        from rulings.rulebook.house import house_names
+        cat = Path(bookstore.__file__).resolve().parent
+        self.standard_hash = _files_hash(sorted((ROOT / "standard").glob("*.yaml")) +
+                                         sorted((cat / "facts").glob("*.yaml")) + [cat / "citations.yaml"])
+        self.books: dict[str, WarmBook] = {}
+        book, engine = bookstore.load()
+        self.books["standard"] = WarmBook("standard", book, engine, self.standard_hash, None)
+        published = self.published = _published(data_dir)
+        self._lock = threading.Lock()
+        for name in sorted(set(house_names()) | set(published.names() if published else ())):
+            live = published.live_path(name) if published else None   # a version published from the podium
+            path = live or bookstore.house_path(name)
+            try:
+                book, engine = bookstore.load(str(live) if live else name)
+            except ProblemsError as exc:   # a broken house book is left out and said so; the others serve
+                log.warning("house book %s not served: %d problem(s)", name, len(exc.problems))
+                continue
+            self.books[name] = WarmBook(name, book, engine, self._house_hash(path), self._extends(path),
+                                        str(path))
+
+    def _extends(self, path: Path) -> str | None:
+        import yaml
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            return data.get("extends") if isinstance(data, dict) else None
+        except (OSError, yaml.YAMLError):
+            return None
+
+    def _house_hash(self, path: Path) -> str:
+        chain, seen, here = [path], {path}, path
+        while True:
+            parent = self._extends(here)
+            if not parent or parent == "standard":
+                break
+            nxt = bookstore.house_path(parent)
+            if nxt in seen or not nxt.exists():
+                break
+            chain.append(nxt)
+            seen.add(nxt)
+            here = nxt
+        return _files_hash(chain, self.standard_hash)
+
+    def get(self, name: str | None) -> WarmBook:
+        name = name or "standard"
+        if isinstance(name, str) and name != "standard" and self.published is not None:
+            self._follow(name)
+        if not isinstance(name, str) or name not in self.books:
+            close = did_you_mean(str(name), self.books)
+            raise ApiError(404, "not_found", f"no rulebook '{name}'",
+                           [Problem("<request>", 0, 0, "S104", f"book: no rulebook '{name}'", ("book",),
+                                    f"did you mean '{close}'?" if close else "books: " + ", ".join(self.books)
+                                    ).to_json()])
+        return self.books[name]
+
+    def _follow(self, name: str) -> None:
+        """Serve the version of a house book published last, also when another worker or podium published it."""
+        live = self.published.live_path(name)     # one small file read; None when never published here
+        if live is None:
+            return
+        warm = self.books.get(name)
+        if warm is not None and warm.path == str(live):
+            return
+        with self._lock:
+            warm = self.books.get(name)
+            if warm is not None and warm.path == str(live):
+                return
+            try:
+                book, engine = bookstore.load(str(live))
+            except ProblemsError as exc:
+                log.warning("published house book %s not served: %d problem(s)", name, len(exc.problems))
+                return
+            self.books[name] = WarmBook(name, book, engine, self._house_hash(live), self._extends(live), str(live))
+
+
+def _published(data_dir: Path | None):
+    """The podium's store of published house-book versions in the data folder, when the podium is installed."""
+    if data_dir is None:
+        return None
+    try:
+        from rulings.service.housebook import HouseBooks
+    except ImportError:
+        return None
+    return HouseBooks(data_dir)
+
+
+class Service:
+    """Everything a request needs: warm books, the log, logins."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.url = db.database_url(config.database, Path(config.data_dir))
+        self.engine = db.make_engine(self.url)
+        db.migrate(self.engine)
+        from rulings.service.auth import Limiter
+        self.auth = Auth(self.engine, config.session_hours, Limiter(config.login_attempts, config.login_window))
+        self.log = Log(self.engine)
+        self.books = Books(Path(config.data_dir))
+
+    @property
+    def database(self) -> str:
+        return self.engine.dialect.name
+
+    def consult(self, incident: Any, book: str | None = None, answers: dict | None = None) -> Step:
+        """One consultation step (no record); ProblemsError when the incident or an answer is refused."""
+        return self.books.get(book).consultation.step(incident, answers or {})
+
+    def rule_and_record(self, account, *, incident: Any, book: str | None = None, answers: dict | None = None,
+                        table: str | None = None, asked: list | None = None, request_id: str | None = None,
+                        room: str | None = None, consult: bool = True) -> dict:
+        """Rule (a full consultation step unless ``consult`` is false) and record the ruling in the log.
+
+        Returns the step as the JSON API gives it, with ``entry``; the entry is committed when this returns.
+        ProblemsError for a refused incident or answer, ApiError for an unknown book.
+        """
+        warm = self.books.get(book)
+        answers = dict(answers or {})
+        step = (warm.consultation.step if consult else warm.consultation.rule)(incident, answers)
+        return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
+                           room=room).result(timeout=60)
+
+    def record(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None, asked: list | None,
+               request_id: str | None, room: str | None = None):
+        """Hand the ruling to the log writer; a future of the step JSON with its ``entry`` (set once committed)."""
+        from concurrent.futures import Future
+        out = step_json(step)
+        if asked is None:
+            cat = facts()
+            asked = [{"fact": f, "question": cat[f].question, "answer": v} for f, v in step.answers.items()]
+        room = room or account.room
+        report_text = dumps(out["report"])     # written once: stored in the log and sent in the answer
+        row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
+                         answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id,
+                         report_text=report_text)
+        done: Future = Future()
+        done.report_text = report_text     # type: ignore[attr-defined]
+
+        def committed(fut: Future) -> None:
+            if fut.exception() is not None:
+                done.set_exception(fut.exception())
+                return
+            out["entry"] = {"id": fut.result(), "at": row["at"], "book": warm.name, "book_hash": warm.hash,
+                            "room": room, "table": table}
+            done.set_result(out)
+        self.log.record(row).add_done_callback(committed)
+        return done
+
+    def close(self) -> None:
+        self.log.close()
+        self.engine.dispose()
+
+
+def step_json(step: Step) -> dict:
+    report = report_json(step.report)
+    report["outcome"] = step.outcome
+    return {"outcome": step.outcome, "report": report, "questions": step.questions, "open": step.open,
+            "incident": step.data, "answers": step.answers}
+
+
+# ---------------------------------------------------------------- helpers
+
+def json_response(data: Any, status: int = 200, headers: dict | None = None) -> Response:
+    return Response(dumps(data), status_code=status, media_type="application/json", headers=headers)
+
+
+def _request_problem(field_: str, message: str, hint: str | None = None) -> dict:
+    return Problem("<request>", 0, 0, "S101", f"{field_}: {message}", (field_,), hint).to_json()
+
+
+async def read_json(request: Request) -> dict:
+    """The request body as a JSON object; 415, 413 or 400 otherwise (checked before anything else happens)."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ApiError(415, "content_type", "send the body as JSON with Content-Type: application/json")
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > MAX_BODY:
+        raise ApiError(413, "too_large", f"the body is {int(declared):,} bytes, over the limit of {MAX_BODY:,}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ApiError(413, "too_large", f"the body is over the limit of {MAX_BODY:,} bytes")
+        chunks.append(chunk)
+    import json
+    from decimal import Decimal
+    try:
+        data = json.loads(b"".join(chunks).decode("utf-8"), parse_float=Decimal)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ApiError(400, "json", f"the body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "json", "the body must be a JSON object")
+    return data
+
+
+def _text(body: dict, name: str, problems: list, limit: int = 64, required: bool = False) -> str | None:
+    value = body.get(name)
+    if value is None:
+        if required:
+            problems.append(_request_problem(name, "is required"))
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        problems.append(_request_problem(name, "expected text"))
+        return None
+    value = str(value)
+    if len(value) > limit:
+        problems.append(_request_problem(name, f"is longer than {limit} characters"))
+        return None
+    return value
+
+
+def _consult_args(body: dict, problems: list) -> tuple[Any, str | None, dict]:
+    incident = body.get("incident")
+    if incident is None:
+        problems.append(_request_problem("incident", "is required", "the incident format of the README, as JSON"))
+    elif not isinstance(incident, (dict, str)):
+        problems.append(_request_problem("incident", "expected an object (or YAML/JSON text)"))
+    book = body.get("book")
+    if book is not None and not isinstance(book, str):
+        problems.append(_request_problem("book", "expected a book name"))
+        book = None
+    if book is None and isinstance(incident, dict) and isinstance(incident.get("house"), str):
+        book = incident["house"]          # a house *name*; never a path (the registry has only names)
+    answers = body.get("answers") or {}
+    if not isinstance(answers, dict):
+        problems.append(_request_problem("answers", "expected an object of fact: answer"))
+        answers = {}
+    return incident, book, answers
+
+
+def _incident_error(exc: ProblemsError) -> ApiError:
+    answer = all(p.code == "C101" for p in exc.problems)
+    n = len(exc.problems)
+    what = "answers" if answer else "incident"
+    return ApiError(422, "answer" if answer else "incident", f"the {what} has {n} problem{'s' if n != 1 else ''}",
+                    [p.to_json() for p in exc.problems])
+
+
+def _service(request: Request) -> Service:
+    return request.app.state.service
+
+
+# ---------------------------------------------------------------- routes
+
+async def health(request: Request) -> Response:
+    svc = _service(request)
+    return json_response({"status": "ok", "database": svc.database, "books": len(svc.books.books)})
+
+
+async def login(request: Request) -> Response:
+    body = await read_json(request)
+    username, password = body.get("username"), body.get("password")
+    if not isinstance(username, str) or not isinstance(password, str) or len(username) > 64 or len(password) > 1024:
+        raise ApiError(422, "request", "give username and password as text",
+                       [_request_problem("username", "expected text"), _request_problem("password", "expected text")])
+    client = request.client.host if request.client else "?"
+    svc = _service(request)
+    token, expires, account = await run_in_threadpool(svc.auth.login, username, password, client)
+    resp = json_response({"token": token, "expires_at": expires, **account.to_json()})
+    resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
+                    max_age=int(svc.auth.ttl.total_seconds()))
+    return resp
+
+
+async def logout(request: Request) -> Response:
+    require(request, "floor")
+    await run_in_threadpool(_service(request).auth.logout, token_of(request))
+    resp = Response(status_code=204)
+    resp.delete_cookie(COOKIE, path="/")
+    return resp
+
+
+async def me(request: Request) -> Response:
+    return json_response(require(request, "floor").to_json())
+
+
+async def consult(request: Request) -> Response:
+    require(request, "floor")
+    body = await read_json(request)
+    problems: list = []
+    incident, book, answers = _consult_args(body, problems)
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    svc = _service(request)
+    warm = svc.books.get(book)
+    try:
+        step = await run_in_threadpool(warm.consultation.step, incident, answers)
+    except ProblemsError as exc:
+        raise _incident_error(exc) from None
+    return json_response(step_json(step))
+
+
+async def rule(request: Request) -> Response:
+    account = require(request, "floor")
+    body = await read_json(request)
+    problems: list = []
+    incident, book, answers = _consult_args(body, problems)
+    table = _text(body, "table", problems)
+    room = _text(body, "room", problems) or account.room
+    request_id = _text(body, "request_id", problems, limit=128)
+    asked = body.get("asked")
+    if asked is not None and not (isinstance(asked, list) and all(isinstance(a, dict) for a in asked)):
+        problems.append(_request_problem("asked", "expected a list of {fact, question, answer}"))
+    if room != account.room and not account.may("manager"):
+        raise ApiError(403, "role", f"a floor account records only in its own room ({account.room})")
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    full = body.get("consult", False)
+    if not isinstance(full, bool):
+        raise ApiError(422, "request", "consult is true or false", [_request_problem("consult", "expected true or false")])
+    svc = _service(request)
+    warm = svc.books.get(book)
+    try:
+        how = warm.consultation.step if full else warm.consultation.rule
+        step = await run_in_threadpool(how, incident, answers)
+    except ProblemsError as exc:
+        raise _incident_error(exc) from None
+    pending = svc.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id, room=room)
+    out = await asyncio.wrap_future(pending)
+    # the report as stored, spliced in: "outcome" comes first, so the first "report":null is this key
+    text = dumps({**out, "report": None}).replace('"report":null', '"report":' + pending.report_text, 1)
+    return Response(text, media_type="application/json")
+
+
+def _entry_id(request: Request) -> int:
+    raw = int(request.path_params["id"])
+    if not 0 < raw < 2 ** 31:     # beyond any id the log gives (and beyond PostgreSQL's integer)
+        raise ApiError(404, "not_found", f"no log entry {raw}")
+    return raw
+
+
+async def entry(request: Request) -> Response:
+    account = require(request, "floor")
+    found = await run_in_threadpool(_service(request).log.get, _entry_id(request), account)
+    if found is None:
+        raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
+    return json_response(found)
+
+
+async def decision(request: Request) -> Response:
+    account = require(request, "floor")
+    body = await read_json(request)
+    out = await run_in_threadpool(_service(request).log.follow_up, account, _entry_id(request), "decision", body)
+    return json_response(out, 201)
+
+
+async def correction(request: Request) -> Response:
+    """A manager's correction; with an ``incident`` it is ruled again and the correction carries the new ruling."""
+    account = require(request, "manager")
+    body = await read_json(request)
+    svc = _service(request)
+    ruling = None
+    if body.get("incident") is not None:
+        problems: list = []
+        incident, book, answers = _consult_args(body, problems)
+        if problems:
+            raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+        target = await run_in_threadpool(svc.log.get, _entry_id(request), account)
+        if target is None:
+            raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
+        warm = svc.books.get(book or target["book"])
+        try:
+            step = await run_in_threadpool(warm.consultation.rule, incident, answers)
+        except ProblemsError as exc:
+            raise _incident_error(exc) from None
+        cat = facts()
+        ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
+                  "report": step_json(step)["report"],
+                  "answers": [{"fact": f, "question": cat[f].question, "answer": v} for f, v in answers.items()]}
+    out = await run_in_threadpool(svc.log.follow_up, account, _entry_id(request), "correction", body, ruling)
+    return json_response(out, 201)
+
+
+def _paging(request: Request) -> tuple[dict, int, int]:
+    q = dict(request.query_params)
+    try:
+        limit = min(max(int(q.pop("limit", 50)), 1), 1000)
+        offset = max(int(q.pop("offset", 0)), 0)
+    except ValueError:
+        raise ApiError(422, "request", "limit and offset are whole numbers") from None
+    return q, limit, offset
+
+
+async def search(request: Request) -> Response:
+    account = require(request, "floor")
+    filters, limit, offset = _paging(request)
+    out = await run_in_threadpool(_service(request).log.search, filters, account, limit, offset)
+    return json_response(out)
+
+
+async def export(request: Request) -> Response:
+    account = require(request, "floor")
+    filters, _, _ = _paging(request)
+    fmt = filters.pop("format", "json")
+    if fmt not in ("json", "csv"):
+        raise ApiError(422, "request", "format is csv or json")
+    text = await run_in_threadpool(_service(request).log.export, filters, account, fmt)
+    media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
+    return Response(text, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="rulings-log.{fmt}"'})
+
+
+def _book_summary(warm: WarmBook) -> dict:
+    return {"name": warm.name, "title": warm.book.title, "hash": warm.hash, "extends": warm.extends,
+            "rules": len(warm.book.rules), "parameters": len(warm.book.parameters)}
+
+
+async def book_list(request: Request) -> Response:
+    require(request, "floor")
+    return json_response({"books": [_book_summary(w) for w in _service(request).books.books.values()]})
+
+
+async def book_detail(request: Request) -> Response:
+    require(request, "floor")
+    warm = _service(request).books.get(request.path_params["name"])
+    book = warm.book
+    cash, tour = book.param_values("cash"), book.param_values("tournament")
+    params = [{"name": p.name, "type": p.type, "description": p.description, "cites": list(p.cites),
+               "value": {"cash": _plain(cash.get(p.name)), "tournament": _plain(tour.get(p.name))},
+               "values": [{"value": v, "words": p.words.get(v)} for v in p.values]}
+              for p in book.parameters.values()]
+    rules = [{"id": r.id, "title": r.title, "topic": r.topic, "cites": list(r.cites), "house": r.house,
+              "modifies": r.modifies, "origin": str(r.origin)} for r in book.rules.values()]
+    return json_response({**_book_summary(warm), "parameters": params, "rules": rules})
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (str, int, bool, type(None))) else str(value)
+
+
+async def explain(request: Request) -> Response:
+    require(request, "floor")
+    from rulings.catalogue import citations
+    from rulings.explain import explain as explain_text
+    from rulings.ruling import citation
+    what = request.path_params["what"]
+    warm = _service(request).books.get(request.query_params.get("book"))
+    text = explain_text(warm.book, what)
+    if text is None:
+        close = did_you_mean(what, list(warm.book.rules) + list(warm.book.parameters) + list(citations()))
+        raise ApiError(404, "not_found", f"no rule, parameter or citation key '{what}'"
+                       + (f"; did you mean '{close}'?" if close else ""))
+    kind = "rule" if what in warm.book.rules else "parameter" if what in warm.book.parameters else "citation"
+    out = {"kind": kind, "id": what, "book": warm.name, "text": text}
+    if kind == "citation":
+        out["citation"] = citation(what)
+        out["rules"] = [r.id for r in warm.book.rules.values() if what in r.cites]
+    return json_response(out)
+
+
+async def accounts(request: Request) -> Response:
+    require(request, "admin")
+    from rulings.service.auth import list_accounts
+    return json_response({"accounts": await run_in_threadpool(list_accounts, _service(request).engine)})
+
+
+async def account_add(request: Request) -> Response:
+    require(request, "admin")
+    from rulings.service.auth import add_account
+    body = await read_json(request)
+    problems: list = []
+    name = _text(body, "username", problems, required=True)
+    password = _text(body, "password", problems, limit=1024, required=True)
+    role = _text(body, "role", problems, limit=16, required=True)
+    room = _text(body, "room", problems) or "main"
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    try:
+        account = await run_in_threadpool(add_account, _service(request).engine, name, password, role, room)
+    except ValueError as exc:
+        raise ApiError(422, "request", str(exc), [_request_problem("account", str(exc))]) from None
+    return json_response(account.to_json(), 201)
+
+
+async def openapi(request: Request) -> Response:
+    require(request, "floor")
+    from rulings.service.openapi import document
+    return json_response(document())
+
+
+# ---------------------------------------------------------------- errors
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, (AuthError, LogError, ApiError)):
+        status, code, message = exc.status, exc.code, exc.message
+        problems = [p if "code" in p else _request_problem(p.get("field", "?"), p.get("message", ""))
+                    for p in getattr(exc, "problems", [])]
+        headers = {"Retry-After": str(exc.retry_after)} if getattr(exc, "retry_after", None) else None
+    else:   # HTTPException: unknown route, method not allowed
+        status, code, message, problems, headers = exc.status_code, \
+            "not_found" if exc.status_code == 404 else "method" if exc.status_code == 405 else "http", \
+            str(exc.detail), [], None
+    return json_response({"error": {"status": status, "code": code, "message": message, "problems": problems}},
+                         status, headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return json_response({"error": {"status": 500, "code": "internal", "problems": [],
+                                     "message": "the service failed on this request; nothing was recorded"}}, 500)
+
+
+ROUTES = [
+    Route("/health", health),
+    Route("/openapi.json", openapi),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/me", me),
+    Route("/api/consult", consult, methods=["POST"]),
+    Route("/api/rule", rule, methods=["POST"]),
+    Route("/api/log", search),
+    Route("/api/log/export", export),
+    Route("/api/log/{id:int}", entry),
+    Route("/api/log/{id:int}/decision", decision, methods=["POST"]),
+    Route("/api/log/{id:int}/correction", correction, methods=["POST"]),
+    Route("/api/accounts", accounts),
+    Route("/api/accounts", account_add, methods=["POST"]),
+    Route("/api/books", book_list),
+    Route("/api/books/{name}", book_detail),
+    Route("/api/explain/{what}", explain),
+]
+
+
+def create_app(config: Config | None = None, service: Service | None = None) -> Starlette:
+    """The app; the service (database, migrations, warm books) is made here unless one is given."""
+    svc = service or Service(config or Config())
+    routes = list(ROUTES)
+    try:
+        from rulings.service import pages   # the podium's HTML pages, when present
+        routes += pages.routes()
+    except ImportError as exc:
+        if getattr(exc, "name", "") != "rulings.service.pages":   # present but broken: say so, serve the API
+            log.error("the podium pages are not served: %s", exc)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        svc.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        AuthError: _api_error, LogError: _api_error, ApiError: _api_error, HTTPException: _api_error,
+        Exception: _server_error})
+    app.state.service = svc
+    return app
+
+
+def admin_password_if_none(service) -> str | None:
+    """A first admin account with a random password, when the database has none (printed once by serve).
+
+    ``service`` is a Service or a SQLAlchemy engine.
+    """
+    import secrets
+    from rulings.service.auth import add_account, has_admin
+    engine = getattr(service, "engine", service)
+    if has_admin(engine):
+        return None
+    password = secrets.token_urlsafe(12)
+    add_account(engine, "admin", password, "admin", "main")
+    return password
+
+
+def app_from_environment() -> Starlette:
+    """The app of one worker process of `rulings serve --workers N` (settings passed in the environment)."""
+    import os
+    return create_app(Config(data_dir=Path(os.environ["RULINGS_SERVE_DATA"]),
+                             database=os.environ.get("RULINGS_SERVE_DATABASE") or None,
+                             session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12"))))

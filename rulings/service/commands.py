@@ -1,0 +1,112 @@
+"""`rulings serve` and `rulings users`: the command-line side of the service (the web stack imported lazily)."""
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+from pathlib import Path
+
+
+def add_commands(sub) -> None:
+    s = sub.add_parser("serve", help="the ruling service: JSON API, consultation, ruling log (see rulings/service/API.md)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
+    s.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                   help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
+    s.add_argument("--session-hours", type=float, default=12.0, help="how long a login lasts (default 12)")
+    s.add_argument("--workers", type=int, default=1,
+                   help="worker processes (default 1); each keeps its own warm books and login limits")
+    s.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
+    s.set_defaults(run=cmd_serve)
+    u = sub.add_parser("users", help="accounts of the ruling service")
+    usub = u.add_subparsers(dest="verb", required=True, parser_class=type(u))
+    add = usub.add_parser("add", help="create an account")
+    add.add_argument("name")
+    add.add_argument("--role", required=True, choices=("floor", "manager", "admin"))
+    add.add_argument("--room", default="main", help="the account's card room (default main)")
+    add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    ls = usub.add_parser("list", help="list the accounts")
+    for p in (add, ls):
+        p.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
+        p.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                       help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
+    add.set_defaults(run=cmd_users_add)
+    ls.set_defaults(run=cmd_users_list)
+
+
+def _engine(args):
+    from rulings.service import db
+    data = Path(args.data) if args.data else db.default_data_dir()
+    engine = db.make_engine(db.database_url(args.database, data))
+    db.migrate(engine)
+    return engine, data
+
+
+def cmd_users_add(args) -> int:
+    from rulings.service.auth import add_account
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {args.name}: ")
+        if password != getpass.getpass("again: "):
+            print("rulings: the passwords differ", file=sys.stderr)
+            return 2
+    engine, _ = _engine(args)
+    try:
+        account = add_account(engine, args.name, password, args.role, args.room)
+    except ValueError as exc:
+        print(f"rulings: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    print(f"account {account.username} ({account.role}, room {account.room}) created")
+    return 0
+
+
+def cmd_users_list(args) -> int:
+    from rulings.service.auth import list_accounts
+    engine, _ = _engine(args)
+    for a in list_accounts(engine):
+        print(f"{a['username']:24} {a['role']:8} {a['room']:16} {'disabled' if a['disabled'] else ''}")
+    engine.dispose()
+    return 0
+
+
+def cmd_serve(args) -> int:
+    import os
+    import uvicorn
+    from rulings.service import db
+    from rulings.service.app import Config, Service, admin_password_if_none, create_app
+    data = Path(args.data) if args.data else db.default_data_dir()
+    try:   # the schema is made or upgraded once, here, before any worker starts
+        url = db.database_url(args.database, data)
+        engine = db.make_engine(url)
+        db.migrate(engine)
+        password = admin_password_if_none(engine)
+        dialect = engine.dialect.name
+        engine.dispose()
+    except Exception as exc:   # a database that cannot be reached or migrated: one line, exit 2
+        print(f"rulings: cannot open the database: {exc.__class__.__name__}: {str(exc).splitlines()[0]}",
+              file=sys.stderr)
+        return 2
+    where = url.split("@")[-1] if dialect != "sqlite" else str((data / "rulings.db").resolve())
+    common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
+                  timeout_graceful_shutdown=5)
+    if args.workers > 1:
+        os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
+                          RULINGS_SERVE_SESSION_HOURS=str(args.session_hours))
+        _announce(args, where, dialect, password, f"{args.workers} workers")
+        uvicorn.run("rulings.service.app:app_from_environment", factory=True, workers=args.workers, **common)
+        return 0
+    service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
+    _announce(args, where, dialect, password, f"{len(service.books.books)} rulebooks")
+    uvicorn.run(create_app(service=service), **common)
+    return 0
+
+
+def _announce(args, where: str, dialect: str, password: str | None, what: str) -> None:
+    print(f"rulings: serving {what} on http://{args.host}:{args.port}/ ({dialect}: {where})", flush=True)
+    if password:
+        print(f"rulings: first start — created account 'admin' with password {password} "
+              "(shown once; add others with `rulings users add NAME --role ROLE`)", flush=True)

@@ -1,0 +1,127 @@
+"""The database: SQLite in the data folder by default (WAL, every commit synced), PostgreSQL by URL (psycopg 3).
+
+The tables are described here for queries (SQLAlchemy Core); the schema
+itself is made and upgraded only by the Alembic migrations under
+``migrations/``, run in place at every start. Log entries and published book
+versions are append-only: the migrations add triggers that refuse UPDATE and
+DELETE on them in both databases.
+"""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+HERE = Path(__file__).resolve().parent
+meta = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("username", sa.String(64), nullable=False, unique=True),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("room", sa.String(64), nullable=False),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("created_at", sa.String(32), nullable=False),
+    sa.Column("disabled", sa.Boolean, nullable=False, default=False),
+)
+sessions = sa.Table(
+    "sessions", meta,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("created_at", sa.String(32), nullable=False),
+    sa.Column("expires_at", sa.String(32), nullable=False),
+    sa.Column("revoked", sa.Boolean, nullable=False, default=False),
+)
+entries = sa.Table(
+    "entries", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("refers_to", sa.Integer, sa.ForeignKey("entries.id")),
+    sa.Column("at", sa.String(32), nullable=False),
+    sa.Column("room", sa.String(64), nullable=False),
+    sa.Column("table_name", sa.String(64)),
+    sa.Column("floorperson", sa.String(64), nullable=False),
+    sa.Column("book", sa.String(128)),
+    sa.Column("book_hash", sa.String(80)),
+    sa.Column("outcome", sa.String(16)),
+    sa.Column("incident", sa.Text),
+    sa.Column("answers", sa.Text),
+    sa.Column("report", sa.Text),
+    sa.Column("rules", sa.Text, nullable=False, default=""),
+    sa.Column("topics", sa.Text, nullable=False, default=""),
+    sa.Column("citations", sa.Text, nullable=False, default=""),
+    sa.Column("decision", sa.String(16)),
+    sa.Column("reason", sa.Text),
+    sa.Column("note", sa.Text),
+    sa.Column("request_id", sa.String(128)),
+)
+book_versions = sa.Table(
+    "book_versions", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(128), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("content", sa.Text, nullable=False),
+    sa.Column("hash", sa.String(80), nullable=False),
+    sa.Column("published_by", sa.String(64), nullable=False),
+    sa.Column("at", sa.String(32), nullable=False),
+)
+
+
+def now() -> str:
+    """UTC now as sortable text, the same in both databases: 2026-11-30T12:34:56.123456Z."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("RULINGS_DATA") or "rulings-data")
+
+
+def database_url(database: str | None, data_dir: Path) -> str:
+    """The SQLAlchemy URL: PostgreSQL through psycopg 3 when asked, else SQLite in the data folder."""
+    if database:
+        for prefix in ("postgresql://", "postgres://"):
+            if database.startswith(prefix):
+                return "postgresql+psycopg://" + database[len(prefix):]
+        return database
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(data_dir / 'rulings.db').resolve()}"
+
+
+def make_engine(url: str) -> sa.Engine:
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  pool_size=8, max_overflow=8)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")      # readers never wait for the writer
+            cur.execute("PRAGMA synchronous=FULL")      # in WAL mode, FULL syncs the log at every commit
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+        return engine
+    return sa.create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def migrate(engine: sa.Engine, target: str = "head") -> None:
+    """Bring the schema up to the newest migration (or ``target``), in place; a new database is made from nothing."""
+    from alembic import command
+    from alembic.config import Config
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, target)
+
+
+def revision(engine: sa.Engine) -> str | None:
+    with engine.connect() as conn:
+        try:
+            return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+        except sa.exc.DatabaseError:
+            return None

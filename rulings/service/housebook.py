@@ -1,0 +1,244 @@
+"""House books a manager edits and publishes from the podium: every version kept, only a good one goes live.
+
+A published book lives in the service's data directory::
+
+    DATA/houses/NAME/0001.yaml      each version as written, never changed or deleted
+    DATA/houses/NAME/0001.json      who published it, when (UTC), its content hash
+    DATA/houses/NAME/current        the file name of the version in force (replaced atomically)
+
+A book never published from the podium is the repository's ``rulebooks/houses/NAME.yaml``.
+A draft is checked the same way ``rulings lint`` and ``rulings test --house`` check a
+file: it must load (every problem with its line), and none of its own or the standard
+examples may fail under it. ``diff`` is ``rulings diff`` of the draft against the standard book.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from rulings.problems import Problem, ProblemsError
+from rulings.rulebook.load import ROOT
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+MAX_TEXT = 256 * 1024
+_LOCK = threading.Lock()
+
+
+def content_hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Check:
+    """What a draft would do: its problems (by line), failing examples, and the diff against standard."""
+
+    problems: list[Problem] = field(default_factory=list)
+    failures: list[dict] = field(default_factory=list)
+    diff: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.failures
+
+
+class HouseBooks:
+    def __init__(self, data_dir: str | Path, hasher: Callable[[Path], str] | None = None):
+        self.root = Path(data_dir) / "houses"
+        # the hash the service logs with each ruling (its book hash), so a log entry finds its version
+        self.hasher = hasher or (lambda p: content_hash(p.read_text(encoding="utf-8")))
+
+    # ---- reading
+    def names(self) -> list[str]:
+        from rulings.rulebook.house import house_names
+        mine = sorted(p.name for p in self.root.glob("*") if (p / "current").exists()) if self.root.exists() else []
+        return sorted(set(house_names()) | set(mine))
+
+    def live_path(self, name: str) -> Path | None:
+        """The file of the version in force, when one was published here; None: the repository's file."""
+        if not NAME.match(name):
+            return None
+        current = self.root / name / "current"
+        if not current.exists():
+            return None
+        return self.root / name / current.read_text(encoding="utf-8").strip()
+
+    def path(self, name: str) -> Path:
+        live = self.live_path(name)
+        if live is not None:
+            return live
+        p = ROOT / "houses" / f"{name}.yaml"
+        if not NAME.match(name) or not p.exists():
+            raise LookupError(f"no house book '{name}'")
+        return p
+
+    def text(self, name: str) -> str:
+        return self.path(name).read_text(encoding="utf-8")
+
+    def versions(self, name: str) -> list[dict]:
+        """Every published version, newest first; the repository's file is the first version of a room."""
+        out = []
+        folder = self.root / name
+        live = self.live_path(name)
+        if NAME.match(name) and folder.exists():
+            for meta in sorted(folder.glob("*.json"), reverse=True):
+                info = json.loads(meta.read_text(encoding="utf-8"))
+                info["file"] = meta.with_suffix(".yaml").name
+                info["hash"] = self.hasher(meta.with_suffix(".yaml"))
+                info["live"] = live is not None and live.name == info["file"]
+                out.append(info)
+        repo = ROOT / "houses" / f"{name}.yaml"
+        if repo.exists():
+            out.append({"version": 0, "file": f"rulebooks/houses/{name}.yaml", "hash": self.hasher(repo),
+                        "at": None, "by": "the repository", "note": "as shipped", "live": live is None})
+        return out
+
+    def version_text(self, name: str, digest: str) -> str | None:
+        """The text of the version with this content hash (a logged ruling's book version)."""
+        if not NAME.match(name):
+            return None
+        folder = self.root / name
+        candidates = sorted(folder.glob("[0-9]*.yaml")) if folder.exists() else []
+        candidates.append(ROOT / "houses" / f"{name}.yaml")
+        for f in candidates:
+            if f.exists() and self.hasher(f) == digest:
+                return f.read_text(encoding="utf-8")
+        return None
+
+    def _known(self, name: str) -> bool:
+        try:
+            self.path(name)
+            return True
+        except LookupError:
+            return False
+
+    # ---- checking and publishing
+    def check(self, name: str, text: str, with_diff: bool = True) -> Check:
+        """Lint the draft, run its examples and the standard ones under it, and diff it against standard."""
+        if not NAME.match(name):
+            return Check([Problem("<draft>", 0, 0, "P001", f"'{name}' is not a house book name",
+                                  hint="lower-case letters, digits and dashes")])
+        if len(text.encode("utf-8")) > MAX_TEXT:
+            return Check([Problem(f"{name}.yaml", 0, 0, "P002", "the book is over 256 KiB")])
+        with tempfile.TemporaryDirectory(prefix="rulings-draft-") as tmp:
+            draft = Path(tmp) / f"{name}.yaml"
+            draft.write_text(text, encoding="utf-8")
+            live = self.path(name) if with_diff and self._known(name) else None
+            return _check_file(name, draft, with_diff, live)
+
+    def publish(self, name: str, text: str, by: str, note: str = "") -> tuple[Check, dict | None]:
+        """Make the draft the live version, only if it lints and its tests pass; the earlier ones stay."""
+        result = self.check(name, text, with_diff=False)
+        if not result.ok:
+            return result, None
+        with _LOCK:
+            folder = self.root / name
+            folder.mkdir(parents=True, exist_ok=True)
+            number = 1 + max((int(p.stem) for p in folder.glob("[0-9]*.yaml")), default=0)
+            stem = f"{number:04d}"
+            info = {"version": number, "hash": content_hash(text), "by": by, "note": note,
+                    "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            _write(folder / f"{stem}.yaml", text)
+            _write(folder / f"{stem}.json", json.dumps(info, indent=1))
+            _write(folder / "current", f"{stem}.yaml\n")
+        return result, info
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a file whole or not at all: a temporary file, flushed to disk, renamed over the old one."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = None) -> Check:
+    from rulings import books
+    from rulings.diff import diff
+    from rulings.engine import Engine
+    from rulings.examples import house_outcomes
+    from rulings.rulebook.house import load_house
+    from rulings.rulebook.load import standard_book
+    standard = standard_book()
+    try:
+        book = load_house(draft, standard)
+    except ProblemsError as exc:
+        return Check(sorted(set(exc.problems), key=lambda p: (p.line, p.col)))
+    if book.name != name:
+        line = next((i + 1 for i, s in enumerate(draft.read_text(encoding="utf-8").splitlines())
+                     if s.startswith("rulebook:")), 1)
+        return Check([Problem(draft.name, line, 1, "P003", f"rulebook: says '{book.name}', the page is for '{name}'",
+                              hint=f"write rulebook: {name}")])
+    engine = Engine(book)
+    try:
+        base, base_engine = books.load()
+        outcomes = house_outcomes(book, engine, base, base_engine)
+        failures = [{"rule": o.rule, "example": o.example, "origin": str(o.origin), "why": o.why}
+                    for o in outcomes if not o.ok]
+        result = Check([], failures)
+        if with_diff:   # what the change does: against the version in force (a new book: against standard)
+            against, against_engine = books.load(str(live)) if live is not None else (base, base_engine)
+            d = diff(book, engine, against, against_engine)
+            # a rule is not "changed" just because the draft is read from another file
+            d.rules = [r for r in d.rules if r.change != "changed" or r.rule not in against.rules
+                       or not _same_rule(book.rules[r.rule], against.rules[r.rule])]
+            result.diff = d.to_json()
+        return result
+    finally:
+        engine.close()
+
+
+def _same_rule(a, b) -> bool:
+    """Two rules equal but for where they were written."""
+    from dataclasses import replace
+
+    def bare(r):
+        return replace(r, origin=None, examples=tuple(replace(e, origin=None) for e in r.examples))
+    return bare(a) == bare(b)
+
+
+def set_parameter(text: str, name: str, value: Any) -> str:
+    """The book's text with one parameter set, other lines (and comments) kept where the layout allows."""
+    rendered = yaml.safe_dump(value, default_flow_style=True).strip()
+    if rendered.endswith("..."):
+        rendered = rendered[:-3].strip()
+    lines = text.splitlines()
+    start = next((i for i, s in enumerate(lines) if re.match(r"^parameters:\s*(#.*)?$", s)), None)
+    if start is not None:
+        end = start + 1
+        while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+            end += 1
+        indent = "  "
+        for i in range(start + 1, end):
+            m = re.match(r"^(\s+)([A-Za-z0-9_.]+)\s*:", lines[i])
+            if m:
+                indent = m.group(1)
+                if m.group(2) == name:
+                    lines[i] = f"{indent}{name}: {rendered}"
+                    return "\n".join(lines) + "\n"
+        last = max((i for i in range(start + 1, end) if lines[i].strip()), default=start)
+        lines.insert(last + 1, f"{indent}{name}: {rendered}")
+        return "\n".join(lines) + "\n"
+    data = yaml.safe_load(text) if text.strip() else {}
+    if not isinstance(data, dict):
+        raise ValueError("the book is not a mapping; fix it in the editor first")
+    params = data.get("parameters") or {}
+    params[name] = value
+    data["parameters"] = params
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

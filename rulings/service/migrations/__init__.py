@@ -1,0 +1,1 @@
+"""Alembic migrations of the ruling log's schema, run in place by `rulings serve` at every start."""

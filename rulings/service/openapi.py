@@ -1,0 +1,135 @@
+"""The OpenAPI 3.1 document of the service, served at /openapi.json (kept equal to the routes by a test)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+_ERR = {"$ref": "#/components/responses/Error"}
+
+
+def _op(summary: str, *, body: str | None = None, ok: str = "Object", status: str = "200",
+        public: bool = False, params: list | None = None, role: str = "floor") -> dict:
+    op: dict = {"summary": summary + ("" if public else f" (role: {role} or above)"),
+                "responses": {status: {"description": "done", "content": {"application/json": {
+                    "schema": {"$ref": f"#/components/schemas/{ok}"}}}},
+                    "400": _ERR, "401": _ERR, "403": _ERR, "404": _ERR, "413": _ERR, "415": _ERR,
+                    "422": _ERR, "429": _ERR}}
+    if public:
+        op["security"] = []
+    if body:
+        op["requestBody"] = {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{body}"}}}}
+    if params:
+        op["parameters"] = params
+    return op
+
+
+def _q(name: str, description: str, schema: dict | None = None) -> dict:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": schema or {"type": "string"}}
+
+
+def _p(name: str, schema: dict | None = None) -> dict:
+    return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}}
+
+
+_FILTERS = [_q("table", "table name or number"), _q("room", "room (managers: any; floor: its own)"),
+            _q("date_from", "first day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
+            _q("date_to", "last day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
+            _q("topic", "rule topic, e.g. pot-limit"), _q("rule", "rule id"), _q("citation", "citation key"),
+            _q("floorperson", "account name"), _q("kind", "ruling | decision | correction")]
+
+
+@lru_cache(maxsize=1)
+def document() -> dict:
+    obj = {"type": "object"}
+    schemas = {
+        "Object": obj,
+        "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+            "type": "object", "properties": {"status": {"type": "integer"}, "code": {"type": "string"},
+                                             "message": {"type": "string"},
+                                             "problems": {"type": "array", "items": obj}}}}},
+        "Login": {"type": "object", "required": ["username", "password"],
+                  "properties": {"username": {"type": "string"}, "password": {"type": "string"}}},
+        "Account": {"type": "object", "required": ["username", "password", "role"], "properties": {
+            "username": {"type": "string"}, "password": {"type": "string", "minLength": 8},
+            "role": {"enum": ["floor", "manager", "admin"]}, "room": {"type": "string"}}},
+        "Session": {"type": "object", "properties": {"token": {"type": "string"}, "expires_at": {"type": "string"},
+                                                     "username": {"type": "string"}, "role": {"type": "string"},
+                                                     "room": {"type": "string"}}},
+        "Consult": {"type": "object", "required": ["incident"], "properties": {
+            "incident": {"description": "the incident format of the README, as an object or YAML/JSON text",
+                         "oneOf": [obj, {"type": "string"}]},
+            "book": {"type": "string", "description": "standard or a house book name"},
+            "answers": {"type": "object", "description": "fact: one of its allowed values"}}},
+        "Rule": {"allOf": [{"$ref": "#/components/schemas/Consult"}, {"type": "object", "properties": {
+            "table": {"type": "string"}, "room": {"type": "string"}, "request_id": {"type": "string"},
+            "asked": {"type": "array", "items": obj}}}]},
+        "Step": {"type": "object", "properties": {
+            "outcome": {"enum": ["ruled", "questions", "not_covered"]}, "report": obj,
+            "questions": {"type": "array", "items": {"type": "object", "properties": {
+                "fact": {"type": "string"}, "question": {"type": "string"}, "type": {"type": "string"},
+                "field": {"type": "string"}, "asked_by": {"type": ["string", "null"]},
+                "rules": {"type": "array", "items": {"type": "string"}},
+                "values": {"type": "array", "items": obj}}}},
+            "open": {"type": "array", "items": obj}, "incident": obj, "answers": obj,
+            "entry": {"type": "object", "description": "only from /api/rule: the log entry written"}}},
+        "Entry": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "kind": {"enum": ["ruling", "decision", "correction"]},
+            "refers_to": {"type": ["integer", "null"]}, "at": {"type": "string"}, "room": {"type": "string"},
+            "table": {"type": ["string", "null"]}, "floorperson": {"type": "string"}, "book": {"type": "string"},
+            "book_hash": {"type": "string"}, "outcome": {"type": ["string", "null"]}, "incident": {},
+            "answers": {}, "report": {}, "decision": {"type": ["string", "null"]},
+            "reason": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]}}},
+        "Decision": {"type": "object", "required": ["decision"], "properties": {
+            "decision": {"enum": ["followed", "departed"]}, "reason": {"type": "string"}}},
+        "Correction": {"type": "object", "required": ["note"], "properties": {
+            "note": {"type": "string"}, "decision": {"enum": ["followed", "departed"]},
+            "reason": {"type": "string"}, "table": {"type": "string"},
+            "incident": {"description": "the corrected incident: ruled again, the correction carries the new ruling",
+                         "oneOf": [obj, {"type": "string"}]},
+            "book": {"type": "string"}, "answers": obj}},
+    }
+    paths = {
+        "/health": {"get": _op("Is the service up", public=True)},
+        "/openapi.json": {"get": _op("This document")},
+        "/api/login": {"post": _op("Log in: a session token (also set as the rulings_session cookie)",
+                                   body="Login", ok="Session", public=True)},
+        "/api/logout": {"post": _op("Revoke the session", status="204")},
+        "/api/me": {"get": _op("The logged-in account")},
+        "/api/consult": {"post": _op("One consultation step: the ruling so far and the questions that change it",
+                                    body="Consult", ok="Step")},
+        "/api/rule": {"post": _op("Rule on an incident and record it in the log (acknowledged once on disk)",
+                                 body="Rule", ok="Step")},
+        "/api/log": {"get": _op("Search the log, newest first", params=_FILTERS + [
+            _q("limit", "at most this many (1-1000, default 50)", {"type": "integer"}),
+            _q("offset", "skip this many", {"type": "integer"})])},
+        "/api/log/export": {"get": _op("Export the log (CSV or JSON)", params=_FILTERS + [
+            _q("format", "csv or json", {"enum": ["csv", "json"]})])},
+        "/api/log/{id}": {"get": _op("One entry, with the entries referring to it", ok="Entry",
+                                     params=[_p("id", {"type": "integer"})])},
+        "/api/log/{id}/decision": {"post": _op("The floor's decision on a ruling: a new entry", body="Decision",
+                                              ok="Entry", status="201", params=[_p("id", {"type": "integer"})])},
+        "/api/log/{id}/correction": {"post": _op("A correction: a new entry pointing at the one it corrects",
+                                                body="Correction", ok="Entry", status="201", role="manager",
+                                                params=[_p("id", {"type": "integer"})])},
+        "/api/accounts": {"get": _op("The accounts", role="admin"),
+                          "post": _op("Create an account", body="Account", status="201", role="admin")},
+        "/api/books": {"get": _op("The rulebooks served, with content hashes")},
+        "/api/books/{name}": {"get": _op("A rulebook's parameters and rules", params=[_p("name")])},
+        "/api/explain/{what}": {"get": _op("A rule, parameter or citation key explained",
+                                           params=[_p("what"), _q("book", "standard or a house book")])},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "rulings — the ruling service", "version": "1",
+                 "description": "A card room's rules expert over HTTP: rule, consult, and keep the ruling log. "
+                                "See rulings/service/API.md."},
+        "paths": paths,
+        "components": {"schemas": schemas,
+                       "responses": {"Error": {"description": "refused; nothing was changed",
+                                               "content": {"application/json": {
+                                                   "schema": {"$ref": "#/components/schemas/Error"}}}}},
+                       "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"},
+                                           "cookie": {"type": "apiKey", "in": "cookie", "name": "rulings_session"}}},
+        "security": [{"bearer": []}, {"cookie": []}],
+    }

@@ -1,0 +1,412 @@
+"""The podium: server-rendered HTML pages for floor staff and house managers, on the ruling service.
+
+Routes (all under /podium, plus /login): the floor page (describe the hand, answer the
+consultation's questions, read the ruling, record the floor's decision), the ruling
+log (search, one entry, print), the table's kill, and the house books (managers only).
+Every page needs an account; the templates escape every value (jinja2 autoescape), so a
+player's words are shown as text, never as markup.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from collections import OrderedDict
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rulings.catalogue import facts
+from rulings.money import show, to_minor
+from rulings.service import podium_form as pf
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+MAX_FORM = 256 * 1024
+MANAGERS = ("manager", "admin")
+
+_env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"], default=True),
+                   undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+NUMBER_WORDS = {
+    "wager_to": "His bet, in total this street", "returned": "Goes back to him", "to_call": "To call",
+    "owed": "He owes", "min_raise_to": "Smallest raise, to", "max_raise_to": "Largest raise, to", "pot": "Pot",
+    "killer": "Kills the next hand: seat", "kill_blind": "Kill blind", "kill_small_bet": "Killed hand's small bet",
+    "kill_big_bet": "Killed hand's big bet", "kill_legs_next": "Legs on the kill button next hand",
+    "kill_button_next": "Kill button goes to seat", "kill_stack_needed": "Stack needed to kill",
+    "kill_underpaid_short": "Short by", "hidden_chips": "Hidden chips",
+}
+VALUE_WORDS = {**pf.NOTICED, **pf.POINTED_OUT_BY, "words": "the words came first", "chips": "the chips came first",
+               "together": "words and chips together", "none": "none of them", "part": "some of them",
+               "all": "all of them"}
+
+
+# ---------------------------------------------------------------- service glue (one place)
+
+def _service(request: Request):
+    return request.app.state.service
+
+
+def _account(request: Request) -> dict | None:
+    from rulings.service.auth import current_account
+    acct = current_account(request)
+    if acct is None:
+        return None
+    get = acct.get if isinstance(acct, dict) else (lambda k, d=None: getattr(acct, k, d))
+    return {"username": get("username") or get("name"), "role": get("role"), "room": get("room"), "raw": acct}
+
+
+def rule_and_record(request: Request, account: dict, incident: Any, book: str, answers: dict, table: str | None,
+                    asked: list, request_id: str | None) -> dict:
+    """Rule and write the ruling to the log (the service's own path); the entry is on disk when this returns.
+
+    The same form sent twice (a double tap, a reload) is recorded once: the page's request id is remembered.
+    """
+    sync_published(request)
+    seen = getattr(request.app.state, "podium_recorded", None)
+    if seen is None:
+        seen = request.app.state.podium_recorded = OrderedDict()
+    key = (account["username"], request_id)
+    if request_id and key in seen:
+        return seen[key]
+    out = _as_dict(_service(request).rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
+                                                     table=table, asked=asked, request_id=request_id))
+    if request_id:
+        seen[key] = out
+        while len(seen) > 1000:
+            seen.popitem(last=False)
+    return out
+
+
+def consult(request: Request, incident: Any, book: str, answers: dict) -> dict:
+    sync_published(request)
+    return _as_dict(_service(request).consult(incident, book, answers))
+
+
+def sync_published(request: Request, force: str | None = None) -> None:
+    """Serve the live published version of each house book (once per process, and after each publish)."""
+    svc = _service(request)
+    state = request.app.state
+    done = getattr(state, "podium_synced", None)
+    if done is None:
+        done = state.podium_synced = {}
+    from rulings.service.podium_books import store
+    hb = store(request)
+    warm_books = getattr(getattr(svc, "books", None), "books", None)
+    if warm_books is None:
+        return
+    for name in ([force] if force else hb.names()):
+        live = hb.live_path(name)
+        if live is None or (done.get(name) == str(live) and not force):
+            continue
+        from rulings import books as bookstore
+        from rulings.service.app import WarmBook
+        book, engine = bookstore.load(str(live))
+        warm_books[name] = WarmBook(name, book, engine, svc.books._house_hash(live), svc.books._extends(live))
+        done[name] = str(live)
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("account", _account(request))
+    context.setdefault("nav", "")
+    html = _env.get_template(template).render(**context)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store",
+                                                           "X-Content-Type-Options": "nosniff"})
+
+
+async def form_data(request: Request) -> dict[str, list[str]]:
+    body = await request.body()
+    if len(body) > MAX_FORM:
+        return {}
+    return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+
+
+def first(form: dict[str, list[str]], name: str) -> str:
+    v = form.get(name) or [""]
+    return v[0]
+
+
+def login_redirect(request: Request) -> RedirectResponse:
+    return RedirectResponse("/login?next=" + quote(str(request.url.path)), status_code=303)
+
+
+def refuse(request: Request, heading: str, message: str, status: int) -> HTMLResponse:
+    return render(request, "error.html", status=status, heading=heading, message=message)
+
+
+# ---------------------------------------------------------------- showing a report
+
+def _money(name: str, value: Any, setting: str) -> str:
+    f = facts().get(name)
+    if f is not None and f.type == "money" and isinstance(value, (int, float, Decimal, str)) \
+            and not isinstance(value, bool):
+        try:
+            return show(to_minor(value), setting)
+        except ValueError:   # a value the money reader refuses (MoneyError) is shown as given
+            return str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def ruling_view(r: dict, setting: str) -> dict:
+    """A report's ruling (JSON form) with its numbers in words, for the template."""
+    out = dict(r)
+    out["numbers"] = [(NUMBER_WORDS.get(k) or (facts()[k].description if k in facts() else k), _money(k, v, setting))
+                      for k, v in (r.get("effects") or {}).items()]
+    return out
+
+
+def value_words(fact: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    return VALUE_WORDS.get(str(value), str(value).replace("_", " ").replace("-", " "))
+
+
+def _form_value(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def question_view(q: dict) -> dict:
+    choices = [{"value": _form_value(v["value"]), "words": value_words(q["fact"], v["value"]),
+                "leads": [r.get("sentence") or r.get("ruling") for r in v.get("leads_to", [])]}
+               for v in q.get("values", [])]
+    return {**q, "choices": choices, "leads": ""}
+
+
+def read_answers(form: dict[str, list[str]]) -> dict[str, Any]:
+    """The answers carried by the form (``a.FACT``), typed as the catalogue says."""
+    cat = facts()
+    out: dict[str, Any] = {}
+    for key, values in form.items():
+        if not key.startswith("a.") or not values or not values[-1]:
+            continue
+        name, raw = key[2:], values[-1]
+        f = cat.get(name)
+        if f is not None and f.type == "bool":
+            out[name] = raw == "true" if raw in ("true", "false") else raw
+        else:
+            out[name] = raw
+    return out
+
+
+def problems_view(problems: list) -> list[dict]:
+    out = []
+    for p in problems:
+        get = p.get if isinstance(p, dict) else (lambda k, d=None, p=p: getattr(p, k, d))
+        path = get("path") or ()
+        line = f"line {get('line')}, column {get('col')}" if get("line") else ""
+        out.append({"where": line, "message": get("message"), "hint": get("hint")})   # the message names its field
+    return out
+
+
+# ---------------------------------------------------------------- pages: login
+
+async def root(request: Request) -> Response:
+    return RedirectResponse("/podium", status_code=303)
+
+
+async def login_page(request: Request) -> Response:
+    nxt = request.query_params.get("next", "/podium")
+    return render(request, "login.html", account=None, next=_safe_next(nxt), error="", username="")
+
+
+def _safe_next(nxt: str) -> str:
+    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/podium"
+
+
+async def login_post(request: Request) -> Response:
+    """The service's own login (same password check, rate limit and session), from an HTML form."""
+    from rulings.service.auth import COOKIE, AuthError
+    form = await form_data(request)
+    username, password = first(form, "username"), first(form, "password")
+    nxt = _safe_next(first(form, "next") or "/podium")
+    client = request.client.host if request.client else "unknown"
+    try:
+        token, _expires, _acct = _service(request).auth.login(username, password, client)
+    except AuthError as exc:
+        words = ("Wrong name or password." if exc.status == 401 else
+                 "Too many failed logins; wait a minute and try again." if exc.status == 429 else exc.message)
+        return render(request, "login.html", status=exc.status, account=None, next=nxt, error=words,
+                      username=username)
+    response = RedirectResponse(nxt, status_code=303)
+    hours = getattr(_service(request).auth, "ttl", None)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
+                        max_age=int(hours.total_seconds()) if hours else None)
+    return response
+
+
+async def logout_post(request: Request) -> Response:
+    from rulings.service.auth import COOKIE, token_of
+    token = token_of(request)
+    if token:
+        _service(request).auth.logout(token)
+    response = RedirectResponse("/login", status_code=303)
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+# ---------------------------------------------------------------- pages: the floor
+
+def _recent_games(request: Request, account: dict) -> list[dict]:
+    """Games of this room's recent rulings (newest first), then a few common ones."""
+    entries = _service(request).log.search({"room": account["room"], "kind": "ruling"}, account["raw"],
+                                           limit=40)["entries"]
+    games: list[dict] = []
+    for e in entries:
+        inc = e.get("incident") if isinstance(e, dict) else None
+        g = inc.get("game") if isinstance(inc, dict) else None
+        if isinstance(g, dict):
+            games.append({k: g[k] for k in ("variant", "structure", "setting", "blinds", "bet_sizes", "ante") if k in g})
+    games += [{"variant": "holdem", "structure": "no-limit", "setting": "cash", "blinds": [1, 2]},
+              {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "blinds": [1, 2]},
+              {"variant": "omaha", "structure": "pot-limit", "setting": "cash", "blinds": [2, 5]},
+              {"variant": "holdem", "structure": "fixed-limit", "setting": "cash", "blinds": [10, 20],
+               "bet_sizes": [20, 40]},
+              {"variant": "holdem", "structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}]
+    out, seen = [], set()
+    for g in games:
+        key = json.dumps(g, sort_keys=True, default=str)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"label": pf.game_label(g), "json": json.dumps(g, default=str)})
+    return out[:6]
+
+
+def _book_names(request: Request) -> list[str]:
+    sync_published(request)
+    names = list(_service(request).books.books)
+    return ["standard"] + sorted(n for n in names if n != "standard")
+
+
+def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) -> dict:
+    f = {k: v[-1] for k, v in form.items()}
+    f.setdefault("book", "standard")
+    variant = f.get("variant") if f.get("variant") in pf.STREETS else "holdem"
+    return {"nav": "floor", "f": _Defaults(f), "errors": _Defaults({}), "recent": _recent_games(request, account),
+            "books": _book_names(request), "variants": list(pf.VARIANT_WORDS.items()),
+            "structures": list(pf.STRUCTURE_WORDS.items()), "seats": list(pf.SEATS),
+            "streets": pf.STREETS[variant], "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
+            "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
+            "rid": secrets.token_urlsafe(12)}
+
+
+class _Defaults(dict):
+    """A dict that answers '' for a missing key (form values and field errors in templates)."""
+
+    def __missing__(self, key):
+        return ""
+
+    def __getattr__(self, key):
+        return self[key]
+
+
+async def floor_get(request: Request) -> Response:
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    return render(request, "floor.html", **_floor_context(request, account, {}))
+
+
+async def floor_post(request: Request) -> Response:
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    form = await form_data(request)
+    ctx = _floor_context(request, account, form)
+    read = pf.read_form(form)
+    answers = read_answers(form)
+    ctx["answers"] = {k: _form_value(v) for k, v in answers.items()}
+    if read.errors:
+        ctx["errors"] = _Defaults(read.errors)
+        ctx["result"] = {"problems": [{"where": k, "message": v, "hint": None} for k, v in read.errors.items()],
+                         "rulings": [], "questions": [], "open": [], "outcome": "problems", "entry": None}
+        return render(request, "floor.html", status=422, **ctx)
+    book = first(form, "book") or "standard"
+    svc = _service(request)
+    from rulings.problems import ProblemsError
+    from rulings.service.app import ApiError
+    try:
+        step = consult(request, read.incident, book, answers)
+        record = first(form, "go") == "record" or (step["outcome"] in ("ruled", "not_covered")
+                                                     and not step.get("questions"))
+        if record:
+            cat = facts()
+            asked = [{"fact": k, "question": cat[k].question if k in cat else k, "answer": v}
+                     for k, v in answers.items()]
+            step = rule_and_record(request, account, read.incident, book, answers, first(form, "table") or None,
+                                   asked, first(form, "rid") or None)
+    except ProblemsError as exc:
+        ctx["result"] = {"problems": problems_view(exc.problems), "rulings": [], "questions": [], "open": [],
+                         "outcome": "problems", "entry": None}
+        return render(request, "floor.html", status=422, **ctx)
+    except ApiError as exc:   # an unknown book (the service's 404): said on the page, nothing recorded
+        ctx["result"] = {"problems": [{"where": "book", "message": exc.message, "hint": None}], "rulings": [],
+                         "questions": [], "open": [], "outcome": "problems", "entry": None}
+        return render(request, "floor.html", status=422, **ctx)
+    report = step["report"]
+    setting = report.get("setting", "cash")
+    questions = [question_view(q) for q in step.get("questions", [])]
+    ctx["asked_now"] = {q["fact"] for q in questions}
+    ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+                     "questions": questions, "open": step.get("open", []), "problems": [],
+                     "entry": step.get("entry"), "book": report.get("rulebook", book)}
+    return render(request, "floor.html", **ctx)
+
+
+def _as_dict(step: Any) -> dict:
+    """A consultation step as the JSON API gives it, whether the service hands back data or objects."""
+    if isinstance(step, dict):
+        return step
+    from rulings.render import report_json
+    out = {"outcome": step.outcome, "report": report_json(step.report), "questions": step.questions,
+           "open": step.open, "incident": step.data, "answers": step.answers}
+    if getattr(step, "entry", None) is not None:
+        out["entry"] = step.entry
+    return out
+
+
+async def decision_post(request: Request) -> Response:
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    form = await form_data(request)
+    entry, decision, reason = first(form, "entry"), first(form, "decision"), first(form, "reason").strip()
+    if not entry.isdigit() or decision not in ("followed", "departed"):
+        return refuse(request, "Not recorded", "Tap 'Followed the ruling' or 'Departed from it' on a ruling.", 422)
+    if decision == "departed" and not reason:
+        return refuse(request, "Not recorded", "Say why the floor departed from the ruling, then record it.", 422)
+    from rulings.service.log import LogError
+    try:
+        _service(request).log.follow_up(account["raw"], int(entry), "decision",
+                                        {"decision": decision, "reason": reason or None})
+    except LogError as exc:
+        return refuse(request, "Not recorded", exc.message if hasattr(exc, "message") else str(exc), exc.status)
+    return RedirectResponse(f"/podium/log/{entry}?recorded={decision}", status_code=303)
+
+
+# ---------------------------------------------------------------- routes
+
+def routes() -> list:
+    from rulings.service import podium_books, podium_kill, podium_log
+    return [
+        Route("/", root, methods=["GET"]),
+        Route("/login", login_page, methods=["GET"]),
+        Route("/podium/login", login_post, methods=["POST"]),
+        Route("/podium/logout", logout_post, methods=["POST"]),
+        Route("/podium", floor_get, methods=["GET"]),
+        Route("/podium", floor_post, methods=["POST"]),
+        Route("/podium/decision", decision_post, methods=["POST"]),
+        *podium_log.routes(),
+        *podium_kill.routes(),
+        *podium_books.routes(),
+        Mount("/podium/static", app=StaticFiles(directory=str(STATIC)), name="podium-static"),
+    ]

@@ -1,0 +1,131 @@
+"""The ruling log, for people: search past rulings, open one (incident, report, decision), print it."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import yaml
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from rulings.render import dumps
+from rulings.service.pages import _account, login_redirect, refuse, render, ruling_view
+
+FILTERS = ("table", "date_from", "date_to", "topic", "rule", "citation", "floorperson")
+PAGE = 50
+
+
+def _entries(result: Any) -> tuple[list[dict], int]:
+    if isinstance(result, dict):
+        return list(result.get("entries", [])), int(result.get("total", len(result.get("entries", []))))
+    entries = list(result)
+    return entries, len(entries)
+
+
+async def log_list(request: Request) -> Response:
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    q = {k: request.query_params.get(k, "").strip() for k in FILTERS}
+    try:
+        offset = max(0, int(request.query_params.get("offset", "0")))
+    except ValueError:
+        offset = 0
+    filters = {k: v for k, v in q.items() if v}
+    log = request.app.state.service.log
+    from rulings.service.log import LogError
+    try:
+        entries, total = _entries(log.search({**filters, "kind": "ruling"}, account["raw"], limit=PAGE,
+                                             offset=offset))
+        decided = {}
+        for d in reversed(log.search({**filters, "kind": "decision"}, account["raw"], limit=1000)["entries"]):
+            decided[d["refers_to"]] = d["decision"]
+    except LogError as exc:   # a filter the log refuses (a date that is not one, ...)
+        return refuse(request, "Search refused", getattr(exc, "message", str(exc)), exc.status)
+    rows = []
+    for e in entries:
+        report = e.get("report") or {}
+        first = (report.get("rulings") or [{}])[0]
+        rows.append({"id": e["id"], "at": str(e.get("at", ""))[:19].replace("T", " "), "table": e.get("table") or "",
+                     "room": e.get("room") or "", "topics": ", ".join(e.get("topics") or []),
+                     "rules": ", ".join(e.get("rules") or []), "floorperson": e.get("floorperson") or "",
+                     "sentence": first.get("sentence") or ("not covered by the book" if e.get("outcome") ==
+                                                           "not_covered" else ""),
+                     "decision": decided.get(e["id"], "")})
+    return render(request, "log.html", nav="log", q=q, rows=rows, total=total, offset=offset, page=PAGE,
+                  account=account)
+
+
+async def log_entry(request: Request) -> Response:
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    entry_id = request.path_params["id"]
+    log = request.app.state.service.log
+    entry = log.get(entry_id, account["raw"])
+    if entry is None:
+        return refuse(request, "No such entry", f"There is no entry #{entry_id} in the log you can read.", 404)
+    report = entry.get("report") or {}
+    setting = report.get("setting", "cash")
+    rulings = [ruling_view(r, setting) for r in report.get("rulings") or []]
+    incident_text = _yaml(entry.get("incident"))
+    later = entry.get("later") or []
+    return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, incident_text=incident_text,
+                  later=later, recorded=request.query_params.get("recorded", ""), account=account,
+                  book_link=_book_link(entry), report_json=dumps(report))
+
+
+class _Dumper(yaml.SafeDumper):
+    """YAML with exact money: a Decimal read back from the log is written as the number it is."""
+
+
+_Dumper.add_representer(Decimal, lambda d, v: d.represent_scalar("tag:yaml.org,2002:int" if v == v.to_integral_value()
+                                                                  else "tag:yaml.org,2002:float", f"{v.normalize():f}"))
+
+
+def _yaml(incident: Any) -> str:
+    """The incident as entered, in the README's YAML layout (seat keys as numbers, short lists inline)."""
+    if isinstance(incident, str):
+        return incident
+    if isinstance(incident, dict) and isinstance(incident.get("players"), dict):
+        incident = dict(incident, players={int(k) if str(k).isdigit() else k: v
+                                           for k, v in incident["players"].items()})
+    return yaml.dump(incident, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
+                     default_flow_style=None)
+
+
+def _book_link(entry: dict) -> str | None:
+    book, digest = entry.get("book"), entry.get("book_hash")
+    if not book or not digest:
+        return None
+    return f"/podium/books/{book}/version/{digest}"
+
+
+async def correction_post(request: Request) -> Response:
+    """A manager's correction: a new entry referring to this one (the service checks the role and the fields)."""
+    from rulings.service.log import LogError
+    from rulings.service.pages import MANAGERS, first, form_data
+    account = _account(request)
+    if account is None:
+        return login_redirect(request)
+    if account["role"] not in MANAGERS:
+        return refuse(request, "Managers only", "A log entry is corrected by a manager.", 403)
+    form = await form_data(request)
+    body = {"note": first(form, "note").strip() or None, "decision": first(form, "decision") or None,
+            "reason": first(form, "reason").strip() or None}
+    entry_id = request.path_params["id"]
+    try:
+        request.app.state.service.log.follow_up(account["raw"], entry_id, "correction", body)
+    except LogError as exc:
+        words = "; ".join(p.get("message", "") for p in exc.problems) or exc.message
+        return refuse(request, "Not recorded", words, exc.status)
+    return RedirectResponse(f"/podium/log/{entry_id}", status_code=303)
+
+
+def routes() -> list:
+    return [
+        Route("/podium/log/{id:int}/correction", correction_post, methods=["POST"]),
+        Route("/podium/log", log_list, methods=["GET"]),
+        Route("/podium/log/{id:int}", log_entry, methods=["GET"]),
+    ]

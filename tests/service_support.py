@@ -1,0 +1,57 @@
+"""Helpers for the service tests: a service on SQLite or on a throw-away PostgreSQL, with three accounts."""
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+import pgtemp
+
+# lighter Argon2id for speed (the same algorithm and code path; production keeps 64 MiB, 3 passes)
+os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")
+os.environ.setdefault("RULINGS_ARGON2_TIME", "1")
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORDS = {"fiona": "floor-pass-1", "manny": "manager-pass-1", "ada": "admin-pass-1", "otto": "other-room-1"}
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(pgtemp.binaries() is None,
+                                                                          reason=pgtemp.SKIP_REASON))]
+
+
+def example(name: str) -> dict:
+    return yaml.safe_load((ROOT / "examples" / "incidents" / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def overchip() -> dict:
+    """RRP-PL-6: a silent $500 chip as the opening bet into an $80 pot-limit pot."""
+    return copy.deepcopy(example("pl-silent-overchip"))
+
+
+def database_for(backend: str) -> str | None:
+    return pgtemp.shared().new_database() if backend == "postgresql" else None
+
+
+def make_service(tmp_path: Path, backend: str, **config):
+    from rulings.service.app import Config, Service
+    from rulings.service.auth import add_account
+    svc = Service(Config(data_dir=tmp_path / "data", database=database_for(backend), **config))
+    add_account(svc.engine, "fiona", PASSWORDS["fiona"], "floor", "main")
+    add_account(svc.engine, "manny", PASSWORDS["manny"], "manager", "main")
+    add_account(svc.engine, "ada", PASSWORDS["ada"], "admin", "main")
+    add_account(svc.engine, "otto", PASSWORDS["otto"], "floor", "riverside")
+    return svc
+
+
+def login(client, name: str) -> dict:
+    r = client.post("/api/login", json={"username": name, "password": PASSWORDS[name]})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()      # each test names its account explicitly with a bearer token
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def count_entries(svc) -> int:
+    import sqlalchemy as sa
+    from rulings.service import db
+    with svc.engine.connect() as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(db.entries)).scalar()

@@ -1,0 +1,150 @@
+"""Consultation: from a partial incident, only questions whose answers change the ruling, ending where the full incident ends."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from rulings.catalogue import facts
+from rulings.consult import Consultation, allowed, apply_answers
+from rulings.incident import incident_from_data
+from rulings.problems import ProblemsError
+from rulings.ruling import rule_on
+
+# RRP-PL-1/2: a declared raise to $400 facing a $50 bet into a $100 pot; the most he may raise to is $250.
+COMPLETE = {
+    "incident": "pl-oversize-raise-late",
+    "game": {"variant": "omaha", "structure": "pot-limit", "setting": "cash", "blinds": [1, 2]},
+    "button": 3, "players": {1: 1000, 2: 1000, 3: 1000}, "street": "turn", "pot": 100,
+    "actions": [{"seat": 1, "action": "bet", "to": 50}],
+    "disputed": {"seat": 2, "said": "raise to four hundred", "words_first": "words"},
+    "noticed": "after_all_acted", "pointed_out_by": "dealer",
+}
+
+
+def _partial():
+    data = copy.deepcopy(COMPLETE)
+    del data["noticed"], data["pointed_out_by"], data["disputed"]["words_first"]
+    return data
+
+
+def _rulings(report):
+    return sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))) for r in report.rulings)
+
+
+def test_consultation_asks_what_matters_and_ends_with_the_complete_ruling(standard):
+    book, engine = standard
+    c = Consultation(book, engine)
+    full = rule_on(incident_from_data(COMPLETE), book, engine)
+    assert full.final("wager-stands") is not None          # everyone acted on it: the $400 stands
+    data, answers, skipped, asked = _partial(), {}, [], []
+    first = c.step(data)
+    # before the answer the $400 raise is cut to $250 (the rule assumes it was caught in time)
+    cut = first.report.final("wager-reduced")
+    assert cut is not None and cut.effects["wager_to"] == 25000 and cut.effects["returned"] == 15000
+    assert first.questions[0]["fact"] == "noticed"          # the rule's own question comes first
+    assert first.questions[0]["asked_by"] == "pot-limit.oversize-wager"
+    assert [v["value"] for v in first.questions[0]["values"]] == list(facts()["noticed"].values)
+    for _ in range(20):
+        step = c.step(data, answers, tuple(skipped))
+        if not step.questions:
+            break
+        q = step.questions[0]
+        asked.append(q["fact"])
+        # each question asked could change the ruling: some allowed answer rules differently from now
+        now = _rulings(step.report)
+        outcomes = []
+        for value in allowed(facts()[q["fact"]]):
+            probe = apply_answers(data, {**answers, q["fact"]: value})
+            outcomes.append(_rulings(rule_on(incident_from_data(probe), book, engine)))
+        assert any(o != now for o in outcomes), q["fact"]
+        path = q["field"].split(".")
+        known = COMPLETE.get(path[0]) if len(path) == 1 else COMPLETE.get(path[0], {}).get(path[1])
+        if known is None:
+            skipped.append(q["fact"])      # the floorperson does not know: it stays out, as in the full incident
+        else:
+            answers[q["fact"]] = known
+    assert asked[0] == "noticed" and "noticed" in answers
+    assert _rulings(step.report) == _rulings(full)
+    assert step.outcome == "ruled"
+    # words_first was left out and never asked: no answer to it changes this ruling
+    assert "words_first" not in asked
+
+
+def test_a_question_no_answer_changes_is_never_asked(standard):
+    book, engine = standard
+    step = Consultation(book, engine).step(_partial())
+    asked = {q["fact"] for q in step.questions}
+    assert "words_first" not in asked
+    base = _rulings(step.report)
+    for name in ("words_first", "deliberated", "bettor_showed"):
+        for value in allowed(facts()[name]):
+            probe = apply_answers(_partial(), {name: value})
+            assert _rulings(rule_on(incident_from_data(probe), book, engine)) == base
+
+
+def test_answer_re_rules_at_once(standard):
+    book, engine = standard
+    c = Consultation(book, engine)
+    early = c.step(_partial(), {"noticed": "before_next_action"})
+    late = c.step(_partial(), {"noticed": "after_next_card"})
+    assert early.report.final("wager-reduced").effects["wager_to"] == 25000
+    assert late.report.final("wager-stands") is not None
+    assert "noticed" not in {q["fact"] for q in late.questions}
+    assert late.data["noticed"] == "after_next_card"
+
+
+def test_answers_not_allowed_are_refused_all_at_once(standard):
+    book, engine = standard
+    with pytest.raises(ProblemsError) as exc:
+        Consultation(book, engine).step(_partial(), {"noticed": "yesterday", "released": "maybe", "pot": 5})
+    codes = {(p.code, p.path[1]) for p in exc.value.problems}
+    assert codes == {("C101", "noticed"), ("C101", "released"), ("C101", "pot")}
+
+
+def test_outcomes_questions_then_not_covered(standard):
+    book, engine = standard
+    # a no-limit flop with no disputed act: nothing to rule on unless a pot count was asked for
+    data = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3, "players": {1: 1000, 2: 1000, 3: 1000},
+            "street": "flop", "pot": 100, "actions": [{"seat": 1, "action": "bet", "to": 50}]}
+    c = Consultation(book, engine)
+    first = c.step(data)
+    assert first.outcome == "questions" and not first.report.rulings
+    assert [q["fact"] for q in first.questions] == ["count_requested"]
+    last = c.step(data, {"count_requested": False})
+    assert last.outcome == "not_covered" and last.questions == [] and last.report.outcome == "not_covered"
+    ruled = c.step(data, {"count_requested": True})
+    assert ruled.outcome == "ruled" and ruled.report.rulings[0].rule == "pot-limit.no-count-outside-pot-limit"
+
+
+def test_ask_command_answers_and_saves(tmp_path, monkeypatch):
+    import io
+    import yaml
+    from rulings.ask import run
+    src = tmp_path / "partial.yaml"
+    src.write_text(yaml.safe_dump(_partial()), encoding="utf-8")
+    answers = iter(["3", "q"])     # noticed: after every player acted
+    out = io.StringIO()
+    saved = tmp_path / "done.yaml"
+    assert run(str(src), None, str(saved), read=lambda _: next(answers), out=out) == 0
+    text = out.getvalue()
+    assert "$250" in text and "wager stands" in text.lower()
+    done = yaml.safe_load(saved.read_text())
+    assert done["noticed"] == "after_all_acted"
+
+
+def test_ask_from_nothing_types_the_essentials(tmp_path):
+    import io
+    import yaml
+    from rulings.ask import run
+    typed = iter(["pot-limit", "", "", "[1, 2]", "", "{1: 1000, 2: 640, 3: 815}", "3", "flop", "80", "",
+                  "1", "", "[500]",          # seat 1 silently puts out a $500 chip (RRP-PL-6)
+                  "maybe", "s", "q"])         # not an answer; skip the first question; finish
+    out = io.StringIO()
+    saved = tmp_path / "typed.yaml"
+    assert run(None, None, str(saved), read=lambda _: next(typed), out=out) == 0
+    text = out.getvalue()
+    assert "'maybe' is not one of the answers" in text
+    assert "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player." in text
+    data = yaml.safe_load(saved.read_text())
+    assert data["disputed"] == {"seat": 1, "chips": [500]} and data["pot"] == 80

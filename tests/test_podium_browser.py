@@ -1,0 +1,398 @@
+"""The podium in a real headless Chromium (Playwright), against the real service on a loopback port.
+
+Every test saves a full-page screenshot (test-screenshots/NAME.png). The amounts are the
+sources' own: RRP-PL-6's silent $500 chip into an $80 pot is an $80 bet with $420 back;
+a $401 pot at $20/$40 under a pot-size kill trigger makes its winner kill for $40 (full)
+or $30 with $30/$60 limits (half, RRP-KILL-INTRO).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
+
+from podium_browser import CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, chromium_path, log_in, shoot
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = Server(tmp_path_factory.mktemp("podium-data")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=TABLET)
+    context.set_default_timeout(20_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _now(page) -> str:
+    return page.locator("#result .now").first.inner_text()
+
+
+def test_logging_in(page, server):
+    base = server.url
+    page.goto(base + "/podium")
+    page.wait_for_url(re.compile(r".*/login\?next=/podium$"))     # nothing is served without an account
+    page.get_by_label("Name").fill("fiona")
+    page.get_by_label("Password").fill("not her password")
+    page.get_by_role("button", name="Log in").click()
+    assert page.get_by_role("alert").inner_text() == "Wrong name or password."
+    page.get_by_label("Password").fill("floor-pass-1")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(base + "/podium")
+    assert page.get_by_role("heading", level=1).inner_text() == "Floor ruling"
+    assert "fiona (floor, room main)" in page.locator("header").inner_text()
+    assert page.get_by_role("link", name="House books").count() == 0       # a floor account has no manager pages
+    shoot(page, "login")
+
+
+def _tap_overchip(page, taps: Taps) -> None:
+    """RRP-PL-6 from an empty page: the game, three seats, the button, the flop, an $80 pot, seat 1's $500 chip."""
+    taps.tap(page.get_by_role("button", name="Pot-limit Hold'em $1/$2"), "recent game")
+    for seat in ("Seat 1", "Seat 2", "Seat 3"):
+        taps.tap(page.locator("#seats").get_by_text(seat, exact=True), seat)
+    taps.tap(page.get_by_text("Button 3", exact=True), "button")
+    taps.tap(page.locator("#streets").get_by_text("flop", exact=True), "street")
+    taps.tap(page.get_by_label("Pot before this street"), "pot field")
+    taps.keys("80")
+    taps.tap(page.locator("#d-seats").get_by_text("Seat 1", exact=True), "disputed seat")
+    taps.tap(page.get_by_role("button", name="Add a $500 chip"), "chip")
+    taps.tap(page.get_by_role("button", name="Rule", exact=True), "rule")
+
+
+def test_ruling_on_the_pot_limit_example_from_an_empty_page_takes_under_15_taps(page, server):
+    log_in(page, server.url, "fiona")
+    taps = Taps(page)
+    _tap_overchip(page, taps)
+    to_ruling = taps.count
+    assert _now(page) == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
+    taps.tap(page.get_by_role("button", name="Rule as it stands"), "record the ruling")
+    taps.tap(page.get_by_role("button", name="Followed the ruling"), "followed")
+    page.wait_for_url(re.compile(r".*/podium/log/\d+\?recorded=followed$"))
+    assert page.locator("#decision").inner_text().startswith("followed")
+    assert to_ruling == 12 and taps.count == 14, taps.log
+    assert taps.count < 15
+    shoot(page, "tap-count")
+
+
+def test_the_500_chip_into_an_80_pot_reads_as_an_80_bet_with_420_back(page, server):
+    log_in(page, server.url, "fiona")
+    page.get_by_label("Game", exact=True).select_option("holdem")
+    page.get_by_label("Betting").select_option("pot-limit")
+    page.get_by_label("Small blind").fill("1")
+    page.get_by_label("Big blind").fill("2")
+    for seat, stack in ((1, "1000"), (2, "640"), (3, "815")):
+        page.locator("#seats").get_by_text(f"Seat {seat}", exact=True).click()
+        page.get_by_label(f"Seat {seat} stack").fill(stack)
+    page.get_by_text("Button 3", exact=True).click()
+    page.locator("#streets").get_by_text("flop", exact=True).click()
+    page.get_by_label("Pot before this street").fill("80")
+    page.locator("#d-seats").get_by_text("Seat 1", exact=True).click()
+    page.get_by_label("Chips he put out").fill("500")
+    page.get_by_label("Table", exact=True).fill("7")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    result = page.locator("#result")
+    assert page.evaluate("document.activeElement.id") == "result"          # the ruling takes the focus
+    assert _now(page) == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
+    numbers = dict(zip(result.locator("table.numbers th").all_inner_texts(),
+                       result.locator("table.numbers td").all_inner_texts()))
+    assert numbers == {"His bet, in total this street": "$80", "Goes back to him": "$420"}
+    text = result.inner_text()
+    assert "RRP-PL-6" in text and "TDA-2024-44" in text and "pot-limit.silent-overchip-is-pot-bet" in text
+    assert "rulebooks/standard/pot-limit.yaml:" in text
+    # "what happens now" comes first and is the largest type on the page
+    sizes = page.evaluate("""() => [...document.querySelectorAll('#result p, #result td, #result h2, #result h3')]
+                             .map(e => parseFloat(getComputedStyle(e).fontSize))""")
+    assert float(page.locator("#result .now").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) \
+        == max(sizes)
+    shoot(page, "pl-silent-overchip")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / "podium-tablet.png"))          # the README's picture: what the tablet shows
+    # a 10-inch tablet held upright, and a desktop: nothing runs off the side, the ruling still comes first
+    for size in ({"width": 800, "height": 1280}, {"width": 1920, "height": 1080}):
+        page.set_viewport_size(size)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= size["width"]
+        assert page.evaluate("document.querySelector('#result').getBoundingClientRect().top") <= \
+            page.evaluate("document.querySelector('#hand').getBoundingClientRect().top")
+        shoot(page, f"pl-silent-overchip-{size['width']}x{size['height']}")
+
+
+def test_a_consultation_that_asks_two_questions(page, server):
+    """RRP-PL-1: a declared raise to $400 over a $50 bet into a $100 pot is cut to $250; when and who?"""
+    log_in(page, server.url, "fiona")
+    page.get_by_label("Game", exact=True).select_option("omaha")
+    page.get_by_label("Betting").select_option("pot-limit")
+    page.get_by_label("Small blind").fill("1")
+    page.get_by_label("Big blind").fill("2")
+    for seat in (1, 2, 3):
+        page.locator("#seats").get_by_text(f"Seat {seat}", exact=True).click()
+        page.get_by_label(f"Seat {seat} stack").fill("1000")
+    page.get_by_text("Button 3", exact=True).click()
+    page.locator("#streets").get_by_text("turn", exact=True).click()
+    page.get_by_label("Pot before this street").fill("100")
+    # the action through the builder: seat 1, Bet, 5 0 on the keypad, Add
+    page.locator("#b-seats").get_by_role("button", name="Seat 1").click()
+    page.get_by_role("button", name="Bet", exact=True).click()
+    page.locator(".keypad").get_by_role("button", name="5", exact=True).click()
+    page.locator(".keypad").get_by_role("button", name="0", exact=True).click()
+    page.get_by_role("button", name="Add", exact=True).click()
+    assert page.get_by_label("Action this street, in order").input_value() == "1 bet 50"
+    page.locator("#d-seats").get_by_text("Seat 2", exact=True).click()
+    page.get_by_label("What he said, word for word").fill("raise to four hundred")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; $150 goes back to the player."
+    questions = page.locator(".questions fieldset legend").all_inner_texts()
+    assert len(questions) >= 2
+    assert questions[0].startswith("1. When was it pointed out") and questions[1] == "2. Who pointed it out?"
+    assert "It was right to point it out" not in page.locator("#result").inner_text()
+    first = page.locator(".questions fieldset").nth(0)
+    first.locator("summary").click()                     # why it matters: what each answer would rule
+    assert "before anyone acted on it: The wager is cut to the pot-limit maximum of $250" in first.inner_text()
+    shoot(page, "consultation-questions")
+    page.locator(".questions fieldset").nth(0).get_by_text("before anyone acted on it", exact=True).click()
+    page.locator(".questions fieldset").nth(1).get_by_text("the dealer", exact=True).click()
+    page.get_by_role("button", name="Answer and rule").click()
+    text = page.locator("#result").inner_text()
+    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; $150 goes back to the player."
+    assert "It was right to point it out: any player or the dealer may question an over-pot wager." in text
+    remaining = page.locator(".questions fieldset legend").all_inner_texts()
+    assert not any("pointed out" in q for q in remaining)
+    shoot(page, "consultation-answered")
+
+
+def test_recording_the_decision_and_finding_it_in_the_log(page, server):
+    log_in(page, server.url, "fiona")
+    _tap_overchip(page, Taps(page))
+    page.get_by_label("Table", exact=True).fill("12")
+    page.get_by_role("button", name="Rule as it stands").click()
+    entry = page.locator(".decision a").first.inner_text()          # "#N"
+    page.locator("summary", has_text="Departed from it").click()
+    page.get_by_label("Why the floor ruled otherwise").fill("player had announced pot; the bet was $80 anyway")
+    page.get_by_role("button", name="Record: departed").click()
+    page.wait_for_url(re.compile(r".*/podium/log/\d+\?recorded=departed$"))
+    page.get_by_role("link", name="Ruling log").click()
+    page.get_by_label("Table").fill("12")
+    page.get_by_label("Topic").fill("pot-limit")
+    page.get_by_label("Floorperson").fill("fiona")
+    page.get_by_role("button", name="Search").click()
+    rows = page.locator("#log-table tbody tr")
+    assert rows.count() == 1
+    cells = rows.first.locator("td").all_inner_texts()
+    assert cells[0] == entry.lstrip("#") and cells[2].startswith("12")
+    assert cells[3] == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
+    assert cells[5] == "pot-limit.silent-overchip-is-pot-bet" and cells[6] == "fiona" and cells[7] == "departed"
+    page.get_by_role("link", name=f"Open ruling {entry.lstrip('#')}").click()
+    assert "departed: “player had announced pot; the bet was $80 anyway”" in page.locator("#decision").inner_text()
+    assert "chips: [500]" in page.locator("pre").first.inner_text()          # the incident as entered
+    shoot(page, "log-entry")
+    # printed, the entry is the ruling and the incident: no navigation, no buttons
+    page.emulate_media(media="print")
+    assert not page.locator("header.top").is_visible() and not page.get_by_role("button", name="Print").is_visible()
+    assert page.locator(".now").is_visible() and page.locator("pre").first.is_visible()
+    shoot(page, "log-entry-print")
+
+
+def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_half(page, server):
+    log_in(page, server.url, "manny")
+    base = server.url
+    # table K1 plays $20/$40 limit hold'em under the Boardwalk book (pot-size trigger, full kill)
+    page.goto(base + "/podium/kill?table=K1")
+    page.locator("summary", has_text="The game at this table").click() if not page.get_by_label("Small bet").is_visible() else None
+    page.get_by_label("Small blind").fill("10")
+    page.get_by_label("Big blind").fill("20")
+    page.get_by_label("Small bet").fill("20")
+    page.get_by_label("Big bet").fill("40")
+    page.get_by_label("Rulebook").select_option("east-coast-limit")
+    page.get_by_role("button", name="Set the game (starts a new history)").click()
+    page.locator("form").filter(has=page.get_by_label("Pot amount")).get_by_text("Seat 6", exact=True).click()
+    page.get_by_label("Pot amount").fill("401")
+    page.get_by_role("button", name="Add the pot and rule").click()
+    assert _now(page) == "The last pot of $401 was over $400, so seat 6 kills for $40 and the hand plays $40/$80."
+    # the manager halves the kill
+    page.get_by_role("link", name="House books").click()
+    page.get_by_role("link", name="east-coast-limit").click()
+    size = page.get_by_label("How big a kill is.")
+    assert size.input_value() == "full"
+    size.select_option("half")
+    page.get_by_role("button", name="See what changes").click()
+    assert "not live yet" in page.get_by_role("status").first.inner_text()
+    diff = page.locator("section[aria-labelledby=diff-head]").inner_text()
+    assert "a kill blind of twice the big blind, and the limits doubled" in diff
+    assert "a kill blind of one and a half big blinds, and the limits raised by half" in diff
+    row = page.locator("#diff-examples tr", has_text="a $401 pot in $20/$40 forces its winner to kill for $40")
+    before, after = row.locator("td").nth(1).inner_text(), row.locator("td").nth(2).inner_text()
+    assert "kill_blind $40, kill_small_bet $40, kill_big_bet $80" in before
+    assert "kill_blind $30, kill_small_bet $30, kill_big_bet $60" in after
+    shoot(page, "manager-diff")
+    page.get_by_role("button", name="Publish").click()
+    page.wait_for_url(re.compile(r".*/podium/books/east-coast-limit\?published=1$"))
+    assert "version 1 is live" in page.get_by_role("status").inner_text()
+    assert page.get_by_label("How big a kill is.").input_value() == "half"
+    versions = page.locator("table.list").last.inner_text()
+    assert "as shipped" in versions and "manny" in versions
+    # the next kill ruling at the table is a half kill
+    page.goto(base + "/podium/kill?table=K1")
+    assert _now(page) == "The last pot of $401 was over $400, so seat 6 kills for $30 and the hand plays $30/$60."
+    page.locator("form").filter(has=page.get_by_label("Pot amount")).get_by_text("Seat 2", exact=True).click()
+    page.get_by_label("Pot amount").fill("90")
+    page.get_by_role("button", name="Add the pot and rule").click()
+    pots = page.locator("#pots tbody tr").all_inner_texts()
+    assert "seat 6 for $30" in pots[-1]                          # the killed pot remembers its half kill
+    shoot(page, "kill-half")
+    # the ruling in the log links to the version it used
+    page.get_by_role("link", name="Ruling log").click()
+    page.locator("#log-table tbody tr").first.get_by_role("link").click()
+    page.locator("a[href*='/version/']").click()
+    assert "kill.size: half" in page.locator("pre").inner_text()
+
+
+def test_a_floor_account_is_refused_on_the_managers_pages(page, server):
+    log_in(page, server.url, "fiona")
+    for path in ("/podium/books", "/podium/books/east-coast-limit", "/podium/books/east-coast-limit/edit"):
+        response = page.goto(server.url + path)
+        assert response.status == 403
+        assert page.get_by_role("heading", level=1).inner_text() == "Managers only"
+    shoot(page, "floor-refused")
+    before = server.service.books.books["east-coast-limit"].hash
+    response = page.request.post(server.url + "/podium/books/east-coast-limit/edit",
+                                 form={"text": "rulebook: east-coast-limit\n", "go": "publish"})
+    assert response.status == 403
+    assert server.service.books.books["east-coast-limit"].hash == before
+
+
+def test_text_with_html_in_it_is_shown_as_text(page, server):
+    log_in(page, server.url, "fiona")
+    said = "<b>raise</b> <script>document.title='owned'</script><img src=x onerror=\"document.title='owned'\">"
+    _tap_overchip(page, Taps(page))
+    page.get_by_label("What he said, word for word").fill(said)
+    page.get_by_label("Table", exact=True).fill("<i>9</i>")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    assert page.get_by_label("What he said, word for word").input_value() == said
+    # words the reader cannot read are an open question, shown as the words themselves
+    assert "Could not read 'b', 'script', 'document'" in page.locator("#result").inner_text()
+    assert page.locator("#result").locator("b, i, img, script").count() == 0
+    page.get_by_role("button", name=re.compile("as it stands$")).click()
+    page.get_by_role("link", name=re.compile(r"^#\d+$")).click()
+    main = page.locator("main")
+    assert main.locator("b, i, img, script").count() == 0
+    assert said in main.inner_text()                  # the incident as entered, character for character
+    assert "main, table <i>9</i>" in main.inner_text()
+    assert page.title() != "owned"
+    shoot(page, "html-as-text")
+
+
+def test_the_floor_page_works_with_the_keyboard_alone(page, server):
+    log_in(page, server.url, "fiona")
+    presses = 0
+
+    def tab_to(selector: str, limit: int = 120) -> None:
+        nonlocal presses
+        for _ in range(limit):
+            if page.evaluate("(s) => document.activeElement && document.activeElement.matches(s)", selector):
+                return
+            page.keyboard.press("Tab")
+            presses += 1
+        raise AssertionError(f"Tab never reaches {selector}")
+
+    tab_to("button[data-game*='pot-limit']")
+    page.keyboard.press("Enter")
+    for seat in (1, 2, 3):
+        tab_to(f"input[name='in-{seat}']")
+        page.keyboard.press("Space")
+    tab_to("input[name='button'][value='1']")
+    page.keyboard.press("ArrowDown")            # radio groups move with the arrow keys: button 1 -> 2 -> 3
+    page.keyboard.press("ArrowDown")
+    tab_to("input[name='street']")
+    page.keyboard.press("ArrowRight")           # preflop -> flop
+    tab_to("#pot")
+    page.keyboard.type("80")
+    tab_to("input[name='d_seat']")
+    page.keyboard.press("Space")                # seat 1
+    tab_to("button[data-chip='500']")
+    page.keyboard.press("Enter")
+    tab_to("button[value='rule']")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "result"
+    assert _now(page) == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
+    # focus is always shown: the focused element draws an outline
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    shoot(page, "keyboard-only")
+
+
+A11Y = """() => {
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return {rgb: m.slice(0, 3), a: m.length > 3 ? m[3] : 1}; };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c.a > 0.5) return c.rgb;
+    }
+    return [255, 255, 255];
+  };
+  const low = [], unlabelled = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none' || el.closest('.skip')) continue;
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own && el.getClientRects().length) {
+      const fg = parse(style.color).rgb, bg = background(el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+      const need = (size >= 24 || (bold && size >= 18.66)) ? 3 : 4.5;
+      if (ratio < need) low.push(el.tagName + ' "' + el.textContent.trim().slice(0, 40) + '" ' + ratio.toFixed(2));
+    }
+    if (el.matches('input:not([type=hidden]), select, textarea')) {
+      if (!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+        unlabelled.push(el.outerHTML.slice(0, 80));
+    }
+    if (el.matches('button') && !(el.innerText.trim() || el.getAttribute('aria-label'))) unlabelled.push(el.outerHTML.slice(0, 80));
+  }
+  return {low, unlabelled};
+}"""
+
+
+def test_every_control_is_labelled_text_has_aa_contrast_and_state_is_not_colour_alone(page, server):
+    log_in(page, server.url, "manny")
+    _tap_overchip(page, Taps(page))
+    checks = {"floor with a ruling": page.evaluate(A11Y)}
+    # a chosen toggle carries a check mark, not only a darker fill
+    mark = page.locator("#seats label.toggle span").first.evaluate(
+        "e => getComputedStyle(e, '::before').content")
+    assert mark == '"✓"'
+    for name, path in (("log", "/podium/log"), ("kill", "/podium/kill?table=A11"), ("books", "/podium/books"),
+                       ("book", "/podium/books/east-coast-limit"), ("editor", "/podium/books/pnw-lowball/edit")):
+        page.goto(server.url + path)
+        checks[name] = page.evaluate(A11Y)
+    page.get_by_label("The book (YAML)").fill("rulebook: pnw-lowball\nextends: standard\ntitle: T\n"
+                                              "parameters: {kill.size: halve}\n")
+    page.get_by_role("button", name="Check and see what changes").click()
+    checks["editor with a problem"] = page.evaluate(A11Y)
+    assert "line 4, column" in page.get_by_role("alert").inner_text()
+    assert page.locator(".lines .bad").first.inner_text().startswith("4")
+    shoot(page, "editor-lint")
+    for name, found in checks.items():
+        assert found["low"] == [], f"{name}: text below WCAG AA contrast: {found['low']}"
+        assert found["unlabelled"] == [], f"{name}: controls without a label: {found['unlabelled']}"

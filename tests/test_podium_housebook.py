@@ -1,0 +1,59 @@
+"""House books published from the podium: only a version that loads and passes its tests goes live; all are kept."""
+from rulings.service.housebook import HouseBooks, set_parameter
+
+
+def test_a_half_kill_draft_checks_clean_and_its_diff_shows_the_40_dollar_kill_become_30(tmp_path):
+    hb = HouseBooks(tmp_path)
+    draft = set_parameter(hb.text("east-coast-limit"), "kill.size", "half")
+    assert "  kill.size: half\n" in draft and draft.startswith("# An East Coast limit room")   # comments kept
+    check = hb.check("east-coast-limit", draft)
+    assert check.ok, (check.problems, check.failures)
+    assert [p["name"] for p in check.diff["parameters"]] == ["kill.size"]
+    assert check.diff["rules"] == []            # the house rules are the same, wherever the draft is read from
+    big_pot = next(e for e in check.diff["examples"] if e["example"] == "a $401 pot in $20/$40 forces its winner "
+                                                                          "to kill for $40")
+    assert any("kill_blind $40" in r for r in big_pot["before"]) and any("kill_blind $30" in r for r in big_pot["after"])
+
+
+def test_an_existing_parameter_is_changed_in_place(tmp_path):
+    text = "rulebook: x\nextends: standard\ntitle: X\nparameters:\n  kill.size: full   \n  kill.mode: required\n"
+    assert set_parameter(text, "kill.size", "half").splitlines()[4] == "  kill.size: half"
+
+
+def test_a_draft_with_a_bad_value_is_refused_at_its_line_and_never_goes_live(tmp_path):
+    hb = HouseBooks(tmp_path)
+    before = hb.text("east-coast-limit")
+    bad = set_parameter(before, "kill.size", "halve")
+    check, info = hb.publish("east-coast-limit", bad, "manny")
+    assert info is None and not check.ok
+    (p,) = check.problems
+    assert (p.line, p.code) == (13, "R205") and "'halve' is not an allowed value of kill.size" in p.message
+    assert hb.live_path("east-coast-limit") is None and hb.text("east-coast-limit") == before
+
+
+def test_a_draft_whose_own_example_fails_is_not_published(tmp_path):
+    hb = HouseBooks(tmp_path)
+    text = hb.text("pnw-lowball").replace("kill_blind: 6, kill_small_bet: 6", "kill_blind: 7, kill_small_bet: 6", 1)
+    check, info = hb.publish("pnw-lowball", text, "manny")
+    assert info is None and check.failures and check.failures[0]["rule"] == "pnw-lowball.half-kill-after-two-wins"
+
+
+def test_publishing_keeps_every_version_and_the_live_one_is_the_last(tmp_path):
+    hb = HouseBooks(tmp_path)
+    first = hb.text("east-coast-limit")
+    half = set_parameter(first, "kill.size", "half")
+    _, v1 = hb.publish("east-coast-limit", half, "manny", "half kill")
+    full = set_parameter(half, "kill.size", "full")
+    _, v2 = hb.publish("east-coast-limit", full, "manny")
+    assert (v1["version"], v2["version"]) == (1, 2)
+    versions = hb.versions("east-coast-limit")
+    assert [v["version"] for v in versions] == [2, 1, 0] and [v["live"] for v in versions] == [True, False, False]
+    assert hb.text("east-coast-limit") == full
+    assert hb.version_text("east-coast-limit", versions[1]["hash"]) == half
+    assert hb.version_text("east-coast-limit", versions[2]["hash"]) == first
+
+
+def test_a_name_that_is_not_a_house_book_name_is_refused(tmp_path):
+    hb = HouseBooks(tmp_path)
+    assert hb.check("../etc", "rulebook: x").problems[0].code == "P001"
+    assert hb.live_path("../../x") is None

@@ -1,0 +1,164 @@
+"""The podium's pages without a browser: who may open what, refusals said in words, nothing recorded by a refusal."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from service_support import PASSWORDS, count_entries, make_service
+
+OVERCHIP = {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "sb": "1", "bb": "2",
+            "in-1": "1", "in-2": "1", "in-3": "1", "button": "3", "street": "flop", "pot": "80", "d_seat": "1",
+            "d_chips": "500", "book": "standard", "go": "record", "table": "4"}
+
+
+@pytest.fixture
+def svc(tmp_path):
+    s = make_service(tmp_path, "sqlite")
+    yield s
+    s.close()
+
+
+def client(svc, name: str | None = None) -> TestClient:
+    from rulings.service.app import create_app
+    c = TestClient(create_app(service=svc))
+    if name:
+        r = c.post("/podium/login", data={"username": name, "password": PASSWORDS[name], "next": "/podium"})
+        assert r.status_code == 200 and r.url.path == "/podium", r.text
+    return c
+
+
+def test_every_page_but_the_login_needs_an_account(svc):
+    c = client(svc)
+    for path in ("/", "/podium", "/podium/log", "/podium/log/1", "/podium/kill", "/podium/books",
+                 "/podium/books/east-coast-limit/edit"):
+        r = c.get(path, follow_redirects=False)
+        assert r.status_code in (303, 307) and "/login" in r.headers["location"] or r.headers["location"] == "/podium"
+    r = c.get("/")
+    assert r.url.path == "/login" and "<h1>Log in</h1>" in r.text
+
+
+def test_a_wrong_password_is_said_and_repeated_failures_are_rate_limited(svc):
+    c = client(svc)
+    statuses = [c.post("/podium/login", data={"username": "fiona", "password": "wrong"}).status_code
+                for _ in range(7)]
+    assert statuses[0] == 401 and statuses[-1] == 429
+    assert "Too many failed logins" in c.post("/podium/login", data={"username": "fiona", "password": "x"}).text
+
+
+def test_logging_out_ends_the_session(svc):
+    c = client(svc, "fiona")
+    cookie = c.cookies.get("rulings_session")
+    c.post("/podium/logout")
+    c.cookies.set("rulings_session", cookie)          # the old cookie is worth nothing now
+    assert c.get("/podium").url.path == "/login"
+
+
+def test_form_problems_are_said_by_field_and_nothing_is_recorded(svc):
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(OVERCHIP, **{"in-2": "", "in-3": "", "pot": "eighty"}))
+    assert r.status_code == 422
+    assert "tap at least two seats that are in the hand" in r.text and "&#39;eighty&#39; is not an amount" in r.text
+    assert count_entries(svc) == 0
+
+
+def test_an_incident_the_reader_refuses_is_shown_with_its_field_and_not_recorded(svc):
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(OVERCHIP, actions="2 raise 40"))
+    assert r.status_code == 422
+    assert "actions[0]: seat 2 acted out of turn; seat 1 is due" in r.text
+    assert count_entries(svc) == 0
+
+
+def test_an_unknown_book_is_refused_in_words(svc):
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(OVERCHIP, book="no-such-room"))
+    assert r.status_code == 422 and "no rulebook &#39;no-such-room&#39;" in r.text
+    assert count_entries(svc) == 0
+
+
+def test_the_overchip_is_recorded_and_a_departure_needs_a_reason(svc):
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))
+    assert r.status_code == 200 and "is a pot-size bet of $80; $420 goes back" in r.text
+    entry = re.search(r'name="entry" value="(\d+)"', r.text).group(1)
+    assert count_entries(svc) == 1
+    again = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))     # the same form again (a reload): one entry
+    assert re.search(r'name="entry" value="(\d+)"', again.text)[1] == entry and count_entries(svc) == 1
+    r = c.post("/podium/decision", data={"entry": entry, "decision": "departed", "reason": "  "})
+    assert r.status_code == 422 and "Say why the floor departed" in r.text
+    assert count_entries(svc) == 1
+    r = c.post("/podium/decision", data={"entry": "999", "decision": "followed"})
+    assert r.status_code == 404 and count_entries(svc) == 1
+    r = c.post("/podium/decision", data={"entry": entry, "decision": "followed"})
+    assert r.url.path == f"/podium/log/{entry}" and "followed (fiona" in r.text
+    assert count_entries(svc) == 2
+
+
+def test_a_floor_account_of_another_room_cannot_open_the_entry(svc):
+    entry = re.search(r'name="entry" value="(\d+)"', client(svc, "fiona").post("/podium", data=OVERCHIP).text)[1]
+    other = client(svc, "otto")
+    assert other.get(f"/podium/log/{entry}").status_code == 404
+    assert "0 rulings" in other.get("/podium/log").text
+    assert client(svc, "manny").get(f"/podium/log/{entry}").status_code == 200   # a manager reads every room
+
+
+def test_a_floor_account_cannot_change_a_house_book(svc):
+    c = client(svc, "fiona")
+    before = svc.books.books["east-coast-limit"].hash
+    assert c.post("/podium/books/east-coast-limit/params", data={"p.kill.size": "half"}).status_code == 403
+    assert c.post("/podium/books/east-coast-limit/edit", data={"text": "x", "go": "publish"}).status_code == 403
+    assert c.get("/podium/books/east-coast-limit/document").status_code == 403
+    assert svc.books.books["east-coast-limit"].hash == before
+    assert not (svc.config.data_dir / "houses").exists()
+
+
+def test_a_manager_creates_a_room_book_and_the_floor_rules_with_it(svc):
+    m = client(svc, "manny")
+    text = ("rulebook: cascade-annex\nextends: standard\ntitle: Cascade annex\n"
+            "parameters:\n  kill.size: half\n")
+    r = m.post("/podium/books/cascade-annex/edit", data={"text": text, "go": "publish"})
+    assert r.url.path == "/podium/books/cascade-annex" and "version 1 is live" in r.text
+    assert "the effective book" in m.get("/podium/books/cascade-annex").text.lower()
+    doc = m.get("/podium/books/cascade-annex/document").text
+    assert "<title>Cascade annex</title>" in doc and "one and a half big blinds" in doc
+    f = client(svc, "fiona")
+    assert '<option value="cascade-annex"' in f.get("/podium").text
+    state = {"table": "9", "go": "game", "variant": "holdem", "sb": "2", "bb": "4", "small_bet": "4",
+             "big_bet": "8", "players": "6", "book": "cascade-annex"}
+    f.post("/podium/kill", data=state)
+    r = f.post("/podium/kill", data={"table": "9", "go": "pot", "w-3": "1", "amount": "20", "blind_money": "6"})
+    assert "No kill this hand: seat 3 takes the kill button with one leg up." in r.text
+    r = f.post("/podium/kill", data={"table": "9", "go": "pot", "w-3": "1", "amount": "44", "blind_money": "6"})
+    # RRP-KILL-INTRO: a half kill at $4/$8 is a $6 blind and $6/$12 limits
+    assert ("Seat 3 has won two pots in a row and must kill the next one: a $6 kill blind, with the hand played "
+            "at $6/$12.") in r.text
+    entries = svc.log.search({"table": "9"}, svc.auth.account(f.cookies.get("rulings_session")))["entries"]
+    assert entries[0]["book"] == "cascade-annex" and entries[0]["rules"][0] == "kill-pots.two-in-a-row"
+
+
+def test_a_broken_draft_is_not_published_and_says_where(svc):
+    m = client(svc, "manny")
+    r = m.post("/podium/books/east-coast-limit/edit",
+               data={"text": "rulebook: east-coast-limit\nextends: standard\ntitle: X\nparameters: {kill.size: 3}\n",
+                     "go": "publish"})
+    assert r.status_code == 422 and "Not published" in r.text and "line 4, column" in r.text
+    assert not (svc.config.data_dir / "houses" / "east-coast-limit" / "current").exists()
+
+
+def test_a_manager_corrects_an_entry_with_a_new_one_and_the_log_exports(svc):
+    f = client(svc, "fiona")
+    entry = re.search(r'name="entry" value="(\d+)"', f.post("/podium", data=OVERCHIP).text)[1]
+    assert f.post(f"/podium/log/{entry}/correction", data={"note": "x"}).status_code == 403
+    m = client(svc, "manny")
+    assert m.post(f"/podium/log/{entry}/correction", data={"note": ""}).status_code == 422
+    r = m.post(f"/podium/log/{entry}/correction", data={"note": "wrong table: it was table 5",
+                                                      "decision": "followed"})
+    assert r.url.path == f"/podium/log/{entry}"
+    assert "by manny" in r.text and "wrong table: it was table 5 — decision: followed" in r.text
+    assert count_entries(svc) == 2
+    page = f.get("/podium/log?table=4").text
+    link = re.search(r'href="(/api/log/export\?format=csv[^"]*)"', page)[1].replace("&amp;", "&")
+    csv = f.get(link)
+    assert csv.status_code == 200 and csv.text.count("\n") == 2 and ",ruling," in csv.text

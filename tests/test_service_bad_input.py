@@ -1,0 +1,183 @@
+"""Bad input to the service: each refusal is clear, names every problem, and changes nothing."""
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+import yaml
+
+from service_support import BACKENDS, count_entries, login, make_service, overchip
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture(params=BACKENDS)
+def env(request, tmp_path):
+    from rulings.service.app import create_app
+    svc = make_service(tmp_path, request.param)
+    with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
+        c.floor = login(c, "fiona")
+        yield c, svc
+    svc.close()
+
+
+def _post(client, path, body, **kw):
+    headers = {"Content-Type": "application/json", **client.floor, **kw.pop("headers", {})}
+    return client.post(path, content=body if isinstance(body, (str, bytes)) else json.dumps(body),
+                       headers=headers, **kw)
+
+
+def _error(r, status, code):
+    assert r.status_code == status, r.text
+    err = r.json()["error"]
+    assert err["status"] == status and err["code"] == code and err["message"]
+    return err
+
+
+def test_malformed_json_wrong_type_and_oversized(env):
+    client, svc = env
+    before = count_entries(svc)
+    _error(_post(client, "/api/rule", '{"incident": {"game": '), 400, "json")
+    _error(_post(client, "/api/rule", "[1, 2]"), 400, "json")
+    _error(_post(client, "/api/rule", b"\xff\xfe{}"), 400, "json")
+    r = client.post("/api/rule", content="incident: x", headers={**client.floor, "Content-Type": "text/yaml"})
+    _error(r, 415, "content_type")
+    big = json.dumps({"incident": overchip(), "table": "x" * (300 * 1024)})
+    _error(_post(client, "/api/rule", big), 413, "too_large")
+    _error(_post(client, "/api/rule", {"table": "7"}), 422, "request")       # no incident at all
+    assert count_entries(svc) == before
+
+
+def test_incident_problems_are_all_given_as_the_cli_gives_them(env, tmp_path, capsys):
+    client, svc = env
+    bad = overchip()
+    bad["actions"] = [{"seat": 1, "action": "bet", "to": -50}]
+    bad["noticed"] = "later"
+    bad["disputed"]["colour"] = "red"
+    r = _post(client, "/api/rule", {"incident": bad})
+    err = _error(r, 422, "incident")
+    got = sorted((p["code"], p["message"]) for p in err["problems"])
+    assert len(got) == 3 and {c for c, _ in got} == {"I101", "I103", "I104"}
+    # the same refusals as `rulings rule` on the same incident written as a file
+    from cli.main import main
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(bad), encoding="utf-8")
+    assert main(["rule", str(path), "--format", "json"]) == 2
+    cli = sorted((p["code"], p["message"]) for p in json.loads(capsys.readouterr().out)["problems"])
+    assert got == cli
+    # given as YAML text, the refusal carries line and column
+    text_err = _error(_post(client, "/api/consult", {"incident": yaml.safe_dump(bad)}), 422, "incident")
+    assert all(p["line"] > 0 for p in text_err["problems"])
+    assert count_entries(svc) == 0
+
+
+def test_unknown_book_and_answers_not_allowed(env):
+    client, svc = env
+    err = _error(_post(client, "/api/rule", {"incident": overchip(), "book": "east-coast-limt"}), 404, "not_found")
+    assert "east-coast-limit" in err["problems"][0]["hint"]                # did you mean
+    err = _error(_post(client, "/api/rule", {"incident": {**overchip(), "house": "../../etc/passwd"}}),
+                 404, "not_found")
+    err = _error(_post(client, "/api/consult", {"incident": overchip(),
+                                                "answers": {"released": "perhaps", "noticed": "tomorrow"}}),
+                 422, "answer")
+    assert sorted(p["path"][1] for p in err["problems"]) == ["noticed", "released"]
+    assert "before_next_action" in next(p for p in err["problems"] if p["path"][1] == "noticed")["hint"]
+    _error(_post(client, "/api/rule", {"incident": overchip(), "answers": {"pot": 5}}), 422, "answer")
+    _error(_post(client, "/api/rule", {"incident": overchip(), "answers": ["noticed"]}), 422, "request")
+    assert count_entries(svc) == 0
+
+
+def test_sql_and_html_are_stored_and_returned_as_text(env):
+    client, svc = env
+    table = "7'); DROP TABLE entries; --"
+    said = "<script>alert('x')</script> raise to 400"
+    incident = overchip()
+    incident["disputed"]["said"] = said
+    incident["incident"] = "<b>bold</b> ' OR 1=1 --"
+    r = _post(client, "/api/rule", {"incident": incident, "table": table})
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("application/json")
+    rid = r.json()["entry"]["id"]
+    reason = "<img src=x onerror=alert(1)>'; DELETE FROM entries; --"
+    assert _post(client, f"/api/log/{rid}/decision", {"decision": "departed", "reason": reason}).status_code == 201
+    entry = client.get(f"/api/log/{rid}", headers=client.floor).json()
+    assert entry["table"] == table and entry["incident"]["disputed"]["said"] == said
+    assert entry["incident"]["incident"] == "<b>bold</b> ' OR 1=1 --"
+    assert entry["later"][0]["reason"] == reason
+    found = client.get("/api/log", params={"table": table, "kind": "ruling"}, headers=client.floor).json()
+    assert [e["id"] for e in found["entries"]] == [rid]
+    # a LIKE wildcard in a search is a character, not a pattern
+    assert client.get("/api/log", params={"rule": "%"}, headers=client.floor).json()["total"] == 0
+    assert count_entries(svc) == 2                                         # nothing dropped or deleted
+
+
+def test_no_account_or_wrong_role_changes_nothing(env):
+    client, svc = env
+    rid = _post(client, "/api/rule", {"incident": overchip()}).json()["entry"]["id"]
+    before = count_entries(svc)
+    r = client.post("/api/rule", json={"incident": overchip()})
+    _error(r, 401, "auth")
+    _error(_post(client, f"/api/log/{rid}/correction", {"note": "x"}), 403, "role")
+    _error(_post(client, "/api/accounts", {"username": "eve", "password": "12345678", "role": "admin"}), 403, "role")
+    r = client.post(f"/api/log/{rid}/decision", json={"decision": "followed"},
+                    headers={"Authorization": "Bearer expired-or-made-up"})
+    _error(r, 401, "auth")
+    _error(_post(client, f"/api/log/{rid}/decision", {"decision": "ignored"}), 422, "request")
+    _error(_post(client, "/api/log/99999/decision", {"decision": "followed"}), 404, "not_found")
+    _error(client.get("/api/log/99999999999999999999999", headers=client.floor), 404, "not_found")
+    assert count_entries(svc) == before
+    _error(client.get("/api/nowhere", headers=client.floor), 404, "not_found")
+
+
+def test_random_wrong_values_are_refused_or_ruled_never_a_server_error(tmp_path):
+    """Values of the wrong kind anywhere in an incident: a 422 naming them or a ruling; each 200 logged once."""
+    import copy
+    import random
+    from rulings.service.app import create_app
+    svc = make_service(tmp_path, "sqlite")
+    values = [None, -1, 0, 10 ** 30, "x", "", [], {}, [1, "a"], {"a": 1}, True, "1.5", "<b>", "500", [[]]]
+    base = overchip()
+
+    def paths(node, pre=()):
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in items:
+            yield pre + (k,)
+            yield from paths(v, pre + (k,))
+    where = list(paths(base))
+    rng = random.Random(15)
+    ok = 0
+    with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
+        floor = login(c, "fiona")
+        for _ in range(150):
+            data = copy.deepcopy(base)
+            for _ in range(rng.randint(1, 3)):
+                path = rng.choice(where)
+                node = data
+                try:
+                    for k in path[:-1]:
+                        node = node[k]
+                    node[path[-1]] = rng.choice(values)
+                except (KeyError, IndexError, TypeError):
+                    pass
+            r = c.post("/api/rule", json={"incident": data}, headers=floor)
+            assert r.status_code in (200, 422), (r.status_code, r.text[:300], data)
+            if r.status_code == 422:
+                assert r.json()["error"]["problems"], data
+            ok += r.status_code == 200
+    assert 0 < ok < 150 and count_entries(svc) == ok
+    svc.close()
+
+
+def test_csv_export_shows_a_formula_as_text(env):
+    import csv
+    import io
+    client, svc = env
+    table = '=HYPERLINK("http://x","7")'
+    assert _post(client, "/api/rule", {"incident": overchip(), "table": table}).status_code == 200
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/log/export?format=csv", headers=client.floor).text)))
+    assert rows[0]["table"] == "'" + table                                 # a spreadsheet shows it, never runs it
+    data = json.loads(client.get("/api/log/export?format=json", headers=client.floor).text)
+    assert data["entries"][0]["table"] == table                            # JSON keeps the text exactly
