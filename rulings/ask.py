@@ -57,7 +57,7 @@ def gather(read: Callable[[str], str], out) -> dict:
     """An incident typed in answer to the essential questions (blank keeps the default)."""
     data: dict = {}
     for path, prompt in ESSENTIALS:
-        if path[0] == "disputed" and path[1] != "seat" and "disputed" not in data:
+        if path[:1] == ("disputed",) and path[1:] != ("seat",) and "disputed" not in data:
             continue
         text = read(f"{prompt}: ").strip()
         if text:

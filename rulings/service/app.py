@@ -556,11 +556,13 @@ async def _api_error(request: Request, exc: Exception) -> Response:
         status, code, message = exc.status, exc.code, exc.message
         problems = [p if "code" in p else _request_problem(p.get("field", "?"), p.get("message", ""))
                     for p in getattr(exc, "problems", [])]
-        headers = {"Retry-After": str(exc.retry_after)} if getattr(exc, "retry_after", None) else None
-    else:   # HTTPException: unknown route, method not allowed
-        status, code, message, problems, headers = exc.status_code, \
-            "not_found" if exc.status_code == 404 else "method" if exc.status_code == 405 else "http", \
-            str(exc.detail), [], None
+        retry = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry)} if retry else None
+    elif isinstance(exc, HTTPException):   # unknown route, method not allowed
+        status, message, problems, headers = exc.status_code, str(exc.detail), [], None
+        code = "not_found" if status == 404 else "method" if status == 405 else "http"
+    else:
+        raise exc
     return json_response({"error": {"status": status, "code": code, "message": message, "problems": problems}},
                          status, headers)
 

@@ -8,6 +8,8 @@ refused for the rest of the window without even checking the password.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 import secrets
 import threading
@@ -42,7 +44,7 @@ class _Hasher:
     def get(self) -> PasswordHasher:
         if self._ph is None:
             import os
-            kwargs = {}
+            kwargs: dict[str, Any] = {}
             if os.environ.get("RULINGS_ARGON2_MEMORY_KIB"):
                 kwargs["memory_cost"] = int(os.environ["RULINGS_ARGON2_MEMORY_KIB"])
             if os.environ.get("RULINGS_ARGON2_TIME"):

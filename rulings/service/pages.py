@@ -201,7 +201,6 @@ def problems_view(problems: list) -> list[dict]:
     out = []
     for p in problems:
         get = p.get if isinstance(p, dict) else (lambda k, d=None, p=p: getattr(p, k, d))
-        path = get("path") or ()
         line = f"line {get('line')}, column {get('col')}" if get("line") else ""
         out.append({"where": line, "message": get("message"), "hint": get("hint")})   # the message names its field
     return out
@@ -331,7 +330,6 @@ async def floor_post(request: Request) -> Response:
                          "rulings": [], "questions": [], "open": [], "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
     book = first(form, "book") or "standard"
-    svc = _service(request)
     from rulings.problems import ProblemsError
     from rulings.service.app import ApiError
     try:
