@@ -212,7 +212,7 @@ class Engine:
                 return
             try:
                 chain: list[str] = []
-                for key in sorted(rule_reads & run.chains.keys(), key=lambda k: len(run.chains[k])):
+                for key in sorted(rule_reads & run.chains.keys(), key=lambda k: (len(run.chains[k]), k)):
                     chain += [r for r in run.chains[key] if r not in chain]
                 chain.append(rule.id)
                 ctx = dict(run.facts)
