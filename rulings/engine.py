@@ -1,18 +1,29 @@
-"""The only module that talks to durable-rules: compile a rulebook into one ruleset, run one incident per session.
+"""The only module that talks to durable-rules: compile a rulebook into rulesets, run one incident per session.
 
 The envelope (see ../shared/docs/durable-rules-notes.md): a host without
 background threads; every incident in its own session, deleted afterwards;
 a sentinel rule so that no fact is ever unhandled; conditions on one fact
 only (no cross-fact joins, which crash the C core); every rule guarded by a
-discriminator and a fired flag so nothing loops; exceptions raised inside
-actions caught and raised again after the run instead of being swallowed.
+discriminator and a fired flag so nothing loops.
 
-Forward chaining works on one evolving "situation" fact per incident: a rule
-that derives facts retracts the situation and asserts it again with the new
-facts added, so rules that read them fire next. Each rule fires at most once.
+Forward chaining on one evolving "situation" fact per incident and ruleset.
+durable-rules matches: each rule's action only records that the rule
+matched. The agenda is ours: the matched rule that comes first (durable's
+own order: priority, then book order) fires in Python, and the situation
+in durable-rules is replaced (retract, then assert) only when the firing
+changed a field some condition tests -- a derived fact, or the flag of a
+rule whose ruling another rule waits for. Most incidents take one assert.
+A rule whose action fails is reported and the others still rule.
+
+A book is split into rulesets inside durable-rules' measured limits (rules,
+fields per fact, tests per node: see docs/engine-notes.md); a ruleset whose
+rules all require a structure, setting or street the incident does not have
+is not run. Matches from every ruleset that runs go on the one agenda, so a
+split book rules exactly as one ruleset would.
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 import threading
 from dataclasses import dataclass, field
@@ -21,12 +32,18 @@ from typing import Any
 import durable_rules_engine
 from durable import engine as durable
 
-from rulings.expressions import compile_expression, compile_template, names_in, param_names_in, to_durable
+from jinja2 import nodes
+
+from rulings.expressions import (ENV, compile_expression, compile_template, names_in, param_names_in,
+                                 parse_expression, to_durable)
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
 BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
 MAX_FIELDS = 240  # durable-rules refuses a fact of more than about 254 fields (error 302)
+PART_RULES = 250  # rules per ruleset: durable-rules hangs past ~515 sharing a prefix, aborts at 1,088
+PART_FIELDS = 160  # fields conditions test, per ruleset: leaves room under MAX_FIELDS for fired flags
+GATES = ("structure", "setting", "street")   # input facts that decide which rulesets run
 _OPS = {"above": "$gt", "at_least": "$gte", "below": "$lt", "at_most": "$lte"}
 
 
@@ -115,6 +132,30 @@ def reads(conditions, ruled: dict[str, list[str]] | None = None) -> set[str]:
     return out
 
 
+def required(rule: Rule) -> set[str]:
+    """The facts a rule's effects, derived facts and sentence read: absent, the rule cannot apply.
+
+    A name read only through ``default(...)`` is optional.
+    """
+    out: set[str] = set()
+
+    def walk(node: nodes.Node, guarded: bool) -> None:
+        if isinstance(node, nodes.Name) and not guarded:
+            out.add(node.name)
+        if isinstance(node, nodes.Filter) and node.name == "default":
+            walk(node.node, True)
+            for child in node.args:
+                walk(child, guarded)
+            return
+        for child in node.iter_child_nodes():
+            walk(child, guarded)
+    for _, text in rule.then.effects + rule.then.derive:
+        walk(parse_expression(str(text)), False)
+    if rule.then.say:
+        walk(ENV.parse(rule.then.say), False)
+    return out - {"param", "effect", "rule", "seat", "true", "false", "none", "True", "False", "None"}
+
+
 @dataclass
 class Fired:
     """One rule that fired, with what it gave."""
@@ -134,8 +175,8 @@ class Run:
     params: dict[str, Any] = field(default_factory=dict)
     fired: list[Fired] = field(default_factory=list)
     chains: dict[str, list[str]] = field(default_factory=dict)
-    error: BaseException | None = None
-    error_rule: str | None = None
+    failures: list[tuple[str, str]] = field(default_factory=list)   # (rule id, what went wrong)
+    asserts: int = 0
 
 
 def _nested(params: dict) -> dict:
@@ -147,37 +188,141 @@ def _nested(params: dict) -> dict:
     return nested
 
 
+def _gate(conditions, fact: str, values: tuple) -> frozenset | None:
+    """The values of ``fact`` a rule's top-level conditions allow (None: any)."""
+    allowed = set(values)
+    for c in conditions:
+        if isinstance(c, Condition) and c.fact == fact:
+            if c.op == "eq":
+                allowed &= {c.value}
+            elif c.op == "in":
+                allowed &= set(c.value)
+            elif c.op == "not":
+                allowed -= {c.value}
+            elif c.op == "not_in":
+                allowed -= set(c.value)
+            elif c.op == "missing":
+                allowed = set()
+            else:
+                return None
+    return None if allowed == set(values) else frozenset(allowed)
+
+
+@dataclass
+class _Part:
+    """One durable-rules ruleset: some of the book's rules, the fields they test, the incidents it can apply to."""
+
+    name: str
+    members: list[int]
+    fields: set[str]
+    gates: dict[str, frozenset | None]
+
+    def admits(self, facts: dict) -> bool:
+        for fact, allowed in self.gates.items():
+            if allowed is not None and facts.get(fact) not in allowed:
+                return False
+        return True
+
+
+class _Rule:
+    """A rule as the agenda sees it: its order, flag, what it reads, its compiled parts (jinja2 at first use)."""
+
+    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled")
+
+    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str]):
+        self.rule, self.index, self.order, self.flag, self.reads = rule, index, (pri, index), flag, reads_
+        self.compiled: list | None = None
+
+    def parts(self) -> list:
+        if self.compiled is None:
+            then = self.rule.then
+            self.compiled = [[(k, compile_expression(v)) for k, v in then.effects],
+                             [(k, compile_expression(v)) for k, v in then.derive],
+                             compile_template(then.say) if then.say else None]
+        return self.compiled
+
+
 class Engine:
     """A compiled rulebook, ready to rule on incidents one session at a time."""
 
     _names = itertools.count(1)
 
-    def __init__(self, book: Rulebook):
+    def __init__(self, book: Rulebook, part_rules: int = PART_RULES):
+        from rulings.catalogue import facts as catalogue
         self.book = book
         self.name = f"book{next(self._names)}"
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._sids = itertools.count(1)
         self._host = _SyncHost()
-        ruleset = {}
-        self._flags: dict[str, str] = {}
-        self._index: dict[str, int] = {}
+        self._closed = False
+        self._matched: list[int] = []
+        rules = list(book.rules.values())
         self._ruled: dict[str, list[str]] = {}
-        for i, rule in enumerate(book.rules.values()):
-            self._flags[rule.id] = f"f__{i}"
-            self._index[rule.id] = i
+        for i, rule in enumerate(rules):
             if rule.then.ruling:
                 self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
-        self._fields = {f for r in book.rules.values() for f in reads(r.when)}
+        self._needs = [sorted(required(r)) for r in rules]
+        rule_fields = [reads(r.when, self._ruled) | {field_name(n) for n in need}
+                       for r, need in zip(rules, self._needs)]
+        self._fields = set().union(*rule_fields) if rules else set()
+        self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
-        for i, rule in enumerate(book.rules.values()):
-            ruleset[f"r{i}"] = self._compile(rule)
-        ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": lambda c: None}
+        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", reads(r.when, self._ruled))
+                       for i, r in enumerate(rules)]
+        derived = {k for r in rules for k, _ in r.then.derive}
+        cat = catalogue()
+        gates = [g for g in GATES if g not in derived and g in cat]
+        self._parts = self._split(rules, rule_fields, gates, cat, part_rules)
+        self._part_of = {i: p for p in self._parts for i in p.members}
+        definitions = {}
+        for p in self._parts:
+            ruleset = {f"r{i}": self._compile(rules[i], i, k) for k, i in enumerate(p.members)}
+            ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": self._seen}
+            definitions[p.name] = ruleset
         try:
-            self._host.set_rulesets({self.name: ruleset})
+            self._host.set_rulesets(definitions)
         except Exception as exc:  # the C core's refusals come back as plain exceptions
             raise EngineError(f"durable-rules refused the compiled rulebook: {exc}") from exc
-        self._closed = False
+
+    def _split(self, rules: list[Rule], rule_fields: list[set[str]], gates: list[str], cat: dict,
+               part_rules: int) -> list[_Part]:
+        """Rules in rulesets of at most ``part_rules`` rules and PART_FIELDS tested fields, grouped by gate."""
+        every = set().union(*rule_fields) if rules else set()
+        if len(rules) <= part_rules and len(every) <= PART_FIELDS:
+            return [_Part(f"{self.name}p0", list(range(len(rules))), every, {g: None for g in gates})]
+        keyed: dict[tuple, list[int]] = {}
+        for i, r in enumerate(rules):
+            key = tuple(_gate(r.when, g, tuple(cat[g].values)) for g in gates)
+            keyed.setdefault(tuple(sorted(k) if k is not None else ["*"] for k in key).__repr__(), []).append(i)
+        parts: list[_Part] = []
+        for key in sorted(keyed):
+            members = keyed[key]
+            chunk: list[int] = []
+            fields: set[str] = set()
+            for i in members + [None]:
+                if i is not None and len(chunk) < part_rules and len(fields | rule_fields[i]) <= PART_FIELDS:
+                    chunk.append(i)
+                    fields |= rule_fields[i]
+                    continue
+                if chunk:
+                    g = {gate: None for gate in gates}
+                    for j in chunk:
+                        for gate in gates:
+                            allowed = _gate(rules[j].when, gate, tuple(cat[gate].values))
+                            g[gate] = None if allowed is None else allowed | (g[gate] or frozenset())
+                        break
+                    for j in chunk[1:]:
+                        for gate in gates:
+                            allowed = _gate(rules[j].when, gate, tuple(cat[gate].values))
+                            g[gate] = None if allowed is None or g[gate] is None else g[gate] | allowed
+                    parts.append(_Part(f"{self.name}p{len(parts)}", sorted(chunk), fields, g))
+                if i is not None:
+                    if len(rule_fields[i]) > PART_FIELDS:
+                        raise EngineError(f"rule {rules[i].id} tests {len(rule_fields[i])} fields; "
+                                          f"the engine holds at most {PART_FIELDS}")
+                    chunk, fields = [i], set(rule_fields[i])
+        return parts
 
     def _depth(self, rule: Rule) -> int:
         depth, seen = 0, set()
@@ -187,58 +332,53 @@ class Engine:
             depth += 1
         return depth
 
-    def _compile(self, rule: Rule) -> dict:
-        flag = self._flags[rule.id]
+    def _seen(self, c) -> None:
+        pass
+
+    def _compile(self, rule: Rule, i: int, k: int) -> dict:
         # durable-rules crashes when more than 64 tests hang off one node; every rule shares the
         # `t` test, so rules are spread over buckets (an always-true test on a field never set)
-        bucket = {"$nex": {f"b__{self._index[rule.id] // BUCKET}": 1}}
-        conds = [{"t": "situation"}, bucket, {"$nex": {flag: 1}}] + [compile_condition(c, self._ruled) for c in rule.when]
+        bucket = {"$nex": {f"b__{k // BUCKET}": 1}}
+        conds = [{"t": "situation"}, bucket, {"$nex": {f"f__{i}": 1}}]
+        conds += [{"$ex": {field_name(n): 1}} for n in self._needs[i]]
+        conds += [compile_condition(c, self._ruled) for c in rule.when]
         single_fact({"$and": conds})
-        compiled: list = []   # jinja2 work is done the first time the rule fires, not at start-up
-
-        def parts():
-            if not compiled:
-                compiled.extend([[(k, compile_expression(v)) for k, v in rule.then.effects],
-                                 [(k, compile_expression(v)) for k, v in rule.then.derive],
-                                 compile_template(rule.then.say) if rule.then.say else None])
-            return compiled
-        rule_reads = reads(rule.when, self._ruled)
-        runs, fields = self._runs, self._fields
+        matched = self._matched
 
         def action(c):  # exactly one parameter: durable-rules treats two as async
-            m = c.m._d
-            run = runs[m["sid"]]
-            if run.error is not None:
-                return
-            try:
-                chain: list[str] = []
-                for key in sorted(rule_reads & run.chains.keys(), key=lambda k: (len(run.chains[k]), k)):
-                    chain += [r for r in run.chains[key] if r not in chain]
-                chain.append(rule.id)
-                ctx = dict(run.facts)
-                effects, derive, template = parts()
-                values = {k: fn(**ctx) for k, fn in effects}
-                derived = {k: fn(**ctx) for k, fn in derive}
-                sentence = template.render({**ctx, "effect": values, "rule": rule.id}) if template else None
-                run.fired.append(Fired(rule, chain, values, derived, sentence))
-                new = {k: v for k, v in m.items() if k not in ("id", "$s", "sid")}
-                for k, v in derived.items():
-                    run.chains[k] = chain
-                    if v is not None:
-                        run.facts[k] = v
-                        if k in fields:
-                            new[k] = v
-                new[flag] = 1
-                run.chains[flag] = chain
-                if len(new) > MAX_FIELDS:
-                    raise EngineError(f"the incident's facts grew past {MAX_FIELDS} fields; "
-                                      "too many rules fired for the engine to hold")
-                c.retract_fact(m)
-                c.assert_fact(new)
-            except Exception as exc:  # surfaced after the run, never swallowed
-                run.error, run.error_rule = exc, rule.id
-
+            matched.append(i)
         return {"pri": 10 - self._depth(rule), "all": [{"m": {"$and": conds}}], "run": action}
+
+    def _fire(self, run: Run, r: _Rule) -> dict[str, Any]:
+        """Fire one rule in Python; the tested fields it changed (derived facts, a flag another rule waits for)."""
+        chains = run.chains
+        chain: list[str] = []
+        for key in sorted(r.reads & chains.keys(), key=lambda k: (len(chains[k]), k)):
+            chain += [x for x in chains[key] if x not in chain]
+        chain.append(r.rule.id)
+        facts = run.facts
+        effects, derive, template = r.parts()
+        values = {k: fn(**facts) for k, fn in effects}
+        derived = {k: fn(**facts) for k, fn in derive}
+        sentence = template.render({**facts, "effect": values, "rule": r.rule.id}) if template else None
+        run.fired.append(Fired(r.rule, chain, values, derived, sentence))
+        changed: dict[str, Any] = {}
+        for k, v in derived.items():
+            chains[k] = chain
+            if v is not None:
+                if k in self._fields and facts.get(k, changed) != v:
+                    changed[k] = v
+                facts[k] = v
+        chains[r.flag] = chain
+        if r.flag in self._tested_flags:
+            changed[r.flag] = 1
+        return changed
+
+    def _assert(self, run: Run, part: _Part, fact: dict) -> None:
+        run.asserts += 1
+        state = self._host.assert_fact(part.name, fact)
+        if isinstance(state, dict) and state.get("exception"):
+            raise EngineError(f"durable-rules reported: {state['exception']}")
 
     def run(self, situation: dict[str, Any], params: dict[str, Any]) -> Run:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards."""
@@ -247,33 +387,78 @@ class Engine:
         facts = {k: v for k, v in situation.items() if v is not None}
         # durable-rules gets only the fields some condition tests: it serialises every field on
         # every assert, and refuses a fact of more than about 254 fields
-        fact = {k: v for k, v in facts.items() if k in self._fields}
-        fact.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
-        fact["t"] = "situation"
+        base = {k: v for k, v in facts.items() if k in self._fields}
+        base.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
         facts["param"] = _nested(params)
+        parts = [p for p in self._parts if p.admits(facts)]
+        run = Run(facts, params)
         with self._lock:
             sid = f"s{next(self._sids)}"
-            run = Run(facts, params)
             self._runs[sid] = run
+            live: dict[str, dict] = {}
+            matched = self._matched
             try:
-                state = self._host.assert_fact(self.name, dict(fact, sid=sid))
-                if isinstance(state, dict) and state.get("exception") and run.error is None:
-                    raise EngineError(f"durable-rules reported: {state['exception']}")
+                del matched[:]
+                for p in parts:
+                    fact = {k: v for k, v in base.items() if k in p.fields}
+                    fact["t"], fact["sid"] = "situation", sid
+                    live[p.name] = fact
+                    self._assert(run, p, fact)
+                rules = self._rules
+                done: set[int] = set()
+                agenda = [rules[i].order for i in matched]
+                heapq.heapify(agenda)
+                while agenda:
+                    _, i = heapq.heappop(agenda)
+                    if i in done:
+                        continue
+                    done.add(i)
+                    r = rules[i]
+                    try:
+                        changed = self._fire(run, r)
+                    except Exception as exc:   # one failing rule is reported; the others still rule
+                        run.failures.append((r.rule.id, f"{type(exc).__name__}: {exc}" if not str(exc)
+                                             else str(exc)))
+                        continue
+                    if not changed:
+                        continue
+                    base.update(changed)
+                    stale = [p for p in parts if not p.fields.isdisjoint(changed)]
+                    if not stale:
+                        continue
+                    for p in stale:
+                        members = set(p.members)
+                        agenda = [o for o in agenda if o[1] not in members]
+                    heapq.heapify(agenda)
+                    del matched[:]
+                    for p in stale:
+                        old = live[p.name]
+                        fact = {k: v for k, v in base.items() if k in p.fields}
+                        fact["t"], fact["sid"] = "situation", sid
+                        for j in p.members:   # rules already fired stay quiet: their flags go in
+                            if j in done and len(fact) < MAX_FIELDS:
+                                fact[rules[j].flag] = 1
+                        self._host.retract_fact(p.name, old)
+                        live[p.name] = fact
+                        self._assert(run, p, fact)
+                    for j in matched:
+                        if j not in done:
+                            heapq.heappush(agenda, rules[j].order)
             finally:
-                self._host.delete_state(self.name, sid)
+                del matched[:]
+                for name in live:
+                    self._host.delete_state(name, sid)
                 del self._runs[sid]
-        if run.error is not None:
-            raise EngineError(f"rule {run.error_rule} failed: {run.error}") from run.error
         return run
 
     def close(self) -> None:
-        """Free the compiled ruleset (durable-rules has no public delete; see the notes, section 3)."""
+        """Free the compiled rulesets (durable-rules has no public delete; see the notes, section 3)."""
         if self._closed:
             return
         with self._lock:
-            rs = self._host._ruleset_directory.pop(self.name, None)
-            if rs is not None:
-                self._host._ruleset_list.remove(rs)
-                durable_rules_engine.delete_ruleset(rs._handle)
+            for p in self._parts:
+                rs = self._host._ruleset_directory.pop(p.name, None)
+                if rs is not None:
+                    self._host._ruleset_list.remove(rs)
+                    durable_rules_engine.delete_ruleset(rs._handle)
             self._closed = True
-

@@ -58,6 +58,7 @@ def report_json(report: Report) -> dict:
                     for d in report.derived],
         "questions": report.questions,
         "facts": {k: _value(k, v) for k, v in sorted(report.facts.items())},
+        "problems": report.problems,
     }
 
 
@@ -103,6 +104,9 @@ def report_text(report: Report) -> str:
         lines += ["", "derived facts:"]
         lines += [f"  {d['fact']} = {_shown(d['fact'], d['value'], report.setting)}  (by {d['by']})"
                   for d in report.derived]
+    if report.problems:
+        lines += ["", "PROBLEMS (these rules could not be applied; the rulings above stand without them):"]
+        lines += [f"  - {p['rule']}: {p['problem']}" for p in report.problems]
     if report.questions:
         lines += ["", "OPEN QUESTIONS (the answer could change the ruling):"]
         lines += [f"  - {q['question']}" for q in report.questions]
