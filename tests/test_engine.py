@@ -249,3 +249,41 @@ def test_random_incidents_over_the_whole_book_rule_or_are_refused(standard):
         except ProblemsError:
             pass
     assert ruled > 1000
+
+
+BIG = textwrap.dedent('''
+    import sys, tempfile, pathlib
+    sys.path.insert(0, sys.argv[1])
+    from big_book import write_big_house
+    from rulings import books
+    from rulings.incident import incident_from_data
+    from rulings.ruling import rule_on
+    from rulings.rulebook.house import load_house
+    from rulings.rulebook.load import standard_book
+    with tempfile.TemporaryDirectory() as d:
+        path = write_big_house(pathlib.Path(d), 2000 - len(standard_book().rules))
+        problems = books.lint([str(path)])   # loads, checks, and runs the house's own examples
+        assert problems == [], [str(p) for p in problems[:5]]
+        book = load_house(path, standard_book())
+        assert len(book.rules) == 2000
+        engine = books.Engine(book)
+        print("rulesets", len(engine._parts), max(len(p.members) for p in engine._parts))
+        inc = {"game": {"structure": "pot-limit", "setting": "tournament", "blinds": [1, 2]}, "button": 3,
+               "players": {1: 1000, 2: 1000, 3: 1000}, "street": "river", "pot": 400,
+               "disputed": {"seat": 1, "chips": [500]}}
+        report = rule_on(incident_from_data(inc), book, engine)
+        house = sorted(int(r.rule.split(".r")[1]) for r in report.rulings if r.house)
+        expected = [i for i in range(1861) if i % 4 == 1 and (i // 4) % 2 == 1 and (i // 8) % 3 == 2
+                    and 10 + (i * 7) % 400 <= 400]
+        assert house == expected, (house, expected)
+        assert report.final("pot-size-bet").effects == {"wager_to": 40000, "returned": 10000}
+        print("ok", len(house))
+''')
+
+
+def test_a_2000_rule_book_loads_lints_and_rules_in_a_child_process():
+    """A standard book plus 1,861 generated house rules: no crash, its examples pass, the right rules rule."""
+    proc = subprocess.run([sys.executable, "-c", BIG, str(Path(__file__).parent)], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split()[-2] == "ok" and int(proc.stdout.split()[-1]) > 20, proc.stdout
