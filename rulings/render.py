@@ -65,13 +65,14 @@ def report_json(report: Report) -> dict:
 _DEC = re.compile(r'"__dec__(-?[0-9.]+)__"')
 
 
-def dumps(data: Any) -> str:
+def dumps(data: Any, indent: int | None = 2) -> str:
     """JSON with exact decimal money: 84.50 is written as the number 84.5, never through a float."""
     def default(o):
         if isinstance(o, Decimal):
             return f"__dec__{o.normalize():f}__"
         raise TypeError(f"cannot write {type(o).__name__} as JSON")
-    return _DEC.sub(r"\1", json.dumps(data, indent=2, default=default, ensure_ascii=False))
+    return _DEC.sub(r"\1", json.dumps(data, indent=indent, default=default, ensure_ascii=False,
+                                       separators=None if indent else (",", ":")))
 
 
 def report_text(report: Report) -> str:
