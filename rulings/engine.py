@@ -42,6 +42,7 @@ SENTINEL = "__seen__"
 BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
 MAX_FIELDS = 240  # durable-rules refuses a fact of more than about 254 fields (error 302)
 PART_RULES = 250  # rules per ruleset: durable-rules hangs past ~515 sharing a prefix, aborts at 1,088
+MIN_PART = 48     # rules: smaller groups join the ruleset every incident runs (an assert costs more than they save)
 PART_FIELDS = 160  # fields conditions test, per ruleset: leaves room under MAX_FIELDS for fired flags
 GATES = ("structure", "setting", "street")   # input facts that decide which rulesets run
 _OPS = {"above": "$gt", "at_least": "$gte", "below": "$lt", "at_most": "$lte"}
@@ -291,10 +292,14 @@ class Engine:
         every = set().union(*rule_fields) if rules else set()
         if len(rules) <= part_rules and len(every) <= PART_FIELDS:
             return [_Part(f"{self.name}p0", list(range(len(rules))), every, {g: None for g in gates})]
-        keyed: dict[tuple, list[int]] = {}
+        keyed: dict[str, list[int]] = {}
         for i, r in enumerate(rules):
             key = tuple(_gate(r.when, g, tuple(cat[g].values)) for g in gates)
-            keyed.setdefault(tuple(sorted(k) if k is not None else ["*"] for k in key).__repr__(), []).append(i)
+            keyed.setdefault(repr(tuple(sorted(k) if k is not None else ["*"] for k in key)), []).append(i)
+        general = [i for members in keyed.values() if len(members) < MIN_PART for i in members]
+        keyed = {k: v for k, v in keyed.items() if len(v) >= MIN_PART}
+        anywhere = repr(tuple(["*"] for _ in gates))
+        keyed[""] = sorted(general + keyed.pop(anywhere, []))   # first: the ruleset every incident runs
         parts: list[_Part] = []
         for key in sorted(keyed):
             members = keyed[key]

@@ -287,3 +287,27 @@ def test_a_2000_rule_book_loads_lints_and_rules_in_a_child_process():
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split()[-2] == "ok" and int(proc.stdout.split()[-1]) > 20, proc.stdout
+
+
+def test_a_split_book_rules_as_one_ruleset_would(tmp_path, standard):
+    """300 rules in one ruleset, and the same book split into rulesets of 60: the same reports, the same order."""
+    from big_book import write_big_house
+    from rulings.problems import ProblemsError
+    from rulings.render import report_json
+    from rulings.rulebook.house import load_house
+    book = load_house(write_big_house(tmp_path, 300 - len(standard[0].rules)), standard[0])
+    one, split = Engine(book, part_rules=1000), Engine(book, part_rules=60)
+    assert len(one._parts) == 1 and len(split._parts) > 3
+    datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(21, 300)
+    compared = 0
+    for data in datas:
+        try:
+            a = rule_on(incident_from_data(data), book, one)
+        except ProblemsError:
+            continue
+        b = rule_on(incident_from_data(data), book, split)
+        assert (report_json(a), a.trace) == (report_json(b), b.trace), data
+        compared += 1
+    assert compared > 700
+    one.close()
+    split.close()
