@@ -23,9 +23,13 @@ split book rules exactly as one ruleset would.
 """
 from __future__ import annotations
 
+import hashlib
 import heapq
 import itertools
+import json
+import os
 import threading
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +161,44 @@ def required(rule: Rule) -> set[str]:
     return out - {"param", "effect", "rule", "seat", "true", "false", "none", "True", "False", "None"}
 
 
+def _cache_file(rules: list[Rule], ruled: dict) -> Path | None:
+    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code."""
+    where = os.environ.get("RULINGS_CACHE")
+    if where == "off":
+        return None
+    h = hashlib.sha256()
+    for mod in ("engine.py", "expressions.py"):
+        h.update((Path(__file__).parent / mod).read_bytes())
+    h.update(repr(sorted(ruled.items())).encode())
+    for r in rules:
+        h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say)).encode())
+    return Path(where or Path.home() / ".cache" / "rulings") / f"compiled-{h.hexdigest()[:32]}.json"
+
+
+def _compiled(rules: list[Rule], ruled: dict) -> list[dict]:
+    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached)."""
+    path = None
+    try:
+        path = _cache_file(rules, ruled)
+        if path is not None:
+            data = json.loads(path.read_text())
+            if isinstance(data, list) and len(data) == len(rules):
+                return data
+    except (OSError, ValueError):
+        pass
+    out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)),
+            "when": [compile_condition(c, ruled) for c in r.when]} for r in rules]
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(out))
+            tmp.replace(path)   # atomic: a concurrent reader sees the old file or the new one
+        except OSError:
+            pass
+    return out
+
+
 @dataclass
 class Fired:
     """One rule that fired, with what it gave."""
@@ -263,14 +305,15 @@ class Engine:
         for i, rule in enumerate(rules):
             if rule.then.ruling:
                 self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
-        self._needs = [sorted(required(r)) for r in rules]
-        rule_fields = [reads(r.when, self._ruled) | {field_name(n) for n in need}
-                       for r, need in zip(rules, self._needs)]
+        compiled = _compiled(rules, self._ruled)
+        self._needs = [c["needs"] for c in compiled]
+        self._conds = [c["when"] for c in compiled]
+        rule_reads = [set(c["reads"]) for c in compiled]
+        rule_fields = [rr | {field_name(n) for n in need} for rr, need in zip(rule_reads, self._needs)]
         self._fields = set().union(*rule_fields) if rules else set()
         self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
-        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", reads(r.when, self._ruled))
-                       for i, r in enumerate(rules)]
+        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i]) for i, r in enumerate(rules)]
         derived = {k for r in rules for k, _ in r.then.derive}
         cat = catalogue()
         gates = [g for g in GATES if g not in derived and g in cat]
@@ -346,7 +389,7 @@ class Engine:
         bucket = {"$nex": {f"b__{k // BUCKET}": 1}}
         conds = [{"t": "situation"}, bucket, {"$nex": {f"f__{i}": 1}}]
         conds += [{"$ex": {field_name(n): 1}} for n in self._needs[i]]
-        conds += [compile_condition(c, self._ruled) for c in rule.when]
+        conds += self._conds[i]
         single_fact({"$and": conds})
         matched = self._matched
 
