@@ -311,3 +311,26 @@ def test_a_split_book_rules_as_one_ruleset_would(tmp_path, standard):
     assert compared > 700
     one.close()
     split.close()
+
+
+@pytest.mark.parametrize("text", ["pot + 2 * to_call", "pot // to_call", "chips_to - said_to if chips_to > said_to else 0",
+                                  "'raise' if facing_bet else 'bet'", "-pot + param.t.x", "not facing_bet or pot >= 5",
+                                  "pot and to_call", "pot * 'ab'", "missing_fact + 1", "pot % 7", "[1] * 2",
+                                  "pot == 8000", "pot != 8000 and pot <= 9000"])
+def test_the_fast_expression_path_agrees_with_jinja(text):
+    """Effects and derived facts run as plain Python where they can; results and refusals match jinja2's."""
+    from rulings.engine import _callable
+    from rulings.expressions import compile_expression
+    facts = {"pot": 8000, "to_call": 0, "chips_to": 500, "said_to": 700, "facing_bet": False,
+             "param": {"t": {"x": 25}}}
+
+    def outcome(fn):
+        try:
+            return "ok", fn()
+        except Exception as exc:
+            return "error", type(exc).__name__
+    fast = outcome(lambda: _callable(text)(facts))
+    slow = outcome(lambda: compile_expression(text)(**facts))
+    if fast[0] == "error" and slow[0] == "error":
+        return   # both refuse (the error class may differ: jinja2 wraps some)
+    assert fast == slow
