@@ -223,13 +223,26 @@ class Run:
     asserts: int = 0
 
 
+class _Nested(dict):
+    """Parameters as param.topic.name for expressions and sentences, each topic gathered when first read."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: dict):
+        super().__init__()
+        self._flat = flat
+
+    def __missing__(self, topic: str) -> dict:
+        prefix = topic + "."
+        found = {k[len(prefix):]: v for k, v in self._flat.items() if k.startswith(prefix)}
+        if not found:
+            raise KeyError(topic)
+        self[topic] = found
+        return found
+
+
 def _nested(params: dict) -> dict:
-    """Parameters as param.topic.name for expressions and sentences."""
-    nested: dict = {}
-    for name, value in params.items():
-        topic, _, rest = name.partition(".")
-        nested.setdefault(topic, {})[rest] = value
-    return nested
+    return _Nested(params)
 
 
 def _gate(conditions, fact: str, values: tuple) -> frozenset | None:
