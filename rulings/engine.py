@@ -273,6 +273,11 @@ class _Part:
     members: list[int]
     fields: set[str]
     gates: dict[str, frozenset | None]
+    handle: int = 0
+    index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
+
+    def __post_init__(self) -> None:
+        self.index = {f"r{i}": i for i in self.members}
 
     def admits(self, facts: dict) -> bool:
         for fact, allowed in self.gates.items():
@@ -425,6 +430,8 @@ class Engine:
             self._host.set_rulesets(definitions)
         except Exception as exc:  # the C core's refusals come back as plain exceptions
             raise EngineError(f"durable-rules refused the compiled rulebook: {exc}") from exc
+        for p in self._parts:
+            p.handle = self._host.get_ruleset(p.name)._handle
 
     def _split(self, rules: list[Rule], rule_fields: list[set[str]], gates: list[str], cat: dict,
                part_rules: int) -> list[_Part]:
@@ -519,11 +526,28 @@ class Engine:
             changed[r.flag] = 1
         return changed
 
-    def _assert(self, run: Run, part: _Part, fact: dict) -> None:
+    def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
+        """Post a fact straight to the C core, then take every action it starts, completing each.
+
+        This is the protocol of durable-rules' own Python host (``Ruleset._flush_actions``) without its
+        per-action ``update_state`` (the state document never changes here) and JSON round trips: an
+        action only records which rule matched, so it needs nothing but the action's name. Every
+        action is completed before the run goes on, so no action is pending when the state is deleted.
+        """
         run.asserts += 1
-        state = self._host.assert_fact(part.name, fact)
-        if isinstance(state, dict) and state.get("exception"):
-            raise EngineError(f"durable-rules reported: {state['exception']}")
+        code, offset = call(part.handle, json.dumps(fact, ensure_ascii=False))
+        if code in (1, 2):   # not handled / already observed: the sentinel and fresh sids prevent both
+            raise EngineError(f"durable-rules refused the situation (code {code})")
+        if code != 0 or not offset:
+            return
+        started = durable_rules_engine.start_action_for_state(part.handle, offset)
+        message = started[1] if started else None
+        matched, index = self._matched, part.index
+        while message:
+            name = message[2:message.index('"', 2)]   # {"r12": {...}}: one action, named by its rule
+            if name in index:
+                matched.append(index[name])
+            message = durable_rules_engine.complete_and_start_action(part.handle, offset)
 
     def run(self, situation: dict[str, Any], params: dict[str, Any]) -> Run:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards."""
@@ -583,7 +607,7 @@ class Engine:
                         for j in p.members:   # rules already fired stay quiet: their flags go in
                             if j in done and len(fact) < MAX_FIELDS:
                                 fact[rules[j].flag] = 1
-                        self._host.retract_fact(p.name, old)
+                        self._assert(run, p, old, durable_rules_engine.retract_fact)
                         live[p.name] = fact
                         self._assert(run, p, fact)
                     for j in matched:
