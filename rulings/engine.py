@@ -543,11 +543,15 @@ class Engine:
         started = durable_rules_engine.start_action_for_state(part.handle, offset)
         message = started[1] if started else None
         matched, index = self._matched, part.index
-        while message:
-            name = message[2:message.index('"', 2)]   # {"r12": {...}}: one action, named by its rule
-            if name in index:
-                matched.append(index[name])
-            message = durable_rules_engine.complete_and_start_action(part.handle, offset)
+        try:
+            while message:
+                name = message[2:message.index('"', 2)]   # {"r12": {...}}: one action, named by its rule
+                if name in index:
+                    matched.append(index[name])
+                message = durable_rules_engine.complete_and_start_action(part.handle, offset)
+        except BaseException:   # as durable-rules' own host does: give the action back before going on
+            durable_rules_engine.abandon_action(part.handle, offset)
+            raise
 
     def run(self, situation: dict[str, Any], params: dict[str, Any]) -> Run:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards."""
