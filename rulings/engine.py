@@ -57,6 +57,10 @@ class EngineError(RuntimeError):
     """A rule's action failed, or the engine refused a rulebook."""
 
 
+class _Unhandled(EngineError):
+    """durable-rules did not take the fact: its session is half built, and deleting it would crash."""
+
+
 def field_name(name: str) -> str:
     """A fact or parameter name as a durable-rules field (dots are paths there, so they are replaced)."""
     if name.startswith("param."):
@@ -537,7 +541,7 @@ class Engine:
         run.asserts += 1
         code, offset = call(part.handle, json.dumps(fact, ensure_ascii=False))
         if code in (1, 2):   # not handled / already observed: the sentinel and fresh sids prevent both
-            raise EngineError(f"durable-rules refused the situation (code {code})")
+            raise _Unhandled(f"durable-rules refused the situation (code {code})")
         if code != 0 or not offset:
             return
         started = durable_rules_engine.start_action_for_state(part.handle, offset)
@@ -551,6 +555,13 @@ class Engine:
                 message = durable_rules_engine.complete_and_start_action(part.handle, offset)
         except BaseException:   # as durable-rules' own host does: give the action back before going on
             durable_rules_engine.abandon_action(part.handle, offset)
+            raise
+
+    def _take(self, run: Run, part: _Part, fact: dict, live: dict) -> None:
+        try:
+            self._assert(run, part, fact)
+        except _Unhandled:
+            live.pop(part.name, None)   # never delete a half-built session (durable-rules-notes, section 2)
             raise
 
     def run(self, situation: dict[str, Any], params: dict[str, Any]) -> Run:
@@ -576,7 +587,7 @@ class Engine:
                     fact = {k: v for k, v in base.items() if k in p.fields}
                     fact["t"], fact["sid"] = "situation", sid
                     live[p.name] = fact
-                    self._assert(run, p, fact)
+                    self._take(run, p, fact, live)
                 rules = self._rules
                 done: set[int] = set()
                 agenda = [rules[i].order for i in matched]
@@ -613,7 +624,7 @@ class Engine:
                                 fact[rules[j].flag] = 1
                         self._assert(run, p, old, durable_rules_engine.retract_fact)
                         live[p.name] = fact
-                        self._assert(run, p, fact)
+                        self._take(run, p, fact, live)
                     for j in matched:
                         if j not in done:
                             heapq.heappush(agenda, rules[j].order)
