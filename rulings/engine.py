@@ -250,23 +250,27 @@ def _nested(params: dict) -> dict:
 
 
 def _gate(conditions, fact: str, values: tuple) -> frozenset | None:
-    """The values of ``fact`` a rule's top-level conditions allow (None: any)."""
-    allowed = set(values)
+    """The values of ``fact`` a rule's top-level conditions allow, None standing for its absence
+    (None as the result: anything)."""
+    anything = set(values) | {None}
+    allowed = set(anything)
     for c in conditions:
         if isinstance(c, Condition) and c.fact == fact:
             if c.op == "eq":
                 allowed &= {c.value}
             elif c.op == "in":
                 allowed &= set(c.value)
-            elif c.op == "not":
-                allowed -= {c.value}
+            elif c.op == "not":        # durable-rules: a test on an absent field does not match
+                allowed -= {c.value, None}
             elif c.op == "not_in":
-                allowed -= set(c.value)
+                allowed -= set(c.value) | {None}
             elif c.op == "missing":
-                allowed = set()
+                allowed &= {None}
+            elif c.op == "present":
+                allowed -= {None}
             else:
                 return None
-    return None if allowed == set(values) else frozenset(allowed)
+    return None if allowed == anything else frozenset(allowed)
 
 
 @dataclass
@@ -446,7 +450,7 @@ class Engine:
         keyed: dict[str, list[int]] = {}
         for i, r in enumerate(rules):
             key = tuple(_gate(r.when, g, tuple(cat[g].values)) for g in gates)
-            keyed.setdefault(repr(tuple(sorted(k) if k is not None else ["*"] for k in key)), []).append(i)
+            keyed.setdefault(repr(tuple(sorted(k, key=str) if k is not None else ["*"] for k in key)), []).append(i)
         general = [i for members in keyed.values() if len(members) < MIN_PART for i in members]
         keyed = {k: v for k, v in keyed.items() if len(v) >= MIN_PART}
         anywhere = repr(tuple(["*"] for _ in gates))

@@ -334,3 +334,17 @@ def test_the_fast_expression_path_agrees_with_jinja(text):
     if fast[0] == "error" and slow[0] == "error":
         return   # both refuse (the error class may differ: jinja2 wraps some)
     assert fast == slow
+
+
+def test_ruleset_gates_follow_durable_rules_on_absent_facts():
+    """A ruleset is skipped only when none of its rules could match: absence counts as a value."""
+    from rulings.engine import _gate, _Part
+    from rulings.rulebook.model import Condition
+    values = ("flop", "turn")
+    assert _gate((Condition("street", "eq", "flop"),), "street", values) == {"flop"}
+    assert _gate((Condition("street", "not", "flop"),), "street", values) == {"turn"}
+    assert _gate((Condition("street", "missing"),), "street", values) == {None}
+    assert _gate((Condition("street", "present"),), "street", values) == {"flop", "turn"}
+    assert _gate((Condition("pot", "above", 5),), "street", values) is None
+    part = _Part("p", [0], set(), {"street": frozenset({None})})
+    assert part.admits({}) and not part.admits({"street": "flop"})
