@@ -28,6 +28,9 @@ def _problems(exc: ProblemsError, fmt: str) -> None:
 
 
 def cmd_rule(args) -> int:
+    if args.jsonl or len(args.incident) != 1:
+        return cmd_rule_batch(args)
+    args.incident = args.incident[0]
     from rulings.incident import load_incident
     from rulings.ruling import rule_on
     try:
@@ -43,6 +46,19 @@ def cmd_rule(args) -> int:
         return INPUT
     print(dumps(report_json(report)) if args.format == "json" else report_text(report))
     return OK
+
+
+def cmd_rule_batch(args) -> int:
+    from rulings import batch
+    if args.jsonl and args.incident:
+        print("rulings: give incident files or --jsonl, not both", file=sys.stderr)
+        return INPUT
+    if not args.jsonl and not args.incident:
+        print("rulings: rule needs an incident file (or several, or --jsonl FILE-or-'-')", file=sys.stderr)
+        raise SystemExit(INPUT)
+    if args.jsonl:
+        return batch.rule_jsonl(args.jsonl, args.house, max(1, args.jobs))
+    return batch.rule_files(args.incident, args.house, args.format)
 
 
 def cmd_lint(args) -> int:
@@ -150,8 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulings", description="A card room's rules expert: incidents in, cited rulings out.")
     p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON)")
-    r.add_argument("incident")
+    r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON), several, or a JSONL stream")
+    r.add_argument("incident", nargs="*")
+    r.add_argument("--jsonl", metavar="FILE", help="one JSON incident per line ('-': standard input); "
+                   "one JSON report per line out, in order")
+    r.add_argument("--jobs", type=int, default=1, help="worker processes for --jsonl (default 1)")
     r.add_argument("--house", help="a house rulebook (path, or name under rulebooks/houses/)")
     r.add_argument("--format", choices=("text", "json"), default="text")
     r.set_defaults(run=cmd_rule)

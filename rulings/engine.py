@@ -1,37 +1,64 @@
-"""The only module that talks to durable-rules: compile a rulebook into one ruleset, run one incident per session.
+"""The only module that talks to durable-rules: compile a rulebook into rulesets, run one incident per session.
 
 The envelope (see docs/engine-notes.md): a host without
 background threads; every incident in its own session, deleted afterwards;
 a sentinel rule so that no fact is ever unhandled; conditions on one fact
 only (no cross-fact joins, which crash the C core); every rule guarded by a
-discriminator and a fired flag so nothing loops; exceptions raised inside
-actions caught and raised again after the run instead of being swallowed.
+discriminator and a fired flag so nothing loops.
 
-Forward chaining works on one evolving "situation" fact per incident: a rule
-that derives facts retracts the situation and asserts it again with the new
-facts added, so rules that read them fire next. Each rule fires at most once.
+Forward chaining on one evolving "situation" fact per incident and ruleset.
+durable-rules matches: each rule's action only records that the rule
+matched. The agenda is ours: the matched rule that comes first (durable's
+own order: priority, then book order) fires in Python, and the situation
+in durable-rules is replaced (retract, then assert) only when the firing
+changed a field some condition tests -- a derived fact, or the flag of a
+rule whose ruling another rule waits for. Most incidents take one assert.
+A rule whose action fails is reported and the others still rule.
+
+A book is split into rulesets inside durable-rules' measured limits (rules,
+fields per fact, tests per node: see docs/engine-notes.md); a ruleset whose
+rules all require a structure, setting or street the incident does not have
+is not run. Matches from every ruleset that runs go on the one agenda, so a
+split book rules exactly as one ruleset would.
 """
 from __future__ import annotations
 
+import hashlib
+import heapq
 import itertools
+import json
+import os
 import threading
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
 import durable_rules_engine
 from durable import engine as durable
 
-from rulings.expressions import compile_expression, compile_template, names_in, param_names_in, to_durable
+from jinja2 import UndefinedError, nodes
+from jinja2.exceptions import SecurityError
+
+from rulings.expressions import (ENV, compile_expression, compile_template, names_in, param_names_in,
+                                 parse_expression, to_durable)
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
 BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
 MAX_FIELDS = 240  # durable-rules refuses a fact of more than about 254 fields (error 302)
+PART_RULES = 250  # rules per ruleset: durable-rules hangs past ~515 sharing a prefix, aborts at 1,088
+MIN_PART = 8      # rules: smaller groups join the ruleset every incident runs (an assert costs more than they save)
+PART_FIELDS = 160  # fields conditions test, per ruleset: leaves room under MAX_FIELDS for fired flags
+GATES = ("structure", "setting", "street")   # input facts that decide which rulesets run
 _OPS = {"above": "$gt", "at_least": "$gte", "below": "$lt", "at_most": "$lte"}
 
 
 class EngineError(RuntimeError):
     """A rule's action failed, or the engine refused a rulebook."""
+
+
+class _Unhandled(EngineError):
+    """durable-rules did not take the fact: its session is half built, and deleting it would crash."""
 
 
 def field_name(name: str) -> str:
@@ -115,6 +142,68 @@ def reads(conditions, ruled: dict[str, list[str]] | None = None) -> set[str]:
     return out
 
 
+def required(rule: Rule) -> set[str]:
+    """The facts a rule's effects, derived facts and sentence read: absent, the rule cannot apply.
+
+    A name read only through ``default(...)`` is optional.
+    """
+    out: set[str] = set()
+
+    def walk(node: nodes.Node, guarded: bool) -> None:
+        if isinstance(node, nodes.Name) and not guarded:
+            out.add(node.name)
+        if isinstance(node, nodes.Filter) and node.name == "default":
+            walk(node.node, True)
+            for child in node.args:
+                walk(child, guarded)
+            return
+        for child in node.iter_child_nodes():
+            walk(child, guarded)
+    for _, text in rule.then.effects + rule.then.derive:
+        walk(parse_expression(str(text)), False)
+    if rule.then.say:
+        walk(ENV.parse(rule.then.say), False)
+    return out - {"param", "effect", "rule", "seat", "true", "false", "none", "True", "False", "None"}
+
+
+def _cache_file(rules: list[Rule], ruled: dict) -> Path | None:
+    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code."""
+    where = os.environ.get("RULINGS_CACHE")
+    if where == "off":
+        return None
+    h = hashlib.sha256()
+    for mod in ("engine.py", "expressions.py"):
+        h.update((Path(__file__).parent / mod).read_bytes())
+    h.update(repr(sorted(ruled.items())).encode())
+    for r in rules:
+        h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say)).encode())
+    return Path(where or Path.home() / ".cache" / "rulings") / f"compiled-{h.hexdigest()[:32]}.json"
+
+
+def _compiled(rules: list[Rule], ruled: dict) -> list[dict]:
+    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached)."""
+    path = None
+    try:
+        path = _cache_file(rules, ruled)
+        if path is not None:
+            data = json.loads(path.read_text())
+            if isinstance(data, list) and len(data) == len(rules):
+                return data
+    except (OSError, ValueError):
+        pass
+    out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)),
+            "when": [compile_condition(c, ruled) for c in r.when]} for r in rules]
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(out))
+            tmp.replace(path)   # atomic: a concurrent reader sees the old file or the new one
+        except OSError:
+            pass
+    return out
+
+
 @dataclass
 class Fired:
     """One rule that fired, with what it gave."""
@@ -134,17 +223,176 @@ class Run:
     params: dict[str, Any] = field(default_factory=dict)
     fired: list[Fired] = field(default_factory=list)
     chains: dict[str, list[str]] = field(default_factory=dict)
-    error: BaseException | None = None
-    error_rule: str | None = None
+    failures: list[tuple[str, str]] = field(default_factory=list)   # (rule id, what went wrong)
+    asserts: int = 0
+
+
+class _Nested(dict):
+    """Parameters as param.topic.name for expressions and sentences, each topic gathered when first read."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: dict):
+        super().__init__()
+        self._flat = flat
+
+    def __missing__(self, topic: str) -> dict:
+        prefix = topic + "."
+        found = {k[len(prefix):]: v for k, v in self._flat.items() if k.startswith(prefix)}
+        if not found:
+            raise KeyError(topic)
+        self[topic] = found
+        return found
 
 
 def _nested(params: dict) -> dict:
-    """Parameters as param.topic.name for expressions and sentences."""
-    nested: dict = {}
-    for name, value in params.items():
-        topic, _, rest = name.partition(".")
-        nested.setdefault(topic, {})[rest] = value
-    return nested
+    return _Nested(params)
+
+
+def _gate(conditions, fact: str, values: tuple) -> frozenset | None:
+    """The values of ``fact`` a rule's top-level conditions allow, None standing for its absence
+    (None as the result: anything)."""
+    anything = set(values) | {None}
+    allowed = set(anything)
+    for c in conditions:
+        if isinstance(c, Condition) and c.fact == fact:
+            if c.op == "eq":
+                allowed &= {c.value}
+            elif c.op == "in":
+                allowed &= set(c.value)
+            elif c.op == "not":        # durable-rules: a test on an absent field does not match
+                allowed -= {c.value, None}
+            elif c.op == "not_in":
+                allowed -= set(c.value) | {None}
+            elif c.op == "missing":
+                allowed &= {None}
+            elif c.op == "present":
+                allowed -= {None}
+            else:
+                return None
+    return None if allowed == anything else frozenset(allowed)
+
+
+@dataclass
+class _Part:
+    """One durable-rules ruleset: some of the book's rules, the fields they test, the incidents it can apply to."""
+
+    name: str
+    members: list[int]
+    fields: set[str]
+    gates: dict[str, frozenset | None]
+    handle: int = 0
+    index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
+
+    def __post_init__(self) -> None:
+        self.index = {f"r{i}": i for i in self.members}
+
+    def admits(self, facts: dict) -> bool:
+        for fact, allowed in self.gates.items():
+            if allowed is not None and facts.get(fact) not in allowed:
+                return False
+        return True
+
+
+class _Slow(Exception):
+    """An expression the fast path does not take: jinja2 evaluates it."""
+
+
+_BINOPS = {nodes.Add: lambda a, b: a + b, nodes.Sub: lambda a, b: a - b,
+           nodes.FloorDiv: lambda a, b: a // b}
+_CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "gt": lambda a, b: a > b,
+        "gteq": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lteq": lambda a, b: a <= b}
+
+
+def _number(v: Any) -> Any:
+    if isinstance(v, (str, list, tuple, dict)):   # the sandbox's refusal of text or list repetition
+        raise SecurityError("repetition of text or lists is not allowed")
+    return v
+
+
+def _fast(node: nodes.Node):
+    """A whitelisted expression as plain Python over the facts (the same results as jinja2, without its context)."""
+    if isinstance(node, nodes.Const):
+        value = node.value
+        return lambda f: value
+    if isinstance(node, nodes.Name):
+        name = node.name
+
+        def read(f):
+            try:
+                return f[name]
+            except KeyError:
+                raise UndefinedError(f"'{name}' is undefined") from None
+        return read
+    if isinstance(node, nodes.Getattr):
+        path, root = [], node
+        while isinstance(root, nodes.Getattr):
+            path.append(root.attr)
+            root = root.node
+        if not (isinstance(root, nodes.Name) and root.name == "param" and len(path) == 2):
+            raise _Slow
+        topic, name = path[1], path[0]
+        return lambda f: f["param"][topic][name]
+    if type(node) in _BINOPS:
+        op, left, right = _BINOPS[type(node)], _fast(node.left), _fast(node.right)
+        return lambda f: op(left(f), right(f))     # as jinja2's sandbox: only '*' is intercepted
+    if isinstance(node, nodes.Mul):
+        left, right = _fast(node.left), _fast(node.right)
+        return lambda f: _number(left(f)) * _number(right(f))
+    if isinstance(node, nodes.Neg):
+        inner = _fast(node.node)
+        return lambda f: -inner(f)
+    if isinstance(node, nodes.Not):
+        inner = _fast(node.node)
+        return lambda f: not inner(f)
+    if isinstance(node, nodes.And):
+        left, right = _fast(node.left), _fast(node.right)
+        return lambda f: left(f) and right(f)
+    if isinstance(node, nodes.Or):
+        left, right = _fast(node.left), _fast(node.right)
+        return lambda f: left(f) or right(f)
+    if isinstance(node, nodes.CondExpr) and node.expr2 is not None:
+        test, yes, no = _fast(node.test), _fast(node.expr1), _fast(node.expr2)
+        return lambda f: yes(f) if test(f) else no(f)
+    if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _CMP:
+        op, left, right = _CMP[node.ops[0].op], _fast(node.expr), _fast(node.ops[0].expr)
+        return lambda f: op(left(f), right(f))
+    raise _Slow
+
+
+def fast_expression(text: str):
+    """The expression as a Python callable over a dict of facts, or None when jinja2 must evaluate it."""
+    try:
+        fn = _fast(parse_expression(str(text)))
+    except _Slow:
+        return None
+    return fn
+
+
+def _callable(text: str):
+    fn = fast_expression(text)
+    if fn is not None:
+        return fn
+    slow = compile_expression(text)
+    return lambda f: slow(**f)
+
+
+class _Rule:
+    """A rule as the agenda sees it: its order, flag, what it reads, its compiled parts (jinja2 at first use)."""
+
+    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled")
+
+    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str]):
+        self.rule, self.index, self.order, self.flag, self.reads = rule, index, (pri, index), flag, reads_
+        self.compiled: list | None = None
+
+    def parts(self) -> list:
+        if self.compiled is None:
+            then = self.rule.then
+            self.compiled = [[(k, _callable(v)) for k, v in then.effects],
+                             [(k, _callable(v)) for k, v in then.derive],
+                             compile_template(then.say) if then.say else None]
+        return self.compiled
 
 
 class Engine:
@@ -152,32 +400,89 @@ class Engine:
 
     _names = itertools.count(1)
 
-    def __init__(self, book: Rulebook):
+    def __init__(self, book: Rulebook, part_rules: int = PART_RULES):
+        from rulings.catalogue import facts as catalogue
         self.book = book
         self.name = f"book{next(self._names)}"
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._sids = itertools.count(1)
         self._host = _SyncHost()
-        ruleset = {}
-        self._flags: dict[str, str] = {}
-        self._index: dict[str, int] = {}
+        self._closed = False
+        self._matched: list[int] = []
+        rules = list(book.rules.values())
         self._ruled: dict[str, list[str]] = {}
-        for i, rule in enumerate(book.rules.values()):
-            self._flags[rule.id] = f"f__{i}"
-            self._index[rule.id] = i
+        for i, rule in enumerate(rules):
             if rule.then.ruling:
                 self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
-        self._fields = {f for r in book.rules.values() for f in reads(r.when)}
+        compiled = _compiled(rules, self._ruled)
+        self._needs = [c["needs"] for c in compiled]
+        self._conds = [c["when"] for c in compiled]
+        rule_reads = [set(c["reads"]) for c in compiled]
+        rule_fields = [rr | {field_name(n) for n in need} for rr, need in zip(rule_reads, self._needs)]
+        self._fields = set().union(*rule_fields) if rules else set()
+        self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
-        for i, rule in enumerate(book.rules.values()):
-            ruleset[f"r{i}"] = self._compile(rule)
-        ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": lambda c: None}
+        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i]) for i, r in enumerate(rules)]
+        derived = {k for r in rules for k, _ in r.then.derive}
+        cat = catalogue()
+        gates = [g for g in GATES if g not in derived and g in cat]
+        self._parts = self._split(rules, rule_fields, gates, cat, part_rules)
+        self._part_of = {i: p for p in self._parts for i in p.members}
+        definitions = {}
+        for p in self._parts:
+            ruleset = {f"r{i}": self._compile(rules[i], i, k) for k, i in enumerate(p.members)}
+            ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": self._seen}
+            definitions[p.name] = ruleset
         try:
-            self._host.set_rulesets({self.name: ruleset})
+            self._host.set_rulesets(definitions)
         except Exception as exc:  # the C core's refusals come back as plain exceptions
             raise EngineError(f"durable-rules refused the compiled rulebook: {exc}") from exc
-        self._closed = False
+        for p in self._parts:
+            p.handle = self._host.get_ruleset(p.name)._handle
+
+    def _split(self, rules: list[Rule], rule_fields: list[set[str]], gates: list[str], cat: dict,
+               part_rules: int) -> list[_Part]:
+        """Rules in rulesets of at most ``part_rules`` rules and PART_FIELDS tested fields, grouped by gate."""
+        every = set().union(*rule_fields) if rules else set()
+        if len(rules) <= part_rules and len(every) <= PART_FIELDS:
+            return [_Part(f"{self.name}p0", list(range(len(rules))), every, {g: None for g in gates})]
+        keyed: dict[str, list[int]] = {}
+        for i, r in enumerate(rules):
+            key = tuple(_gate(r.when, g, tuple(cat[g].values)) for g in gates)
+            keyed.setdefault(repr(tuple(sorted(k, key=str) if k is not None else ["*"] for k in key)), []).append(i)
+        general = [i for members in keyed.values() if len(members) < MIN_PART for i in members]
+        keyed = {k: v for k, v in keyed.items() if len(v) >= MIN_PART}
+        anywhere = repr(tuple(["*"] for _ in gates))
+        keyed[""] = sorted(general + keyed.pop(anywhere, []))   # first: the ruleset every incident runs
+        parts: list[_Part] = []
+        for key in sorted(keyed):
+            members = keyed[key]
+            chunk: list[int] = []
+            fields: set[str] = set()
+            for i in members + [None]:
+                if i is not None and len(chunk) < part_rules and len(fields | rule_fields[i]) <= PART_FIELDS:
+                    chunk.append(i)
+                    fields |= rule_fields[i]
+                    continue
+                if chunk:
+                    g = {gate: None for gate in gates}
+                    for j in chunk:
+                        for gate in gates:
+                            allowed = _gate(rules[j].when, gate, tuple(cat[gate].values))
+                            g[gate] = None if allowed is None else allowed | (g[gate] or frozenset())
+                        break
+                    for j in chunk[1:]:
+                        for gate in gates:
+                            allowed = _gate(rules[j].when, gate, tuple(cat[gate].values))
+                            g[gate] = None if allowed is None or g[gate] is None else g[gate] | allowed
+                    parts.append(_Part(f"{self.name}p{len(parts)}", sorted(chunk), fields, g))
+                if i is not None:
+                    if len(rule_fields[i]) > PART_FIELDS:
+                        raise EngineError(f"rule {rules[i].id} tests {len(rule_fields[i])} fields; "
+                                          f"the engine holds at most {PART_FIELDS}")
+                    chunk, fields = [i], set(rule_fields[i])
+        return parts
 
     def _depth(self, rule: Rule) -> int:
         depth, seen = 0, set()
@@ -187,58 +492,81 @@ class Engine:
             depth += 1
         return depth
 
-    def _compile(self, rule: Rule) -> dict:
-        flag = self._flags[rule.id]
+    def _seen(self, c) -> None:
+        pass
+
+    def _compile(self, rule: Rule, i: int, k: int) -> dict:
         # durable-rules crashes when more than 64 tests hang off one node; every rule shares the
         # `t` test, so rules are spread over buckets (an always-true test on a field never set)
-        bucket = {"$nex": {f"b__{self._index[rule.id] // BUCKET}": 1}}
-        conds = [{"t": "situation"}, bucket, {"$nex": {flag: 1}}] + [compile_condition(c, self._ruled) for c in rule.when]
+        bucket = {"$nex": {f"b__{k // BUCKET}": 1}}
+        conds = [{"t": "situation"}, bucket, {"$nex": {f"f__{i}": 1}}]
+        conds += [{"$ex": {field_name(n): 1}} for n in self._needs[i]]
+        conds += self._conds[i]
         single_fact({"$and": conds})
-        compiled: list = []   # jinja2 work is done the first time the rule fires, not at start-up
-
-        def parts():
-            if not compiled:
-                compiled.extend([[(k, compile_expression(v)) for k, v in rule.then.effects],
-                                 [(k, compile_expression(v)) for k, v in rule.then.derive],
-                                 compile_template(rule.then.say) if rule.then.say else None])
-            return compiled
-        rule_reads = reads(rule.when, self._ruled)
-        runs, fields = self._runs, self._fields
+        matched = self._matched
 
         def action(c):  # exactly one parameter: durable-rules treats two as async
-            m = c.m._d
-            run = runs[m["sid"]]
-            if run.error is not None:
-                return
-            try:
-                chain: list[str] = []
-                for key in sorted(rule_reads & run.chains.keys(), key=lambda k: len(run.chains[k])):
-                    chain += [r for r in run.chains[key] if r not in chain]
-                chain.append(rule.id)
-                ctx = dict(run.facts)
-                effects, derive, template = parts()
-                values = {k: fn(**ctx) for k, fn in effects}
-                derived = {k: fn(**ctx) for k, fn in derive}
-                sentence = template.render({**ctx, "effect": values, "rule": rule.id}) if template else None
-                run.fired.append(Fired(rule, chain, values, derived, sentence))
-                new = {k: v for k, v in m.items() if k not in ("id", "$s", "sid")}
-                for k, v in derived.items():
-                    run.chains[k] = chain
-                    if v is not None:
-                        run.facts[k] = v
-                        if k in fields:
-                            new[k] = v
-                new[flag] = 1
-                run.chains[flag] = chain
-                if len(new) > MAX_FIELDS:
-                    raise EngineError(f"the incident's facts grew past {MAX_FIELDS} fields; "
-                                      "too many rules fired for the engine to hold")
-                c.retract_fact(m)
-                c.assert_fact(new)
-            except Exception as exc:  # surfaced after the run, never swallowed
-                run.error, run.error_rule = exc, rule.id
-
+            matched.append(i)
         return {"pri": 10 - self._depth(rule), "all": [{"m": {"$and": conds}}], "run": action}
+
+    def _fire(self, run: Run, r: _Rule) -> dict[str, Any]:
+        """Fire one rule in Python; the tested fields it changed (derived facts, a flag another rule waits for)."""
+        chains = run.chains
+        chain: list[str] = []
+        for key in sorted(r.reads & chains.keys(), key=lambda k: (len(chains[k]), k)):
+            chain += [x for x in chains[key] if x not in chain]
+        chain.append(r.rule.id)
+        facts = run.facts
+        effects, derive, template = r.parts()
+        values = {k: fn(facts) for k, fn in effects}
+        derived = {k: fn(facts) for k, fn in derive}
+        sentence = template.render({**facts, "effect": values, "rule": r.rule.id}) if template else None
+        run.fired.append(Fired(r.rule, chain, values, derived, sentence))
+        changed: dict[str, Any] = {}
+        for k, v in derived.items():
+            chains[k] = chain
+            if v is not None:
+                if k in self._fields and facts.get(k, changed) != v:
+                    changed[k] = v
+                facts[k] = v
+        chains[r.flag] = chain
+        if r.flag in self._tested_flags:
+            changed[r.flag] = 1
+        return changed
+
+    def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
+        """Post a fact straight to the C core, then take every action it starts, completing each.
+
+        This is the protocol of durable-rules' own Python host (``Ruleset._flush_actions``) without its
+        per-action ``update_state`` (the state document never changes here) and JSON round trips: an
+        action only records which rule matched, so it needs nothing but the action's name. Every
+        action is completed before the run goes on, so no action is pending when the state is deleted.
+        """
+        run.asserts += 1
+        code, offset = call(part.handle, json.dumps(fact, ensure_ascii=False))
+        if code in (1, 2):   # not handled / already observed: the sentinel and fresh sids prevent both
+            raise _Unhandled(f"durable-rules refused the situation (code {code})")
+        if code != 0 or not offset:
+            return
+        started = durable_rules_engine.start_action_for_state(part.handle, offset)
+        message = started[1] if started else None
+        matched, index = self._matched, part.index
+        try:
+            while message:
+                name = message[2:message.index('"', 2)]   # {"r12": {...}}: one action, named by its rule
+                if name in index:
+                    matched.append(index[name])
+                message = durable_rules_engine.complete_and_start_action(part.handle, offset)
+        except BaseException:   # as durable-rules' own host does: give the action back before going on
+            durable_rules_engine.abandon_action(part.handle, offset)
+            raise
+
+    def _take(self, run: Run, part: _Part, fact: dict, live: dict) -> None:
+        try:
+            self._assert(run, part, fact)
+        except _Unhandled:
+            live.pop(part.name, None)   # never delete a half-built session (durable-rules-notes, section 2)
+            raise
 
     def run(self, situation: dict[str, Any], params: dict[str, Any]) -> Run:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards."""
@@ -247,33 +575,78 @@ class Engine:
         facts = {k: v for k, v in situation.items() if v is not None}
         # durable-rules gets only the fields some condition tests: it serialises every field on
         # every assert, and refuses a fact of more than about 254 fields
-        fact = {k: v for k, v in facts.items() if k in self._fields}
-        fact.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
-        fact["t"] = "situation"
+        base = {k: v for k, v in facts.items() if k in self._fields}
+        base.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
         facts["param"] = _nested(params)
+        parts = [p for p in self._parts if p.admits(facts)]
+        run = Run(facts, params)
         with self._lock:
             sid = f"s{next(self._sids)}"
-            run = Run(facts, params)
             self._runs[sid] = run
+            live: dict[str, dict] = {}
+            matched = self._matched
             try:
-                state = self._host.assert_fact(self.name, dict(fact, sid=sid))
-                if isinstance(state, dict) and state.get("exception") and run.error is None:
-                    raise EngineError(f"durable-rules reported: {state['exception']}")
+                del matched[:]
+                for p in parts:
+                    fact = {k: v for k, v in base.items() if k in p.fields}
+                    fact["t"], fact["sid"] = "situation", sid
+                    live[p.name] = fact
+                    self._take(run, p, fact, live)
+                rules = self._rules
+                done: set[int] = set()
+                agenda = [rules[i].order for i in matched]
+                heapq.heapify(agenda)
+                while agenda:
+                    _, i = heapq.heappop(agenda)
+                    if i in done:
+                        continue
+                    done.add(i)
+                    r = rules[i]
+                    try:
+                        changed = self._fire(run, r)
+                    except Exception as exc:   # one failing rule is reported; the others still rule
+                        run.failures.append((r.rule.id, f"{type(exc).__name__}: {exc}" if not str(exc)
+                                             else str(exc)))
+                        continue
+                    if not changed:
+                        continue
+                    base.update(changed)
+                    stale = [p for p in parts if not p.fields.isdisjoint(changed)]
+                    if not stale:
+                        continue
+                    for p in stale:
+                        members = set(p.members)
+                        agenda = [o for o in agenda if o[1] not in members]
+                    heapq.heapify(agenda)
+                    del matched[:]
+                    for p in stale:
+                        old = live[p.name]
+                        fact = {k: v for k, v in base.items() if k in p.fields}
+                        fact["t"], fact["sid"] = "situation", sid
+                        for j in p.members:   # rules already fired stay quiet: their flags go in
+                            if j in done and len(fact) < MAX_FIELDS:
+                                fact[rules[j].flag] = 1
+                        self._assert(run, p, old, durable_rules_engine.retract_fact)
+                        live[p.name] = fact
+                        self._take(run, p, fact, live)
+                    for j in matched:
+                        if j not in done:
+                            heapq.heappush(agenda, rules[j].order)
             finally:
-                self._host.delete_state(self.name, sid)
+                del matched[:]
+                for name in live:
+                    self._host.delete_state(name, sid)
                 del self._runs[sid]
-        if run.error is not None:
-            raise EngineError(f"rule {run.error_rule} failed: {run.error}") from run.error
         return run
 
     def close(self) -> None:
-        """Free the compiled ruleset (durable-rules has no public delete; see the notes, section 3)."""
+        """Free the compiled rulesets (durable-rules has no public delete; see the notes, section 3)."""
         if self._closed:
             return
         with self._lock:
-            rs = self._host._ruleset_directory.pop(self.name, None)
-            if rs is not None:
-                self._host._ruleset_list.remove(rs)
-                durable_rules_engine.delete_ruleset(rs._handle)
+            for p in self._parts:
+                rs = self._host._ruleset_directory.pop(p.name, None)
+                if rs is not None:
+                    self._host._ruleset_list.remove(rs)
+                    durable_rules_engine.delete_ruleset(rs._handle)
             self._closed = True
-

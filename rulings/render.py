@@ -58,19 +58,21 @@ def report_json(report: Report) -> dict:
                     for d in report.derived],
         "questions": report.questions,
         "facts": {k: _value(k, v) for k, v in sorted(report.facts.items())},
+        "problems": report.problems,
     }
 
 
 _DEC = re.compile(r'"__dec__(-?[0-9.]+)__"')
 
 
-def dumps(data: Any) -> str:
+def dumps(data: Any, indent: int | None = 2) -> str:
     """JSON with exact decimal money: 84.50 is written as the number 84.5, never through a float."""
     def default(o):
         if isinstance(o, Decimal):
             return f"__dec__{o.normalize():f}__"
         raise TypeError(f"cannot write {type(o).__name__} as JSON")
-    return _DEC.sub(r"\1", json.dumps(data, indent=2, default=default, ensure_ascii=False))
+    return _DEC.sub(r"\1", json.dumps(data, indent=indent, default=default, ensure_ascii=False,
+                                       separators=None if indent else (",", ":")))
 
 
 def report_text(report: Report) -> str:
@@ -103,6 +105,9 @@ def report_text(report: Report) -> str:
         lines += ["", "derived facts:"]
         lines += [f"  {d['fact']} = {_shown(d['fact'], d['value'], report.setting)}  (by {d['by']})"
                   for d in report.derived]
+    if report.problems:
+        lines += ["", "PROBLEMS (these rules could not be applied; the rulings above stand without them):"]
+        lines += [f"  - {p['rule']}: {p['problem']}" for p in report.problems]
     if report.questions:
         lines += ["", "OPEN QUESTIONS (the answer could change the ruling):"]
         lines += [f"  - {q['question']}" for q in report.questions]

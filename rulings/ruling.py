@@ -45,6 +45,7 @@ class Report:
     facts: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     trace: list[str] = field(default_factory=list)
+    problems: list[dict] = field(default_factory=list)   # rules that failed: {"rule", "problem"}
 
     @property
     def outcome(self) -> str:
@@ -137,7 +138,8 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     run = engine.run(situation.facts, params)
     final, overridden, conflicts = resolve(book, run.fired)
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
-                    facts=dict(situation.facts), params=params, trace=[f.rule.id for f in run.fired])
+                    facts=dict(situation.facts), params=params, trace=[f.rule.id for f in run.fired],
+                    problems=[{"rule": rid, "problem": msg} for rid, msg in run.failures])
     for f in run.fired:
         for key, value in f.derived.items():
             report.derived.append({"fact": key, "value": value, "by": f.rule.id, "chain": list(f.chain)})

@@ -1,0 +1,233 @@
+"""The engine's figures in one run, each beside its aim.
+
+- warm: rule_on (incident -> report) and Engine.run alone, median and p99 over
+  every example incident and random incidents, beside durable-rules' own floor:
+  asserting the same facts into the same compiled rulesets and deleting the
+  session, with actions that only record the match (aim: ratio <= 1.5x);
+- cold `rulings rule` beside a bare `python -c "import yaml, jinja2, durable.engine"`;
+- batch: `rulings rule --jsonl` on 10,000 random incidents, CPU seconds (aim < 5 s);
+- books of 139, 500, 1,000 and 2,000 rules (the standard book plus a generated
+  house book): load, compile, and per-incident time (aim: 2,000 <= 2x 139).
+
+Run: .venv/bin/python benchmarks/engine_speed.py [--n 2000] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from big_book import write_big_house  # noqa: E402
+from incident_gen import random_incidents  # noqa: E402
+
+from rulings.engine import Engine  # noqa: E402
+from rulings.incident import incident_from_data  # noqa: E402
+from rulings.problems import ProblemsError  # noqa: E402
+from rulings.rulebook.house import load_house  # noqa: E402
+from rulings.rulebook.load import standard_book  # noqa: E402
+from rulings.ruling import incident_params, rule_on  # noqa: E402
+from rulings.situation import build  # noqa: E402
+
+
+def corpus(book, engine, n: int) -> list:
+    """Incidents the book rules on (refusals left out): every example, then random ones."""
+    out = []
+    datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(99, n)
+    for data in datas:
+        try:
+            inc = incident_from_data(data)
+            rule_on(inc, book, engine)
+        except ProblemsError:
+            continue
+        out.append(inc)
+    return out
+
+
+def percentiles(xs: list[float]) -> tuple[float, float]:
+    xs = sorted(xs)
+    return statistics.median(xs) * 1e3, xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1e3
+
+
+def timed(fn, items, rounds: int = 3) -> list[float]:
+    """Per-item CPU time, the best of a few rounds for each item (other work shares the machine)."""
+    best = [float("inf")] * len(items)
+    for _ in range(rounds):
+        for i, item in enumerate(items):
+            t = time.process_time()
+            fn(item)
+            best[i] = min(best[i], time.process_time() - t)
+    return best
+
+
+def core_floor_fn(engine: Engine):
+    """durable-rules' C core alone: the engine's own protocol (assert, take and complete each action,
+    delete), with nothing done for an action."""
+    import json as _json
+
+    import durable_rules_engine as core
+
+    def floor(prepared):
+        base, facts = prepared
+        parts = [p for p in engine._parts if p.admits(facts)]
+        for p in parts:
+            fact = {k: v for k, v in base.items() if k in p.fields}
+            fact["t"], fact["sid"] = "situation", "floor"
+            _, offset = core.assert_fact(p.handle, _json.dumps(fact, ensure_ascii=False))
+            started = core.start_action_for_state(p.handle, offset)
+            message = started[1] if started else None
+            while message:
+                message = core.complete_and_start_action(p.handle, offset)
+        for p in parts:
+            core.delete_state(p.handle, "floor")
+    return floor
+
+
+def floor_fn(engine: Engine):
+    """durable-rules through its own Python host: assert the facts the engine would assert into the same
+    rulesets (actions that only record the match), then delete the session."""
+    host = engine._host
+
+    def floor(prepared):
+        base, facts = prepared
+        sid = "floor"
+        parts = [p for p in engine._parts if p.admits(facts)]
+        for p in parts:
+            fact = {k: v for k, v in base.items() if k in p.fields}
+            fact["t"], fact["sid"] = "situation", sid
+            host.assert_fact(p.name, fact)
+        for p in parts:
+            host.delete_state(p.name, sid)
+        del engine._matched[:]
+    return floor
+
+
+def prepare(book, engine: Engine, incidents: list) -> list:
+    out = []
+    for inc in incidents:
+        params = book.param_values(inc.hand.game.setting, incident_params(book, inc))
+        facts = {k: v for k, v in build(inc, params).facts.items() if v is not None}
+        base = {k: v for k, v in facts.items() if k in engine._fields}
+        base.update({f: params[k] for k, f in engine._param_field.items() if params.get(k) is not None})
+        out.append((base, facts, params))
+    return out
+
+
+def warm(book, engine, incidents, label: str) -> dict:
+    prepared = prepare(book, engine, incidents)
+    for inc in incidents[:200]:
+        rule_on(inc, book, engine)
+    full = timed(lambda inc: rule_on(inc, book, engine), incidents)
+    run = timed(lambda p: engine.run(p[1], p[2]), prepared)
+    floor = timed(floor_fn(engine), [(b, f) for b, f, _ in prepared])
+    core = timed(core_floor_fn(engine), [(b, f) for b, f, _ in prepared])
+    (fm, fp), (rm, rp), (dm, dp) = percentiles(full), percentiles(run), percentiles(floor)
+    cm, cp = percentiles(core)
+    print(f"{label}: {len(book.rules)} rules, {len(engine._parts)} ruleset(s), {len(incidents)} incidents")
+    print(f"  rule_on (incident -> report)  median {fm:6.3f} ms  p99 {fp:6.3f} ms")
+    print(f"  Engine.run (facts -> fired)   median {rm:6.3f} ms  p99 {rp:6.3f} ms")
+    print(f"  durable floor, its host       median {dm:6.3f} ms  p99 {dp:6.3f} ms   (assert + delete)")
+    print(f"  durable floor, its C core     median {cm:6.3f} ms  p99 {cp:6.3f} ms   (the engine's own protocol)")
+    print(f"  Engine.run / host floor: median {rm / dm:4.2f}x  p99 {rp / dp:4.2f}x (aim <= 1.5x); "
+          f"/ C-core floor: median {rm / cm:4.2f}x  p99 {rp / cp:4.2f}x; rule_on / host floor: {fm / dm:4.2f}x")
+    return {"rule_on": fm, "run": rm, "floor": dm}
+
+
+def wall(cmd: list[str], runs: int = 7, **kw) -> float:
+    """The median CPU time (user + system) of a command: a busy machine stretches wall time, not this."""
+    times = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(cmd, check=False, capture_output=True, cwd=ROOT, **kw)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(times)
+
+
+def cold() -> None:
+    """Both sides with Python's bytecode cache on, as an installed package has it: where
+    PYTHONDONTWRITEBYTECODE is set (as on the machine this was written on), every start compiles
+    our modules from source again while the site-packages ones come precompiled."""
+    py = str(ROOT / ".venv" / "bin" / "python")
+    rulings = str(ROOT / ".venv" / "bin" / "rulings")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    bare = wall([py, "-c", "import yaml, jinja2, durable.engine"], env=env)
+    hit = wall([rulings, "rule", "examples/incidents/pl-silent-overchip.yaml"], env=env)
+    with tempfile.TemporaryDirectory() as d:
+        miss = wall([rulings, "rule", "examples/incidents/pl-silent-overchip.yaml"], runs=1,
+                    env=dict(env, RULINGS_CACHE=d))
+    print(f"cold `rulings rule` (CPU): {hit * 1e3:.0f} ms with the cache, {miss * 1e3:.0f} ms on a miss; "
+          f"bare import {bare * 1e3:.0f} ms; ratio {hit / bare:.2f}x (aim <= 1.5x), miss {miss / bare:.2f}x (aim <= 2x)")
+
+
+def batch(n: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "incidents.jsonl"
+        src.write_text("".join(json.dumps(x) + "\n" for x in random_incidents(5, n)))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        subprocess.run([str(ROOT / ".venv" / "bin" / "rulings"), "rule", "--jsonl", str(src)],
+                       stdout=subprocess.DEVNULL, cwd=ROOT)
+        elapsed = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(f"batch: {n:,} incidents through `rulings rule --jsonl`: {cpu:.2f} s CPU (one core), "
+          f"{elapsed:.2f} s wall, {n / cpu:,.0f} incidents/s (aim: 10,000 in < 5 s)")
+
+
+def sizes(standard, incidents: list) -> None:
+    base = None
+    for total in (len(standard.rules), 500, 1000, 2000):
+        with tempfile.TemporaryDirectory() as d:
+            t = time.perf_counter()
+            if total == len(standard.rules):
+                book = standard
+            else:
+                book = load_house(write_big_house(Path(d), total - len(standard.rules)), standard)
+            t_load = time.perf_counter() - t
+        t = time.perf_counter()
+        engine = Engine(book)
+        t_compile = time.perf_counter() - t
+        for inc in incidents[:100]:
+            rule_on(inc, book, engine)
+        med, p99 = percentiles(timed(lambda inc: rule_on(inc, book, engine), incidents, rounds=2))
+        prepared = prepare(book, engine, incidents)
+        core, _ = percentiles(timed(core_floor_fn(engine), [(b, f) for b, f, _ in prepared], rounds=2))
+        fired = sum(len(engine.run(f, p).fired) for _, f, p in prepared) / len(prepared)
+        base = base or (med, core)
+        print(f"  {len(book.rules):5} rules, {len(engine._parts):2} rulesets: load {t_load * 1e3:6.0f} ms, "
+              f"compile {t_compile * 1e3:4.0f} ms, rule_on median {med:.3f} ms p99 {p99:.3f} ms "
+              f"({med / base[0]:.2f}x the standard book; aim <= 2x); matching alone (C core) {core:.3f} ms "
+              f"({core / base[1]:.2f}x); rules fired per incident {fired:.1f}")
+        if engine is not None and book is not standard:
+            engine.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=2000, help="random incidents in the warm corpus")
+    ap.add_argument("--batch", type=int, default=10000)
+    args = ap.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; Python {sys.version.split()[0]}")
+    book = standard_book()
+    engine = Engine(book)
+    incidents = corpus(book, engine, args.n)
+    warm(book, engine, incidents, "standard book")
+    cold()
+    batch(args.batch)
+    print("books by size (the standard book plus a generated house book):")
+    sizes(book, incidents[: min(len(incidents), 600)])
+
+
+if __name__ == "__main__":
+    main()
