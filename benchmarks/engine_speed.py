@@ -200,7 +200,7 @@ def sizes(standard, incidents: list) -> None:
         t_compile = time.perf_counter() - t
         for inc in incidents[:100]:
             rule_on(inc, book, engine)
-        med, p99 = percentiles(timed(lambda inc: rule_on(inc, book, engine), incidents, rounds=2))
+        med, p99 = percentiles(timed(lambda inc, book=book, engine=engine: rule_on(inc, book, engine), incidents, rounds=2))
         prepared = prepare(book, engine, incidents)
         core, _ = percentiles(timed(core_floor_fn(engine), [(b, f) for b, f, _ in prepared], rounds=2))
         fired = sum(len(engine.run(f, p).fired) for _, f, p in prepared) / len(prepared)

@@ -333,7 +333,7 @@ def _fast(node: nodes.Node):
             raise _Slow
         topic, name = path[1], path[0]
         return lambda f: f["param"][topic][name]
-    if type(node) in _BINOPS:
+    if isinstance(node, nodes.BinExpr) and type(node) in _BINOPS:
         op, left, right = _BINOPS[type(node)], _fast(node.left), _fast(node.right)
         return lambda f: op(left(f), right(f))     # as jinja2's sandbox: only '*' is intercepted
     if isinstance(node, nodes.Mul):
@@ -456,8 +456,8 @@ class Engine:
         anywhere = repr(tuple(["*"] for _ in gates))
         keyed[""] = sorted(general + keyed.pop(anywhere, []))   # first: the ruleset every incident runs
         parts: list[_Part] = []
-        for key in sorted(keyed):
-            members = keyed[key]
+        for gate_key in sorted(keyed):
+            members = keyed[gate_key]
             chunk: list[int] = []
             fields: set[str] = set()
             for i in members + [None]:
@@ -466,7 +466,7 @@ class Engine:
                     fields |= rule_fields[i]
                     continue
                 if chunk:
-                    g = {gate: None for gate in gates}
+                    g: dict[str, Any] = {gate: None for gate in gates}
                     for j in chunk:
                         for gate in gates:
                             allowed = _gate(rules[j].when, gate, tuple(cat[gate].values))
