@@ -123,8 +123,6 @@ def _words(f: dict[str, Any]) -> dict[str, Any]:
     increment = f["min_raise_to"] - f["current_bet"] if f.get("min_raise_to") is not None else 0
     if f.get("said_amount_to", 0) > f["current_bet"] and increment > 0:
         out["said_raise_percent"] = percent(f["said_amount_to"] - f["current_bet"], increment)
-    if f.get("said_bare_number") and f.get("said_amount_to") is not None:
-        out["said_bare_reading"] = bare_reading(f["said_amount_to"], f["pot"], f.get("min_raise_to") or 0)
     return out
 
 

@@ -1,0 +1,89 @@
+"""The facts of what a player said: the reader's declarations put in the game's numbers.
+
+Reading the words is rulings/declaration.py's job; this module gives the
+reader what the game lets an amount be (whether its chips make cents, the
+house's amount words) and turns each declaration into street totals the
+rules compare. Which declaration binds, and what it binds to, is decided by
+rulebooks/standard/declarations.yaml and misdeclared-calls.yaml, not here.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.declaration import Context, Declaration, Unclear, bare_readings, parse_declaration
+from rulings.incident import Incident
+
+# House parameters naming room slang for amounts (0: the room does not use the word).
+HOUSE_WORDS = {"dime": "amount_words.dime", "nickel": "amount_words.nickel"}
+
+
+def context(incident: Incident, params: dict[str, Any]) -> Context:
+    """What amounts the game's chips can make, and the amount words the house book defines."""
+    game, hand = incident.hand.game, incident.hand
+    if game.setting == "tournament":
+        cents = False   # tournament chips are whole numbers
+    else:
+        amounts = [game.small_blind, game.big_blind, game.ante, game.betting_unit, game.spread_min,
+                   game.bring_in, *game.bet_sizes, *hand.straddles,
+                   *(p.stack for p in hand.players if p.stack is not None)]
+        amounts += [a.to for street in hand.streets for a in street if a.to is not None]
+        cents = any(a % 100 for a in amounts if a)
+    words = tuple((w, params[p]) for w, p in HOUSE_WORDS.items() if params.get(p))
+    return Context(cents=cents, words=words)
+
+
+def _to(d: Declaration, f: dict[str, Any]) -> int | None:
+    """The street total a declaration's amount names: 'by' adds it to the bet faced."""
+    if d.amount is None:
+        return None
+    return f["current_bet"] + d.amount if d.amount_means == "by" else d.amount
+
+
+def _bare(d: Declaration, f: dict[str, Any], cents: bool) -> int | None:
+    """TDA-2024-57 arithmetic for a number said without its size, below the game's big blind.
+
+    Such a number cannot be a wager as said, so its readings (ten times, a hundred times ...)
+    are the amounts it can mean: the highest not above the pot, never above the stack, and
+    never short of the least the declaration can be (a call facing a bet, else a minimum bet).
+    """
+    literal = _to(d, f)
+    if not d.bare_number or literal is None or not f.get("big_blind") or literal >= f["big_blind"]:
+        return None
+    ceiling = f["committed"] + f["stack"] if f.get("stack") is not None else None
+    readings = [r for r in bare_readings(literal, cents) if ceiling is None or r <= ceiling] or [ceiling]
+    fitting = [r for r in readings if r <= f["pot"]]
+    best = max(fitting) if fitting else readings[0]
+    least = f["current_bet"] if d.kind == "amount" and f["facing_bet"] else (f.get("min_raise_to") or 0)
+    if best < least:
+        best = next((r for r in readings if r >= least), best)
+    return best
+
+
+def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The said_* facts of the disputed act, or the question the words raise."""
+    text = incident.disputed.said
+    if text is None:
+        return {"said": False}, None
+    ctx = context(incident, params)
+    d = parse_declaration(text, ctx)
+    if isinstance(d, Unclear):
+        return {"said": True}, d.question
+    out: dict[str, Any] = {
+        "said": True, "said_kind": d.kind, "said_call_then_raise": d.call_then_raise,
+        "said_nonstandard": d.nonstandard, "said_bare_number": False, "said_later_count": len(d.later)}
+    if d.said_as is not None:
+        out["said_amount_means"] = d.said_as
+    if d.kind == "call":
+        if d.amount is not None:
+            out["said_call_named_to"] = _to(d, f)   # "call three hundred": the amount he named
+    elif d.amount is not None:
+        reading = _bare(d, f, ctx.cents)
+        out["said_amount_to"] = _to(d, f) if reading is None else reading
+        if reading is not None:
+            out.update(said_bare_number=True, said_bare_reading=reading)
+    if d.later:
+        nxt = d.later[0]
+        out.update(said_later_kind=nxt.kind, said_later_corrected=nxt.corrected)
+        if nxt.amount is not None:
+            out["said_later_amount_to"] = _to(nxt, f)
+    return out, None
