@@ -54,6 +54,7 @@ class Declaration:
     said_as: str | None = None    # how the amount was said: 'to' ("raise to 300"), 'by' ("300 more"), 'plain'
     later: tuple["Declaration", ...] = ()   # what was declared after this, in order ("bet 2,000... no, 3,000")
     corrected: bool = False   # a correction word ("no", "sorry", "I mean") came before this declaration
+    pot_percent: int | None = None   # "half pot": the share of the pot named (kind 'pot'), a non-standard term
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,15 @@ for _kind, _official, _words in (
     ("all-in", True, "allin"),
     ("all-in", False, "shove shoves shoving jam jams jamming push pushes pushing ship ships shipping"),
     ("pot", True, "pot pots potting repot"),
+    ("pot", False, "halfpot"),
     ("complete", True, "complete completes completing"),
     ("go", False, "go"),
 ):
     _VERBS.update(dict.fromkeys(_words.split(), (_kind, _official)))
 _SHOW = {"allin": "all in", "makeit": "make it", "imin": "I'm in", "imout": "I'm out", "letssee": "let's see",
-         "imean": "I mean", "ontop": "on top", "makethat": "make that", "andahalf": "and a half"}
+         "imean": "I mean", "ontop": "on top", "makethat": "make that", "andahalf": "and a half",
+         "halfpot": "half pot"}
+_PERCENT = {"halfpot": 50}   # words naming a share of the pot
 _AGGRESSIVE = {"bet", "raise", "make", "pot", "all-in"}
 
 _SMALL = {w: i for i, w in enumerate(
@@ -147,6 +151,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bon\s+top\b", "ontop"),
     (r"\bup\s+to\b", "to"),
     (r"\band\s+a\s+half\b", "andahalf"),
+    (r"\bhalf\s+(?:of\s+)?(?:the\s+|a\s+)?pot\b", "halfpot"),
     (r"\bhalf\s+an?\b", "half"),
     (r"\blet(?:s|\s+me)\s+see\b", "letssee"),  # "let's see" is musing, not "see" (a call)
     (r"\bi\s+mean\b", "imean"),
@@ -174,6 +179,7 @@ class _Group:
     word: str
     amount: _Amount | None = None
     mode: str | None = None
+    percent: int | None = None   # a share of the pot ("half pot")
 
 
 @dataclass
@@ -363,7 +369,7 @@ def _read(text: str, ctx: Context) -> tuple[list[_Segment], list[str]]:
                 raise _Ask(f"The amount '{seg.pending.amount.said}' came before '{_SHOW.get(t, t)}'; the first "
                            "declaration binds (TDA-2024-40A). Was the amount alone the declaration, or the "
                            f"size of the '{_SHOW.get(t, t)}'?")
-            seg.groups.append(_Group(*_VERBS[t], _SHOW.get(t, t), None, seg.pending.mode))
+            seg.groups.append(_Group(*_VERBS[t], _SHOW.get(t, t), None, seg.pending.mode, _PERCENT.get(t)))
             seg.pending = _Group("", False, "")
         elif _figure(t) or t in _SMALL or t in _TENS or t in _BIG_START or t in _HOUSE_WORDS or (
                 t in ("a", "half") and i + 1 < len(tokens) and tokens[i + 1] in _BIG_START | {"k"}):
@@ -418,8 +424,11 @@ def _merge(groups: list[_Group]) -> _Group:
         raise _Ask(f"Two amounts were said ({said}); which one did the player declare?")
     if len(modes) > 1:
         raise _Ask("The words say both 'to' and 'by'/'more'; is the amount the new total or the amount on top?")
-    return _Group(kind, any(g.official for g in groups), groups[0].word,
-                  next(iter(amounts.values()), None), next(iter(modes), None))
+    percent = next((g.percent for g in groups if g.percent), None)
+    if percent and amounts:
+        raise _Ask(f"The words name {words} and an amount; which did the player declare?")
+    return _Group(kind, all(g.official for g in groups) if percent else any(g.official for g in groups),
+                  groups[0].word, next(iter(amounts.values()), None), next(iter(modes), None), percent)
 
 
 @dataclass
@@ -481,7 +490,7 @@ def _finish(part: _Part, call_raise: bool) -> Declaration:
     return Declaration(kind=g.kind, amount=amount, amount_means=means, call_then_raise=False,
                        call_amount=amount if g.kind == "call" else None,
                        nonstandard=not g.official, bare_number=bool(g.amount and g.amount.bare),
-                       text="", said_as=said_as, corrected=part.corrected)
+                       text="", said_as=said_as, corrected=part.corrected, pot_percent=g.percent)
 
 
 def _declare(text: str, ctx: Context) -> Declaration:
@@ -525,7 +534,7 @@ def _declare(text: str, ctx: Context) -> Declaration:
         call_then_raise=call_raise, call_amount=main.call_amount,
         nonstandard=main.nonstandard or (call_raise and later[0].nonstandard),
         bare_number=main.bare_number or (call_raise and later[0].bare_number), text=text,
-        said_as=main.said_as, later=later, corrected=False)
+        said_as=main.said_as, later=later, corrected=False, pot_percent=main.pot_percent)
 
 
 def bare_readings(amount: int, cents: bool = True) -> tuple[int, ...]:

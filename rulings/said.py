@@ -68,6 +68,17 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
     d = parse_declaration(text, ctx)
     if isinstance(d, Unclear):
         return {"said": True}, d.question
+    if d.pot_percent is not None:
+        if f["facing_bet"]:
+            return {"said": True}, (f"'{text.strip()}' facing a bet: a share of the pot before his call or after "
+                                    "it? What amount did the player mean?")
+        unit = incident.hand.game.betting_unit or (1 if ctx.cents else 100)
+        share = f["pot"] * d.pot_percent // 100 // unit * unit
+        if share <= 0:
+            return {"said": True}, f"'{text.strip()}' of this pot is nothing; what amount did the player mean?"
+        return {"said": True, "said_kind": "bet", "said_call_then_raise": False, "said_nonstandard": True,
+                "said_bare_number": False, "said_later_count": len(d.later), "said_amount_means": "to",
+                "said_amount_to": f["committed"] + share, "said_pot_percent": d.pot_percent}, None
     out: dict[str, Any] = {
         "said": True, "said_kind": d.kind, "said_call_then_raise": d.call_then_raise,
         "said_nonstandard": d.nonstandard, "said_bare_number": False, "said_later_count": len(d.later)}

@@ -40,6 +40,7 @@ SPOTS = {
     "nl-open": (_NL12, 1),
     "nl-50": (_NL12 + "actions: [{seat: 1, action: bet, to: 50}]\n", 2),
     "nl-100": (_NL12 + "actions: [{seat: 1, action: bet, to: 100}]\n", 2),
+    "nl-100-150": (_NL12.replace("2: 1000", "2: 150") + "actions: [{seat: 1, action: bet, to: 100}]\n", 2),
     # cash $5/$10: a $500 turn bet into $800, a $600 river bet into $900
     "nl-500": (_NL510 + "street: turn\npot: 800\nactions: [{seat: 1, action: bet, to: 500}]\n", 2),
     "nl-600": (_NL510 + "street: river\npot: 900\nactions: [{seat: 1, action: bet, to: 600}]\n", 2),
@@ -198,6 +199,11 @@ TOTALS = [   # TDA 2024 rule 43-B: "raise" plus an amount is the total; "more", 
     ("t-open", "bet 3 grand", "wagers.declared-amount-is-total", {"derived": 3000}, "TDA-2024-43B"),
     ("t-dime", "bet a dime", "wagers.declared-amount-is-total", {"derived": 1000}, "TDA-2024-43B"),
     ("t-dime", "bet a nickel", "wagers.declared-amount-is-total", {"derived": 500}, "TDA-2024-43B"),
+    ("nl-open", "bet half the pot", "wagers.declared-amount-is-total", {"derived": 50}, "TDA-2024-43B"),
+    ("nl-open", "half pot", "declarations.nonstandard-term", None, "TDA-2024-57"),
+    ("pl-open", "half pot", "wagers.declared-amount-is-total", {"derived": 50}, "TDA-2024-43B"),
+    ("t-open", "I bet half pot", "wagers.declared-amount-is-total", {"derived": 3000}, "TDA-2024-43B"),
+    ("pl-10", "half of the pot", "wagers.declared-amount-is-total", {"derived": 5}, "TDA-2024-43B"),
 ]
 
 UNDER_MINIMUM = [   # RRP NL rule 12, TDA 2024 rule 43: a declared raise is at least the minimum
@@ -224,6 +230,11 @@ UNDER_MINIMUM = [   # RRP NL rule 12, TDA 2024 rule 43: a declared raise is at l
     ("t-1000", "raise one thousand", "misdeclared-calls.declared-raise-not-above-bet", {"wager_to": 2000},
      "TDA-2024-43A"),
     ("t-1000", "raise 1k", "misdeclared-calls.declared-raise-not-above-bet", {"wager_to": 2000}, "TDA-2024-43B"),
+    ("nl-100-150", "raise one hundred", "misdeclared-calls.declared-raise-short-stack", {"wager_to": 150},
+     "RRP-NL-12"),
+    ("nl-100-150", "raise 50", "misdeclared-calls.declared-raise-short-stack", {"wager_to": 150}, "TDA-2024-43A"),
+    ("nl-100-150", "call", "declarations.call-commits-full-amount", {"wager_to": 100}, "TDA-2024-51A"),
+    ("nl-100-150", "all in", "declarations.all-in-is-whole-stack", {"wager_to": 150}, "TDA-2024-3"),
 ]
 
 BARE = [   # TDA 2024 rule 57: a number below the big blind is read by the pot, never above the stack
@@ -467,6 +478,8 @@ QUESTIONS = [   # words the reader cannot settle: a question, never a guess
     ("nl-open", "bet 84.505", "?", "fraction of a cent", None),
     ("nl-open", "check 100", "?", "amount", None),
     ("nl-50", "fold 50", "?", "amount", None),
+    ("nl-50", "raise half pot", "?", "share of the pot", None),
+    ("nl-open", "bet half pot 300", "?", "which did the player declare", None),
     ("t-open", "bet two point five k", "?", "'point'", None),
     ("t-open", "bet half a k and a half", "?", "amount", None),
 ]
