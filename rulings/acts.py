@@ -59,8 +59,8 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
         out["count_wrong"] = d.count_answer != f["current_bet"]
     if d.hidden_chips is not None:
         out["hidden_chips"] = d.hidden_chips
-    if "said_to" in out and "chips_to" in f:
-        out["words_chips_differ"] = out["said_to"] != f["chips_to"]
+    if "said_to" in f and "chips_to" in f:   # said_to: rulings/said.py
+        out["words_chips_differ"] = f["said_to"] != f["chips_to"]
         out["acted_on_chips"] = any(a.kind == "call" and a.to == f["chips_to"] for a in incident.after)
     return out
 
@@ -108,18 +108,10 @@ def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
 
 
 def _words(f: dict[str, Any]) -> dict[str, Any]:
-    """The street total the words name, where they name one (a call is the bet faced, a check stays put)."""
+    """The raise the words name as a percent of a minimum raise (said_to itself: rulings/said.py)."""
     kind, out = f.get("said_kind"), {}
     if kind is None:
         return out
-    if f.get("said_amount_to") is not None:
-        out["said_to"] = f["said_amount_to"]
-    elif kind == "call":
-        out["said_to"] = f["committed"] + f["to_call"]
-    elif kind == "check":
-        out["said_to"] = f["committed"]
-    elif kind == "all-in" and f.get("stack") is not None:
-        out["said_to"] = f["committed"] + f["stack"]
     increment = f["min_raise_to"] - f["current_bet"] if f.get("min_raise_to") is not None else 0
     if f.get("said_amount_to", 0) > f["current_bet"] and increment > 0:
         out["said_raise_percent"] = percent(f["said_amount_to"] - f["current_bet"], increment)

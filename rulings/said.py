@@ -59,6 +59,31 @@ def _bare(d: Declaration, f: dict[str, Any], cents: bool) -> int | None:
     return best
 
 
+def _said_to(f: dict[str, Any]) -> int | None:
+    """The street total the words name, where they name a well-formed one.
+
+    A call is the bet faced, a check stays put, an all-in is the whole stack (in pot-limit only
+    while the stack is within the pot); an amount is its total when it is at least the bet faced
+    (more than it, for a bet or raise). Words whose number is not a street total by itself - a
+    raise no bigger than the bet, an amount below the bet, a number said with a fixed-limit bet -
+    name none: what they bind to is for the rules, not for a comparison with the chips.
+    """
+    kind, to, bet = f.get("said_kind"), f.get("said_amount_to"), f["current_bet"]
+    if kind == "call":
+        return f["committed"] + f["to_call"]
+    if kind == "check":
+        return f["committed"]
+    if kind == "all-in" and f.get("stack") is not None:
+        whole = f["committed"] + f["stack"]
+        limit = f.get("max_raise_to")
+        return whole if f["structure"] != "pot-limit" or limit is None or whole <= limit else None
+    if to is None or f["structure"] == "fixed-limit" and kind in ("bet", "raise"):
+        return None
+    if to > bet or (kind == "amount" and to == bet):
+        return to
+    return None
+
+
 def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The said_* facts of the disputed act, or the question the words raise."""
     text = incident.disputed.said
@@ -78,7 +103,8 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
             return {"said": True}, f"'{text.strip()}' of this pot is nothing; what amount did the player mean?"
         return {"said": True, "said_kind": "bet", "said_call_then_raise": False, "said_nonstandard": True,
                 "said_bare_number": False, "said_later_count": len(d.later), "said_amount_means": "to",
-                "said_amount_to": f["committed"] + share, "said_pot_percent": d.pot_percent}, None
+                "said_amount_to": f["committed"] + share, "said_to": f["committed"] + share,
+                "said_pot_percent": d.pot_percent}, None
     out: dict[str, Any] = {
         "said": True, "said_kind": d.kind, "said_call_then_raise": d.call_then_raise,
         "said_nonstandard": d.nonstandard, "said_bare_number": False, "said_later_count": len(d.later)}
@@ -92,6 +118,10 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
         out["said_amount_to"] = _to(d, f) if reading is None else reading
         if reading is not None:
             out.update(said_bare_number=True, said_bare_reading=reading)
+    f_words = {**f, **out}
+    said_to = _said_to(f_words)
+    if said_to is not None:
+        out["said_to"] = said_to
     if d.later:
         nxt = d.later[0]
         out.update(said_later_kind=nxt.kind, said_later_corrected=nxt.corrected)

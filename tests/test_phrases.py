@@ -101,6 +101,12 @@ SPOTS = {
     "fl-turn-4": (_FL + "street: turn\npot: 20\nactions: [{seat: 1, action: bet, to: 4}]\n", 2),
     "fl20-open": (_FL20, 1),
     "fl20-20": (_FL20 + "actions: [{seat: 1, action: bet, to: 20}]\n", 2),
+    # the same $100 bet, with chips put out as well (words first)
+    "nl-100+200": (_NL12 + "actions: [{seat: 1, action: bet, to: 100}]\n", 2, "chips: [100, 100], words_first: words"),
+    "nl-100+100": (_NL12 + "actions: [{seat: 1, action: bet, to: 100}]\n", 2, "chips: [100], words_first: words"),
+    "nl-100+50": (_NL12 + "actions: [{seat: 1, action: bet, to: 100}]\n", 2, "chips: [25, 25], words_first: words"),
+    "pl-50+500": (_PL12 + "players: {1: 1000, 2: 1000, 3: 1000}\nactions: [{seat: 1, action: bet, to: 50}]\n", 2,
+                  "chips: [500], words_first: words"),
     # house books that define room slang for amounts
     "t-dime": (_T500 + "params: {amount_words.dime: 1000, amount_words.nickel: 500}\n", 1),
 }
@@ -436,6 +442,21 @@ POT_LIMIT = [   # RRP's $250, the encyclopedia's $10/$40/$140, BARGE's 1,800, TD
     ("pl-510-sb", "raise the pot", "declarations.pot-limit-pot-is-maximum", {"wager_to": 40}, "PL-FORMULA"),
 ]
 
+WITH_CHIPS = [   # words and chips together: RRP NL rule 8 corrects to the words, once the words are read
+    ("nl-100+200", "raise 100", "misdeclared-calls.declared-raise-not-above-bet", {"wager_to": 200}, "RRP-NL-12"),
+    ("nl-100+100", "raise 100", "misdeclared-calls.declared-raise-not-above-bet", {"wager_to": 200}, "RRP-NL-12"),
+    ("nl-100+200", "I call and raise", "misdeclared-calls.words-over-chips", {"wager_to": 100, "returned": 100},
+     "RRP-NL-8"),
+    ("nl-100+200", "call", "misdeclared-calls.words-over-chips", {"wager_to": 100, "returned": 100}, "RRP-NL-8"),
+    ("nl-100+200", "raise to 300", "misdeclared-calls.words-over-chips", {"wager_to": 300, "owed": 100}, "RRP-NL-8"),
+    ("nl-100+200", "four hundred", "misdeclared-calls.words-over-chips", {"wager_to": 400, "owed": 200}, "RRP-NL-8"),
+    ("nl-100+100", "sixty", "misdeclared-calls.spoken-undercall-corrected", {"wager_to": 100}, "RRP-NL-9"),
+    ("nl-100+50", "sixty", "misdeclared-calls.undercall-always-corrected", {"wager_to": 100, "owed": 50}, "RRP-NL-9"),
+    ("nl-100+50", "call", "misdeclared-calls.short-call-made-good", {"wager_to": 100, "owed": 50}, "RRP-NL-9"),
+    ("pl-50+500", "all in", "declarations.pot-limit-all-in-over-maximum", {"wager_to": 250}, "RRP-PL-1"),
+    ("pl-50+500", "pot", "declarations.pot-limit-pot-is-maximum", {"wager_to": 250}, "RRP-NLPL-INTRO"),
+]
+
 QUESTIONS = [   # words the reader cannot settle: a question, never a guess
     ("nl-50", "if you bet I raise", "?", "thinking", None),
     ("nl-50", "maybe I call", "?", "thinking", None),
@@ -485,7 +506,7 @@ QUESTIONS = [   # words the reader cannot settle: a question, never a guess
 ]
 
 PHRASES = (OFFICIAL + TOTALS + UNDER_MINIMUM + BARE + CALLS + STRING + BELOW_THE_BET + ABOVE_THE_BET
-           + FIRST_BINDS + FIXED_LIMIT + POT_LIMIT + QUESTIONS)
+           + FIRST_BINDS + FIXED_LIMIT + POT_LIMIT + WITH_CHIPS + QUESTIONS)
 
 
 def test_there_are_at_least_two_hundred_phrases():
@@ -494,9 +515,9 @@ def test_there_are_at_least_two_hundred_phrases():
 
 
 def _report(standard, spot: str, phrase: str):
-    head, seat = SPOTS[spot]
+    head, seat, *extra = SPOTS[spot]
     said = phrase.replace("\\", "\\\\").replace('"', '\\"')
-    text = head + f'disputed: {{seat: {seat}, said: "{said}"}}\n'
+    text = head + f'disputed: {{seat: {seat}, said: "{said}"{"".join(", " + e for e in extra)}}}\n'
     book, engine = standard
     return rule_on(incident_from_text(text, f"{spot}.yaml"), book, engine)
 
