@@ -563,3 +563,28 @@ def test_no_call_is_ruled_as_anything_but_a_call_of_the_bet_faced(standard):
         f = report.facts
         wager = [r for r in report.rulings if r.decides == "wager"]
         assert [r.effects["wager_to"] for r in wager] == [f["committed"] + f["to_call"]], (spot, phrase)
+
+
+_PL_SPOTS = ("pl-50", "pl-50-249", "plo-500", "pl-50+500")
+_SAID = sorted({p for _, p, r, _, _ in PHRASES if r != "?"})
+
+
+@pytest.mark.parametrize("spot", _PL_SPOTS)
+def test_every_phrase_in_pot_limit_is_ruled_within_the_maximum(standard, spot):
+    for phrase in _SAID:
+        report = _report(standard, spot, phrase)
+        top = report.facts["max_raise_to"]
+        for r in report.rulings:
+            if r.decides == "wager" and "wager_to" in r.effects:
+                assert r.effects["wager_to"] <= top, (phrase, r.rule, r.effects)
+
+
+@pytest.mark.parametrize("spot", ["nl-500", "t-hu", "fl-2", "nl-100+200"])
+def test_every_call_in_the_table_is_a_call_of_the_bet_faced(standard, spot):
+    for phrase in _SAID:
+        report = _report(standard, spot, phrase)
+        f = report.facts
+        if f.get("said_kind") != "call" or not f["facing_bet"]:
+            continue
+        wager = [r.effects["wager_to"] for r in report.rulings if r.decides == "wager" and "wager_to" in r.effects]
+        assert wager == [f["committed"] + f["to_call"]], (phrase, [r.rule for r in report.rulings])
