@@ -63,10 +63,19 @@ class Unclear:
 
     text: str
     question: str
+    conditional: bool = False   # the words made an action depend on another's ("if you bet, I raise")
 
 
 class _Ask(Exception):
     """Internal: stop reading and put this question to the floorperson."""
+
+    conditional = False
+
+
+class _Conditional(_Ask):
+    """Internal: the words were a conditional statement (TDA-2024-59), which no reading settles."""
+
+    conditional = True
 
 
 # Action words -> (kind, official). "Official" means one of TDA-2024-3's terms; the rest are mapped
@@ -394,6 +403,9 @@ def _read(text: str, ctx: Context) -> tuple[list[_Segment], list[str]]:
                 raise _Ask("The words say both 'to' and 'by'/'more'; is the amount the new total or the "
                            "amount on top?")
             target.mode = mode
+        elif t == "if" and any(w in _VERBS for w in tokens[i + 1:]):
+            raise _Conditional("The words are a conditional statement ('if ...'), which TDA 2024 rule 59 leaves to the "
+                               "floor; what, if anything, did the player declare in turn?")
         elif t in _STOP:
             raise _Ask(f"The words contain {_STOP[t].format(w=_SHOW.get(t, t))}; what did the player declare?")
         elif t == "?":
@@ -580,7 +592,7 @@ def parse_declaration(text: str, context: Context | None = None) -> Declaration 
     try:
         return _declare(text, context or Context())
     except _Ask as ask:
-        return Unclear(text=text, question=str(ask))
+        return Unclear(text=text, question=str(ask), conditional=ask.conditional)
     except Exception as error:  # a floor tool must not crash mid-dispute; tests assert this never fires
         return Unclear(text=text, question=f"Internal reading error ({type(error).__name__}); "
                                            "what did the player say, in plain words?")

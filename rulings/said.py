@@ -92,7 +92,7 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
     ctx = context(incident, params)
     d = parse_declaration(text, ctx)
     if isinstance(d, Unclear):
-        return {"said": True}, d.question
+        return ({"said": True, "said_conditional": True} if d.conditional else {"said": True}), d.question
     if d.pot_percent is not None:
         if f["facing_bet"]:
             return {"said": True}, (f"'{text.strip()}' facing a bet: a share of the pot before his call or after "

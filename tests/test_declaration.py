@@ -250,7 +250,7 @@ def test_zero_or_negative_amounts(text):
 
 @pytest.mark.parametrize("text, fragment", [
     ("no, raise", "negation"), ("I don't call", "negation"), ("wait, call", "correction"),
-    ("sorry, raise 400", "correction"), ("maybe I raise", "thinking"), ("if you bet I raise", "thinking"),
+    ("sorry, raise 400", "correction"), ("maybe I raise", "thinking"), ("if you bet I raise", "conditional statement"),
     ("let's see... call", "thinking"), ("pass", "check in some rooms and fold"), ("I checked", "past"), ("pot?", "question mark"),
     ("call 100 200", "Two amounts"), ("raise 300 400", "Two amounts"), ("raise blah 300", "'blah'"),
     ("three hundred, raise", "came before 'raise'"), ("call 100, 200 raise", "came before"),

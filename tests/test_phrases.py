@@ -458,7 +458,9 @@ WITH_CHIPS = [   # words and chips together: RRP NL rule 8 corrects to the words
 ]
 
 QUESTIONS = [   # words the reader cannot settle: a question, never a guess
-    ("nl-50", "if you bet I raise", "?", "thinking", None),
+    ("nl-50", "if you bet I raise", "?", "conditional statement", None),
+    ("nl-open", "if he bets, I raise", "?", "conditional statement", None),
+    ("nl-open", "if you check I check", "?", "TDA 2024 rule 59", None),
     ("nl-50", "maybe I call", "?", "thinking", None),
     ("nl-50", "I think I call", "?", "thinking", None),
     ("nl-50", "let's see... call", "?", "thinking", None),
@@ -588,3 +590,11 @@ def test_every_call_in_the_table_is_a_call_of_the_bet_faced(standard, spot):
             continue
         wager = [r.effects["wager_to"] for r in report.rulings if r.decides == "wager" and "wager_to" in r.effects]
         assert wager == [f["committed"] + f["to_call"]], (phrase, [r.rule for r in report.rulings])
+
+
+@pytest.mark.parametrize("phrase", ["if you bet I raise", "if he bets, I raise", "if you check I check"])
+def test_a_conditional_statement_is_asked_about_and_may_bind(standard, phrase):
+    report = _report(standard, "nl-open", phrase)
+    assert [r.rule for r in report.rulings] == ["declarations.conditional-statement"]
+    assert report.rulings[0].discretion is not None
+    assert "TDA-2024-59" in report.rulings[0].cites
