@@ -36,6 +36,7 @@ class Context:
     """What the game lets an amount be: whether its chips make cents, and the house's amount words."""
 
     cents: bool = True                          # False: no amount with cents can be bet in this game
+    unit: int = 0                               # chips move in multiples of this (minor units; 0: any amount)
     words: tuple[tuple[str, int], ...] = ()     # house amount words: (("dime", 100000),) in minor units
 
 
@@ -261,10 +262,15 @@ def _segment(words: list, said: str, ctx: Context) -> tuple[Decimal | None, bool
         # Two two-digit pieces read as dollars-and-cents or as hundreds; where the game's chips
         # make no cents only the hundreds can be meant.
         if 10 <= a <= 99:
-            if not ctx.cents:
+            if not _exists(a * 100 + b, ctx):
                 return Decimal(a * 100 + b), True
             raise _Ask(f"'{said}' could be ${a}.{b:02d} or {a * 100 + b:,}; which amount did the player mean?")
     raise _Ask("")
+
+
+def _exists(minor: int, ctx: Context) -> bool:
+    """Whether the game's chips can make this amount (minor units)."""
+    return (ctx.cents or minor % 100 == 0) and (not ctx.unit or minor % ctx.unit == 0)
 
 
 def _number(tokens: list[str], i: int, currency: bool, carry: int, ctx: Context) -> tuple[_Amount, int]:
@@ -333,6 +339,9 @@ def _number(tokens: list[str], i: int, currency: bool, carry: int, ctx: Context)
         minor *= carry
     elif not bare and not ctx.cents and minor % 100:
         raise _Ask(f"'{said}' has cents, which this game's chips cannot make; what amount did the player say?")
+    elif not bare and not _exists(int(minor), ctx):
+        raise _Ask(f"'{said}' is not a multiple of the game's betting unit, so its chips cannot make it; what "
+                   "amount did the player say?")
     return _Amount(int(minor), bare, scales[-1] if scales else 0, said), j
 
 
@@ -549,7 +558,7 @@ def _declare(text: str, ctx: Context) -> Declaration:
         said_as=main.said_as, later=later, corrected=False, pot_percent=main.pot_percent)
 
 
-def bare_readings(amount: int, cents: bool = True) -> tuple[int, ...]:
+def bare_readings(amount: int, cents: bool = True, unit: int = 0) -> tuple[int, ...]:
     """TDA-2024-57: what a bare number can mean, smallest first, each ten times the last.
 
     Readings the game's chips cannot make (cents where there are none) are left out.
@@ -557,7 +566,7 @@ def bare_readings(amount: int, cents: bool = True) -> tuple[int, ...]:
     >>> bare_readings(500)[:3], bare_readings(250, cents=False)[:2]
     ((500, 5000, 50000), (2500, 25000))
     """
-    return tuple(r for r in (amount * 10 ** k for k in range(13)) if cents or r % 100 == 0)
+    return tuple(r for r in (amount * 10 ** k for k in range(13)) if _exists(r, Context(cents=cents, unit=unit)))
 
 
 def parse_declaration(text: str, context: Context | None = None) -> Declaration | Unclear:

@@ -29,7 +29,7 @@ def context(incident: Incident, params: dict[str, Any]) -> Context:
         amounts += [a.to for street in hand.streets for a in street if a.to is not None]
         cents = any(a % 100 for a in amounts if a)
     words = tuple((w, params[p]) for w, p in HOUSE_WORDS.items() if params.get(p))
-    return Context(cents=cents, words=words)
+    return Context(cents=cents, unit=game.betting_unit, words=words)
 
 
 def _to(d: Declaration, f: dict[str, Any]) -> int | None:
@@ -39,7 +39,7 @@ def _to(d: Declaration, f: dict[str, Any]) -> int | None:
     return f["current_bet"] + d.amount if d.amount_means == "by" else d.amount
 
 
-def _bare(d: Declaration, f: dict[str, Any], cents: bool) -> int | None:
+def _bare(d: Declaration, f: dict[str, Any], ctx: Context) -> int | None:
     """TDA-2024-57 arithmetic for a number said without its size, below the game's big blind.
 
     Such a number cannot be a wager as said, so its readings (ten times, a hundred times ...)
@@ -50,7 +50,7 @@ def _bare(d: Declaration, f: dict[str, Any], cents: bool) -> int | None:
     if not d.bare_number or literal is None or not f.get("big_blind") or literal >= f["big_blind"]:
         return None
     ceiling = f["committed"] + f["stack"] if f.get("stack") is not None else None
-    readings = [r for r in bare_readings(literal, cents) if ceiling is None or r <= ceiling] or [ceiling]
+    readings = [r for r in bare_readings(literal, ctx.cents, ctx.unit) if ceiling is None or r <= ceiling] or [ceiling]
     fitting = [r for r in readings if r <= f["pot"]]
     best = max(fitting) if fitting else readings[0]
     least = f["current_bet"] if d.kind == "amount" and f["facing_bet"] else (f.get("min_raise_to") or 0)
@@ -114,7 +114,7 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
         if d.amount is not None:
             out["said_call_named_to"] = _to(d, f)   # "call three hundred": the amount he named
     elif d.amount is not None:
-        reading = _bare(d, f, ctx.cents)
+        reading = _bare(d, f, ctx)
         out["said_amount_to"] = _to(d, f) if reading is None else reading
         if reading is not None:
             out.update(said_bare_number=True, said_bare_reading=reading)

@@ -355,3 +355,12 @@ def test_room_slang_needs_the_house_book():
 @pytest.mark.parametrize("text", ["half", "bet half", "no, raise", "nope", "I mean call"])
 def test_half_alone_and_leading_corrections_are_asked(text):
     asked(text)
+
+
+def test_amounts_off_the_betting_unit_are_asked_about():
+    from rulings.declaration import Context
+    ctx = Context(cents=False, unit=2_500)
+    assert parse_declaration("bet twelve twenty-five", ctx).amount == 122_500
+    assert "betting unit" in parse_declaration("bet 1,230", ctx).question
+    # $12.50 cannot be made in $5 chips, so "twelve fifty" can only be 1,250
+    assert parse_declaration("twelve fifty", Context(cents=True, unit=500)).amount == 125_000

@@ -107,6 +107,8 @@ SPOTS = {
     "nl-100+50": (_NL12 + "actions: [{seat: 1, action: bet, to: 100}]\n", 2, "chips: [25, 25], words_first: words"),
     "pl-50+500": (_PL12 + "players: {1: 1000, 2: 1000, 3: 1000}\nactions: [{seat: 1, action: bet, to: 50}]\n", 2,
                   "chips: [500], words_first: words"),
+    # a tournament whose chips move in 25s
+    "t-unit25": (_T500.replace("blinds: [500, 1000]", "blinds: [500, 1000], betting_unit: 25"), 1),
     # house books that define room slang for amounts
     "t-dime": (_T500 + "params: {amount_words.dime: 1000, amount_words.nickel: 500}\n", 1),
 }
@@ -204,6 +206,8 @@ TOTALS = [   # TDA 2024 rule 43-B: "raise" plus an amount is the total; "more", 
     ("t-open", "bet 1.5 thousand", "wagers.declared-amount-is-total", {"derived": 1500}, "TDA-2024-43B"),
     ("t-open", "bet 3 grand", "wagers.declared-amount-is-total", {"derived": 3000}, "TDA-2024-43B"),
     ("t-dime", "bet a dime", "wagers.declared-amount-is-total", {"derived": 1000}, "TDA-2024-43B"),
+    ("t-unit25", "bet twelve twenty-five", "wagers.declared-amount-is-total", {"derived": 1225}, "TDA-2024-43B"),
+    ("t-unit25", "bet 1,275", "wagers.declared-amount-is-total", {"derived": 1275}, "TDA-2024-43B"),
     ("t-dime", "bet a nickel", "wagers.declared-amount-is-total", {"derived": 500}, "TDA-2024-43B"),
     ("nl-open", "bet half the pot", "wagers.declared-amount-is-total", {"derived": 50}, "TDA-2024-43B"),
     ("nl-open", "half pot", "declarations.nonstandard-term", None, "TDA-2024-57"),
@@ -491,6 +495,8 @@ QUESTIONS = [   # words the reader cannot settle: a question, never a guess
     ("nl-cents", "bet twelve fifty", "?", "$12.50 or 1,250", None),
     ("nl-cents", "eighty-four fifty", "?", "$84.50 or 8,450", None),
     ("t-open", "bet 12.50", "?", "cents", None),
+    ("t-unit25", "bet 1,230", "?", "betting unit", None),
+    ("t-unit25", "bet twelve thirty", "?", "betting unit", None),
     ("t-open", "bet a dime", "?", "house book does not define", None),
     ("nl-open", "bet a nickel", "?", "house book does not define", None),
     ("t-dime", "bet two dimes", "?", "How many", None),
