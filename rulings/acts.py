@@ -24,23 +24,6 @@ def percent(part: int, whole: int) -> int:
     return part * 100 // whole
 
 
-def bare_reading(amount: int, pot: int, minimum: int) -> int:
-    """TDA-2024-57: the largest power-of-ten reading of a bare number that the pot allows.
-
-    A bare "five" reads as 5, 50, 500, ...; the largest reading not above the
-    pot, and never below the smallest legal wager when a larger reading reaches it.
-
-    >>> bare_reading(500, 400000, 40000), bare_reading(500, 600000, 40000)
-    (50000, 500000)
-    """
-    readings = [amount * 10 ** k for k in range(13)]
-    fitting = [r for r in readings if r <= pot]
-    best = max(fitting) if fitting else readings[0]
-    if best < minimum:
-        best = next((r for r in readings if r >= minimum), best)
-    return best
-
-
 def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[str, Any]:
     """Every arithmetic fact of the disputed act that the two topics' rules read."""
     d = incident.disputed
