@@ -183,7 +183,7 @@ TOTALS = [   # TDA 2024 rule 43-B: "raise" plus an amount is the total; "more", 
     ("nl-open", "bet five", "wagers.declared-amount-is-total", {"derived": 5}, "TDA-2024-43B"),
     ("nl-open", "bet a hundred", "wagers.declared-amount-is-total", {"derived": 100}, "TDA-2024-43B"),
     ("nl-open", "one twenty-five", "wagers.declared-amount-is-total", {"derived": 125}, "TDA-2024-40BC"),
-    ("nl-open", "bet twelve fifty", "wagers.declared-amount-is-total", {"derived": 1250}, "TDA-2024-43B"),
+    ("nl-open", "bet twelve fifty", "declarations.amount-over-stack-is-all-in", {"wager_to": 1000}, "WIKI-TS-1"),
     ("t-2000", "raise, eight thousand", "wagers.declared-amount-is-total", {"derived": 8000}, "TDA-2024-43B"),
     ("t-2000", "raise to 8k", "wagers.declared-amount-is-total", {"derived": 8000}, "TDA-2024-43B"),
     ("t-2000", "raise 6,000 more", "wagers.declared-amount-is-total", {"derived": 8000}, "TDA-2024-43B"),
@@ -245,6 +245,11 @@ UNDER_MINIMUM = [   # RRP NL rule 12, TDA 2024 rule 43: a declared raise is at l
     ("nl-100-150", "raise 50", "misdeclared-calls.declared-raise-short-stack", {"wager_to": 150}, "TDA-2024-43A"),
     ("nl-100-150", "call", "declarations.call-commits-full-amount", {"wager_to": 100}, "TDA-2024-51A"),
     ("nl-100-150", "all in", "declarations.all-in-is-whole-stack", {"wager_to": 150}, "TDA-2024-3"),
+    ("nl-100", "raise to 5,000", "declarations.amount-over-stack-is-all-in", {"wager_to": 1000}, "WIKI-TS-1"),
+    ("nl-100-150", "raise to 300", "declarations.amount-over-stack-is-all-in", {"wager_to": 150}, "WIKI-TS-2"),
+    ("nl-open", "bet two thousand", "declarations.amount-over-stack-is-all-in", {"wager_to": 1000}, "WIKI-TS-1"),
+    ("nl-open", "bet a thousand", "wagers.declared-amount-is-total", {"derived": 1000}, "TDA-2024-43B"),
+    ("nl-open", "all in for 5,000", "declarations.all-in-is-whole-stack", {"wager_to": 1000}, "TDA-2024-3"),
 ]
 
 BARE = [   # TDA 2024 rule 57: a number below the big blind is read by the pot, never above the stack
