@@ -609,3 +609,13 @@ def test_a_conditional_statement_is_asked_about_and_may_bind(standard, phrase):
     assert [r.rule for r in report.rulings] == ["declarations.conditional-statement"]
     assert report.rulings[0].discretion is not None
     assert "TDA-2024-59" in report.rulings[0].cites
+
+
+@pytest.mark.parametrize("spot", ["nl-100-150", "t57-short", "pl-50-249"])
+def test_no_phrase_is_ruled_above_the_stack_or_two_ways(standard, spot):
+    for phrase in _SAID:
+        report = _report(standard, spot, phrase)
+        f = report.facts
+        assert not report.conflicts, (phrase, report.conflicts)
+        for r in report.rulings:
+            assert r.effects.get("wager_to", 0) <= f["committed"] + f["stack"], (phrase, r.rule, r.effects)
