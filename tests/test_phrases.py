@@ -110,7 +110,7 @@ SPOTS = {
     # a tournament whose chips move in 25s
     "t-unit25": (_T500.replace("blinds: [500, 1000]", "blinds: [500, 1000], betting_unit: 25"), 1),
     # house books that define room slang for amounts
-    "t-dime": (_T500 + "params: {amount_words.dime: 1000, amount_words.nickel: 500}\n", 1),
+    "t-dime": (_T500 + "params: {amount_words.dime: 1000, amount_words.nickel: 5000}\n", 1),
 }
 
 # --- the phrases ---------------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ TOTALS = [   # TDA 2024 rule 43-B: "raise" plus an amount is the total; "more", 
     ("t-dime", "bet a dime", "wagers.declared-amount-is-total", {"derived": 1000}, "TDA-2024-43B"),
     ("t-unit25", "bet twelve twenty-five", "wagers.declared-amount-is-total", {"derived": 1225}, "TDA-2024-43B"),
     ("t-unit25", "bet 1,275", "wagers.declared-amount-is-total", {"derived": 1275}, "TDA-2024-43B"),
-    ("t-dime", "bet a nickel", "wagers.declared-amount-is-total", {"derived": 500}, "TDA-2024-43B"),
+    ("t-dime", "bet a nickel", "wagers.declared-amount-is-total", {"derived": 5000}, "TDA-2024-43B"),
     ("nl-open", "bet half the pot", "wagers.declared-amount-is-total", {"derived": 50}, "TDA-2024-43B"),
     ("nl-open", "half pot", "declarations.nonstandard-term", None, "TDA-2024-57"),
     ("pl-open", "half pot", "wagers.declared-amount-is-total", {"derived": 50}, "TDA-2024-43B"),
