@@ -24,23 +24,6 @@ def percent(part: int, whole: int) -> int:
     return part * 100 // whole
 
 
-def bare_reading(amount: int, pot: int, minimum: int) -> int:
-    """TDA-2024-57: the largest power-of-ten reading of a bare number that the pot allows.
-
-    A bare "five" reads as 5, 50, 500, ...; the largest reading not above the
-    pot, and never below the smallest legal wager when a larger reading reaches it.
-
-    >>> bare_reading(500, 400000, 40000), bare_reading(500, 600000, 40000)
-    (50000, 500000)
-    """
-    readings = [amount * 10 ** k for k in range(13)]
-    fitting = [r for r in readings if r <= pot]
-    best = max(fitting) if fitting else readings[0]
-    if best < minimum:
-        best = next((r for r in readings if r >= minimum), best)
-    return best
-
-
 def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[str, Any]:
     """Every arithmetic fact of the disputed act that the two topics' rules read."""
     d = incident.disputed
@@ -59,8 +42,8 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
         out["count_wrong"] = d.count_answer != f["current_bet"]
     if d.hidden_chips is not None:
         out["hidden_chips"] = d.hidden_chips
-    if "said_to" in out and "chips_to" in f:
-        out["words_chips_differ"] = out["said_to"] != f["chips_to"]
+    if "said_to" in f and "chips_to" in f:   # said_to: rulings/said.py
+        out["words_chips_differ"] = f["said_to"] != f["chips_to"]
         out["acted_on_chips"] = any(a.kind == "call" and a.to == f["chips_to"] for a in incident.after)
     return out
 
@@ -108,23 +91,13 @@ def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
 
 
 def _words(f: dict[str, Any]) -> dict[str, Any]:
-    """The street total the words name, where they name one (a call is the bet faced, a check stays put)."""
+    """The raise the words name as a percent of a minimum raise (said_to itself: rulings/said.py)."""
     kind, out = f.get("said_kind"), {}
     if kind is None:
         return out
-    if f.get("said_amount_to") is not None:
-        out["said_to"] = f["said_amount_to"]
-    elif kind == "call":
-        out["said_to"] = f["committed"] + f["to_call"]
-    elif kind == "check":
-        out["said_to"] = f["committed"]
-    elif kind == "all-in" and f.get("stack") is not None:
-        out["said_to"] = f["committed"] + f["stack"]
     increment = f["min_raise_to"] - f["current_bet"] if f.get("min_raise_to") is not None else 0
     if f.get("said_amount_to", 0) > f["current_bet"] and increment > 0:
         out["said_raise_percent"] = percent(f["said_amount_to"] - f["current_bet"], increment)
-    if f.get("said_bare_number") and f.get("said_amount_to") is not None:
-        out["said_bare_reading"] = bare_reading(f["said_amount_to"], f["pot"], f.get("min_raise_to") or 0)
     return out
 
 

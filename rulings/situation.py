@@ -12,12 +12,12 @@ from typing import Any
 from rulings.acts import act_facts
 from rulings.betting import BettingError, Hand, Params
 from rulings.betting.arithmetic import position
-from rulings.declaration import Unclear, parse_declaration
 from rulings.incident import Incident
 from rulings.kill import kill_facts
 from rulings.money import show
 from rulings.problems import Problem, ProblemsError
 from rulings.round_facts import round_facts
+from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
 
@@ -97,7 +97,7 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
     if incident.street == "preflop":
         f.update(_preflop_facts(hand))
     _chips(incident, f, setting)
-    _words(incident, f, sit)
+    _words(incident, f, sit, params)
     if incident.after:
         f["actions_since"] = len(incident.after)
         f["chip_actions_since"] = sum(1 for a in incident.after if a.kind in CHIP_KINDS)
@@ -141,17 +141,9 @@ def _chips(incident: Incident, f: dict, setting: str) -> None:
              all_chips_in=stack is not None and total == stack)
 
 
-def _words(incident: Incident, f: dict, sit: Situation) -> None:
-    text = incident.disputed.said
-    if text is None:
-        f["said"] = False
-        return
-    f["said"] = True
-    d = parse_declaration(text)
-    if isinstance(d, Unclear):
-        sit.questions.append({"fact": "said_kind", "question": d.question, "asked_by": "declaration reader"})
-        return
-    f.update(said_kind=d.kind, said_call_then_raise=d.call_then_raise, said_nonstandard=d.nonstandard,
-             said_bare_number=d.bare_number)
-    if d.amount is not None:
-        f["said_amount_to"] = d.amount if d.amount_means != "by" else f["current_bet"] + d.amount
+def _words(incident: Incident, f: dict, sit: Situation, params: dict[str, Any]) -> None:
+    """The words of the disputed act as facts (rulings/said.py), or the question they raise."""
+    facts, question = said_facts(incident, f, params)
+    f.update(facts)
+    if question is not None:
+        sit.questions.append({"fact": "said_kind", "question": question, "asked_by": "declaration reader"})

@@ -1,7 +1,7 @@
 """The arithmetic facts of the disputed act (rulings/acts.py), checked on the sources' numbers."""
 from __future__ import annotations
 
-from rulings.acts import bare_reading, percent
+from rulings.acts import percent
 from rulings.incident import incident_from_data
 from rulings.situation import build
 
@@ -32,8 +32,12 @@ def test_rrp_nl_10_call_percent():
 
 
 def test_tda_2024_57_bare_number_reading():
-    assert bare_reading(500, 400000, 40000) == 50000
-    assert bare_reading(500, 500000, 40000) == 500000
+    # NLHE 200-400: "I bet five" is 500 into a pot under 5,000, and 5,000 from 5,000 up (rulings/said.py)
+    game = {"structure": "no-limit", "setting": "tournament", "blinds": [200, 400]}
+    for pot, reading in ((4000, 50000), (4999, 50000), (5000, 500000)):
+        f = facts(game=game, button=3, players={1: 50000, 2: 50000, 3: 50000}, street="flop", pot=pot,
+                  disputed={"seat": 1, "said": "I bet five"})
+        assert (f["said_bare_reading"], f["said_amount_to"]) == (reading, reading)
 
 
 def test_tda_2024_46_prior_chips_judged_together():

@@ -36,10 +36,11 @@ def test_rrp_nl_10_four_hundred():
     assert (d.kind, d.amount, d.amount_means) == ("amount", 40_000, "to")
 
 
-def test_wiki_decl_1_call_and_raise_is_string_raise_wording():
+def test_wiki_decl_1_call_and_raise_is_a_call_then_a_raise():
     d = declared("I call and raise $100")
-    assert (d.kind, d.amount, d.call_then_raise, d.call_amount) == ("raise", 10_000, True, None)
-    assert d.amount_means == "by"   # decided: after a call, the raise is read as on top of it
+    assert (d.kind, d.amount, d.call_then_raise, d.call_amount) == ("call", None, True, None)
+    (r,) = d.later
+    assert (r.kind, r.amount, r.amount_means, r.said_as) == ("raise", 10_000, "by", "plain")
     assert not d.nonstandard and not d.bare_number
 
 
@@ -64,14 +65,14 @@ def test_tda_54d_i_bet_the_pot():
 
 def test_call_your_hundred_and_raise_two_carries_the_hundreds():
     d = declared("I call your hundred and raise two")
-    assert (d.kind, d.amount, d.call_amount, d.call_then_raise) == ("raise", 20_000, 10_000, True)
+    assert (d.kind, d.amount, d.call_amount, d.call_then_raise) == ("call", 10_000, 10_000, True)
     assert d.bare_number            # "two" only became 200 by borrowing the earlier "hundred"
-    assert d.amount_means == "by"
+    assert (d.later[0].amount, d.later[0].amount_means) == (20_000, "by")
 
 
 def test_carry_from_thousands_and_from_k():
-    assert declared("call two thousand and raise five").amount == 500_000
-    assert declared("call 2k, raise 5").amount == 500_000
+    assert declared("call two thousand and raise five").later[0].amount == 500_000
+    assert declared("call 2k, raise 5").later[0].amount == 500_000
 
 
 def test_no_carry_without_an_earlier_magnitude_word():
@@ -81,7 +82,7 @@ def test_no_carry_without_an_earlier_magnitude_word():
 
 def test_see_and_raise_is_call_then_raise_in_nonstandard_words():
     d = declared("I see your hundred and raise you two")
-    assert (d.call_then_raise, d.call_amount, d.amount, d.nonstandard) == (True, 10_000, 20_000, True)
+    assert (d.call_then_raise, d.call_amount, d.later[0].amount, d.nonstandard) == (True, 10_000, 20_000, True)
 
 
 # --- number words ------------------------------------------------------------------------------
@@ -182,10 +183,15 @@ def test_call_with_an_amount():
 @pytest.mark.parametrize("text, means", [
     ("raise 300", "to"), ("raise to 300", "to"), ("bet 300", "to"), ("make it 300", "to"),
     ("raise by 100", "by"), ("raise another 100", "by"), ("I raise 100 more", "by"),
-    ("raise 100 on top", "by"), ("I call 100 and raise to 300", "to"),
+    ("raise 100 on top", "by"), ("raise up to 300", "to"),
 ])
 def test_to_and_by(text, means):
     assert declared(text).amount_means == means
+
+
+def test_to_and_by_after_a_call():
+    assert declared("I call 100 and raise to 300").later[0].amount_means == "to"
+    assert declared("I call 100 and raise 300").later[0].amount_means == "by"
 
 
 def test_make_it_is_a_nonstandard_raise_unless_an_official_word_came_with_it():
@@ -243,8 +249,8 @@ def test_zero_or_negative_amounts(text):
 
 
 @pytest.mark.parametrize("text, fragment", [
-    ("no, raise", "negation"), ("I don't call", "negation"), ("raise, wait, call", "correction"),
-    ("raise 300 sorry 400", "correction"), ("maybe I raise", "thinking"), ("if you bet I raise", "thinking"),
+    ("no, raise", "negation"), ("I don't call", "negation"), ("wait, call", "correction"),
+    ("sorry, raise 400", "correction"), ("maybe I raise", "thinking"), ("if you bet I raise", "conditional statement"),
     ("let's see... call", "thinking"), ("pass", "check in some rooms and fold"), ("I checked", "past"), ("pot?", "question mark"),
     ("call 100 200", "Two amounts"), ("raise 300 400", "Two amounts"), ("raise blah 300", "'blah'"),
     ("three hundred, raise", "came before 'raise'"), ("call 100, 200 raise", "came before"),
@@ -290,3 +296,71 @@ def test_fast():
     for text in texts:
         parse_declaration(text)
     assert time.perf_counter() - start < 1.0
+
+
+# --- declarations in order, and numbers as floors say them ----------------------------------------------
+
+@pytest.mark.parametrize("text, first, later", [
+    ("bet two thousand... no, three", ("bet", 200_000), [("bet", 300_000, True)]),
+    ("check \u2014 bet fifty", ("check", None), [("bet", 5_000, False)]),
+    ("raise to 1,500\u2026 2,000", ("raise", 150_000), [("raise", 200_000, False)]),
+    ("raise, wait, call", ("raise", None), [("call", None, True)]),
+    ("raise 300 sorry 400", ("raise", 30_000), [("raise", 40_000, True)]),
+    ("fold - no, I mean call", ("fold", None), [("call", None, True)]),
+    ("bet 500, make that 600", ("bet", 50_000), [("bet", 60_000, True)]),
+    ("I call... and raise", ("call", None), [("raise", None, False)]),
+])
+def test_later_declarations_are_kept_in_order(text, first, later):
+    d = declared(text)
+    assert (d.kind, d.amount) == first
+    assert [(x.kind, x.amount, x.corrected) for x in d.later] == later
+
+
+def test_a_pause_before_the_amount_only_completes_the_declaration():
+    d = declared("raise... three hundred")
+    assert (d.kind, d.amount, d.later) == ("raise", 30_000, ())
+
+
+@pytest.mark.parametrize("text, minor", [
+    ("two and a half thousand", 250_000), ("one and a half k", 150_000), ("half a thousand", 50_000),
+    ("half a k", 50_000), ("2 thousand", 200_000), ("1.5k", 150_000), ("twelve hundred and fifty", 125_000),
+    ("seventy five hundred", 750_000), ("two grand", 200_000), ("3 hundred", 30_000),
+])
+def test_floor_numbers(text, minor):
+    if minor is None:
+        asked(text)
+    else:
+        assert declared(f"bet {text}").amount == minor
+
+
+def test_and_a_half_alone_is_a_bare_number():
+    d = declared("raise two and a half")
+    assert (d.amount, d.bare_number) == (250, True)
+
+
+def test_no_cents_in_the_game_settles_two_two_digit_pieces():
+    from rulings.declaration import Context
+    d = parse_declaration("twelve fifty", Context(cents=False))
+    assert (d.kind, d.amount, d.bare_number) == ("amount", 125_000, False)
+    assert "cents" in parse_declaration("bet 12.50", Context(cents=False)).question
+    assert "$12.50 or 1,250" in asked("twelve fifty")
+
+
+def test_room_slang_needs_the_house_book():
+    from rulings.declaration import Context
+    assert "house book does not define" in asked("bet a dime")
+    assert parse_declaration("bet a dime", Context(words=(("dime", 100_000),))).amount == 100_000
+
+
+@pytest.mark.parametrize("text", ["half", "bet half", "no, raise", "nope", "I mean call"])
+def test_half_alone_and_leading_corrections_are_asked(text):
+    asked(text)
+
+
+def test_amounts_off_the_betting_unit_are_asked_about():
+    from rulings.declaration import Context
+    ctx = Context(cents=False, unit=2_500)
+    assert parse_declaration("bet twelve twenty-five", ctx).amount == 122_500
+    assert "betting unit" in parse_declaration("bet 1,230", ctx).question
+    # $12.50 cannot be made in $5 chips, so "twelve fifty" can only be 1,250
+    assert parse_declaration("twelve fifty", Context(cents=True, unit=500)).amount == 125_000
