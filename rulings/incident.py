@@ -31,6 +31,9 @@ DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count",
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
                   "count_asked", "conditional")
 ACTION_KEYS = ("seat", "action", "to")
+MAX_INCIDENT_BYTES = 256_000   # an incident is a page of YAML; the examples are under 2 KB (Y007)
+MAX_INCIDENT_NODES = 20_000    # values in one incident (Y012)
+MAX_UNKNOWN_SHOWN = 20         # unknown fields reported one by one per mapping; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -74,11 +77,14 @@ class _Reader:
         self.problems.append(self.doc.problem(path, code, f"{where}: {message}" if where else message, hint, key))
 
     def keys(self, data: dict, allowed: tuple, path: tuple) -> None:
-        for k in data:
-            if k not in allowed:
-                close = did_you_mean(k, allowed)
-                self.bad(path + (k,), "I101", "unknown field",
-                         f"did you mean '{close}'?" if close else "allowed: " + ", ".join(allowed), key=True)
+        unknown = [k for k in data if k not in allowed]
+        if len(unknown) > MAX_UNKNOWN_SHOWN:
+            self.bad(path, "I101", f"{len(unknown):,} unknown fields; the first {MAX_UNKNOWN_SHOWN} follow",
+                     "allowed: " + ", ".join(allowed))
+        for k in unknown[:MAX_UNKNOWN_SHOWN]:
+            close = did_you_mean(k, allowed)
+            self.bad(path + (k,), "I101", "unknown field",
+                     f"did you mean '{close}'?" if close else "allowed: " + ", ".join(allowed), key=True)
 
     def mapping(self, data: Any, path: tuple, required: bool = True) -> dict | None:
         if data is None and not required:
@@ -243,6 +249,25 @@ def _disputed_act(r: _Reader, raw: dict, motions: tuple[tuple[int, ...], ...]) -
             "count_answer": answer, "hidden_chips": hidden}
 
 
+def _house_name(r: _Reader, value: Any) -> str | None:
+    """An incident names its house; it never gives a path (a path comes only from --house)."""
+    if value is None:
+        return None
+    from rulings.rulebook.house import HOUSE_NAME, find_house, house_names
+    if not isinstance(value, str) or not HOUSE_NAME.match(value):
+        r.bad(("house",), "I104", "a house book is named here, not given as a path or other value",
+              "write a house name such as " + ", ".join(house_names()[:3]) +
+              "; a file is given on the command line with --house PATH")
+        return None
+    if find_house(value) is None:
+        names = house_names()
+        close = did_you_mean(value, names)
+        r.bad(("house",), "I104", f"no house book named '{value}'",
+              f"did you mean '{close}'?" if close else "house books: " + ", ".join(names))
+        return None
+    return value
+
+
 def read_incident(doc: Located) -> Incident:
     """Validate an incident document; raise ProblemsError naming every field that is wrong."""
     r = _Reader(doc)
@@ -316,7 +341,7 @@ def read_incident(doc: Located) -> Incident:
     if not isinstance(params, dict):
         r.bad(("params",), "I103", "params is a mapping of parameter names to values")
         params = {}
-    house = data.get("house")
+    house = _house_name(r, data.get("house"))
     if r.problems or game is None or street is None:
         raise ProblemsError(r.problems)
     players = tuple(Player(s, stacks[s]) for s in order)
@@ -331,11 +356,11 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table)
+                    inputs, params, house, pot_now, doc, table)
 
 
 def load_incident(path: str | Path) -> Incident:
-    doc, problems = load_file(path)
+    doc, problems = load_file(path, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
     if doc is None:
         raise ProblemsError(problems)
     return read_incident(doc)
@@ -347,7 +372,7 @@ def incident_from_data(data: dict, file: str = "<example>") -> Incident:
 
 
 def incident_from_text(text: str, file: str = "<text>") -> Incident:
-    doc, problems = load_text(text, file)
+    doc, problems = load_text(text, file, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
     if doc is None:
         raise ProblemsError(problems)
     return read_incident(doc)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -47,8 +48,32 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
         return None
 
 
-def house_names(folder: Path = ROOT / "houses") -> list[str]:
-    return sorted(p.stem for p in folder.glob("*.yaml"))
+HOUSE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def house_dirs() -> list[Path]:
+    """The folders house books are looked up in by name (the project's rulebooks/houses)."""
+    return [ROOT / "houses"]
+
+
+def house_names(folder: Path | None = None) -> list[str]:
+    folders = [folder] if folder is not None else house_dirs()
+    return sorted({p.stem for f in folders for p in f.glob("*.yaml")})
+
+
+def find_house(name: str) -> Path | None:
+    """The house book called ``name`` in the configured folders; None when there is none.
+
+    Only a plain name is looked up (lowercase letters, digits, '-' and '_'):
+    never a path, so the answer does not depend on where the command runs.
+    """
+    if not isinstance(name, str) or not HOUSE_NAME.match(name):
+        return None
+    for folder in house_dirs():
+        candidate = folder / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def extended_path(value: str, here: Path) -> Path:
@@ -63,9 +88,11 @@ def _read(path: Path) -> tuple[Located, dict]:
     doc, problems = load_file(path)
     if doc is None:
         raise ProblemsError(problems)
-    if not isinstance(doc.data, dict):
-        raise ProblemsError([doc.problem((), "R106", "a house rulebook must be a mapping",
-                                      "start with rulebook:, extends: and title:")])
+    if not isinstance(doc.data, dict) or not {"rulebook", "extends"} & set(doc.data):
+        # one problem, not one per line: a file that is no house book at all is not echoed back
+        raise ProblemsError([Problem(doc.file, 0, 0, "R106", "this is not a house rulebook "
+                                     "(it has neither rulebook: nor extends:)",
+                                     hint="start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
         raise ProblemsError(problems)
     return doc, doc.data
