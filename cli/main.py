@@ -53,7 +53,7 @@ def cmd_lint(args) -> int:
         print(render_text(problems), file=sys.stderr)
     else:
         print("no problems found")
-    return RULEBOOK if problems else OK
+    return RULEBOOK if any(p.severity == "error" for p in problems) else OK
 
 
 def cmd_test(args) -> int:

@@ -89,13 +89,14 @@ def lint(paths: list[str]) -> list[Problem]:
         except ProblemsError as exc:
             problems += exc.problems
     if standard is not None:
-        from rulings.rulebook.house import load_house
+        from rulings.rulebook.house import load_house, topic_warnings
         for h in dict.fromkeys(houses):
             try:
                 book = load_house(h, standard)
             except ProblemsError as exc:
                 problems += exc.problems
                 continue
+            problems += topic_warnings(book, standard, str(h))
             problems += _example_problems(book)
     return sorted(set(problems))
 

@@ -105,9 +105,10 @@ class _Reader:
             self.bad(path, "I103", str(exc))
             return None
 
-    def whole(self, value: Any, path: tuple, low: int = 1) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.bad(path, "I103", f"expected a whole number of at least {low}, found {value!r}")
+    def whole(self, value: Any, path: tuple, low: int = 1, high: int = 1_000_000) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+            self.bad(path, "I103", f"expected a whole number from {low} to {high:,}, found {shown}")
             return None
         return value
 

@@ -66,3 +66,8 @@ def run_cli(cases: list[list[str]], timeout: float = 120) -> tuple[list[Case], i
     """Every command line's result, and the child's peak resident memory in KB."""
     result, _ = run_child(_CHILD, json.dumps(cases), timeout)
     return [Case(**c) for c in result["cases"]], result["peak_kb"]
+
+
+def examples(ci: int) -> int:
+    """How many generated cases to run: ``ci`` in the suite, ``FUZZ_EXAMPLES`` when set (long runs on demand)."""
+    return int(os.environ.get("FUZZ_EXAMPLES") or ci)

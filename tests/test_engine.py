@@ -45,18 +45,18 @@ def test_action_exception_is_surfaced_not_swallowed(tmp_path):
         title: t
         rules:
           - id: t.divide
-            title: divides by the call
+            title: compares a number with a word
             cites: [RRP-PL-1]
             text: a test rule
             when: {structure: pot-limit}
-            then: {ruling: r, decides: q, effects: {returned: "pot // to_call"}}
+            then: {ruling: r, decides: q, effects: {returned: "[pot, structure] | max"}}
             examples:
               - {name: a, incident: {}, expect: {ruling: r}}
               - {name: b, incident: {}, expect: {fires: false}}
         """)
     engine = Engine(book)
     with pytest.raises(EngineError, match="t.divide"):
-        rule_on(incident_from_data(chip(80, 500)), book, engine)   # to_call is 0
+        rule_on(incident_from_data(chip(80, 500)), book, engine)   # a number and a word do not compare
     engine.close()
 
 

@@ -178,3 +178,36 @@ def test_a_file_that_cannot_be_opened(tmp_path):
     doc, problems = load_file(tmp_path / "plain.txt" / "book.yaml")
     assert doc is None and [(p.code, p.message) for p in problems] == [
         ("Y008", "cannot read the file: Not a directory")]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("92233720368547758.07", "is more than the largest amount accepted (1,000,000,000,000)"),
+    ("1000000000000.01", "is more than the largest amount accepted"),
+    ("1." + "0" * 40 + "1", "has more than two decimal places"),        # 42 significant digits, not rounded
+    ("12345678901234567890123456789.001", "is more than the largest amount accepted"),
+    ("0.001", "has more than two decimal places"),
+])
+def test_amounts_out_of_range_or_too_precise_are_refused_by_field(text, message):
+    from rulings.incident import incident_from_text
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(INCIDENT.replace("pot: 80", f"pot: {text}"))
+    [p] = exc.value.problems
+    assert (p.code, p.path) == ("I103", ("pot",)) and message in p.message
+
+
+def test_the_largest_amount_and_trailing_zeros_are_accepted():
+    from decimal import Decimal
+    from rulings.money import MAX_AMOUNT, to_minor
+    assert to_minor(MAX_AMOUNT) == MAX_AMOUNT * 100
+    assert to_minor("84.5" + "0" * 50) == 8450
+    assert to_minor(Decimal("1E+3")) == 100000
+
+
+def test_a_seat_number_is_a_small_whole_number():
+    from rulings.incident import incident_from_text
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(INCIDENT.replace("button: 3", "button: 100000000000000000000000"))
+    bad = [p for p in exc.value.problems if p.code == "I103"]
+    assert [p.path for p in bad] == [("button",)] and "from 1 to 1,000,000" in bad[0].message

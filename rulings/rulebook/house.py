@@ -125,6 +125,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     path = Path(path)
     doc, data = _read(path)
     base = _base(doc, path, standard, _chain)
+    _check_sizes(doc, data, base)
     problems: list[Problem] = []
     book = copy.copy(base)
     book.rules = dict(base.rules)
@@ -187,6 +188,33 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     if problems:
         raise ProblemsError(problems)
     return book
+
+
+def _check_sizes(doc: Located, data: dict, base: Rulebook) -> None:
+    """Refuse a book too big to check before checking any of it (each rule and parameter costs lint time)."""
+    problems = []
+    for part, most in (("rules", MAX_RULES), ("disable", len(base.rules)), ("parameters", len(base.parameters))):
+        n = len(data.get(part) or ())
+        if n > most:
+            problems.append(doc.problem((part,), "R502", f"{n:,} entries under {part}:, more than the "
+                                        f"{most} the book can have", "a house book changes a few things; "
+                                        "split it, or check the entries", key=True))
+    if problems:
+        raise ProblemsError(problems)
+
+
+def topic_warnings(book: Rulebook, base: Rulebook, file: str) -> list[Problem]:
+    """A warning (R605) for each topic of the extended book whose every rule the house disables."""
+    topics: dict[str, list[str]] = {}
+    for rule in base.rules.values():
+        topics.setdefault(rule.topic, []).append(rule.id)
+    out = []
+    for topic, ids in sorted(topics.items()):
+        if all(rid in book.disabled and rid not in base.disabled for rid in ids):
+            out.append(Problem(file, 0, 0, "R605", f"the house disables every rule of the topic '{topic}' "
+                               f"({len(ids)} rules): incidents of that topic get no ruling",
+                               hint="disable only the rules the room does not use", severity="warning"))
+    return out
 
 
 def _unknown_rule(doc: Located, path: tuple, rid: str, base: Rulebook) -> Problem:
