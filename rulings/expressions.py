@@ -189,7 +189,7 @@ def _may_be_negative(node: nodes.Node) -> bool:
 def _bound(node: nodes.Node, bound: Callable[[str], int]) -> int:
     """The largest magnitude an arithmetic expression can reach, each name at its own largest."""
     if isinstance(node, nodes.Const):
-        return abs(int(node.value))
+        return abs(node.value) if type(node.value) is int else 0
     if isinstance(node, nodes.Name):
         return bound(node.name)
     if isinstance(node, nodes.Getattr):
