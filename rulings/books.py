@@ -103,10 +103,11 @@ def lint(paths: list[str]) -> list[Problem]:
 
 def _is_topic_file(path: Path) -> bool:
     """A standard-shaped topic file (checked against the standard book) rather than a house book."""
+    from rulings.yamlsrc import LimitError, read_bounded   # a pipe or device is never read here
     try:
-        head = path.read_bytes()[:4096].decode("utf-8", "replace")
-    except OSError:
-        return False
+        head = read_bounded(path)[:4096].decode("utf-8", "replace")
+    except LimitError:
+        return False   # it is then read as a house book, which reports why it cannot be read
     return any(line.startswith("topic:") for line in head.splitlines())
 
 

@@ -33,6 +33,7 @@ DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misundersto
 ACTION_KEYS = ("seat", "action", "to")
 MAX_INCIDENT_BYTES = 256_000   # an incident is a page of YAML; the examples are under 2 KB (Y007)
 MAX_INCIDENT_NODES = 20_000    # values in one incident (Y012)
+MAX_SAID = 500                 # characters of the player's words (disputed.said)
 MAX_UNKNOWN_SHOWN = 20         # unknown fields reported one by one per mapping; the rest are counted
 
 
@@ -321,6 +322,9 @@ def read_incident(doc: Located) -> Incident:
         said = d_raw.get("said")
         if said is not None and not isinstance(said, str):
             said = str(said)
+        if said is not None and len(said) > MAX_SAID:
+            r.bad(("disputed", "said"), "I103", f"{len(said):,} characters; the player's words are at most "
+                  f"{MAX_SAID}", "write what the player said, word for word")
         words_first = r.choice(d_raw.get("words_first"), facts()["words_first"].values,
                                ("disputed", "words_first"), required=False)
         motions = _motions(r, d_raw)

@@ -72,6 +72,7 @@ def hostile(tmp_path_factory):
         "house-dev-zero": ["rule", str(d / "named.yaml"), "--house", "/dev/zero"],
         "house-secret": ["rule", str(d / "named.yaml"), "--house", str(d / "secret.txt")],
         "lint-bomb": ["lint", str(d / "bomb.yaml")],
+        "lint-fifo": ["lint", str(d / "fifo.yaml")],
         "calc-urandom": ["calc", "/dev/urandom"],
     }
     cases, peak = run_cli(list(names.values()))
@@ -95,6 +96,10 @@ def test_a_468_byte_alias_bomb_is_refused_before_any_expansion(hostile):
     text = refused(hostile[0]["bomb"], "Y005")
     assert "YAML anchor or alias 'a' is not allowed" in text and text.count('error Y005') == 3
     refused(hostile[0]["lint-bomb"], "Y005", exit_code=1)
+
+
+def test_lint_never_reads_a_pipe(hostile):
+    assert "this is a pipe" in refused(hostile[0]["lint-fifo"], "Y010", exit_code=1)
 
 
 def test_brackets_nested_496_deep_are_refused_not_a_recursion_error(hostile):
@@ -211,3 +216,24 @@ def test_a_seat_number_is_a_small_whole_number():
         incident_from_text(INCIDENT.replace("button: 3", "button: 100000000000000000000000"))
     bad = [p for p in exc.value.problems if p.code == "I103"]
     assert [p.path for p in bad] == [("button",)] and "from 1 to 1,000,000" in bad[0].message
+
+
+def test_the_players_words_are_a_sentence_not_a_book():
+    from rulings.incident import incident_from_text
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(INCIDENT.replace("chips: [500]", "said: '" + "raise " * 200 + "'"))
+    assert [(p.code, p.path) for p in exc.value.problems] == [("I103", ("disputed", "said"))]
+    assert "1,200 characters; the player's words are at most 500" in exc.value.problems[0].message
+
+
+def test_a_bug_is_reported_in_one_line_never_as_a_traceback(monkeypatch, capsys):
+    import cli.main as cli
+
+    def broken(args):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(cli, "cmd_schema", broken)
+    assert cli.main(["schema"]) == cli.INTERNAL == 70
+    err = capsys.readouterr().err
+    assert err.startswith("rulings: internal error (RecursionError): maximum recursion depth exceeded;")
+    assert "Traceback" not in err
