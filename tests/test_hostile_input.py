@@ -237,3 +237,13 @@ def test_a_bug_is_reported_in_one_line_never_as_a_traceback(monkeypatch, capsys)
     err = capsys.readouterr().err
     assert err.startswith("rulings: internal error (RecursionError): maximum recursion depth exceeded;")
     assert "Traceback" not in err
+
+
+def test_a_bare_house_name_never_reads_the_working_folder(tmp_path, monkeypatch):
+    from rulings.books import house_path
+    from rulings.rulebook.house import house_dirs
+    (tmp_path / "tda-series").write_text("rulebook: other-room\n")
+    (tmp_path / "tda-series.yaml").write_text("rulebook: other-room\n")
+    monkeypatch.chdir(tmp_path)
+    assert house_path("tda-series") == house_dirs()[0] / "tda-series.yaml"
+    assert house_path("./tda-series.yaml") == Path("./tda-series.yaml")   # a path, as documented

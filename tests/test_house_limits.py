@@ -54,6 +54,16 @@ BOOKS = {
     "comparison": house("h", '{chips_total: {above: "pot > 2"}}'),
     "sum-200": house("h", '{chips_total: {above: "' + " + ".join(["pot"] * 200) + '"}}'),
     "sum-60": house("h", '{chips_total: {above: "' + "+".join(["pot"] * 60) + '"}}'),
+    "tests-33": house("h", "{" + ", ".join(f"{n}: {{present: true}}" for n in (
+        "pot", "to_call", "current_bet", "max_raise_to", "min_raise_to", "chips_total", "stack", "big_blind",
+        "small_blind", "ante", "committed", "chip_count", "motion_count", "chips_to", "players_dealt",
+        "last_full_raise", "pot_in_middle", "said_amount_to", "bet_from_count", "actions_since", "chip_actions_since",
+        "betting_unit", "small_bet", "big_bet", "facing_bet", "in_turn", "said", "said_kind", "noticed",
+        "pointed_out_by", "deliberated", "count_requested", "can_raise")) + "}"),
+    "examples-21": house("h", "{structure: pot-limit}").replace("    examples:\n", "    examples:\n" + "".join(
+        f"      - {{name: x{i}, incident: {{}}, expect: {{fires: false}}}}\n" for i in range(19))),
+    "template-parts": house("h", "{structure: pot-limit}", then='{ruling: trial-ruling, decides: trial, say: "'
+                            + "{{ pot + pot + pot + pot + pot + pot + pot + pot + pot + pot }}" * 24 + '"}'),
     "nested-parens": house("h", '{chips_total: {above: "' + "(" * 140 + "pot" + ")" * 140 + '"}}'),
     "ruled-list": house("h", "{structure: pot-limit, ruled: [pot-size-bet, wager-reduced]}"),
     "percent-format": house("h", "{structure: pot-limit}",
@@ -125,6 +135,9 @@ def test_memory_stays_bounded(results):
     ("sum-200", "R301", "an expression of more than 300 characters is not allowed"),
     ("sum-60", "R301", "more than 40 names, numbers and operators"),
     ("nested-parens", "R301", "nested too deep"),
+    ("tests-33", "R502", "33 tests in one rule; the limit is 32"),
+    ("examples-21", "R502", "21 examples; the limit is 20"),
+    ("template-parts", "R302", "a sentence template of more than 400 parts is not allowed"),
     ("ruled-list", "R106", "ruled: takes one ruling name"),
     ("percent-format", "R302", "'%' (it formats text as well as dividing) is not allowed"),
     ("ifs-30000", "R302", "a sentence of more than 2,000 characters is not allowed"),
@@ -212,3 +225,32 @@ def test_every_condition_expression_lint_accepts_compiles_and_agrees_with_python
         assert bool(run.fired) == expected, (expr, values)
     finally:
         engine.close()
+
+
+# --- every expression the whole whitelist accepts compiles (effects, derived values, sentences) ---------
+
+_ANY_LEAF = st.one_of(st.sampled_from(NAMES + ["structure", "facing_bet", "effect.wager_to"]),
+                      st.integers(-1000, 1000).map(str), st.sampled_from(["'a'", "true", "none", "[pot, 2]"]))
+
+
+def _grow_any(inner):
+    binary = st.sampled_from(["+", "-", "*", "//", "%", "/", "**", ">", "<=", "==", "!=", "and", "or", "~", "in"])
+    return st.one_of(
+        st.tuples(inner, binary, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda e: f"-{e}"), inner.map(lambda e: f"(not {e})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+        st.tuples(inner, st.sampled_from(["abs", "money", "min", "max", "join", "default(0)", "upper"])).map(
+            lambda t: f"({t[0]} | {t[1]})"),
+        st.lists(inner, min_size=1, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"))
+
+
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expr=st.recursive(_ANY_LEAF, _grow_any, max_leaves=10))
+def test_every_expression_the_whitelist_accepts_compiles(expr):
+    from rulings.expressions import check_expression, check_template, compile_template
+    if check_expression(expr):
+        return
+    compile_expression(expr)                       # as an effect or a derived value
+    sentence = "Seat {{ seat }}: {{ " + expr + " }}{% if " + expr + " %} yes{% endif %}"
+    assert check_template(sentence) == []
+    compile_template(sentence)                     # as a sentence
