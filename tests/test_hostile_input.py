@@ -247,3 +247,16 @@ def test_a_bare_house_name_never_reads_the_working_folder(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     assert house_path("tda-series") == house_dirs()[0] / "tda-series.yaml"
     assert house_path("./tda-series.yaml") == Path("./tda-series.yaml")   # a path, as documented
+
+
+@pytest.mark.parametrize("value", ["/etc/passwd", "../../../etc/passwd.yaml", "./x.yaml", "sub/x.yaml"])
+def test_a_house_book_extends_only_a_name_or_a_file_beside_it(tmp_path, value):
+    from rulings.problems import ProblemsError
+    from rulings.rulebook.house import load_house
+    from rulings.rulebook.load import standard_book
+    f = tmp_path / "h.yaml"
+    f.write_text(f"rulebook: h\nextends: '{value}'\ntitle: t\n")
+    with pytest.raises(ProblemsError) as exc:
+        load_house(f, standard_book())
+    [p] = exc.value.problems
+    assert p.code == "R601" and "is not a book's name" in p.message

@@ -16,7 +16,7 @@ from rulings.yamlsrc import Located, load_file
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
     "rulebook": _f(Spec("str", "The house book's short name (used as the rules' provenance)."), True),
     "extends": _f(Spec("str", "The book it extends: standard, or another house book (a name under "
-                              "rulebooks/houses/ or a path)."), True),
+                              "rulebooks/houses/, or a file name beside this one; never a path)."), True),
     "title": _f(Spec("str", "The room's name for its rules, as printed on the posted rulebook."), True),
     "parameters": _f(Spec("dict", "Parameter values the house chooses: name -> value (see rulings explain NAME).",
                           item=Spec("scalar", "A value allowed for that parameter."))),
@@ -76,12 +76,19 @@ def find_house(name: str) -> Path | None:
     return None
 
 
-def extended_path(value: str, here: Path) -> Path:
-    """Where ``extends: value`` points: a path (relative to the house file) or a house name."""
+def extended_path(value: str, here: Path) -> Path | None:
+    """Where ``extends: value`` points: a file beside the house file, or a house name.
+
+    Only a plain file name is followed (no folder, no '..', no absolute path):
+    a house book never makes the tool read a file outside its own folder and
+    the house-book folders. None when the value is anything else.
+    """
+    if "/" in value or "\\" in value or value.startswith("."):
+        return None
     if value.endswith((".yaml", ".yml")):
         return (here.parent / value).resolve()
     sibling = here.parent / f"{value}.yaml"
-    return (sibling if sibling.exists() else ROOT / "houses" / f"{value}.yaml").resolve()
+    return (sibling if sibling.exists() else find_house(value) or ROOT / "houses" / f"{value}.yaml").resolve()
 
 
 def _read(path: Path) -> tuple[Located, dict]:
@@ -104,6 +111,10 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
     if value == "standard":
         return standard
     target = extended_path(value, path)
+    if target is None:
+        raise ProblemsError([doc.problem(("extends",), "R601", f"extends: '{value[:60]}' is not a book's name",
+                                      "name the book (standard, a house name) or a file beside this one; "
+                                      "folders and paths are not followed")])
     if target in chain or target == path.resolve():
         loop = " -> ".join(p.stem for p in chain + (path.resolve(), target))
         raise ProblemsError([doc.problem(("extends",), "R602", f"the book extends itself in a loop: {loop}",
