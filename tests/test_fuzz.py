@@ -51,6 +51,8 @@ def fuzzed(request):
         os.environ.pop("FUZZ_RANDOM", None)
     if LONG:
         print(f"\nfuzz {kind} (seed {SEED}): {json.dumps({k: v for k, v in result.items() if k != 'failures'})}")
+        for f in result["failures"]:
+            print(f"--- {f['outcome']}: {f['why'][-1500:]}\n{f['input'][:3000]}")
     return result
 
 

@@ -122,7 +122,7 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
             problems.append(doc.problem(path + ("say",), "R302", f"sentence template: {msg}"))
         if not issues:
             expression_names(doc, path + ("say",), say, params, problems, numeric_only=False,
-                             extra={"seat", "rule", "effect"}, template=True)
+                             extra={"rule", "effect"}, template=True)
     for i, name in enumerate(raw.get("ask", [])):
         if name not in cat:
             close = did_you_mean(name, cat)
