@@ -33,6 +33,9 @@ DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misundersto
 ACTION_KEYS = ("seat", "action", "to")
 MAX_INCIDENT_BYTES = 256_000   # an incident is a page of YAML; the examples are under 2 KB (Y007)
 MAX_INCIDENT_NODES = 20_000    # values in one incident (Y012)
+MAX_SEATS = 30                 # players in one hand (a table seats at most 11)
+MAX_LIST = 500                 # actions, chips or pots in one list: far beyond any hand
+MAX_PARAMS = 100               # what-if parameters in one incident (the book declares about 60)
 MAX_SAID = 500                 # characters of the player's words (disputed.said)
 MAX_UNKNOWN_SHOWN = 20         # unknown fields reported one by one per mapping; the rest are counted
 
@@ -202,6 +205,10 @@ def _motions(r: _Reader, raw: dict) -> tuple[tuple[int, ...], ...]:
     if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
         r.bad(base, "I103", "chips are a list of chip values, e.g. [500] or [100, 100, 25]")
         return ()
+    if sum(len(g) for g in groups) > MAX_LIST:
+        r.bad(base, "I103", f"{sum(len(g) for g in groups):,} chips; at most {MAX_LIST} are read",
+              "give the chips' values, or chips_total")
+        return ()
     out = []
     for m, group in enumerate(groups):
         values = []
@@ -283,6 +290,13 @@ def read_incident(doc: Located) -> Incident:
     street = r.choice(data.get("street", family[0]), family, ("street",))
     button = data.get("button")
     players_raw = data.get("players")
+    if isinstance(players_raw, (dict, list)) and len(players_raw) > MAX_SEATS:
+        r.bad(("players",), "I103", f"{len(players_raw):,} players; a hand has at most {MAX_SEATS}")
+        raise ProblemsError(r.problems)
+    for name in ("actions", "after"):
+        if isinstance(data.get(name), list) and len(data[name]) > MAX_LIST:
+            r.bad((name,), "I103", f"{len(data[name]):,} actions; at most {MAX_LIST} are read")
+            raise ProblemsError(r.problems)
     stacks: dict[int, int | None] = {}
     if isinstance(players_raw, dict):
         for seat, stack in players_raw.items():
@@ -345,6 +359,10 @@ def read_incident(doc: Located) -> Incident:
     params = data.get("params") or {}
     if not isinstance(params, dict):
         r.bad(("params",), "I103", "params is a mapping of parameter names to values")
+        params = {}
+    elif len(params) > MAX_PARAMS:
+        r.bad(("params",), "I103", f"{len(params):,} parameters; an incident sets at most {MAX_PARAMS}",
+              "rulings explain NAME describes each parameter")
         params = {}
     house = _house_name(r, data.get("house"))
     if r.problems or game is None or street is None:

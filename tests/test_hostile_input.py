@@ -260,3 +260,21 @@ def test_a_house_book_extends_only_a_name_or_a_file_beside_it(tmp_path, value):
         load_house(f, standard_book())
     [p] = exc.value.problems
     assert p.code == "R601" and "is not a book's name" in p.message
+
+
+@pytest.mark.parametrize("change, path, words", [
+    (("players: {1: 1000, 2: 640, 3: 815}", "players: {" + ", ".join(f"{i}: 100" for i in range(1, 41)) + "}"),
+     ("players",), "40 players; a hand has at most 30"),
+    (("pot: 80", "pot: 80\nactions: [" + ", ".join(["{seat: 1, action: fold}"] * 501) + "]"),
+     ("actions",), "501 actions; at most 500 are read"),
+    (("chips: [500]", "chips: [" + ", ".join(["5"] * 501) + "]"), ("disputed", "chips"), "501 chips"),
+    (("pot: 80", "pot: 80\nparams: {" + ", ".join(f"x{i}.y: 1" for i in range(101)) + "}"),
+     ("params",), "101 parameters; an incident sets at most 100"),
+])
+def test_lists_in_an_incident_are_refused_by_count_before_they_are_worked_through(change, path, words):
+    from rulings.incident import incident_from_text
+    from rulings.problems import ProblemsError
+    with pytest.raises(ProblemsError) as exc:
+        incident_from_text(INCIDENT.replace(*change))
+    assert [(p.code, p.path) for p in exc.value.problems] == [("I103", path)]
+    assert words in exc.value.problems[0].message
