@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         return INPUT
     except KeyboardInterrupt:
         return INPUT
-    except (Exception, RecursionError, MemoryError) as exc:   # a bug: said plainly, never as a traceback
+    except Exception as exc:   # a bug (RecursionError, MemoryError too): said plainly, never as a traceback
         print(f"rulings: internal error ({type(exc).__name__}): {str(exc)[:500]}; this is a bug in rulings, "
               "please report it with the input that caused it", file=sys.stderr)
         return INTERNAL
