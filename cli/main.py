@@ -11,6 +11,7 @@ from rulings.problems import ProblemsError, render_text
 from rulings.render import dumps, report_json, report_text
 
 OK, RULEBOOK, INPUT = 0, 1, 2
+INTERNAL = 70   # a bug in rulings (EX_SOFTWARE); the fuzz suite keeps it from happening
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,7 +72,7 @@ def cmd_lint(args) -> int:
               f"problem{'s' if len(problems) != 1 else ''}")
     else:
         print(f"{checked} rulebook{'s' if checked != 1 else ''} checked: no problems found")
-    return RULEBOOK if problems else OK
+    return RULEBOOK if any(p.severity == "error" for p in problems) else OK
 
 
 def cmd_test(args) -> int:
@@ -248,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
         return INPUT
     except KeyboardInterrupt:
         return INPUT
+    except Exception as exc:   # a bug (RecursionError, MemoryError too): said plainly, never as a traceback
+        print(f"rulings: internal error ({type(exc).__name__}): {str(exc)[:500]}; this is a bug in rulings, "
+              "please report it with the input that caused it", file=sys.stderr)
+        return INTERNAL
 
 
 if __name__ == "__main__":

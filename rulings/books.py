@@ -14,12 +14,18 @@ _CACHE: dict[str, tuple[Rulebook, Engine | None]] = {}
 _LOCK = threading.RLock()   # one load (and one compiled engine) per book, whatever the threads
 
 
+def is_path(house: str) -> bool:
+    """Whether a --house value is a path (it has a folder separator or a .yaml/.yml ending), not a name."""
+    return "/" in house or "\\" in house or Path(house).suffix in (".yaml", ".yml")
+
+
 def house_path(house: str) -> Path:
-    """A house book given as a path, or as a name under rulebooks/houses/."""
-    p = Path(house)
-    if p.suffix in (".yaml", ".yml") or p.exists():
-        return p
-    return ROOT / "houses" / f"{house}.yaml"
+    """A house book given on the command line: a path (relative to the working folder), or a name
+    looked up in the house-book folders (rulebooks/houses/). A bare name never reads the working folder."""
+    if is_path(house):
+        return Path(house)
+    from rulings.rulebook.house import find_house, house_dirs
+    return find_house(house) or house_dirs()[0] / f"{house}.yaml"
 
 
 def load(house: str | None = None, compile: bool = True) -> tuple[Rulebook, Engine | None]:
@@ -113,13 +119,14 @@ def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
         except ProblemsError as exc:
             problems += exc.problems
     if standard is not None:
-        from rulings.rulebook.house import load_house
-        for h in houses:
+        from rulings.rulebook.house import load_house, topic_warnings
+        for h in dict.fromkeys(houses):
             try:
                 book = load_house(h, standard)
             except ProblemsError as exc:
                 problems += exc.problems
                 continue
+            problems += topic_warnings(book, standard, str(h))
             problems += _example_problems(book)
     return sorted(set(problems)), checked
 

@@ -100,7 +100,7 @@ def compile_condition(c: Condition | AnyOf, ruled: dict[str, list[str]] | None =
     return {_OPS[c.op]: {f: rhs}}
 
 
-_REF_KEYS = {"$m", "$l", "$r", "$add", "$sub", "$mul"}
+_REF_KEYS = {"$m", "$l", "$r", "$add", "$sub", "$mul", "$div"}
 _COMPARE = {"$gt", "$gte", "$lt", "$lte", "$neq"}
 
 

@@ -2,8 +2,17 @@
 
 Every expression is parsed and checked when the rulebook loads; anything not
 on the whitelist (``**``, ``/``, attribute access other than ``param.x.y``,
-calls, loops, float or huge constants, string or list repetition) is refused
-with a rulebook error instead of being run.
+calls, loops, float or huge constants, string or list repetition, ``%``) is
+refused with a rulebook error instead of being run. Sizes are bounded too
+(``MAX_EXPRESSION_CHARS``, ``MAX_EXPRESSION_NODES``, ``MAX_SAY_CHARS``,
+``MAX_TEMPLATE_BLOCKS``, ``MAX_TEMPLATE_NODES``): no sentence can multiply its
+output, and no expression can recurse the parser or the compiler into a
+RecursionError. ``//`` divides only by a positive whole number.
+
+An expression in a condition is stricter still (``check_condition``): only
+names, parameters, whole numbers and ``+ - * //`` and unary minus, exactly
+what ``to_durable`` translates for the engine, and bounded so that the
+engine's 64-bit arithmetic cannot overflow.
 
 >>> check_expression("wager_to - max_raise_to")
 []
@@ -25,12 +34,19 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from rulings.money import show
 
 MAX_CONSTANT = 10 ** 12
+MAX_EXPRESSION_CHARS = 300    # the longest in the standard book is 59
+MAX_EXPRESSION_NODES = 40     # names, numbers and operators; the standard book's largest has 9
+MAX_SAY_CHARS = 2_000         # a sentence template; the standard book's longest is 279
+MAX_TEMPLATE_BLOCKS = 20      # {% if %} blocks in one sentence; the standard book uses at most 2
+MAX_TEMPLATE_NODES = 400      # everything in one sentence template; the standard book's largest has 30
+ENGINE_MAX = 2 ** 62          # what a condition's arithmetic may reach: durable-rules computes in 64 bits
 FILTERS = ("money", "abs", "min", "max", "join", "default")
-_EXPR_NODES = (nodes.Name, nodes.Const, nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv, nodes.Mod,
+_EXPR_NODES = (nodes.Name, nodes.Const, nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv,
                nodes.Neg, nodes.Pos, nodes.Compare, nodes.Operand, nodes.And, nodes.Or, nodes.Not,
                nodes.CondExpr, nodes.Filter, nodes.Getattr, nodes.List, nodes.Tuple, nodes.Concat)
 _TEMPLATE_NODES = _EXPR_NODES + (nodes.Template, nodes.Output, nodes.TemplateData, nodes.If)
 _NAMED = {nodes.Pow: "'**'", nodes.Div: "'/' (use '//' for whole units)", nodes.Call: "a call",
+          nodes.Mod: "'%' (it formats text as well as dividing)",
           nodes.Getitem: "indexing", nodes.For: "a loop", nodes.Macro: "a macro",
           nodes.Assign: "an assignment", nodes.Slice: "a slice"}
 
@@ -38,12 +54,12 @@ _NAMED = {nodes.Pow: "'**'", nodes.Div: "'/' (use '//' for whole units)", nodes.
 class _Env(ImmutableSandboxedEnvironment):
     """The sandbox, refusing at run time what the whitelist already refuses at load time."""
 
-    intercepted_binops = frozenset(["*", "**", "/"])
+    intercepted_binops = frozenset(["*", "**", "/", "%"])
 
     def call_binop(self, context, operator, left, right):
         if operator == "*" and (isinstance(left, (str, list, tuple)) or isinstance(right, (str, list, tuple))):
             raise SecurityError("repetition of text or lists is not allowed")
-        if operator in ("**", "/"):
+        if operator in ("**", "/", "%"):
             raise SecurityError(f"'{operator}' is not allowed")
         return super().call_binop(context, operator, left, right)
 
@@ -84,6 +100,9 @@ def _walk(node: nodes.Node, allowed: tuple, problems: list[str]) -> None:
             or (isinstance(side, nodes.Const) and isinstance(side.value, str))
             for side in (node.left, node.right)):
         problems.append("repeating text or a list with '*' is not allowed")
+    if isinstance(node, nodes.FloorDiv) and not (
+            isinstance(node.right, nodes.Const) and type(node.right.value) is int and node.right.value > 0):
+        problems.append("'//' divides only by a positive whole number (e.g. pot // 2)")
     if isinstance(node, nodes.Filter) and node.name not in FILTERS:
         problems.append(f"the filter '{node.name}' is not allowed (allowed: {', '.join(FILTERS)})")
     if isinstance(node, nodes.Name) and node.name.startswith("_"):
@@ -92,9 +111,21 @@ def _walk(node: nodes.Node, allowed: tuple, problems: list[str]) -> None:
         _walk(child, allowed, problems)
 
 
+def _size(node: nodes.Node) -> int:
+    return 1 + sum(_size(c) for c in node.iter_child_nodes())
+
+
+def _parse(source: str):
+    """jinja2's parse, with a nesting too deep for its recursive parser turned into a syntax error."""
+    try:
+        return ENV.parse(source)
+    except RecursionError:
+        raise TemplateSyntaxError("nested too deep", 1) from None
+
+
 def parse_expression(text: str) -> nodes.Expr:
     parser_src = "{{ " + text + " }}"
-    tmpl = ENV.parse(parser_src)
+    tmpl = _parse(parser_src)
     out = tmpl.body[0]
     if not (isinstance(out, nodes.Output) and len(out.nodes) == 1):
         raise TemplateSyntaxError("not a single expression", 1)
@@ -105,21 +136,152 @@ def check_expression(text: str) -> list[str]:
     """Problems with an expression, as sentences; empty when it is on the whitelist."""
     if not isinstance(text, (str, int)) or isinstance(text, bool):
         return ["an expression must be text or a whole number"]
+    if len(str(text)) > MAX_EXPRESSION_CHARS:
+        return [f"an expression of more than {MAX_EXPRESSION_CHARS} characters is not allowed"]
     try:
         expr = parse_expression(str(text))
     except TemplateSyntaxError as exc:
         return [f"not a valid expression: {exc.message}"]
+    if _size(expr) > MAX_EXPRESSION_NODES:
+        return [f"an expression of more than {MAX_EXPRESSION_NODES} names, numbers and operators is not allowed"]
     problems: list[str] = []
     _walk(expr, _EXPR_NODES, problems)
     return problems
 
 
+_COND_NODES = (nodes.Name, nodes.Const, nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv, nodes.Neg,
+               nodes.Pos, nodes.Getattr)
+
+
+def check_condition(text: str | int, bound: Callable[[str], int] = lambda name: 0) -> list[str]:
+    """Problems with an expression a condition compares with (``above: "pot // 2"``), as sentences.
+
+    Only what the engine computes exactly: names, parameters, whole numbers,
+    ``+ - *``, ``//`` by a positive whole number (over a sum that cannot be
+    negative, where the engine's division rounds the same way) and unary minus;
+    and ``bound(name)``, the largest value a fact or parameter can hold, must
+    keep every intermediate result within the engine's 64-bit arithmetic.
+    """
+    problems = check_expression(text)
+    if problems:
+        return problems
+    expr = parse_expression(str(text))
+    for node in [expr] + list(expr.find_all(nodes.Node)):
+        if not isinstance(node, _COND_NODES):
+            what = {nodes.Compare: "a comparison", nodes.And: "'and'", nodes.Or: "'or'", nodes.Not: "'not'",
+                    nodes.CondExpr: "'if ... else'", nodes.Filter: "a filter"}.get(type(node), type(node).__name__)
+            return [f"{what} cannot be used in a condition's value; a condition compares the fact with a "
+                    "number made of names, whole numbers and + - * // (use any_of or a derived fact instead)"]
+        if isinstance(node, nodes.Const) and type(node.value) is not int:
+            return [f"{node.value!r} is not a whole number; a condition compares with numbers"]
+        if isinstance(node, nodes.FloorDiv) and _may_be_negative(node.left):
+            return ["'//' in a condition divides only a sum that cannot be negative (no '-' inside it)"]
+    if _bound(expr, bound) > ENGINE_MAX:
+        return ["the expression can grow past what the engine computes exactly (2^62); "
+                "multiply by small whole numbers only"]
+    return []
+
+
+def _may_be_negative(node: nodes.Node) -> bool:
+    return any(isinstance(n, (nodes.Sub, nodes.Neg)) for n in [node] + list(node.find_all(nodes.Node)))
+
+
+def _bound(node: nodes.Node, bound: Callable[[str], int]) -> int:
+    """The largest magnitude an arithmetic expression can reach, each name at its own largest."""
+    if isinstance(node, nodes.Const):
+        return abs(node.value) if type(node.value) is int else 0
+    if isinstance(node, nodes.Name):
+        return bound(node.name)
+    if isinstance(node, nodes.Getattr):
+        parts, root = [], node
+        while isinstance(root, nodes.Getattr):
+            parts.append(root.attr)
+            root = root.node
+        return bound("param." + ".".join(reversed(parts)))
+    if isinstance(node, (nodes.Add, nodes.Sub)):
+        return _bound(node.left, bound) + _bound(node.right, bound)
+    if isinstance(node, nodes.Mul):
+        return _bound(node.left, bound) * _bound(node.right, bound)
+    if isinstance(node, nodes.FloorDiv):
+        return _bound(node.left, bound)
+    if isinstance(node, (nodes.Neg, nodes.Pos)):
+        return _bound(node.node, bound)
+    if isinstance(node, nodes.CondExpr):
+        return max(_bound(node.expr1, bound), _bound(node.expr2, bound) if node.expr2 else 0)
+    if isinstance(node, (nodes.List, nodes.Tuple)):
+        return max((_bound(n, bound) for n in node.items), default=0)
+    if isinstance(node, nodes.Filter):
+        return max([_bound(node.node, bound) if node.node else 0] + [_bound(a, bound) for a in node.args])
+    return 1   # comparisons and and/or/not give true or false
+
+
+def bound_of(text: str | int, bound: Callable[[str], int]) -> int:
+    """The largest magnitude a whitelisted expression can reach (see ``_bound``)."""
+    return _bound(parse_expression(str(text)), bound)
+
+
+def value_type(text: str | int, type_of: Callable[[str], str]) -> str:
+    """What a whitelisted expression gives: number, bool, text, none, list or any (cannot tell).
+
+    ``type_of(name)`` gives a fact's or parameter's type the same way.
+    """
+    def t(node: nodes.Node) -> str:
+        if isinstance(node, nodes.Const):
+            v = node.value
+            return ("bool" if isinstance(v, bool) else "number" if isinstance(v, int) else
+                    "text" if isinstance(v, str) else "none" if v is None else "any")
+        if isinstance(node, nodes.Name):
+            return type_of(node.name)
+        if isinstance(node, nodes.Getattr):
+            parts, root = [], node
+            while isinstance(root, nodes.Getattr):
+                parts.append(root.attr)
+                root = root.node
+            return type_of(root.name + "." + ".".join(reversed(parts))) if isinstance(root, nodes.Name) else "any"
+        if isinstance(node, (nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv, nodes.Neg, nodes.Pos)):
+            return "number"
+        if isinstance(node, (nodes.Compare, nodes.And, nodes.Or, nodes.Not)):
+            return "bool"
+        if isinstance(node, nodes.Concat):
+            return "text"
+        if isinstance(node, (nodes.List, nodes.Tuple)):
+            return "list"
+        if isinstance(node, nodes.CondExpr):
+            a, b = t(node.expr1), t(node.expr2) if node.expr2 else "none"
+            return a if a == b else "any"
+        if isinstance(node, nodes.Filter):
+            if node.name in ("abs",):
+                return "number"
+            if node.name in ("min", "max"):
+                inner = node.node
+                if isinstance(inner, (nodes.List, nodes.Tuple)):
+                    kinds = {t(i) for i in inner.items}
+                    return kinds.pop() if len(kinds) == 1 else "any"
+                return "any"
+            if node.name == "join":
+                return "text"
+            if node.name == "money":
+                return "text"
+            return t(node.node) if node.node else "any"
+        return "any"
+    return t(parse_expression(str(text)))
+
+
 def check_template(text: str) -> list[str]:
     """Problems with a ``say`` sentence template."""
+    if not isinstance(text, str):
+        return ["a sentence template is text"]
+    if len(text) > MAX_SAY_CHARS:
+        return [f"a sentence of more than {MAX_SAY_CHARS:,} characters is not allowed"]
     try:
-        tmpl = ENV.parse(text)
+        tmpl = _parse(text)
     except TemplateSyntaxError as exc:
         return [f"not a valid sentence template: {exc.message}"]
+    blocks = sum(1 for _ in tmpl.find_all(nodes.If))
+    if blocks > MAX_TEMPLATE_BLOCKS:
+        return [f"{blocks} {{% if %}} blocks; a sentence may have at most {MAX_TEMPLATE_BLOCKS}"]
+    if _size(tmpl) > MAX_TEMPLATE_NODES:
+        return [f"a sentence template of more than {MAX_TEMPLATE_NODES} parts is not allowed"]
     problems: list[str] = []
     _walk(tmpl, _TEMPLATE_NODES, problems)
     return problems
@@ -172,14 +334,23 @@ def compile_template(text: str):
     return ENV.from_string(text)
 
 
-def to_durable(text: str | int, field_name: Callable[[str], str]) -> Any:
-    """Translate a whitelisted arithmetic expression into durable-rules' ``$m`` arithmetic form.
+_FOLD = {nodes.Add: lambda a, b: a + b, nodes.Sub: lambda a, b: a - b, nodes.Mul: lambda a, b: a * b,
+         nodes.FloorDiv: lambda a, b: a // b}
 
-    Only names, parameters, whole numbers and + - * are accepted: the engine
-    compares one fact with itself, never with another fact.
+
+def to_durable(text: str | int, field_name: Callable[[str], str]) -> Any:
+    """Translate an expression ``check_condition`` accepts into durable-rules' ``$m`` arithmetic form.
+
+    Only names, parameters, whole numbers, + - *, // by a positive whole number
+    and unary minus are accepted: the engine compares one fact with itself,
+    never with another fact. durable-rules divides whole numbers rounding
+    toward zero, which is Python's // for the sums that cannot be negative
+    that ``check_condition`` lets through.
 
     >>> to_durable("pot + 2 * to_call", lambda n: n)
     {'$add': {'$l': {'$m': 'pot'}, '$r': {'$mul': {'$l': 2, '$r': {'$m': 'to_call'}}}}}
+    >>> to_durable("-pot // 2", lambda n: n)
+    {'$div': {'$l': {'$sub': {'$l': 0, '$r': {'$m': 'pot'}}}, '$r': 2}}
     """
     def conv(node: nodes.Node) -> Any:
         if isinstance(node, nodes.Const) and isinstance(node.value, int) and not isinstance(node.value, bool):
@@ -192,9 +363,17 @@ def to_durable(text: str | int, field_name: Callable[[str], str]) -> Any:
                 parts.append(root.attr)
                 root = root.node
             return {"$m": field_name("param." + ".".join(reversed(parts)))}
-        ops = {nodes.Add: "$add", nodes.Sub: "$sub", nodes.Mul: "$mul"}
+        if isinstance(node, nodes.Neg):
+            inner = conv(node.node)
+            return -inner if isinstance(inner, int) else {"$sub": {"$l": 0, "$r": inner}}
+        if isinstance(node, nodes.Pos):
+            return conv(node.node)
+        ops = {nodes.Add: "$add", nodes.Sub: "$sub", nodes.Mul: "$mul", nodes.FloorDiv: "$div"}
         for cls, op in ops.items():
             if isinstance(node, cls):
-                return {op: {"$l": conv(node.left), "$r": conv(node.right)}}
-        raise ValueError("only names, whole numbers and + - * may appear in a condition")
+                left, right = conv(node.left), conv(node.right)
+                if isinstance(left, int) and isinstance(right, int):   # the engine needs a field in arithmetic
+                    return _FOLD[cls](left, right)
+                return {op: {"$l": left, "$r": right}}
+        raise ValueError("only names, whole numbers and + - * // may appear in a condition")
     return conv(parse_expression(str(text)))

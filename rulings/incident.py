@@ -32,6 +32,13 @@ DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count",
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
                   "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before")
 ACTION_KEYS = ("seat", "action", "to")
+MAX_INCIDENT_BYTES = 256_000   # an incident is a page of YAML; the examples are under 2 KB (Y007)
+MAX_INCIDENT_NODES = 20_000    # values in one incident (Y012)
+MAX_SEATS = 30                 # players in one hand (a table seats at most 11)
+MAX_LIST = 500                 # actions, chips or pots in one list: far beyond any hand
+MAX_PARAMS = 100               # what-if parameters in one incident (the book declares about 60)
+MAX_SAID = 500                 # characters of the player's words (disputed.said)
+MAX_UNKNOWN_SHOWN = 20         # unknown fields reported one by one per mapping; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -80,11 +87,14 @@ class _Reader:
         self.problems.append(self.doc.problem(path, code, f"{where}: {message}" if where else message, hint, key))
 
     def keys(self, data: dict, allowed: tuple, path: tuple) -> None:
-        for k in data:
-            if k not in allowed:
-                close = did_you_mean(k, allowed)
-                self.bad(path + (k,), "I101", "unknown field",
-                         f"did you mean '{close}'?" if close else "allowed: " + ", ".join(allowed), key=True)
+        unknown = [k for k in data if k not in allowed]
+        if len(unknown) > MAX_UNKNOWN_SHOWN:
+            self.bad(path, "I101", f"{len(unknown):,} unknown fields; the first {MAX_UNKNOWN_SHOWN} follow",
+                     "allowed: " + ", ".join(allowed))
+        for k in unknown[:MAX_UNKNOWN_SHOWN]:
+            close = did_you_mean(k, allowed)
+            self.bad(path + (k,), "I101", "unknown field",
+                     f"did you mean '{close}'?" if close else "allowed: " + ", ".join(allowed), key=True)
 
     def mapping(self, data: Any, path: tuple, required: bool = True) -> dict | None:
         if data is None and not required:
@@ -105,9 +115,10 @@ class _Reader:
             self.bad(path, "I103", str(exc))
             return None
 
-    def whole(self, value: Any, path: tuple, low: int = 1) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.bad(path, "I103", f"expected a whole number of at least {low}, found {value!r}")
+    def whole(self, value: Any, path: tuple, low: int = 1, high: int = 1_000_000) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+            self.bad(path, "I103", f"expected a whole number from {low} to {high:,}, found {shown}")
             return None
         return value
 
@@ -200,6 +211,10 @@ def _motions(r: _Reader, raw: dict) -> tuple[tuple[int, ...], ...]:
     if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
         r.bad(base, "I103", "chips are a list of chip values, e.g. [500] or [100, 100, 25]")
         return ()
+    if sum(len(g) for g in groups) > MAX_LIST:
+        r.bad(base, "I103", f"{sum(len(g) for g in groups):,} chips; at most {MAX_LIST} are read",
+              "give the chips' values, or chips_total")
+        return ()
     out = []
     for m, group in enumerate(groups):
         values = []
@@ -252,6 +267,25 @@ def _disputed_act(r: _Reader, raw: dict, motions: tuple[tuple[int, ...], ...]) -
             "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in}
 
 
+def _house_name(r: _Reader, value: Any) -> str | None:
+    """An incident names its house; it never gives a path (a path comes only from --house)."""
+    if value is None:
+        return None
+    from rulings.rulebook.house import HOUSE_NAME, find_house, house_names
+    if not isinstance(value, str) or not HOUSE_NAME.match(value):
+        r.bad(("house",), "I104", "a house book is named here, not given as a path or other value",
+              "write a house name such as " + ", ".join(house_names()[:3]) +
+              "; a file is given on the command line with --house PATH")
+        return None
+    if find_house(value) is None:
+        names = house_names()
+        close = did_you_mean(value, names)
+        r.bad(("house",), "I104", f"no house book named '{value}'",
+              f"did you mean '{close}'?" if close else "house books: " + ", ".join(names))
+        return None
+    return value
+
+
 def read_incident(doc: Located) -> Incident:
     """Validate an incident document; raise ProblemsError naming every field that is wrong."""
     r = _Reader(doc)
@@ -265,6 +299,13 @@ def read_incident(doc: Located) -> Incident:
     street = r.choice(data.get("street", family[0]), family, ("street",))
     button = data.get("button")
     players_raw = data.get("players")
+    if isinstance(players_raw, (dict, list)) and len(players_raw) > MAX_SEATS:
+        r.bad(("players",), "I103", f"{len(players_raw):,} players; a hand has at most {MAX_SEATS}")
+        raise ProblemsError(r.problems)
+    for name in ("actions", "after"):
+        if isinstance(data.get(name), list) and len(data[name]) > MAX_LIST:
+            r.bad((name,), "I103", f"{len(data[name]):,} actions; at most {MAX_LIST} are read")
+            raise ProblemsError(r.problems)
     stacks: dict[int, int | None] = {}
     if isinstance(players_raw, dict):
         for seat, stack in players_raw.items():
@@ -304,6 +345,9 @@ def read_incident(doc: Located) -> Incident:
         said = d_raw.get("said")
         if said is not None and not isinstance(said, str):
             said = str(said)
+        if said is not None and len(said) > MAX_SAID:
+            r.bad(("disputed", "said"), "I103", f"{len(said):,} characters; the player's words are at most "
+                  f"{MAX_SAID}", "write what the player said, word for word")
         words_first = r.choice(d_raw.get("words_first"), facts()["words_first"].values,
                                ("disputed", "words_first"), required=False)
         motions = _motions(r, d_raw)
@@ -325,7 +369,11 @@ def read_incident(doc: Located) -> Incident:
     if not isinstance(params, dict):
         r.bad(("params",), "I103", "params is a mapping of parameter names to values")
         params = {}
-    house = data.get("house")
+    elif len(params) > MAX_PARAMS:
+        r.bad(("params",), "I103", f"{len(params):,} parameters; an incident sets at most {MAX_PARAMS}",
+              "rulings explain NAME describes each parameter")
+        params = {}
+    house = _house_name(r, data.get("house"))
     upcards, exposed = _upcards(r, data, seats)
     split = _split(r, data, seats)
     if variant is not None:
@@ -348,7 +396,7 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house if isinstance(house, str) else None, pot_now, doc, table, upcards, exposed, split)
+                    inputs, params, house, pot_now, doc, table, upcards, exposed, split)
 
 
 RANKS = "23456789TJQKA"
@@ -393,7 +441,7 @@ def _upcards(r: _Reader, data: dict, seats: set[int]) -> tuple[dict[int, str], i
 
 
 def load_incident(path: str | Path) -> Incident:
-    doc, problems = load_file(path)
+    doc, problems = load_file(path, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
     if doc is None:
         raise ProblemsError(problems)
     return read_incident(doc)
@@ -405,7 +453,7 @@ def incident_from_data(data: dict, file: str = "<example>") -> Incident:
 
 
 def incident_from_text(text: str, file: str = "<text>") -> Incident:
-    doc, problems = load_text(text, file)
+    doc, problems = load_text(text, file, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
     if doc is None:
         raise ProblemsError(problems)
     return read_incident(doc)

@@ -13,6 +13,11 @@ import re
 from decimal import Decimal, InvalidOperation
 
 SCALE = 100
+# The largest amount accepted anywhere (in the game's units): far above any real pot or chip
+# count, and far below where durable-rules' 64-bit comparisons go wrong (about 9.2e16 units),
+# leaving room for a condition's arithmetic (pot + 2 * to_call ...) to stay exact.
+MAX_AMOUNT = 10 ** 12
+MAX_MINOR = MAX_AMOUNT * SCALE
 _TEXT = re.compile(r"^\s*\$?\s*(-?[0-9][0-9,_]*(?:\.[0-9]+)?|-?\.[0-9]+)\s*$")
 
 
@@ -42,12 +47,21 @@ def to_minor(value: object, *, allow_negative: bool = False) -> int:
         raise MoneyError(f"{value!r} is not an amount")
     if not amount.is_finite():
         raise MoneyError(f"{value!r} is not an amount")
-    minor = amount * SCALE
-    if minor != minor.to_integral_value():
-        raise MoneyError(f"{value} has more than two decimal places")
-    if minor < 0 and not allow_negative:
-        raise MoneyError(f"{value} is negative")
-    return int(minor)
+    shown = _short(value)
+    if amount < 0 and not allow_negative:
+        raise MoneyError(f"{shown} is negative")
+    if abs(amount) > MAX_AMOUNT:   # an exact comparison: nothing is rounded before it
+        raise MoneyError(f"{shown} is more than the largest amount accepted ({MAX_AMOUNT:,})")
+    sign, digits, exponent = amount.as_tuple()
+    end = len(digits)
+    while end > 1 and exponent < 0 and digits[end - 1] == 0:   # trailing zeros are not decimals
+        end -= 1
+        exponent += 1
+    if exponent < -2:   # counted on the digits as written, however many there are
+        raise MoneyError(f"{shown} has more than two decimal places")
+    coefficient = int("".join(map(str, digits[:end])) or "0")
+    minor = coefficient * 10 ** (exponent + 2)
+    return -minor if sign else minor
 
 
 def major(minor: int) -> int | Decimal:
@@ -62,3 +76,8 @@ def show(minor: int, setting: str = "cash") -> str:
     q, r = divmod(abs(minor), SCALE)
     text = f"{q:,}" + (f".{r:02d}" if r else "")
     return f"{sign}${text}" if setting == "cash" else f"{sign}{text}"
+
+
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:20] + "..." + text[-8:]

@@ -137,10 +137,13 @@ def read_phh(path: str | Path, structure: str | None = None) -> list[PhhHand]:
     ``structure`` forces a betting structure, e.g. ``"pot-limit"`` for an NT
     file that records pot-limit hold'em (PHH has no code for it).
     """
+    from rulings.yamlsrc import LimitError, read_bounded   # regular files only, read with a bound
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_bounded(path).decode("utf-8")
+    except LimitError as error:
+        raise PhhError(error.problem.message, source=str(path)) from None
+    except UnicodeDecodeError as error:
         raise PhhError(f"cannot read the file: {error}", source=str(path)) from None
     return loads_phh(text, structure=structure, many=path.suffix == ".phhs", source=str(path))
 

@@ -36,33 +36,54 @@ class ProblemsError(Exception):
         self.problems = sorted(problems)
 
 
+MAX_SHOWN = 100        # problems printed in full; the rest are counted ("and N more")
+LINE_SHOWN = 120       # characters of the offending line shown around the column
+
+
 def _source_line(file: str, line: int, cache: dict[str, list[str]]) -> str | None:
     if not line:
         return None
     if file not in cache:
+        from rulings.yamlsrc import LimitError, read_bounded   # the same bounded reading as the loader
         try:
-            cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            cache[file] = read_bounded(file).decode("utf-8").splitlines()
+        except (LimitError, UnicodeDecodeError):
             cache[file] = []
     lines = cache[file]
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
-def render_text(problems: list[Problem]) -> str:
-    """Every problem with the offending line and a caret, then a count."""
+def clip(src: str, col: int, width: int) -> tuple[str, int, int]:
+    """At most LINE_SHOWN characters of a line around ``col``: the text, the new column and caret width."""
+    if len(src) <= LINE_SHOWN:
+        return src, col, width
+    start = max(0, min(col - 1 - LINE_SHOWN // 3, len(src) - LINE_SHOWN))
+    text = src[start:start + LINE_SHOWN]
+    lead = "..." if start else ""
+    tail = "..." if start + LINE_SHOWN < len(src) else ""
+    new_col = col - start + len(lead)
+    return lead + text + tail, new_col, max(1, min(width, LINE_SHOWN - (col - 1 - start)))
+
+
+def render_text(problems: list[Problem], limit: int = MAX_SHOWN) -> str:
+    """Every problem (up to ``limit``, then a count of the rest) with the offending line and a caret."""
     cache: dict[str, list[str]] = {}
     out: list[str] = []
-    for p in sorted(problems):
+    ordered = sorted(problems)
+    for p in ordered[:limit]:
         out.append(f"{p.location()}: {p.severity} {p.code}: {p.message}")
         src = _source_line(p.file, p.line, cache)
         if src is not None:
             gutter = f"{p.line:>5} | "
-            out.append(gutter + src)
-            out.append(" " * (len(gutter) - 2) + "| " + " " * (p.col - 1) + "^" * max(1, p.width))
+            text, col, width = clip(src, p.col, p.width)
+            out.append(gutter + text)
+            out.append(" " * (len(gutter) - 2) + "| " + " " * (col - 1) + "^" * max(1, width))
         if p.path:
             out.append("  at: " + " -> ".join(p.path))
         if p.hint:
             out.append("  hint: " + p.hint)
     n = len(problems)
+    if n > limit:
+        out.append(f"... and {n - limit} more problem{'s' if n - limit != 1 else ''} not shown")
     out.append(f"{n} problem{'s' if n != 1 else ''} found")
     return "\n".join(out)

@@ -5,9 +5,19 @@ a side table from each value's path to its line and column, so that every
 later check can point at the source. Floats are read as Decimal from their
 text, never through binary floating point. Duplicate keys, tags, anchors and
 aliases are refused: each could silently change what a rule means.
+
+Every file is read through ``read_bounded`` and every text through one pass of
+``_limits`` before anything is built, so no input can exhaust memory, time or
+the stack: only regular files are opened, at most ``max_bytes`` are read (a
+bound on the read, not a ``stat``, so ``/dev/zero`` or a growing file cannot
+slip past), nesting is at most ``MAX_DEPTH`` deep, a document holds at most
+``max_nodes`` values, and anchors and aliases are refused before any of them
+is expanded. Each limit has its own code (docs/errors.md).
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -20,7 +30,9 @@ from rulings.problems import Problem
 # libyaml's parser when PyYAML was built with it: the same nodes and marks, several times faster
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = 1_000_000   # a rulebook topic file or house book (Y007)
+MAX_DEPTH = 32               # mappings and lists inside each other (Y011); the books use 10
+MAX_NODES = 200_000          # values in one document (Y012); the largest topic file has about 8,000
 
 Path_ = tuple[Any, ...]
 
@@ -117,30 +129,73 @@ class _Builder:
         return result
 
 
-def _token_problems(text: str, file: str) -> list[Problem]:
-    """Tags, anchors and aliases, found in the token stream (they leave no trace in nodes)."""
-    found = []
-    for tok in yaml.scan(text, Loader=LOADER):
-        kind = None
-        if isinstance(tok, yaml.TagToken):
-            kind, code, hint = "tag", "Y004", "write the value plainly; tags are not part of the rulebook format"
-        elif isinstance(tok, (yaml.AnchorToken, yaml.AliasToken)):
-            kind, code, hint = "anchor or alias", "Y005", "repeat the value; anchors and aliases are not allowed"
-        if kind:
-            m = tok.start_mark
-            found.append(Problem(file, m.line + 1, m.column + 1, code,
-                                 f"YAML {kind} '{''.join(getattr(tok, 'value', ''))}' is not allowed", (), hint,
-                                 max(1, tok.end_mark.column - m.column)))
+class LimitError(Exception):
+    """A document over one of the reading limits; carries the problem to report."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _limits(text: str, file: str, max_nodes: int) -> list[Problem]:
+    """One streaming pass over the parser's events, before any node is built.
+
+    Tags, anchors and aliases (refused: an alias expands to a copy of what it
+    names, so a few hundred bytes can stand for gigabytes), nesting deeper than
+    ``MAX_DEPTH`` and more than ``max_nodes`` values stop the pass at once.
+    """
+    found: list[Problem] = []
+    depth = nodes = 0
+    for ev in yaml.parse(text, Loader=LOADER):
+        m = ev.start_mark
+        if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
+            name = ev.anchor
+            found.append(Problem(file, m.line + 1, m.column + 1, "Y005",
+                                 f"YAML anchor or alias '{_short(name)}' is not allowed", (),
+                                 "repeat the value; anchors and aliases are not allowed", len(name or "") + 1))
+            if isinstance(ev, yaml.AliasEvent):
+                return found   # stop at the first alias: nothing is ever expanded
+        if isinstance(ev, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if ev.tag is not None:   # set only when the text writes a tag
+                tag = ev.tag.replace("tag:yaml.org,2002:", "!!", 1)
+                found.append(Problem(file, m.line + 1, m.column + 1, "Y004",
+                                     f"YAML tag '{_short(tag, 60)}' is not allowed", (),
+                                     "write the value plainly; tags are not part of the rulebook format",
+                                     len(tag)))
+            nodes += 1
+            if nodes > max_nodes:
+                return found + [Problem(file, m.line + 1, m.column + 1, "Y012",
+                                        f"the document holds more than {max_nodes:,} values", (),
+                                        "split it into smaller files; nothing real comes close")]
+        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return found + [Problem(file, m.line + 1, m.column + 1, "Y011",
+                                        f"values are nested more than {MAX_DEPTH} deep", (),
+                                        "flatten the structure; the formats need at most 10 levels")]
+        elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
     return found
 
 
-def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
-    """Parse one YAML document; return it with positions, and every problem found."""
+def _short(text: str | None, limit: int = 40) -> str:
+    text = text or ""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def load_text(text: str, file: str, max_bytes: int = MAX_FILE_BYTES,
+              max_nodes: int = MAX_NODES) -> tuple[Located | None, list[Problem]]:
+    """Parse one YAML document within the limits; return it with positions, and every problem found."""
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return None, [Problem(file, 0, 0, "Y007", f"the text is over the limit of {max_bytes:,} bytes",
+                              hint="split it into smaller files")]
     if not text.strip():
         return None, [Problem(file, 0, 0, "Y006", "the file is empty",
                               hint="write a YAML mapping")]
     try:
-        problems = _token_problems(text, file)
+        problems = _limits(text, file, max_nodes)
+        if problems:
+            return None, problems
         node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as exc:
         m = exc.problem_mark
@@ -148,7 +203,9 @@ def load_text(text: str, file: str) -> tuple[Located | None, list[Problem]]:
         return None, [Problem(file, line, col, "Y001", f"malformed YAML: {exc.problem}",
                               hint=str(exc.context) if exc.context else "check indentation and quoting")]
     except yaml.YAMLError as exc:
-        return None, [Problem(file, 0, 0, "Y001", f"malformed YAML: {exc}")]
+        return None, [Problem(file, 0, 0, "Y001", f"malformed YAML: {_short(str(exc), 200)}")]
+    except RecursionError:   # not reached within MAX_DEPTH; kept so no input can give a traceback
+        return None, [Problem(file, 0, 0, "Y011", "values are nested too deep")]
     if node is None:
         return None, [Problem(file, 0, 0, "Y006", "the file is empty", hint="write a YAML mapping")]
     builder = _Builder(file)
@@ -165,22 +222,59 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[Located | None, list[Problem]]:
-    """Read a YAML file strictly: size limit, UTF-8, then ``load_text``."""
+def read_bounded(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``max_bytes`` of a regular file; ``LimitError`` for anything else.
+
+    The file is opened without blocking and checked with ``fstat`` on the open
+    descriptor (a FIFO, a device such as ``/dev/zero`` or ``/dev/urandom``, a
+    socket or a folder is refused, also behind a link); then read with a bound,
+    so a file that is bigger than its ``stat`` said (or grows) is refused too.
+    """
     name = _display(Path(path))
     try:
-        size = Path(path).stat().st_size
-        if size > max_bytes:
-            return None, [Problem(name, 0, 0, "Y007",
-                                  f"the file is {size:,} bytes, over the limit of {max_bytes:,}",
-                                  hint="split it by topic")]
-        raw = Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        return None, [Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")]
+        raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else
+                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
+                    if stat.S_ISSOCK(mode) else "not a plain file")
+            raise LimitError(Problem(name, 0, 0, "Y010", f"this is {kind}, not a regular file",
+                                     hint="give a YAML file"))
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 16, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except BlockingIOError:
+        raise LimitError(Problem(name, 0, 0, "Y010", "the file cannot be read without waiting",
+                                 hint="give a YAML file")) from None
+    except OSError as exc:
+        raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
+    finally:
+        os.close(fd)
+    if total > max_bytes:
+        raise LimitError(Problem(name, 0, 0, "Y007", f"the file is over the limit of {max_bytes:,} bytes",
+                                 hint="split it into smaller files"))
+    return b"".join(chunks)
+
+
+def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES,
+              max_nodes: int = MAX_NODES) -> tuple[Located | None, list[Problem]]:
+    """Read a YAML file strictly: a regular file, within the limits, UTF-8, then ``load_text``."""
+    name = _display(Path(path))
+    try:
+        raw = read_bounded(path, max_bytes)
+    except LimitError as exc:
+        return None, [exc.problem]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
         return None, [Problem(name, line, 1, "Y009", "the file is not UTF-8 text",
                               hint="save it as UTF-8")]
-    return load_text(text, name)
+    return load_text(text, name, max_bytes, max_nodes)

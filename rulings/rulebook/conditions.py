@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.catalogue import Fact, did_you_mean, facts
-from rulings.expressions import check_expression, names_in, param_names_in
+from rulings.expressions import check_condition, names_in, param_names_in
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem
+from rulings.rulebook.limits import MAX_ALTERNATIVES, bound
 from rulings.rulebook.model import AnyOf, Condition, Parameter
 from rulings.yamlsrc import Located
 
@@ -39,7 +40,8 @@ def unknown_name_hint(name: str, params: dict[str, Parameter]) -> str:
     return f"did you mean '{close}'?" if close else "fact names are listed in docs/facts.md"
 
 
-def literal(doc: Located, path: tuple, t: _Target, value: Any, problems: list[Problem]) -> tuple[Any, bool] | None:
+def literal(doc: Located, path: tuple, t: _Target, value: Any, problems: list[Problem],
+            params: dict[str, Parameter] | None = None) -> tuple[Any, bool] | None:
     """Convert a literal to the target's type, or accept an arithmetic expression for numbers."""
     if t.type == "enum":
         if value not in t.values:
@@ -63,10 +65,10 @@ def literal(doc: Located, path: tuple, t: _Target, value: Any, problems: list[Pr
         problems.append(doc.problem(path, "R202", f"{t.name} is a number, not true/false"))
         return None
     if isinstance(value, str) and not value.strip().lstrip("$").replace(",", "").replace(".", "").isdigit():
-        issues = check_expression(value)
+        issues = check_condition(value, bound(params or {}))
         if issues:
             for msg in issues:
-                problems.append(doc.problem(path, "R301", f"expression '{value}': {msg}"))
+                problems.append(doc.problem(path, "R301", f"expression '{value if len(value) <= 60 else value[:60] + '...'}': {msg}"))
             return None
         return value, True
     try:
@@ -103,16 +105,28 @@ def parse_when(doc: Located, when: dict, path: tuple, params: dict[str, Paramete
                rulings: set[str] | None, problems: list[Problem]) -> tuple:
     """Turn a `when` mapping into conditions, reporting every problem."""
     out: list[Condition | AnyOf] = []
+    if not isinstance(when, dict) or not when:
+        problems.append(doc.problem(path, "R106", "a condition group needs at least one test",
+                                    "an empty group matches every incident; write the tests it needs"))
+        return ()
     for name, spec in when.items():
         here = path + (name,)
         if name == "any_of":
             if not isinstance(spec, list) or not spec or not all(isinstance(g, dict) for g in spec):
                 problems.append(doc.problem(here, "R106", "any_of takes a list of condition mappings"))
                 continue
+            if len(spec) > MAX_ALTERNATIVES:
+                problems.append(doc.problem(here, "R502", f"any_of has {len(spec):,} groups; the limit is "
+                                            f"{MAX_ALTERNATIVES}", "split the rule, or derive a fact that sums them up"))
+                continue
             out.append(AnyOf(tuple(parse_when(doc, g, here + (i,), params, rulings, problems)
                                    for i, g in enumerate(spec))))
             continue
         if name == "ruled":
+            if not isinstance(spec, str):
+                problems.append(doc.problem(here, "R106", "ruled: takes one ruling name",
+                                            "to wait for one of several rulings, write any_of: [{ruled: a}, {ruled: b}]"))
+                continue
             if rulings is not None and spec not in rulings:
                 close = did_you_mean(spec, rulings)
                 problems.append(doc.problem(here, "R104", f"no rule gives the ruling '{spec}'",
@@ -147,13 +161,17 @@ def parse_when(doc: Located, when: dict, path: tuple, params: dict[str, Paramete
                 if not isinstance(value, list) or not value:
                     problems.append(doc.problem(at, "R106", f"'{op}' takes a list of values"))
                     continue
-                vals = [literal(doc, at + (i,), t, v, problems) for i, v in enumerate(value)]
+                if len(value) > MAX_ALTERNATIVES:
+                    problems.append(doc.problem(at, "R502", f"'{op}' lists {len(value):,} values; the limit is "
+                                                f"{MAX_ALTERNATIVES}", "use at_least/at_most for a range of numbers"))
+                    continue
+                vals = [literal(doc, at + (i,), t, v, problems, params) for i, v in enumerate(value)]
                 if all(v is not None and not v[1] for v in vals):
                     out.append(Condition(t.name, op, tuple(v[0] for v in vals)))
                 elif all(v is not None for v in vals):
                     problems.append(doc.problem(at, "R202", f"'{op}' takes plain values, not expressions"))
                 continue
-            conv = literal(doc, at, t, value, problems)
+            conv = literal(doc, at, t, value, problems, params)
             if conv is None:
                 continue
             if conv[1]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from rulings.yamlsrc import Located, load_file
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
     "rulebook": _f(Spec("str", "The house book's short name (used as the rules' provenance)."), True),
     "extends": _f(Spec("str", "The book it extends: standard, or another house book (a name under "
-                              "rulebooks/houses/ or a path)."), True),
+                              "rulebooks/houses/, or a file name beside this one; never a path)."), True),
     "title": _f(Spec("str", "The room's name for its rules, as printed on the posted rulebook."), True),
     "parameters": _f(Spec("dict", "Parameter values the house chooses: name -> value (see rulings explain NAME).",
                           item=Spec("scalar", "A value allowed for that parameter."))),
@@ -47,25 +48,58 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
         return None
 
 
-def house_names(folder: Path = ROOT / "houses") -> list[str]:
-    return sorted(p.stem for p in folder.glob("*.yaml"))
+HOUSE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
-def extended_path(value: str, here: Path) -> Path:
-    """Where ``extends: value`` points: a path (relative to the house file) or a house name."""
+def house_dirs() -> list[Path]:
+    """The folders house books are looked up in by name (the project's rulebooks/houses)."""
+    return [ROOT / "houses"]
+
+
+def house_names(folder: Path | None = None) -> list[str]:
+    folders = [folder] if folder is not None else house_dirs()
+    return sorted({p.stem for f in folders for p in f.glob("*.yaml")})
+
+
+def find_house(name: str) -> Path | None:
+    """The house book called ``name`` in the configured folders; None when there is none.
+
+    Only a plain name is looked up (lowercase letters, digits, '-' and '_'):
+    never a path, so the answer does not depend on where the command runs.
+    """
+    if not isinstance(name, str) or not HOUSE_NAME.match(name):
+        return None
+    for folder in house_dirs():
+        candidate = folder / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def extended_path(value: str, here: Path) -> Path | None:
+    """Where ``extends: value`` points: a file beside the house file, or a house name.
+
+    Only a plain file name is followed (no folder, no '..', no absolute path):
+    a house book never makes the tool read a file outside its own folder and
+    the house-book folders. None when the value is anything else.
+    """
+    if "/" in value or "\\" in value or value.startswith("."):
+        return None
     if value.endswith((".yaml", ".yml")):
         return (here.parent / value).resolve()
     sibling = here.parent / f"{value}.yaml"
-    return (sibling if sibling.exists() else ROOT / "houses" / f"{value}.yaml").resolve()
+    return (sibling if sibling.exists() else find_house(value) or ROOT / "houses" / f"{value}.yaml").resolve()
 
 
 def _read(path: Path) -> tuple[Located, dict]:
     doc, problems = load_file(path)
     if doc is None:
         raise ProblemsError(problems)
-    if not isinstance(doc.data, dict):
-        raise ProblemsError([doc.problem((), "R106", "a house rulebook must be a mapping",
-                                      "start with rulebook:, extends: and title:")])
+    if not isinstance(doc.data, dict) or not {"rulebook", "extends"} & set(doc.data):
+        # one problem, not one per line: a file that is no house book at all is not echoed back
+        raise ProblemsError([Problem(doc.file, 0, 0, "R106", "this is not a house rulebook "
+                                     "(it has neither rulebook: nor extends:)",
+                                     hint="start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
         raise ProblemsError(problems)
     return doc, doc.data
@@ -77,6 +111,10 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
     if value == "standard":
         return standard
     target = extended_path(value, path)
+    if target is None:
+        raise ProblemsError([doc.problem(("extends",), "R601", f"extends: '{value[:60]}' is not a book's name",
+                                      "name the book (standard, a house name) or a file beside this one; "
+                                      "folders and paths are not followed")])
     if target in chain or target == path.resolve():
         loop = " -> ".join(p.stem for p in chain + (path.resolve(), target))
         raise ProblemsError([doc.problem(("extends",), "R602", f"the book extends itself in a loop: {loop}",
@@ -98,6 +136,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     path = Path(path)
     doc, data = _read(path)
     base = _base(doc, path, standard, _chain)
+    _check_sizes(doc, data, base)
     problems: list[Problem] = []
     book = copy.copy(base)
     book.rules = dict(base.rules)
@@ -160,6 +199,33 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     if problems:
         raise ProblemsError(problems)
     return book
+
+
+def _check_sizes(doc: Located, data: dict, base: Rulebook) -> None:
+    """Refuse a book too big to check before checking any of it (each rule and parameter costs lint time)."""
+    problems = []
+    for part, most in (("rules", MAX_RULES), ("disable", len(base.rules)), ("parameters", len(base.parameters))):
+        n = len(data.get(part) or ())
+        if n > most:
+            problems.append(doc.problem((part,), "R502", f"{n:,} entries under {part}:, more than the "
+                                        f"{most} the book can have", "a house book changes a few things; "
+                                        "split it, or check the entries", key=True))
+    if problems:
+        raise ProblemsError(problems)
+
+
+def topic_warnings(book: Rulebook, base: Rulebook, file: str) -> list[Problem]:
+    """A warning (R605) for each topic of the extended book whose every rule the house disables."""
+    topics: dict[str, list[str]] = {}
+    for rule in base.rules.values():
+        topics.setdefault(rule.topic, []).append(rule.id)
+    out = []
+    for topic, ids in sorted(topics.items()):
+        if all(rid in book.disabled and rid not in base.disabled for rid in ids):
+            out.append(Problem(file, 0, 0, "R605", f"the house disables every rule of the topic '{topic}' "
+                               f"({len(ids)} rules): incidents of that topic get no ruling",
+                               hint="disable only the rules the room does not use", severity="warning"))
+    return out
 
 
 def _unknown_rule(doc: Located, path: tuple, rid: str, base: Rulebook) -> Problem:

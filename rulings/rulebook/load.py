@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from rulings.catalogue import citations, did_you_mean, facts
-from rulings.expressions import check_expression, check_template
+from jinja2 import nodes
+
+from rulings.expressions import ENGINE_MAX, bound_of, check_expression, check_template, parse_expression, value_type
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.conditions import expression_names, parse_when
+from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
 from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
 from rulings.rulebook.schema import TOPIC_FILE, check_shape
 from rulings.yamlsrc import Located, load_file
@@ -79,6 +82,10 @@ def parse_parameter(doc: Located, name: str, raw: dict, problems: list[Problem])
 def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem]) -> None:
     if not cites:
         problems.append(doc.problem(path + ("cites",), "R105", "at least one citation key is required"))
+    if len(cites) > MAX_CITES:
+        problems.append(doc.problem(path + ("cites",), "R502", f"{len(cites):,} citation keys; the limit is "
+                                    f"{MAX_CITES}", "cite the keys the rule rests on"))
+        return
     known = citations()
     for i, key in enumerate(cites):
         if key not in known and not str(key).startswith("HOUSE-"):
@@ -103,10 +110,14 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
             if part == "derive" and f.kind != "derived":
                 problems.append(doc.problem(at, "R207", f"'{name}' is {f.kind}, and only derived facts "
                                             "may be set by a rule", key=True))
-            for msg in check_expression(expr):
-                problems.append(doc.problem(at, "R301", f"expression '{expr}': {msg}"))
-            if not check_expression(expr):
+            issues = check_expression(expr)
+            for msg in issues:
+                problems.append(doc.problem(at, "R301", f"expression '{_clip(expr)}': {msg}"))
+            if not issues:
+                before = len(problems)
                 expression_names(doc, at, str(expr), params, problems, numeric_only=False)
+                if len(problems) == before:
+                    check_effect(doc, at, f, str(expr), params, problems)
     if raw.get("ruling") and not raw.get("decides"):
         problems.append(doc.problem(path, "R102", "a ruling needs 'decides:' (the question it answers)"))
     if not (raw.get("ruling") or raw.get("derive") or raw.get("ask")):
@@ -118,7 +129,7 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
             problems.append(doc.problem(path + ("say",), "R302", f"sentence template: {msg}"))
         if not issues:
             expression_names(doc, path + ("say",), say, params, problems, numeric_only=False,
-                             extra={"seat", "rule", "effect"}, template=True)
+                             extra={"rule", "effect"}, template=True)
     for i, name in enumerate(raw.get("ask", [])):
         if name not in cat:
             close = did_you_mean(name, cat)
@@ -133,13 +144,56 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
         ask=tuple(raw.get("ask", ())), convention=raw.get("convention"))
 
 
+def _clip(text, limit: int = 60) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def check_effect(doc: Located, at: tuple, fact, expr: str, params: dict[str, Parameter],
+                 problems: list[Problem]) -> None:
+    """An effect or derived value must fit its fact: money is a number and not negative, an enum one of
+    its values, a flag true or false; and what it computes must stay within the engine's range."""
+    got = value_type(expr, type_of(params))
+    want = {"money": "number", "count": "number", "percent": "number", "seat": "number",
+            "bool": "bool", "enum": "text", "text": "text"}[fact.type]
+    if got not in (want, "any", "none"):
+        problems.append(doc.problem(at, "R202", f"'{fact.name}' is {fact.type}, but '{_clip(expr)}' gives "
+                                    f"{'a number' if got == 'number' else 'true or false' if got == 'bool' else got}",
+                                    "docs/facts.md gives each fact's type"))
+        return
+    tree = parse_expression(expr)
+    if fact.type == "enum" and isinstance(tree, nodes.Const) and tree.value not in fact.values:
+        close = did_you_mean(tree.value, fact.values)
+        problems.append(doc.problem(at, "R203", f"'{tree.value}' is not a value of {fact.name} "
+                                    f"({', '.join(fact.values)})", f"did you mean '{close}'?" if close else None))
+    if want == "number":
+        negative = (isinstance(tree, nodes.Const) and isinstance(tree.value, int) and tree.value < 0) or (
+            isinstance(tree, nodes.Neg) and isinstance(tree.node, (nodes.Const, nodes.Name, nodes.Getattr)))
+        if negative:
+            problems.append(doc.problem(at, "R202", f"'{fact.name}' cannot be negative, and '{_clip(expr)}' is"))
+        elif bound_of(expr, bound(params)) > ENGINE_MAX:
+            problems.append(doc.problem(at, "R202", f"'{_clip(expr)}' can grow past the largest amount the "
+                                        "engine holds exactly; multiply by small whole numbers only"))
+
+
 def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[str, Parameter],
                problems: list[Problem], house: str | None = None) -> Rule | None:
     rid = raw["id"]
     if not RULE_ID.match(str(rid)):
         problems.append(doc.problem(path + ("id",), "R110", f"rule id '{rid}' must be topic.kebab-name"))
     check_cites(doc, path, raw["cites"], problems)
+    before = len(problems)
     when = parse_when(doc, raw["when"], path + ("when",), params, None, problems)
+    if len(problems) == before and conditions(when) > MAX_CONDITIONS:
+        problems.append(doc.problem(path + ("when",), "R502", f"{conditions(when)} tests in one rule; the limit "
+                                    f"is {MAX_CONDITIONS}", "split the rule, or derive a fact that sums tests up"))
+    elif len(problems) == before and alternatives(when) > MAX_ALTERNATIVES:
+        problems.append(doc.problem(path + ("when",), "R502", f"the conditions can match in "
+                                    f"{alternatives(when):,} ways (in: values times any_of groups); the limit "
+                                    f"is {MAX_ALTERNATIVES}", "split the rule into several"))
+    if len(raw["examples"]) > MAX_EXAMPLES:
+        problems.append(doc.problem(path + ("examples",), "R502", f"{len(raw['examples'])} examples; the limit "
+                                    f"is {MAX_EXAMPLES}", "keep the examples that mark the rule's edges"))
     then = parse_outcome(doc, raw["then"], path + ("then",), params, problems)
     examples = tuple(Example(str(e["name"]), e["incident"], e["expect"], origin(doc, path + ("examples", i)))
                      for i, e in enumerate(raw["examples"]))
@@ -169,6 +223,10 @@ def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], lis
 def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     """Load and check topic files into one book; raise ProblemsError with every problem."""
     docs, problems = read_topic_files(files)
+    total = sum(len(data["rules"]) for _, data in docs)
+    if total > MAX_RULES:   # before checking any of them: each rule costs lint time
+        raise ProblemsError(problems + [Problem(str(files[-1]) if files else name, 0, 0, "R501",
+                                                f"{total} rules is over the limit of {MAX_RULES} for one book")])
     params: dict[str, Parameter] = {}
     for doc, data in docs:
         for pname, raw in (data.get("parameters") or {}).items():

@@ -119,6 +119,8 @@ class Parameter:
         v = to_minor(value) if self.type == "money" else value
         if not isinstance(v, int):
             raise ValueError(f"{self.name} must be a whole number, not {value!r}")
+        if self.maximum is None and self.type != "money" and abs(v) > 100:   # limits.MAX_PARAM_COUNT
+            raise ValueError(f"{self.name} must be at most 100")
         if (self.minimum is not None and v < self.minimum) or (self.maximum is not None and v > self.maximum):
             raise ValueError(f"{self.name} must be between {self.minimum} and {self.maximum}")
         return v
