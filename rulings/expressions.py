@@ -162,14 +162,15 @@ def check_condition(text: str | int, bound: Callable[[str], int] = lambda name: 
     and ``bound(name)``, the largest value a fact or parameter can hold, must
     keep every intermediate result within the engine's 64-bit arithmetic.
     """
-    problems = check_expression(text)
+    problems = check_expression(str(text))
     if problems:
         return problems
     expr = parse_expression(str(text))
+    names: dict[type, str] = {nodes.Compare: "a comparison", nodes.And: "'and'", nodes.Or: "'or'",
+                              nodes.Not: "'not'", nodes.CondExpr: "'if ... else'", nodes.Filter: "a filter"}
     for node in [expr] + list(expr.find_all(nodes.Node)):
         if not isinstance(node, _COND_NODES):
-            what = {nodes.Compare: "a comparison", nodes.And: "'and'", nodes.Or: "'or'", nodes.Not: "'not'",
-                    nodes.CondExpr: "'if ... else'", nodes.Filter: "a filter"}.get(type(node), type(node).__name__)
+            what = names.get(type(node), type(node).__name__)
             return [f"{what} cannot be used in a condition's value; a condition compares the fact with a "
                     "number made of names, whole numbers and + - * // (use any_of or a derived fact instead)"]
         if isinstance(node, nodes.Const) and type(node.value) is not int:

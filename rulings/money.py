@@ -52,7 +52,8 @@ def to_minor(value: object, *, allow_negative: bool = False) -> int:
         raise MoneyError(f"{shown} is negative")
     if abs(amount) > MAX_AMOUNT:   # an exact comparison: nothing is rounded before it
         raise MoneyError(f"{shown} is more than the largest amount accepted ({MAX_AMOUNT:,})")
-    sign, digits, exponent = amount.as_tuple()
+    sign, digits, raw_exponent = amount.as_tuple()
+    exponent = int(raw_exponent)   # finite, checked above
     end = len(digits)
     while end > 1 and exponent < 0 and digits[end - 1] == 0:   # trailing zeros are not decimals
         end -= 1
