@@ -179,7 +179,7 @@ def test_reload_frees_old_rulesets():
     for _ in range(50):
         books.reload()
     book, engine = books.load()
-    assert len(engine._host._ruleset_list) == 1
+    assert len(engine._host._ruleset_list) == len(engine._parts)   # only the last load's rulesets
 
 
 def test_cross_fact_reference_refused_at_compile_time():
@@ -261,7 +261,8 @@ BIG = textwrap.dedent('''
     from rulings.rulebook.house import load_house
     from rulings.rulebook.load import standard_book
     with tempfile.TemporaryDirectory() as d:
-        path = write_big_house(pathlib.Path(d), 2000 - len(standard_book().rules))
+        n_house = 2000 - len(standard_book().rules)
+        path = write_big_house(pathlib.Path(d), n_house)
         problems = books.lint([str(path)])   # loads, checks, and runs the house's own examples
         assert problems == [], [str(p) for p in problems[:5]]
         book = load_house(path, standard_book())
@@ -273,7 +274,7 @@ BIG = textwrap.dedent('''
                "disputed": {"seat": 1, "chips": [500]}}
         report = rule_on(incident_from_data(inc), book, engine)
         house = sorted(int(r.rule.split(".r")[1]) for r in report.rulings if r.house)
-        expected = [i for i in range(1861) if i % 4 == 1 and (i // 4) % 2 == 1 and (i // 8) % 3 == 2
+        expected = [i for i in range(n_house) if i % 4 == 1 and (i // 4) % 2 == 1 and (i // 8) % 3 == 2
                     and 10 + (i * 7) % 400 <= 400]
         assert house == expected, (house, expected)
         assert report.final("pot-size-bet").effects == {"wager_to": 40000, "returned": 10000}
@@ -297,7 +298,7 @@ def test_a_split_book_rules_as_one_ruleset_would(tmp_path, standard):
     from rulings.rulebook.house import load_house
     book = load_house(write_big_house(tmp_path, 300 - len(standard[0].rules)), standard[0])
     one, split = Engine(book, part_rules=1000), Engine(book, part_rules=60)
-    assert len(one._parts) == 1 and len(split._parts) > 3
+    assert len(split._parts) > len(one._parts) + 2   # the standard book alone may already need a few
     datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(21, 300)
     compared = 0
     for data in datas:
