@@ -20,7 +20,7 @@ PEAK_LIMIT_KB = 150_000     # resident memory a batch of hostile cases may reach
 
 _CHILD = r"""
 import contextlib, io, json, resource, sys, traceback
-from cli.main import main
+from rulings.cli.main import main
 out = []
 for argv in json.load(sys.stdin):
     o, e = io.StringIO(), io.StringIO()
