@@ -31,6 +31,7 @@ from rulings.catalogue import citations, did_you_mean, facts
 from rulings.problems import Problem, ProblemsError
 from rulings.engine import Engine, Fired, reads
 from rulings.incident import Incident
+from rulings.money import show
 from rulings.rulebook.model import Discretion, Rulebook
 from rulings.situation import build
 from rulings.wager_facts import DECIDED, decided_facts, given_facts
@@ -75,6 +76,7 @@ class Report:
     not_considered: list[str] = field(default_factory=list)
     not_covered: list[str] = field(default_factory=list)
     given: dict[str, Any] = field(default_factory=dict)
+    now: list[str] = field(default_factory=list)
 
     def final(self, name: str) -> Ruling | None:
         return next((r for r in self.rulings if r.ruling == name), None)
@@ -269,6 +271,8 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
                                              + " or ".join(group) + "."})
     report.given = given_facts(incident)
     report.not_considered = not_considered(book, report)
+    from rulings.now import now   # it reads the report this module builds
+    report.now = now(incident, report)
     if report.questions:
         report.outcome = "questions"
     elif not report.rulings:
@@ -278,9 +282,9 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
 
 
 def not_considered(book: Rulebook, report: Report) -> list[str]:
-    """Facts the user gave that no rule behind a ruling in force read."""
+    """Facts the user gave that no rule behind a ruling read (in force, or weighed and overridden)."""
     read: set[str] = set()
-    for r in report.rulings:
+    for r in report.rulings + report.overridden:
         for rid in r.chain:
             rule = book.rules.get(rid)
             if rule is not None:
@@ -298,10 +302,11 @@ def uncovered(incident: Incident, report: Report) -> list[str]:
             what.append(f"said {d.said!r}")
         chips = [c for m in d.motions for c in m]
         if chips:
-            what.append("put out chips totalling " + str(report.facts.get("chips_total", "")).strip())
+            what.append("put out chips totalling " + show(sum(chips), report.setting))
         act = ", ".join(what) or "no words or chips described"
         parts.append(f"the disputed act of seat {d.seat} ({act}): {matters()[0]['wager']['question']}")
-    parts += [f"{name}: no rule of this book reads it" for name in report.given if name not in ("said", "chips")]
+    parts += [f"{name}: given, but no rule of this book applies to it here" for name in report.given
+              if name not in ("said", "chips")]
     if not parts:
         parts.append("the incident describes no disputed act and no table history to rule on")
     return parts
