@@ -83,10 +83,11 @@ class Report:
 
 
 @lru_cache(maxsize=1)
-def matters() -> tuple[dict[str, dict], dict[str, list[str]]]:
-    """The matters rulings decide, and the rulings that undo the act (rulings/matters.yaml)."""
+def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
+    """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
+    standing outside the limits (rulings/matters.yaml)."""
     raw = yaml.safe_load((Path(__file__).resolve().parent / "matters.yaml").read_text(encoding="utf-8"))
-    return raw.get("matters") or {}, raw.get("voids") or {}
+    return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
 
 
 def group_of(decides: str) -> str:
@@ -141,14 +142,24 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
-def resolve(book: Rulebook, fired: list[Fired]) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
-    """Pick one ruling in force per matter; every other is overridden, with the reason."""
+def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, str]] | None = None
+            ) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
+    """Pick one ruling in force per matter; every other is overridden, with the reason.
+
+    ``settled`` holds the rulings the first stratum already overrode (rule id: winner, reason): they
+    stay overridden when the second stratum replaces the ruling that beat them.
+    """
     order = {rid: i for i, rid in enumerate(book.rules)}
     voids = matters()[1]
     items = [(_make(f), f) for f in fired if f.rule.then.ruling]
     final: list[tuple[Ruling, Fired]] = []
     overridden: list[Ruling] = []
     conflicts: list[list[str]] = []
+    for r, _ in items:
+        if settled and r.rule in settled:
+            r.overridden_by, r.reason = settled[r.rule]
+            overridden.append(r)
+    items = [i for i in items if not (settled and i[0].rule in settled)]
 
     def beat(loser: Ruling, winner: Ruling, reason: str) -> None:
         loser.overridden_by, loser.reason = winner.rule, reason
@@ -209,6 +220,21 @@ def resolve(book: Rulebook, fired: list[Fired]) -> tuple[list[Ruling], list[Ruli
     return [r for r, _ in final], overridden, conflicts
 
 
+def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
+    """The change, where a wager ruling does not give it: chips put out above the wager go back, chips short
+    of it are owed. Arithmetic on the ruling's own wager, never a different wager."""
+    if "chips_to" not in f or f.get("prior_chips_total"):
+        return
+    for r in final:
+        to = r.effects.get("wager_to")
+        if r.decides != "wager" or not isinstance(to, int) or "returned" in r.effects or "owed" in r.effects:
+            continue
+        if f["chips_to"] > to:
+            r.effects["returned"] = f["chips_to"] - to
+        elif f["chips_to"] < to:
+            r.effects["owed"] = to - f["chips_to"]
+
+
 def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
     """The incident's own parameter values (what-if overrides), checked against the book."""
     out, problems = {}, []
@@ -250,7 +276,9 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         facts_used.update(decided_facts(incident, situation.facts, wager))
         run = engine.run(facts_used, params)
         _second_stratum(engine, run.fired, wager)
-        final, overridden, conflicts = resolve(book, run.fired)
+        settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
+        final, overridden, conflicts = resolve(book, run.fired, settled)
+    _complete_change(final, facts_used)
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired])
     for f in run.fired:

@@ -29,6 +29,10 @@ def decided_facts(incident: Incident, facts: dict[str, Any], ruling) -> dict[str
     """The wager the first stratum decided, and how many players called it since."""
     out: dict[str, Any] = {DECIDED: ruling.effects["wager_to"]}
     out["put_out_to"] = facts["chips_to"] if "chips_to" in facts else out[DECIDED]
+    stack = facts.get("stack")
+    everything = facts.get("committed", 0) + stack if stack is not None else None
+    out["decided_all_in"] = everything is not None and out[DECIDED] == everything
+    out["decided_over_stack"] = everything is not None and out[DECIDED] > everything
     out["callers_since"] = sum(1 for a in incident.after if a.kind == "call")
     return out
 
