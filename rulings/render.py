@@ -131,11 +131,21 @@ def _numbers(r: Ruling, setting: str) -> str:
     return ", ".join(shown)
 
 
+def _join(quotes: list[str]) -> str:
+    """Two quotes of one source name it once: "Robert's Rules of Poker, PL rule 1 and PL rule 2"."""
+    if len(quotes) == 2:
+        a, _, first = quotes[0].rpartition(", ")
+        b, _, second = quotes[1].rpartition(", ")
+        if a and a == b:
+            return f"{a}, {first} and {second}"
+    return "; ".join(quotes)
+
+
 def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str]:
     lines = ["", f"{label}  {r.sentence}"]
     if r.effects and (numbers := _numbers(r, setting)):
         lines.append(f"  numbers: {numbers}")
-    quoted = "; ".join(floor_quote(k) for k in primary(r.cites))
+    quoted = _join([floor_quote(k) for k in primary(r.cites)])
     lines.append(f"  rule:    {quoted}" if quoted else f"  rule:    {r.title}")
     lines.append(f"           {r.text}")
     if r.discretion:

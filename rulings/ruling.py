@@ -165,10 +165,15 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
         loser.overridden_by, loser.reason = winner.rule, reason
         overridden.append(loser)
 
-    def weight(item: tuple[Ruling, Fired]) -> tuple:
+    def own(item: tuple[Ruling, Fired]) -> tuple:
         r, f = item
         return (f.rule.condition_count() + len(r.chain), f.rule.condition_count(), bool(r.house),
                 -order.get(r.rule, 0))
+
+    def weight(item: tuple[Ruling, Fired]) -> tuple:
+        """A ruling built on others is at least as specific as any of them (it takes their place)."""
+        return max([own(item)] + [own(o) for o in items if o is not item and o[0].rule in item[0].chain
+                                  and item[0].rule not in o[0].chain])
 
     groups: dict[str, list[tuple[Ruling, Fired]]] = {}
     for item in items:
