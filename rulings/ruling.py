@@ -260,7 +260,7 @@ def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
     return out
 
 
-def _second_stratum(engine: Engine, fired: list[Fired], base: Ruling) -> None:
+def _second_stratum(fired: list[Fired], base: Ruling) -> None:
     """Chains of the structure checks start from the ruling whose wager they checked."""
     readers = {f.rule.id for f in fired if DECIDED in reads(f.rule.when)}
     for f in fired:
@@ -280,7 +280,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     if wager is not None and isinstance(wager.effects["wager_to"], int):
         facts_used.update(decided_facts(incident, situation.facts, wager))
         run = engine.run(facts_used, params)
-        _second_stratum(engine, run.fired, wager)
+        _second_stratum(run.fired, wager)
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
         final, overridden, conflicts = resolve(book, run.fired, settled)
     _complete_change(final, facts_used)

@@ -175,6 +175,7 @@ def test_r109_a_house_exception_claiming_a_standard_exceptions_case(tmp_path):
               preflop_bb_acted: false
               said: false
               chips_total: {missing: true}
+              min_raise_to: {present: true}
             then: {ruling: pot-limit-range, decides: limits}
             examples:
               - {name: a, incident: {}, expect: {ruling: pot-limit-range}}
