@@ -217,3 +217,19 @@ def test_control_characters_from_the_incident_are_escaped(standard):
     text = report_text(r, verbose=True)
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
     assert escape("a\x1bb") == "a\\x1bb"
+
+
+EXAMPLES = sorted((__import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "incidents").iterdir())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_incident_has_an_outcome_and_one_ruling_per_matter(path, capsys):
+    import json
+    code = main(["rule", str(path), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["outcome"] in ("ruled", "questions", "not_covered") and code == (3 if data["outcome"] == "not_covered" else 0)
+    decides = [r["decides"] for r in data["rulings"]]
+    assert len(decides) == len(set(decides)), decides
+    main(["rule", str(path)])
+    text = capsys.readouterr().out.splitlines()
+    assert text[1].startswith("Outcome:") and (text[3] == "WHAT HAPPENS NOW" or data["outcome"] == "not_covered")
