@@ -1,4 +1,4 @@
-"""The `rulings` command: parse arguments, call the package, print, exit 0 / 1 (rulebook) / 2 (input)."""
+"""The `rulings` command: parse arguments, call the package, print, exit 0 / 1 (rulebook) / 2 (input) / 3 (not covered)."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,7 @@ from rulings.engine import EngineError
 from rulings.problems import ProblemsError, render_text
 from rulings.render import dumps, report_json, report_text
 
-OK, RULEBOOK, INPUT = 0, 1, 2
+OK, RULEBOOK, INPUT, NOT_COVERED = 0, 1, 2, 3
 INTERNAL = 70   # a bug in rulings (EX_SOFTWARE); the fuzz suite keeps it from happening
 
 
@@ -45,8 +45,8 @@ def cmd_rule(args) -> int:
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    print(dumps(report_json(report)) if args.format == "json" else report_text(report))
-    return OK
+    print(dumps(report_json(report)) if args.format == "json" else report_text(report, verbose=args.verbose))
+    return NOT_COVERED if report.outcome == "not_covered" else OK
 
 
 def cmd_rule_batch(args) -> int:
@@ -174,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--jobs", type=int, default=1, help="worker processes for --jsonl (default 1)")
     r.add_argument("--house", help="a house rulebook (path, or name under rulebooks/houses/)")
     r.add_argument("--format", choices=("text", "json"), default="text")
+    r.add_argument("--verbose", "-v", action="store_true",
+                   help="add the chain of rules, citation keys, derived facts and the rulings overridden")
     r.set_defaults(run=cmd_rule)
     li = sub.add_parser("lint", help="check rulebooks and report every problem")
     li.add_argument("paths", nargs="*")

@@ -1,16 +1,29 @@
-"""Reports for people (text) and for programs (JSON, contract rulings.report/1)."""
+"""Reports for people (text) and for programs (JSON, contract rulings.report/1).
+
+The text report is for the podium: what happens now first (who puts in or
+gets back what, whose turn it is and what he faces), then each ruling with its
+numbers, one or two primary citations quoted as a floorperson would quote
+them (source, rule number, the rule in our words) and any discretion.
+``verbose`` adds the chain of rules, where each rule is written, every
+citation key, the derived facts and the rulings overridden. Control
+characters from the incident are escaped, never printed raw.
+"""
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from decimal import Decimal
 from typing import Any
 
-from rulings.catalogue import facts
+from rulings.catalogue import citations, facts
 from rulings.money import major, show
 from rulings.ruling import Report, Ruling, citation
 
 CONTRACT = "rulings.report/1"
+PRIMARY = ("RRP-", "TDA-", "BARGE-")   # the published rulebooks; the rest are commentary and house pages
+_NOTE = re.compile(r"\s*\((?:[^()]*)\)")
+_SEED = re.compile(r"^(?:S\d{3}\s*/?\s*)+")
 
 
 def _is_money(name: str) -> bool:
@@ -30,6 +43,41 @@ def _shown(name: str, value: Any, setting: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def escape(text: str) -> str:
+    """Text safe for a terminal: control and bidirectional-override characters written as escapes."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat == "Cc" or (cat == "Cf" and ch not in "\u200d"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def floor_quote(key: str) -> str:
+    """A citation as a floorperson would quote it: the source and its rule number, no internal notes."""
+    c = citations().get(key)
+    if c is None:
+        return f"house rule {key}"
+    source = _NOTE.sub("", c.source).strip()
+    section = c.section.split(" + ")[0]
+    section = _SEED.sub("", _NOTE.sub("", section)).strip()
+    section = re.sub(r"^(RRP|TDA 2024)\s+", "", section)
+    section = re.sub(r"\br\.\s*", "rule ", section)
+    if not section or section.lower() in source.lower() or "derived" in section:
+        return source
+    return f"{source}, {section}"
+
+
+def primary(cites: list[str], n: int = 2) -> list[str]:
+    """The one or two citations to quote: the published rulebooks first, in the rule's own order."""
+    first = [k for k in cites if k.startswith(PRIMARY)]
+    rest = [k for k in cites if not k.startswith(PRIMARY)]
+    return (first + rest)[:n] if first else rest[:1]
 
 
 def _ruling_json(r: Ruling) -> dict:
@@ -52,11 +100,15 @@ def report_json(report: Report) -> dict:
         "incident": report.incident,
         "rulebook": report.book,
         "setting": report.setting,
+        "outcome": report.outcome,
+        "now": list(report.now),
         "rulings": [_ruling_json(r) for r in report.rulings],
         "overridden": [_ruling_json(r) for r in report.overridden],
         "derived": [{"fact": d["fact"], "value": _value(d["fact"], d["value"]), "by": d["by"], "chain": d["chain"]}
                     for d in report.derived],
         "questions": report.questions,
+        "not_considered": list(report.not_considered),
+        "not_covered": list(report.not_covered),
         "facts": {k: _value(k, v) for k, v in sorted(report.facts.items())},
         "problems": report.problems,
     }
@@ -75,40 +127,70 @@ def dumps(data: Any, indent: int | None = 2) -> str:
                                        separators=None if indent else (",", ":")))
 
 
-def report_text(report: Report) -> str:
-    lines = [f"Incident {report.incident} — {report.book} rulebook, {report.setting} game"]
-    if not report.rulings:
-        lines.append("")
-        lines.append("No rule of the book applies to this incident as described.")
-    for r in report.rulings:
-        lines += ["", f"RULING  {r.sentence}"]
-        if r.effects:
-            lines.append("  numbers: " + ", ".join(f"{k.replace('_', ' ')} {_shown(k, v, report.setting)}"
-                                                  for k, v in r.effects.items()))
-        lines.append(f"  rule:    {r.rule} — {r.title}")
-        lines.append(f"           {r.text}")
+def _numbers(r: Ruling, setting: str) -> str:
+    shown = [f"{k.replace('_', ' ')} {_shown(k, v, setting)}" for k, v in r.effects.items()
+             if not (k in ("returned", "owed", "callers_get_back") and v == 0)]
+    return ", ".join(shown)
+
+
+def _join(quotes: list[str]) -> str:
+    """Two quotes of one source name it once: "Robert's Rules of Poker, PL rule 1 and PL rule 2"."""
+    if len(quotes) == 2:
+        a, _, first = quotes[0].rpartition(", ")
+        b, _, second = quotes[1].rpartition(", ")
+        if a and a == b:
+            return f"{a}, {first} and {second}"
+    return "; ".join(quotes)
+
+
+def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str]:
+    lines = ["", f"{label}  {r.sentence}"]
+    if r.effects and (numbers := _numbers(r, setting)):
+        lines.append(f"  numbers: {numbers}")
+    quoted = _join([floor_quote(k) for k in primary(r.cites)])
+    lines.append(f"  rule:    {quoted}" if quoted else f"  rule:    {r.title}")
+    lines.append(f"           {r.text}")
+    if r.discretion:
+        lines.append(f"  FLOOR DISCRETION: usually, {r.discretion.usual}")
+        lines += [f"    weigh: {w}" for w in r.discretion.weigh]
+    if r.house:
+        lines.append(f"  house:   {r.house}" + (f" (modifies {r.modifies})" if r.modifies else ""))
+    if verbose:
+        if r.convention:
+            lines.append(f"  convention: {r.convention}")
+        lines.append(f"  id:      {r.rule} — {r.title}")
         for key in r.cites:
             c = citation(key)
             lines.append(f"  cites:   {key} — {c['source']}, {c['section']}")
-        if r.convention:
-            lines.append(f"  convention: {r.convention}")
-        if r.discretion:
-            lines.append(f"  FLOOR DISCRETION: usually, {r.discretion.usual}")
-            lines += [f"    weigh: {w}" for w in r.discretion.weigh]
-        if r.house:
-            lines.append(f"  house:   {r.house}" + (f" (modifies {r.modifies})" if r.modifies else ""))
         lines.append(f"  from:    {r.origin}")
         lines.append(f"  chain:   {' -> '.join(r.chain)}")
-    for r in report.overridden:
-        lines += ["", f"overridden: {r.rule} ({r.ruling}) — {r.reason}"]
-    if report.derived:
-        lines += ["", "derived facts:"]
-        lines += [f"  {d['fact']} = {_shown(d['fact'], d['value'], report.setting)}  (by {d['by']})"
-                  for d in report.derived]
+    return lines
+
+
+def report_text(report: Report, verbose: bool = False) -> str:
+    outcome = {"ruled": "ruled", "questions": "questions to ask first (the answer depends on them)",
+               "not_covered": "NOT COVERED by this rulebook"}[report.outcome]
+    lines = [f"Incident {report.incident} — {report.book} rulebook, {report.setting} game", f"Outcome: {outcome}"]
+    if report.now:
+        lines += ["", "WHAT HAPPENS NOW"] + [f"  {line}" for line in report.now]
+    if report.questions:
+        lines += ["", "ASK FIRST (the answer could change the ruling):"]
+        lines += [f"  - {q['question']}" for q in report.questions]
+    if report.outcome == "not_covered":
+        lines += ["", "No rule of this book decides this incident. Not understood:"]
+        lines += [f"  - {part}" for part in report.not_covered]
+    for i, r in enumerate(report.rulings):
+        lines += _ruling_text(r, report.setting, verbose, "RULING" if i == 0 else "ALSO  ")
+    if report.not_considered:
+        lines += ["", "NOT CONSIDERED (given, but no rule weighed it): " + ", ".join(report.not_considered)]
     if report.problems:
         lines += ["", "PROBLEMS (these rules could not be applied; the rulings above stand without them):"]
         lines += [f"  - {p['rule']}: {p['problem']}" for p in report.problems]
-    if report.questions:
-        lines += ["", "OPEN QUESTIONS (the answer could change the ruling):"]
-        lines += [f"  - {q['question']}" for q in report.questions]
-    return "\n".join(lines)
+    if verbose:
+        for r in report.overridden:
+            lines += ["", f"overridden: {r.rule} ({r.ruling}) — {r.reason}"]
+        if report.derived:
+            lines += ["", "derived facts:"]
+            lines += [f"  {d['fact']} = {_shown(d['fact'], d['value'], report.setting)}  (by {d['by']})"
+                      for d in report.derived]
+    return "\n".join(escape(line) for line in lines)

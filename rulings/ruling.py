@@ -1,15 +1,42 @@
-"""From the rules that fired to a report: the rulings in force, the ones overridden, derived facts, open questions."""
+"""From the rules that fired to a report: the rulings in force, the ones overridden, derived facts, open questions.
+
+One decision per matter (rulings/matters.yaml): of the rulings that fire on a
+matter, one stays in force and every other is listed as overridden with the
+reason. The order of precedence, first that applies:
+
+1. a declared exception (``exception_to``, directly or through a chain) beats its rule;
+2. a ruling that undoes the act (``voids`` in matters.yaml) beats every ruling on the wager;
+3. a ruling built on another (the other is in its chain) beats it: it read what the other decided;
+4. a ruling on the matter itself beats one on a narrower matter ``within`` it;
+5. the ruling with more conditions and a longer chain (the narrower case) beats the broader one;
+6. two equally specific rulings that answer differently: the first in the book stays in force, the
+   other is overridden, and the floor is asked to choose between them.
+
+Rulings run in two strata. The first reads the act (words, chips, both, one
+chip, several) and decides the wager; the wager in force is then handed to
+the second stratum as the fact ``decided_to``, which the structure's checks
+(pot-limit maximum, the stack, limit sizes, the minimum raise) read whatever
+route decided it.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from rulings.catalogue import citations, did_you_mean, facts
 from rulings.problems import Problem, ProblemsError
-from rulings.engine import Engine, Fired
+from rulings.engine import Engine, Fired, reads
 from rulings.incident import Incident
+from rulings.money import show
 from rulings.rulebook.model import Discretion, Rulebook
 from rulings.situation import build
+from rulings.wager_facts import DECIDED, decided_facts, given_facts
+
+OUTCOMES = ("ruled", "questions", "not_covered")
 
 
 @dataclass
@@ -46,14 +73,32 @@ class Report:
     params: dict[str, Any] = field(default_factory=dict)
     trace: list[str] = field(default_factory=list)
     problems: list[dict] = field(default_factory=list)   # rules that failed: {"rule", "problem"}
-
-    @property
-    def outcome(self) -> str:
-        """ruled (a ruling is in force), questions (none yet, questions open) or not_covered."""
-        return "ruled" if self.rulings else "questions" if self.questions else "not_covered"
+    outcome: str = "ruled"
+    not_considered: list[str] = field(default_factory=list)
+    not_covered: list[str] = field(default_factory=list)
+    given: dict[str, Any] = field(default_factory=dict)
+    now: list[str] = field(default_factory=list)
 
     def final(self, name: str) -> Ruling | None:
         return next((r for r in self.rulings if r.ruling == name), None)
+
+
+@lru_cache(maxsize=1)
+def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
+    """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
+    standing outside the limits (rulings/matters.yaml)."""
+    raw = yaml.safe_load((Path(__file__).resolve().parent / "matters.yaml").read_text(encoding="utf-8"))
+    return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
+
+
+def group_of(decides: str) -> str:
+    """The matter a ruling is resolved under: its own, or the broader one it lies ``within``."""
+    spec = matters()[0]
+    seen = set()
+    while (spec.get(decides) or {}).get("within") and decides not in seen:
+        seen.add(decides)
+        decides = spec[decides]["within"]
+    return decides
 
 
 def _excepts(book: Rulebook, rid: str, other: str) -> bool:
@@ -75,39 +120,125 @@ def _make(f: Fired) -> Ruling:
                   list(f.chain), r.house, r.modifies)
 
 
-def resolve(book: Rulebook, fired: list[Fired]) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
-    """Pick the rulings in force: a declared exception beats its rule, then the more specific wins."""
-    candidates = [(_make(f), f) for f in fired if f.rule.then.ruling]
-    final, overridden, conflicts = [], [], []
-    by_question: dict[str, list[tuple[Ruling, Fired]]] = {}
+def _broader(one: str, other: str) -> bool:
+    """Whether matter ``other`` lies (directly or through others) within matter ``one``."""
+    seen = set()
+    spec = matters()[0]
+    while other not in seen:
+        seen.add(other)
+        other = (spec.get(other) or {}).get("within")
+        if other is None:
+            return False
+        if other == one:
+            return True
+    return False
 
-    def weight(item: tuple[Ruling, Fired]) -> int:
-        return item[1].rule.condition_count() + len(item[0].chain)
-    for ruling, f in candidates:
-        by_question.setdefault(ruling.decides, []).append((ruling, f))
-    for group in by_question.values():
+
+def _changes(later: Ruling, base: Ruling) -> bool:
+    """Whether a ruling built on another changes its answer (a check that confirms it changes nothing)."""
+    return (later.ruling, later.effects.get("wager_to")) != (base.ruling, base.effects.get("wager_to"))
+
+
+def _answer(r: Ruling) -> tuple:
+    return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
+
+
+def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, str]] | None = None
+            ) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
+    """Pick one ruling in force per matter; every other is overridden, with the reason.
+
+    ``settled`` holds the rulings the first stratum already overrode (rule id: winner, reason): they
+    stay overridden when the second stratum replaces the ruling that beat them.
+    """
+    order = {rid: i for i, rid in enumerate(book.rules)}
+    voids = matters()[1]
+    items = [(_make(f), f) for f in fired if f.rule.then.ruling]
+    final: list[tuple[Ruling, Fired]] = []
+    overridden: list[Ruling] = []
+    conflicts: list[list[str]] = []
+    for r, _ in items:
+        if settled and r.rule in settled:
+            r.overridden_by, r.reason = settled[r.rule]
+            overridden.append(r)
+    items = [i for i in items if not (settled and i[0].rule in settled)]
+
+    def beat(loser: Ruling, winner: Ruling, reason: str) -> None:
+        loser.overridden_by, loser.reason = winner.rule, reason
+        overridden.append(loser)
+
+    def own(item: tuple[Ruling, Fired]) -> tuple:
+        r, f = item
+        return (f.rule.condition_count() + len(r.chain), f.rule.condition_count(), bool(r.house),
+                -order.get(r.rule, 0))
+
+    def weight(item: tuple[Ruling, Fired]) -> tuple:
+        """A ruling built on others is at least as specific as any of them (it takes their place)."""
+        return max([own(item)] + [own(o) for o in items if o is not item and o[0].rule in item[0].chain
+                                  and item[0].rule not in o[0].chain])
+
+    groups: dict[str, list[tuple[Ruling, Fired]]] = {}
+    for item in items:
+        groups.setdefault(group_of(item[0].decides), []).append(item)
+    for matter, group in groups.items():
         alive = list(group)
-        for ruling, _ in group:
-            beaten_by = next((o.rule for o, _ in group if o is not ruling and _excepts(book, o.rule, ruling.rule)), None)
-            if beaten_by:
-                ruling.overridden_by, ruling.reason = beaten_by, f"{beaten_by} is a declared exception to it"
-                overridden.append(ruling)
-                alive = [(r, f) for r, f in alive if r is not ruling]
+
+        def keep(test, why) -> None:
+            nonlocal alive
+            out = []
+            for item in alive:
+                by = next((o for o in alive if o is not item and test(o[0], item[0])), None)
+                if by is None:
+                    out.append(item)
+                else:
+                    beat(item[0], by[0], why(by[0], item[0]))
+            alive = out or alive
+
+        keep(lambda w, lo: _excepts(book, w.rule, lo.rule), lambda w, lo: f"{w.rule} is a declared exception to it")
+        keep(lambda w, lo, matter=matter: w.ruling in voids and matter in voids[w.ruling] and lo.ruling not in voids,
+             lambda w, lo: f"{w.rule} undoes the act ({w.ruling}), so there is no wager to decide")
+        keep(lambda w, lo: lo.rule in w.chain and w.rule not in lo.chain and _changes(w, lo),
+             lambda w, lo, matter=matter: f"{w.rule} builds on it and decides the {matter} in its place")
+        keep(lambda w, lo: w.rule in lo.chain and lo.rule not in w.chain,
+             lambda w, lo: f"it checked {w.rule} and gives the same answer")
+        keep(lambda w, lo: _broader(w.decides, lo.decides),
+             lambda w, lo: f"{w.rule} decides the {w.decides}, which settles the {lo.decides} too")
         if len(alive) > 1:
-            best = max(weight(i) for i in alive)
-            top = [i for i in alive if weight(i) == best]
-            for ruling, f in alive:
-                if weight((ruling, f)) < best:
-                    ruling.overridden_by = top[0][0].rule
-                    ruling.reason = f"{top[0][0].rule} applies to a narrower case"
-                    overridden.append(ruling)
-            alive = top
-            if len(top) > 1 and len({(r.ruling, tuple(sorted(r.effects.items()))) for r, _ in top}) > 1:
-                conflicts.append([r.rule for r, _ in top])
+            alive.sort(key=weight, reverse=True)
+            top = alive[0]
+            for item in alive[1:]:
+                if weight(item)[:2] < weight(top)[:2]:
+                    beat(item[0], top[0], f"{top[0].rule} applies to a narrower case")
+                elif _answer(item[0]) == _answer(top[0]):
+                    beat(item[0], top[0], f"{top[0].rule} gives the same answer")
+                else:
+                    beat(item[0], top[0], f"{top[0].rule} is as specific and answers differently; "
+                                          "the floor must choose between them")
+                    conflicts.append([top[0].rule, item[0].rule])
+            alive = [top]
         final += alive
-    # the most specific ruling first: it is the one the floor was called over
-    final.sort(key=weight, reverse=True)
+    # voided matters: a ruling that undoes the act leaves nothing to rule on the wager
+    for r, _ in list(final):
+        for m in voids.get(r.ruling, ()):
+            for item in [i for i in final if i[0] is not r and group_of(i[0].decides) == m]:
+                final.remove(item)
+                beat(item[0], r, f"{r.rule} undoes the act ({r.ruling}), so there is no wager to decide")
+    final.sort(key=weight, reverse=True)   # the most specific ruling first: the one the floor was called over
     return [r for r, _ in final], overridden, conflicts
+
+
+def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
+    """The change, where a wager ruling does not give it: chips put out above the wager go back, chips short
+    of it are owed. Arithmetic on the ruling's own wager, never a different wager."""
+    if "chips_to" not in f or f.get("prior_chips_total"):
+        return
+    for r in final:
+        to = r.effects.get("wager_to")
+        if r.decides != "wager" or not isinstance(to, int) or "returned" in r.effects or "owed" in r.effects:
+            continue
+        if f["chips_to"] > to:
+            r.effects["returned"] = f["chips_to"] - to
+        elif f["chips_to"] < to:
+            r.effects["owed"] = to - f["chips_to"]
 
 
 def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
@@ -130,30 +261,92 @@ def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
     return out
 
 
+def _second_stratum(fired: list[Fired], base: Ruling) -> None:
+    """Chains of the structure checks start from the ruling whose wager they checked."""
+    readers = {f.rule.id for f in fired if DECIDED in reads(f.rule.when)}
+    for f in fired:
+        if readers & set(f.chain):
+            f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
+
+
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
-    """Rule on one incident with a compiled book."""
+    """Rule on one incident with a compiled book: read the act, then check the wager it decided."""
     setting = incident.hand.game.setting
     params = book.param_values(setting, incident_params(book, incident))
     situation = build(incident, params)
     run = engine.run(situation.facts, params)
+    failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)
+    wager = next((r for r in final if r.decides == "wager" and "wager_to" in r.effects), None)
+    facts_used = dict(situation.facts)
+    if wager is not None and isinstance(wager.effects["wager_to"], int):
+        facts_used.update(decided_facts(incident, situation.facts, wager))
+        run = engine.run(facts_used, params)
+        failures += [f for f in run.failures if f not in failures]
+        _second_stratum(run.fired, wager)
+        settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
+        final, overridden, conflicts = resolve(book, run.fired, settled)
+    _complete_change(final, facts_used)
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
-                    facts=dict(situation.facts), params=params, trace=[f.rule.id for f in run.fired],
-                    problems=[{"rule": rid, "problem": msg} for rid, msg in run.failures])
+                    facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],
+                    problems=[{"rule": rid, "problem": msg} for rid, msg in failures])
     for f in run.fired:
         for key, value in f.derived.items():
             report.derived.append({"fact": key, "value": value, "by": f.rule.id, "chain": list(f.chain)})
     cat = facts()
-    report.questions = list(situation.questions)
-    for f in run.fired:
+    in_force = {r.rule for r in final}
+    asked: list[dict] = []
+    for f in sorted(run.fired, key=lambda f: f.rule.id not in in_force):
         for name in f.rule.then.ask:
-            if name not in situation.facts and not any(q["fact"] == name for q in report.questions):
-                report.questions.append({"fact": name, "question": cat[name].question, "asked_by": f.rule.id})
+            if name not in situation.facts and not any(q["fact"] == name for q in asked):
+                asked.append({"fact": name, "question": cat[name].question, "asked_by": f.rule.id})
+    report.questions = asked + list(situation.questions)
     for group in conflicts:
         report.questions.append({"fact": None, "asked_by": ", ".join(group),
                                  "question": "These rules give different answers to the same question and "
-                                             "neither is an exception to the other; the floor must choose."})
+                                             "neither is an exception to the other; the floor must choose: "
+                                             + " or ".join(group) + "."})
+    report.given = given_facts(incident)
+    report.not_considered = not_considered(book, report)
+    from rulings.now import now   # it reads the report this module builds
+    report.now = now(incident, report)
+    if report.questions:
+        report.outcome = "questions"
+    elif not report.rulings:
+        report.outcome = "not_covered"
+        report.not_covered = uncovered(incident, report)
     return report
+
+
+def not_considered(book: Rulebook, report: Report) -> list[str]:
+    """Facts the user gave that no rule behind a ruling read (in force, or weighed and overridden)."""
+    read: set[str] = set()
+    for r in report.rulings + report.overridden:
+        for rid in r.chain:
+            rule = book.rules.get(rid)
+            if rule is not None:
+                read |= reads(rule.when)
+    return [name for name, facts_of in report.given.items() if not (set(facts_of) & read)]
+
+
+def uncovered(incident: Incident, report: Report) -> list[str]:
+    """The parts of the incident no rule of the book decides, in the floor's words."""
+    d = incident.disputed
+    parts = []
+    if d is not None:
+        what = []
+        if d.said is not None:
+            what.append(f"said {d.said!r}")
+        chips = [c for m in d.motions for c in m]
+        if chips:
+            what.append("put out chips totalling " + show(sum(chips), report.setting))
+        act = ", ".join(what) or "no words or chips described"
+        parts.append(f"the disputed act of seat {d.seat} ({act}): {matters()[0]['wager']['question']}")
+    parts += [f"{name}: given, but no rule of this book applies to it here" for name in report.given
+              if name not in ("said", "chips")]
+    if not parts:
+        parts.append("the incident describes no disputed act and no table history to rule on")
+    return parts
 
 
 def citation(key: str) -> dict:

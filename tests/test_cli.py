@@ -28,7 +28,7 @@ def run(args, capsys):
 
 
 def test_rrp_pl_6_silent_500_chip_into_80_pot_is_80_bet(capsys):
-    code, out, _ = run(["rule", str(HEADLINE)], capsys)
+    code, out, _ = run(["rule", str(HEADLINE), "--verbose"], capsys)
     assert code == 0
     assert "pot-size bet of $80" in out and "$420" in out
     assert "RRP-PL-6" in out
@@ -97,7 +97,7 @@ def test_unclear_words_become_a_question(tmp_path, capsys):
     f = tmp_path / "q.yaml"
     f.write_text(BASE + 'actions: [{seat: 1, action: bet, to: 50}]\ndisputed: {seat: 2, said: "maybe raise?"}\n')
     code, out, _ = run(["rule", str(f)], capsys)
-    assert code == 0 and "OPEN QUESTIONS" in out
+    assert code == 0 and "ASK FIRST" in out
 
 
 def test_usage_error_exits_2(capsys):

@@ -108,6 +108,9 @@ def test_stress_20000_random_pot_limit_incidents_memory_flat(standard):
         small = report.final("bet-of-chip-value")
         if value > pot:
             assert big and big.effects == {"wager_to": pot * 100, "returned": (value - pot) * 100}, (pot, value)
+        elif value < 2:   # under the $2 minimum bet: brought up to it (TDA-2024-52A)
+            up = report.final("underraise-brought-to-minimum")
+            assert up and up.effects == {"wager_to": 200, "returned": 0, "owed": 200 - value * 100}, (pot, value)
         else:
             assert small and small.effects == {"wager_to": value * 100} and big is None, (pot, value)
         if i in (2000, 19999):

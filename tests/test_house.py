@@ -42,7 +42,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_tda_2024_48_house_ruling_cites_house_rule_and_the_rule_it_modifies(tmp_path, capsys):
     incident = write(tmp_path, "capped.yaml", CAPPED_RAISE)
-    code, out, _ = run(["rule", str(incident), "--house", "tda-series"], capsys)
+    code, out, _ = run(["rule", str(incident), "--house", "tda-series", "--verbose"], capsys)
     assert code == 0
     assert "RULING  The round was capped at five bets, so the raise is a call to 1,000." in out
     assert "HOUSE-HARBOR-14 — House rule" in out and "TDA-2024-48" in out
@@ -175,6 +175,7 @@ def test_r109_a_house_exception_claiming_a_standard_exceptions_case(tmp_path):
               preflop_bb_acted: false
               said: false
               chips_total: {missing: true}
+              min_raise_to: {present: true}
             then: {ruling: pot-limit-range, decides: limits}
             examples:
               - {name: a, incident: {}, expect: {ruling: pot-limit-range}}

@@ -182,7 +182,7 @@ def test_kill_in_a_no_limit_game_is_refused(standard):
 # --- the example incidents and the inventory -----------------------------------------------------
 
 def test_kill_example_incident_prints_ruling_numbers_citations(capsys):
-    assert main(["rule", str(ROOT / "examples/incidents/kill-two-in-a-row.yaml")]) == 0
+    assert main(["rule", str(ROOT / "examples/incidents/kill-two-in-a-row.yaml"), "--verbose"]) == 0
     out = capsys.readouterr().out
     assert "Seat 3 has won two pots in a row" in out and "kill blind $40" in out and "$40/$80" in out
     assert "RRP-KILL-3" in out and "RRP-KILL-12" in out and "RRP-KILL-2" in out

@@ -1,0 +1,89 @@
+"""What happens now: the dealer's next steps from the rulings in force, in the floor's words.
+
+Nothing here decides anything. It reads the ruling in force on the wager (its
+street total, what goes back, what is still owed, what each caller gets back)
+and, when nothing happened after the act, replays the hand with the act as
+ruled to say whose turn it is and what that player faces.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulings.betting import BettingError
+from rulings.betting.arithmetic import position
+from rulings.betting.model import Action
+from rulings.incident import Incident
+from rulings.money import show
+from rulings.ruling import Report, Ruling, matters
+from rulings.situation import betting_params
+
+
+def _wager(report: Report) -> Ruling | None:
+    return next((r for r in report.rulings if r.decides == "wager" and isinstance(r.effects.get("wager_to"), int)),
+                None)
+
+
+def _kind(to: int, f: dict) -> str | None:
+    """The act as the arithmetic names it (bet and raise are read alike)."""
+    bet, mine = f.get("current_bet", 0), f.get("committed", 0)
+    if to > bet:
+        return "raise"
+    if to == bet:
+        return "call" if bet > mine else "check"
+    return None
+
+
+def _next(incident: Incident, report: Report, to: int) -> str | None:
+    """Whose turn it is after the act as ruled, and what he faces; None when it cannot be said."""
+    f = report.facts
+    if incident.after or not f.get("in_turn") or incident.disputed is None:
+        return None
+    kind = _kind(to, f)
+    if kind is None:
+        return None
+    hand = incident.hand
+    act = Action(incident.disputed.seat, kind, to if kind == "raise" else None)
+    hand = replace(hand, streets=hand.streets[:-1] + (hand.streets[-1] + (act,),))
+    try:
+        pos = position(hand, betting_params(report.params))
+    except BettingError:
+        return None
+    money = lambda v: show(v, report.setting)  # noqa: E731
+    if pos.actor is None:
+        return "The betting on this street is complete."
+    faces = f"{money(pos.to_call)} to call" if pos.to_call else "no bet (he may check)"
+    return f"Seat {pos.actor} is next to act and faces {faces}."
+
+
+def now(incident: Incident, report: Report) -> list[str]:
+    """The dealer's next steps, most important first."""
+    money = lambda v: show(v, report.setting)  # noqa: E731
+    lines: list[str] = []
+    voids = matters()[1]
+    undo = next((r for r in report.rulings if r.ruling in voids), None)
+    seat = incident.disputed.seat if incident.disputed else None
+    if undo is not None:
+        lines.append(undo.sentence)
+        return lines
+    w = _wager(report)
+    if w is not None and seat is not None:
+        to = w.effects["wager_to"]
+        kind = _kind(to, report.facts) or "wager"
+        total = {"raise": f"raises to {money(to)}" if report.facts.get("facing_bet") else f"bets {money(to)}",
+                 "call": f"calls {money(to)}", "check": "checks"}.get(kind, f"is in for {money(to)}")
+        line = f"Seat {seat} {total}"
+        owed, back = w.effects.get("owed") or 0, w.effects.get("returned") or 0
+        if isinstance(owed, int) and owed > 0:
+            line += f": he puts in {money(owed)} more"
+        elif isinstance(back, int) and back > 0:
+            line += f": {money(back)} goes back to him"
+        lines.append(line + ".")
+        each = w.effects.get("callers_get_back")
+        if isinstance(each, int) and each > 0:
+            lines.append(f"Each player who called it gets {money(each)} back.")
+        nxt = _next(incident, report, to)
+        if nxt:
+            lines.append(nxt)
+    elif report.rulings:
+        lines.append(report.rulings[0].sentence)
+    return lines

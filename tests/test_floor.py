@@ -1,0 +1,235 @@
+"""A ruling the floor can act on (issue 8): right numbers whatever route decided the wager, one decision
+per matter, never silent, facts given but not weighed are named, and a podium-first text report."""
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from cli.main import main
+from rulings.incident import incident_from_data
+from rulings.render import escape, floor_quote, report_json, report_text
+from rulings.ruling import rule_on
+
+PLO = {"game": {"structure": "pot-limit", "variant": "omaha", "blinds": [1, 2]}, "button": 3,
+       "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop"}
+
+
+def rule(standard, **incident):
+    book, engine = standard
+    return rule_on(incident_from_data(incident), book, engine)
+
+
+def wager(report):
+    (w,) = [r for r in report.rulings if r.decides == "wager"]
+    return w
+
+
+def one_per_matter(report):
+    counts = collections.Counter(r.decides for r in report.rulings)
+    return [m for m, n in counts.items() if n > 1]
+
+
+# --- right numbers: every route to a pot-limit wager meets the same maximum ----------------------------------
+
+def test_raise_said_with_three_100_chips_facing_40_into_60_is_cut_to_180(standard):
+    """The issue's incident: was "a raise to $300"; `rulings calc` gives $80..$180."""
+    r = rule(standard, **PLO, pot=60, actions=[{"seat": 1, "action": "bet", "to": 40}],
+             disputed={"seat": 2, "said": "raise", "chips": [100, 100, 100], "words_first": "together"})
+    w = wager(r)
+    assert (w.ruling, w.effects["wager_to"], w.effects["returned"]) == ("wager-reduced", 18000, 12000)
+    assert "misdeclared-calls.declared-raise-with-chips" in w.chain
+    beaten = {o.rule: o.reason for o in r.overridden}
+    assert "builds on it" in beaten["misdeclared-calls.declared-raise-with-chips"]
+    assert r.now[0] == "Seat 2 raises to $180: $120 goes back to him."
+    assert r.now[1] == "Seat 3 is next to act and faces $180 to call."
+
+
+def test_silent_multiple_chips_over_the_pot_are_cut(standard):
+    r = rule(standard, **PLO, pot=60, actions=[{"seat": 1, "action": "bet", "to": 40}],
+             disputed={"seat": 2, "chips": [100, 100, 100]}, noticed="before_next_action")
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (18000, 12000)
+
+
+def test_bet_with_chips_over_the_pot_is_cut_to_the_pot(standard):
+    r = rule(standard, **PLO, pot=60, disputed={"seat": 1, "said": "bet", "chips": [100, 100, 100]},
+             noticed="before_next_action")
+    assert (wager(r).ruling, wager(r).effects["wager_to"], wager(r).effects["returned"]) == ("wager-reduced", 6000, 24000)
+
+
+def test_all_in_over_the_pot_limit_maximum_is_cut(standard):
+    """RRP NLPL preamble: a $50 bet into $100 allows $250; "all in" for $1,000 is cut to it."""
+    r = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
+             disputed={"seat": 2, "said": "all in"}, noticed="before_next_action")
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 75000)
+
+
+def test_pot_said_in_pot_limit_is_the_maximum(standard):
+    """BARGE PLO 100/200: the first player in may make it 700."""
+    r = rule(standard, game={"structure": "pot-limit", "variant": "omaha", "setting": "tournament",
+                             "blinds": [100, 200]}, button=4, players={1: 20000, 2: 20000, 3: 20000, 4: 20000},
+             street="preflop", disputed={"seat": 3, "said": "pot"})
+    assert (wager(r).ruling, wager(r).effects["wager_to"]) == ("pot-size-wager", 70000)
+
+
+def test_a_number_said_facing_150_in_a_310_pot_is_never_above_pot_or_stack(standard):
+    """TDA 2024 r.57: never above the pot; the issue saw 'raise 2' read as $2,000 here."""
+    r = rule(standard, **PLO, pot=160, actions=[{"seat": 1, "action": "bet", "to": 150}],
+             disputed={"seat": 2, "said": "raise 2"})
+    pot_max = r.facts["max_raise_to"]
+    for x in r.rulings:
+        assert x.effects.get("wager_to", 0) <= pot_max, x
+    assert one_per_matter(r) == []
+
+
+def test_no_limit_words_over_the_stack_are_all_in_for_the_stack(standard):
+    r = rule(standard, game={"structure": "no-limit", "blinds": [1, 2]}, button=3,
+             players={1: 3000, 2: 1000, 3: 3000}, street="flop", pot=100,
+             actions=[{"seat": 1, "action": "bet", "to": 100}], disputed={"seat": 2, "said": "raise to 2000"})
+    assert (wager(r).ruling, wager(r).effects["wager_to"]) == ("all-in-for-stack", 100000)
+
+
+def test_a_cut_wager_already_called_returns_the_callers_surplus(standard):
+    """TDA 2024 r.52-B: 11,500 into 10,500, called twice, is cut to 10,500 for everyone before the turn."""
+    r = rule(standard, game={"structure": "pot-limit", "variant": "omaha", "setting": "tournament",
+                             "blinds": [500, 1000]}, button=3, players={1: 50000, 2: 50000, 3: 50000},
+             street="flop", pot=10500, disputed={"seat": 1, "said": "bet eleven thousand five hundred"},
+             after=[{"seat": 2, "action": "call", "to": 11500}, {"seat": 3, "action": "call", "to": 11500}],
+             noticed="after_all_acted")
+    assert wager(r).effects["callers_get_back"] == 1000 * 100
+    assert "Each player who called it gets 1,000 back." in r.now
+
+
+# --- one decision per matter -------------------------------------------------------------------------------
+
+def test_out_of_turn_call_is_not_both_void_and_binding(standard):
+    r = rule(standard, game={"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, button=3,
+             players={1: 20000, 2: 20000, 3: 20000}, street="flop", pot=1200,
+             actions=[{"seat": 1, "action": "bet", "to": 300}],
+             disputed={"seat": 3, "said": "call", "chips": [100, 100, 100]},
+             after=[{"seat": 2, "action": "raise", "to": 900}])
+    assert [x.ruling for x in r.rulings] == ["out-of-turn-returned"]
+    assert {o.rule for o in r.overridden} >= {"declarations.call-commits-full-amount"}
+
+
+def test_missed_raise_is_not_he_adds_beside_he_may_take_back_beside_floor_decides(standard):
+    r = rule(standard, game={"structure": "no-limit", "blinds": [1, 2]}, button=4,
+             players={1: 1000, 2: 1000, 3: 1000, 4: 1000}, street="flop", pot=100,
+             actions=[{"seat": 1, "action": "bet", "to": 20}, {"seat": 2, "action": "raise", "to": 40}],
+             disputed={"seat": 3, "chips": [20], "released": True, "unaware_of_raise": True})
+    assert [x.ruling for x in r.rulings] == ["may-take-back"]
+    reasons = {o.rule: o.reason for o in r.overridden}
+    assert "undoes the act" in reasons["misdeclared-calls.undercall-always-corrected"]
+    assert "undoes the act" in reasons["misdeclared-calls.tiny-chip"]
+
+
+def test_generic_declaration_binds_is_shown_only_when_nothing_specific_decides(standard):
+    specific = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
+                    disputed={"seat": 2, "said": "raise to 400"}, noticed="before_next_action")
+    assert "declaration-binds" not in [x.ruling for x in specific.rulings]
+    alone = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
+                 disputed={"seat": 2, "said": "fold"})
+    assert [x.ruling for x in alone.rulings] == ["declaration-binds"]
+
+
+# --- never silent --------------------------------------------------------------------------------------------
+
+NOTHING = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3, "players": {1: 1000, 2: 1000, 3: 1000},
+           "street": "flop", "pot": 100, "disputed": {"seat": 1, "bettor_showed": True}}
+
+
+def test_an_incident_no_rule_decides_is_not_covered_and_says_what(standard):
+    r = rule(standard, **NOTHING)
+    assert r.outcome == "not_covered" and not r.rulings
+    assert any("disputed act of seat 1" in p for p in r.not_covered)
+    assert report_json(r)["outcome"] == "not_covered"
+
+
+def test_not_covered_exits_3(tmp_path, capsys):
+    import yaml
+    f = tmp_path / "nothing.yaml"
+    f.write_text(yaml.safe_dump(NOTHING))
+    assert main(["rule", str(f)]) == 3
+    assert "NOT COVERED" in capsys.readouterr().out
+    assert main(["rule", str(f), "--format", "json"]) == 3
+
+
+def test_outcomes_ruled_and_questions(standard):
+    ruled = rule(standard, **PLO, pot=80, disputed={"seat": 1, "chips": [500]})
+    assert ruled.outcome == "ruled"
+    asks = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
+                disputed={"seat": 2, "said": "raise to 400"})
+    assert asks.outcome == "questions" and asks.questions[0]["fact"] == "noticed"
+
+
+# --- facts given are weighed or named ----------------------------------------------------------------------
+
+def test_unaware_of_raise_with_a_spoken_call_is_considered(standard):
+    r = rule(standard, game={"structure": "fixed-limit", "blinds": [1, 3], "bet_sizes": [3, 6]}, button=4,
+             players={1: 200, 2: 200, 3: 200, 4: 200}, street="flop", pot=12,
+             actions=[{"seat": 1, "action": "bet", "to": 3}, {"seat": 2, "action": "raise", "to": 6}],
+             disputed={"seat": 3, "said": "call", "chips": [1, 1, 1], "unaware_of_raise": True})
+    assert "unaware_of_raise" not in r.not_considered
+    assert (wager(r).ruling, wager(r).effects["owed"]) == ("full-call", 300)
+
+
+def test_unaware_of_raise_after_someone_acted_is_weighed(standard):
+    r = rule(standard, game={"structure": "no-limit", "blinds": [1, 2]}, button=4,
+             players={1: 1000, 2: 1000, 3: 1000, 4: 1000}, street="flop", pot=100,
+             actions=[{"seat": 1, "action": "bet", "to": 100}, {"seat": 2, "action": "raise", "to": 300}],
+             disputed={"seat": 3, "chips": [100], "released": True, "unaware_of_raise": True},
+             after=[{"seat": 4, "action": "fold"}])
+    assert "unaware_of_raise" not in r.not_considered
+
+
+def test_a_fact_no_rule_weighed_is_named(standard):
+    r = rule(standard, **PLO, pot=80, disputed={"seat": 1, "chips": [500], "bettor_showed": True})
+    assert r.not_considered == ["bettor_showed"]
+    assert "NOT CONSIDERED (given, but no rule weighed it): bettor_showed" in report_text(r)
+
+
+# --- the text report ------------------------------------------------------------------------------------------
+
+def test_text_report_starts_with_what_happens_now_and_quotes_like_a_floorperson(standard):
+    r = rule(standard, **PLO, pot=80, disputed={"seat": 1, "chips": [500]})
+    text = report_text(r)
+    lines = text.splitlines()
+    assert lines[3] == "WHAT HAPPENS NOW" and lines[4] == "  Seat 1 bets $80: $420 goes back to him."
+    assert "Robert's Rules of Poker, card-room edition, PL rule 6" in text
+    for internal in ("seed documents", "unverified", "chain:", "RRP-PL-6", "S00"):
+        assert internal not in text
+    verbose = report_text(r, verbose=True)
+    assert "chain:   wagers.silent-single-chip-bet -> pot-limit.silent-overchip-is-pot-bet" in verbose
+    assert "overridden: wagers.silent-single-chip-bet" in verbose
+
+
+@pytest.mark.parametrize("key,quoted", [
+    ("RRP-BR-VERBAL", "Robert's Rules of Poker, card-room edition, §3 Betting & Raising"),
+    ("TDA-2024-52B", "Poker TDA Rules 2024, rule 52-B"),
+    ("WIKI-DECL-1", 'Encyclopedia text on betting, "betting rules"/"Call"'),
+])
+def test_citations_without_internal_notes(key, quoted):
+    assert floor_quote(key) == quoted
+
+
+def test_control_characters_from_the_incident_are_escaped(standard):
+    r = rule(standard, **PLO, pot=80, disputed={"seat": 1, "said": "bet \x1b[31mfifty\x07 \u202e"})
+    text = report_text(r, verbose=True)
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert escape("a\x1bb") == "a\\x1bb"
+
+
+EXAMPLES = sorted((__import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "incidents").iterdir())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_incident_has_an_outcome_and_one_ruling_per_matter(path, capsys):
+    import json
+    code = main(["rule", str(path), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["outcome"] in ("ruled", "questions", "not_covered") and code == (3 if data["outcome"] == "not_covered" else 0)
+    decides = [r["decides"] for r in data["rulings"]]
+    assert len(decides) == len(set(decides)), decides
+    main(["rule", str(path)])
+    text = capsys.readouterr().out.splitlines()
+    assert text[1].startswith("Outcome:") and (text[3] == "WHAT HAPPENS NOW" or data["outcome"] == "not_covered")
