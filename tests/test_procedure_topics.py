@@ -1,0 +1,134 @@
+"""Procedure rulings (inventory sections 9, 10, 13, 14): the `procedure:` section read and refused by field,
+the sources' numbers through the engine, every parameter's effect."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulings import books
+from rulings.catalogue import citations
+from rulings.incident import incident_from_data, incident_from_text
+from rulings.problems import ProblemsError
+from rulings.ruling import rule_on
+
+ROOT = Path(__file__).resolve().parents[1]
+TOURNEY = {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"}
+CASH = {"structure": "no-limit", "blinds": [1, 2]}
+FOUR = {1: 5000, 2: 5000, 3: 5000, 4: 5000}
+
+
+def incident(procedure: dict, game: dict = CASH, players: dict = FOUR, params: dict | None = None,
+             button: int = 1) -> dict:
+    return {"game": game, "button": button, "players": players, "procedure": procedure, "params": params or {}}
+
+
+def ruled(standard, data: dict, question: str):
+    book, engine = standard
+    report = rule_on(incident_from_data(data), book, engine)
+    return next((r for r in report.rulings if r.decides == question), None)
+
+
+def facts_of(standard, data: dict) -> dict:
+    book, engine = standard
+    return rule_on(incident_from_data(data), book, engine).facts
+
+
+def refused(data: dict) -> list[tuple[str, str]]:
+    with pytest.raises(ProblemsError) as err:
+        incident_from_data(data)
+    return [(p.code, ".".join(p.path)) for p in err.value.problems]
+
+
+# --- the clock (TDA-2024-29, RRP-NL-15) ------------------------------------------------------------
+
+@pytest.mark.parametrize("game,seconds,ruling", [
+    (TOURNEY, 30, "action-in-time"), (TOURNEY, 31, "hand-dead"),     # 25 s + 5 s countdown; a tie to the player
+    (CASH, 70, "action-in-time"), (CASH, 71, "hand-dead"),           # one minute + 10 s warning
+])
+def test_clock_facing_a_bet_each_side_of_the_limit(standard, game, seconds, ruling):
+    clock = {"seat": 4, "called_by": "floor", "facing_bet": True, "seconds_taken": seconds}
+    assert ruled(standard, incident({"clock": clock}, game), "clock").ruling == ruling
+
+
+@pytest.mark.parametrize("game,seconds,params,ruling", [
+    (TOURNEY, 40, {}, "checked"), (CASH, 80, {}, "floor-decides"), (CASH, 70, {}, "action-in-time"),
+    (CASH, 80, {"clock.expire_not_facing_bet": "check"}, "checked"),
+    (TOURNEY, 40, {"clock.seconds": 60}, "action-in-time"),              # 40 s is inside 60 + 5
+    (TOURNEY, 40, {"clock.countdown_seconds": 15}, "action-in-time"),    # 40 s is inside 25 + 15
+    (TOURNEY, 41, {"clock.countdown_seconds": 15}, "checked"),
+])
+def test_clock_not_facing_a_bet_and_every_parameter(standard, game, seconds, params, ruling):
+    clock = {"seat": 4, "called_by": "floor", "facing_bet": False, "seconds_taken": seconds}
+    assert ruled(standard, incident({"clock": clock}, game, params=params), "clock").ruling == ruling
+
+
+def test_clock_called_from_away_from_the_seat_does_not_start(standard):
+    clock = {"seat": 4, "called_by": "player", "caller_seat": 2, "caller_seated": False}
+    r = ruled(standard, incident({"clock": clock}, TOURNEY), "clock")
+    assert (r.ruling, r.cites) == ("clock-not-started", ["TDA-2024-29", "RRP-TRN-TIME"])
+
+
+def test_a_seated_players_clock_call_is_the_floors_to_grant(standard):
+    clock = {"seat": 4, "called_by": "player", "caller_seat": 2, "caller_seated": True}
+    r = ruled(standard, incident({"clock": clock}, TOURNEY), "clock")
+    assert r.ruling == "clock-on-floor-approval" and r.discretion is not None
+    assert "25 seconds and a 5-second countdown" in r.sentence
+
+
+@pytest.mark.parametrize("time,ruling", [
+    ({"called_time": True, "acted_behind": 3}, "keeps-right-to-act"),
+    ({"called_time": False, "acted_behind": 3}, "may-lose-right-to-act"),
+    ({"called_time": False, "acted_behind": 2}, "keeps-right-to-act"),
+    ({"called_time": False, "acted_behind": 5, "earlier_to_act": True}, "keeps-right-to-act"),
+])
+def test_rrp_calling_time_and_three_behind(standard, time, ruling):
+    assert ruled(standard, incident({"time": {"seat": 3, **time}}), "turn").ruling == ruling
+
+
+def test_tournament_time_needs_the_player_at_the_table(standard):
+    time = {"seat": 3, "called_time": True, "at_seat": False, "acted_behind": 1}
+    assert ruled(standard, incident({"time": time}, TOURNEY), "turn").ruling == "time-not-held"
+    time["at_seat"] = True
+    assert ruled(standard, incident({"time": time}, TOURNEY), "turn").ruling == "keeps-right-to-act"
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+def test_procedure_refusals_name_every_field_at_once():
+    data = incident({"clock": {"seat": 9, "called_by": "bystander", "seconds_taken": -1, "speed": 2},
+                     "posting": {"seat": 6, "player": "new", "missed": "both"},
+                     "showdown": {"hands": {3: "AsXd"}}})
+    got = refused(data)
+    assert ("I105", "procedure.clock.seat") in got
+    assert ("I104", "procedure.clock.called_by") in got
+    assert ("I103", "procedure.clock.seconds_taken") in got
+    assert ("I101", "procedure.clock.speed") in got
+    assert ("I130", "procedure.posting.missed") in got
+    assert ("I103", "procedure.showdown.hands.3") in got
+
+
+def test_a_refusal_points_at_line_and_column():
+    text = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 100, 2: 100, 3: 100}\n"
+            "procedure:\n  clock: {seat: 7}\n")
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(text, "clock.yaml")
+    p = err.value.problems[0]
+    assert (p.file, p.line, p.col, p.code) == ("clock.yaml", 5, 17, "I105")
+    assert p.hint == "seats: 1, 2, 3"
+
+
+# --- inventory coverage -----------------------------------------------------------------------------
+
+def _uncovered(topic: str) -> list[str]:
+    book, _ = books.load(compile=False)
+    cited = {k for r in book.rules.values() for k in r.cites}
+    cited |= {k for p in book.parameters.values() for k in p.cites}
+    keys = {k for k, c in citations().items() if c.topic == topic}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return sorted(k for k in keys - cited if k not in readme)
+
+
+@pytest.mark.parametrize("topic", ["The clock"])
+def test_every_procedure_inventory_key_is_cited_or_explained(topic):
+    assert _uncovered(topic) == []
