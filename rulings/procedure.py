@@ -92,6 +92,10 @@ SPEC: dict[str, dict[str, tuple[Any, str]]] = {
 }
 
 
+DEFAULT_FALSE = ("due_big_blind", "between_bb_and_button", "dealt_in_unposted", "new_game", "button_passed",
+                 "absent", "acted")
+
+
 @dataclass(frozen=True)
 class Procedure:
     """The procedure section as read: input facts, plus the raw values the arithmetic needs."""
@@ -231,7 +235,10 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     p: Procedure | None = incident.procedure
     if p is None:
         return {}
-    f: dict[str, Any] = {"variant": p.variant, **p.facts}
+    f: dict[str, Any] = {"variant": p.variant}
+    if "posting" in p.raw:      # a posting flag the floor leaves out did not happen
+        f.update({fact: False for key in DEFAULT_FALSE if (fact := SPEC["posting"][key][1])})
+    f.update(p.facts)
     order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
     if "button" in p.raw:
         _button(incident, p.raw["button"], order, f)

@@ -129,6 +129,50 @@ def _uncovered(topic: str) -> list[str]:
     return sorted(k for k in keys - cited if k not in readme)
 
 
-@pytest.mark.parametrize("topic", ["The clock"])
+@pytest.mark.parametrize("topic", ["The clock", "Missed blinds and posting"])
 def test_every_procedure_inventory_key_is_cited_or_explained(topic):
     assert _uncovered(topic) == []
+
+
+# --- missed blinds and posting (RRP-BB-4..14, WIKI-POST-1, TDA-2024-30) -----------------------------
+
+LOWBALL = {"variant": "lowball", "structure": "fixed-limit", "blinds": [5, 10], "bet_sizes": [10, 20]}
+FIVE = {1: 200, 2: 200, 3: 200, 4: 200, 5: 200}
+
+
+@pytest.mark.parametrize("posting,game,params,ruling,effects", [
+    ({"player": "new", "choice": "post"}, CASH, {}, "post-big-blind",
+     {"post_live": 200, "post_dead": 0, "post_total": 200}),
+    ({"player": "returning", "missed": "both", "choice": "post"}, CASH, {}, "post-missed-blinds",
+     {"post_live": 200, "post_dead": 100, "post_total": 300}),
+    ({"player": "returning", "missed": "small", "choice": "post"}, CASH, {}, "post-missed-blinds",
+     {"post_live": 0, "post_dead": 100, "post_total": 100}),
+    ({"player": "new", "choice": "post"}, LOWBALL, {}, "post-double-big-blind",
+     {"post_live": 2000, "post_dead": 0, "post_total": 2000}),
+    ({"player": "new", "choice": "post"}, LOWBALL, {"new_player.post_amount": "bb"}, "post-big-blind",
+     {"post_live": 1000, "post_dead": 0, "post_total": 1000}),
+    ({"player": "returning", "missed": "none", "posted": 3}, CASH, {}, "nothing-owed",
+     {"post_total": 0, "post_returned": 300}),
+])
+def test_what_a_player_owes_and_what_is_live(standard, posting, game, params, ruling, effects):
+    r = ruled(standard, incident({"posting": {"seat": 6, **posting}}, game, FIVE, params), "entry")
+    assert (r.ruling, r.effects) == (ruling, effects)
+
+
+@pytest.mark.parametrize("posting,setting,params,ruling", [
+    ({"player": "new", "choice": "post", "between_bb_and_button": True}, "cash", {}, "wait-for-button"),
+    ({"player": "new", "choice": "post", "between_bb_and_button": True}, "cash",
+     {"posting.allow_between_bb_and_button": True}, "post-big-blind"),
+    ({"player": "returning", "missed": "both", "choice": "wait"}, "cash", {}, "wait-for-big-blind"),
+    ({"player": "returning", "missed": "both", "choice": "wait"}, "cash",
+     {"missed_blinds.may_wait_for_bb": False}, "must-post-missed-blinds"),
+    ({"player": "returning", "missed": "both", "dealt_in_unposted": True, "looked": True}, "cash", {}, "hand-dead"),
+    ({"player": "returning", "missed": "both", "dealt_in_unposted": True, "looked": True, "acted": True}, "cash", {},
+     "hand-live-post-next-deal"),
+    ({"player": "returning", "missed": "both", "choice": "post"}, "tournament", {}, "no-post-needed"),
+    ({"player": "returning", "absent": True}, "tournament", {}, "blinds-in-hand-killed"),
+    ({"player": "new", "new_game": True, "blind_passed_seat": False}, "cash", {}, "no-post-needed"),
+])
+def test_when_a_player_may_come_in(standard, posting, setting, params, ruling):
+    game = {**CASH, "setting": setting}
+    assert ruled(standard, incident({"posting": {"seat": 6, **posting}}, game, FIVE, params), "entry").ruling == ruling
