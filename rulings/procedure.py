@@ -217,8 +217,7 @@ def _contradictions(r, v: dict[str, dict[str, Any]]) -> None:
         r.bad(("procedure", "showdown", "board"), "I102", "the board is needed to read the hands",
               "board: 'Ah7c2d9sTs'")
     btn = v.get("button", {})
-    marks = [btn.get(k) for k in ("last_button", "last_small", "last_big")]
-    if btn and None in marks[1:]:
+    if ("last_button" in btn or "last_small" in btn) and "last_big" not in btn:
         r.bad(("procedure", "button"), "I102", "where were the blinds last hand?",
               "last_button: 1, last_small: 2, last_big: 3")
 

@@ -11,6 +11,7 @@ from rulings.catalogue import citations
 from rulings.incident import incident_from_data, incident_from_text
 from rulings.problems import ProblemsError
 from rulings.ruling import rule_on
+from rulings.situation import build
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNEY = {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"}
@@ -129,7 +130,7 @@ def _uncovered(topic: str) -> list[str]:
     return sorted(k for k in keys - cited if k not in readme)
 
 
-@pytest.mark.parametrize("topic", ["The clock", "Missed blinds and posting"])
+@pytest.mark.parametrize("topic", ["The clock", "Missed blinds and posting", "Blinds, dead button, moving button"])
 def test_every_procedure_inventory_key_is_cited_or_explained(topic):
     assert _uncovered(topic) == []
 
@@ -176,3 +177,48 @@ def test_what_a_player_owes_and_what_is_live(standard, posting, game, params, ru
 def test_when_a_player_may_come_in(standard, posting, setting, params, ruling):
     game = {**CASH, "setting": setting}
     assert ruled(standard, incident({"posting": {"seat": 6, **posting}}, game, FIVE, params), "entry").ruling == ruling
+
+
+# --- button and blinds (WIKI-BTN-*, RRP-BB-1/3, TDA-2024-34) ----------------------------------------
+
+LAST = {"last_button": 5, "last_small": 1, "last_big": 2}     # Ellen button, Alice small, Bob big: Carol due
+
+
+@pytest.mark.parametrize("seats,mode,effects", [
+    ([2, 3, 4, 5], "dead", {"bb_seat": 3, "sb_seat": 2, "button_seat": 1, "big_blinds_posted": 1}),   # Alice out
+    ([1, 3, 4, 5], "dead", {"bb_seat": 3, "button_seat": 1, "big_blinds_posted": 1}),                 # Bob out
+    ([2, 3, 4, 5], "moving", {"button_seat": 2, "big_blinds_posted": 2}),
+    ([2, 3, 4, 5], "simplified_moving", {"button_seat": 2, "sb_seat": 3, "bb_seat": 4, "big_blinds_posted": 1}),
+])
+def test_wikipedia_button_examples_under_each_mode(standard, seats, mode, effects):
+    data = incident({"button": LAST}, players={s: 200 for s in seats}, params={"button.mode": mode})
+    assert ruled(standard, data, "blinds").effects == effects
+
+
+def test_moving_button_names_every_blind(standard):
+    data = incident({"button": LAST}, players={s: 200 for s in (2, 3, 4, 5)}, params={"button.mode": "moving"})
+    r = ruled(standard, data, "blinds")
+    assert "big blinds from seat(s) 3 and 4; small blind from seat(s) 2" in r.sentence
+
+
+@pytest.mark.parametrize("seats,bb,button", [((2, 3), 2, 3), ((1, 2), 1, 2)])
+def test_going_heads_up_the_big_blind_keeps_moving(standard, seats, bb, button):
+    last = {"last_button": 1, "last_small": 2, "last_big": 3}
+    r = ruled(standard, incident({"button": last}, TOURNEY, {s: 5000 for s in seats}), "blinds")
+    assert (r.rule, r.effects["bb_seat"], r.effects["button_seat"], r.effects["sb_seat"]) == \
+        ("button.heads-up", bb, button, button)
+
+
+@pytest.mark.parametrize("substantial,ruling", [(False, "button-corrected"), (True, "play-continues")])
+def test_tda_34_wrong_button(standard, substantial, ruling):
+    b = {"wrong_move": True, "substantial_action": substantial}
+    assert ruled(standard, incident({"button": b}, TOURNEY), "button").ruling == ruling
+
+
+def test_button_refusals():
+    got = refused(incident({"button": {"last_button": 5, "table_seats": 3}}, players={s: 200 for s in (2, 3, 4, 5)}))
+    assert got == [("I102", "procedure.button")]
+    with pytest.raises(ProblemsError) as err:
+        data = incident({"button": {**LAST, "table_seats": 4}}, players={s: 200 for s in (2, 3, 4, 5)})
+        build(incident_from_data(data), {"button.mode": "dead"})
+    assert err.value.problems[0].code == "I131"
