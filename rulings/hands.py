@@ -23,4 +23,4 @@ def best_high(hands: dict[int, tuple[str, ...]], board: tuple[str, ...], variant
             return None          # too few cards to make a five-card hand
     best = max(made.values())
     winners = tuple(sorted(s for s, h in made.items() if h == best))
-    return winners, f"{best.entry.label.value.lower()} ({''.join(map(str, best.cards))})"
+    return winners, f"{best.entry.label.value.lower()} ({' '.join(map(repr, best.cards))})"

@@ -178,6 +178,8 @@ def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -
             continue
         spec = SPEC[name]
         r.keys(sub, tuple(spec), ("procedure", name))
+        if name in ("clock", "time", "posting") and sub.get("seat") is None:
+            r.bad(("procedure", name), "I102", "which seat is this about?", "seat: 4")
         got = values.setdefault(name, {})
         for key, (kind, fact) in spec.items():
             if sub.get(key) is None:
@@ -237,6 +239,7 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     f: dict[str, Any] = {"variant": p.variant}
     if "posting" in p.raw:      # a posting flag the floor leaves out did not happen
         f.update({fact: False for key in DEFAULT_FALSE if (fact := SPEC["posting"][key][1])})
+        f["post_amount"] = 0
     f.update(p.facts)
     order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
     if "button" in p.raw:
@@ -303,6 +306,8 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> Non
     first = next((seat for seat in order if seat in live), None)
     if first is not None:
         f["sd_first_to_act"] = first
+    if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
+        f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
     if s.get("hands") and s.get("board") is not None:
         from rulings.hands import best_high
         ranked = best_high(s["hands"], s["board"], p.variant)

@@ -130,7 +130,8 @@ def _uncovered(topic: str) -> list[str]:
     return sorted(k for k in keys - cited if k not in readme)
 
 
-@pytest.mark.parametrize("topic", ["The clock", "Missed blinds and posting", "Blinds, dead button, moving button"])
+@pytest.mark.parametrize("topic", ["The clock", "Missed blinds and posting", "Blinds, dead button, moving button",
+                                   "Showdown order, cards speak, miscalled hands"])
 def test_every_procedure_inventory_key_is_cited_or_explained(topic):
     assert _uncovered(topic) == []
 
@@ -222,3 +223,104 @@ def test_button_refusals():
         data = incident({"button": {**LAST, "table_seats": 4}}, players={s: 200 for s in (2, 3, 4, 5)})
         build(incident_from_data(data), {"button.mode": "dead"})
     assert err.value.problems[0].code == "I131"
+
+
+# --- showdown (RRP-SD-*, TDA-2024-12..22, RRP-LB-15/16) -----------------------------------------------
+
+RIVER = {"game": CASH, "button": 1, "players": {s: 200 for s in range(1, 6)}, "street": "river"}
+
+
+def showdown(sd: dict, **over) -> dict:
+    return {**RIVER, **over, "procedure": {"showdown": sd}}
+
+
+def test_a_dealer_misread_is_ruled_from_the_tabled_cards(standard):
+    sd = {"in_showdown": [3, 5], "hands": {3: "AsKd", 5: "QhQc"}, "board": "Qd7c2s9hTd", "dealer_read": 3}
+    r = ruled(standard, showdown(sd), "pot")
+    assert (r.rule, r.effects) == ("showdown.cards-speak-misread", {"pot_winner": 5})
+    assert "three of a kind" in r.sentence
+
+
+def test_cards_speak_against_pokerkit_on_a_two_pair_board(standard):
+    # board Ah Ad 8c 8s 2d: seat 3's K kicker beats seat 5's Q kicker; seat 2's 8 makes a full house
+    sd = {"hands": {2: "8h3c", 3: "Kc4d", 5: "Qc5h"}, "board": "AhAd8c8s2d", "dealer_read": 3}
+    facts = facts_of(standard, showdown(sd))
+    assert (facts["sd_best_hand_seat"], facts["sd_misread"]) == (2, True)
+    sd["hands"] = {3: "Kc4d", 5: "Qc5h"}
+    facts = facts_of(standard, showdown(sd))
+    assert (facts["sd_best_hand_seat"], facts["sd_misread"]) == (3, False)
+
+
+def test_a_tie_names_both_seats_and_no_single_winner(standard):
+    sd = {"hands": {2: "Jc2h", 3: "Jd3h"}, "board": "Ts9h8c7d4s"}
+    facts = facts_of(standard, showdown(sd))
+    assert facts["sd_best_hand_seats"] == "2 and 3" and "sd_best_hand_seat" not in facts
+
+
+@pytest.mark.parametrize("sd,button,first", [
+    ({"last_aggressor": 5, "river_checked": False, "in_showdown": [3, 5]}, 1, 5),
+    ({"river_checked": True, "in_showdown": [3, 5]}, 1, 3),
+    ({"river_checked": True, "in_showdown": [3, 5]}, 4, 5),
+])
+def test_who_shows_first(standard, sd, button, first):
+    assert ruled(standard, showdown(sd, button=button), "show-order").effects == {"shows_first": first}
+
+
+@pytest.mark.parametrize("sd,ruling", [
+    ({"claimant": 5, "tabled": "some", "mucked": False}, "table-all-cards"),
+    ({"claimant": 5, "tabled": "all", "mucked": True, "winning_if_tabled": True}, "tabled-hand-wins"),
+    ({"claimant": 5, "tabled": "none", "mucked": True, "identifiable": True}, "retrieve-and-table"),
+    ({"claimant": 5, "tabled": "none", "mucked": True, "identifiable": False}, "hand-dead"),
+    ({"claimant": 4, "claimant_folded": True}, "no-claim"),
+])
+def test_tabling_and_mucking(standard, sd, ruling):
+    assert ruled(standard, showdown(sd), "pot").ruling == ruling
+
+
+@pytest.mark.parametrize("setting,kept,called,aggressor,ruling", [
+    ("tournament", True, True, 3, "must-show"),
+    ("tournament", False, True, 3, "no-right-to-see"),
+    ("tournament", True, True, 2, "floor-decides"),
+    ("cash", False, False, 3, "may-see"),
+])
+def test_asking_to_see_a_hand(standard, setting, kept, called, aggressor, ruling):
+    sd = {"last_aggressor": 3, "river_bet": True, "asker": 5, "asker_kept_cards": kept, "asker_called": called,
+          "asked_to_see": aggressor}
+    assert ruled(standard, showdown(sd, game={**CASH, "setting": setting}), "ask-to-see").ruling == ruling
+
+
+@pytest.mark.parametrize("setting,params,face_up", [
+    ("tournament", {}, True), ("cash", {}, False), ("cash", {"showdown.all_in_face_up": "all_games"}, True),
+])
+def test_all_in_hands_face_up(standard, setting, params, face_up):
+    data = showdown({"player_all_in": True, "betting_done": True}, game={**CASH, "setting": setting}, params=params)
+    assert (ruled(standard, data, "face-up") is not None) == face_up
+
+
+@pytest.mark.parametrize("miscall,fouled,left,ruling", [
+    ("first_card", True, 2, "miscaller-hand-dead"),
+    ("first_card", False, 3, "miscaller-hand-dead"),
+    ("first_card", False, 2, "floor-decides"),
+    ("second_card", True, 2, "best-hand-wins"),
+    ("pair_unannounced", True, 2, "floor-decides"),
+    ("pair_unannounced", False, 2, "best-hand-wins"),
+])
+def test_rrp_lb_15_and_16_lowball_miscalls(standard, miscall, fouled, left, ruling):
+    sd = {"claimant": 2, "miscall": miscall, "other_fouled": fouled, "players_left": left}
+    r = ruled(standard, showdown(sd, game=LOWBALL, street="after-draw"), "pot")
+    assert (r.ruling, r.cites[0]) == (ruling, "RRP-LB-16" if miscall == "pair_unannounced" else "RRP-LB-15")
+
+
+@pytest.mark.parametrize("dispute,when,ruling", [
+    ("reading", "before_next_hand", "correct-the-pot"), ("reading", "next_hand_started", "pot-stands"),
+    ("count", "next_hand_started", "correct-the-pot"), ("count", "after_substantial_action", "pot-stands"),
+])
+def test_tda_22_how_long_a_pot_can_be_disputed(standard, dispute, when, ruling):
+    assert ruled(standard, showdown({"dispute": dispute, "when": when}), "dispute").ruling == ruling
+
+
+def test_showdown_refusals():
+    got = refused(showdown({"hands": {3: "AsKd", 5: "AsQc"}, "board": "2c3d4h5s9c"}))
+    assert got == [("I130", "procedure.showdown.hands.5")]
+    assert refused(showdown({"hands": {3: "AsKd"}})) == [("I102", "procedure.showdown.board")]
+    assert refused(showdown({"claimant": 8})) == [("I105", "procedure.showdown.claimant")]
