@@ -2,6 +2,7 @@
 the sources' numbers through the engine, every parameter's effect."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,18 @@ def test_showdown_refusals():
     assert got == [("I130", "procedure.showdown.hands.5")]
     assert refused(showdown({"hands": {3: "AsKd"}})) == [("I102", "procedure.showdown.board")]
     assert refused(showdown({"claimant": 8})) == [("I105", "procedure.showdown.claimant")]
+
+
+# --- the example incidents through the command line ---------------------------------------------------
+
+@pytest.mark.parametrize("name,rulings", [
+    ("clock-expired", {"clock.expired-facing-bet"}),
+    ("returning-player-posts", {"posting.missed-both-blinds"}),
+    ("showdown-misread", {"showdown.last-aggressor-first", "showdown.cards-speak-misread"}),
+    ("lowball-miscall", {"showdown.lowball-miscall-fouls-other"}),
+])
+def test_example_incidents_are_ruled_not_left_uncovered(name, rulings, capsys):
+    from cli.main import main
+    assert main(["rule", str(ROOT / "examples" / "incidents" / f"{name}.yaml"), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {r["rule"] for r in report["rulings"]} == rulings
