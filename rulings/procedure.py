@@ -56,7 +56,7 @@ SPEC: dict[str, dict[str, tuple[Any, str]]] = {
     "button": {
         "last_button": ("seat", None),
         "last_small": ("seat", None),
-        "last_big": ("seat", None),
+        "last_big": ("seat_or_seats", None),   # several seats when a moving button had more than one
         "table_seats": ("count", None),
         "wrong_move": ("bool", "button_wrong_move"),
         "substantial_action": ("bool", "button_substantial_action"),
@@ -143,6 +143,12 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int]) -> Any:
             return None
         out = [_value(r, "hand_seat", v, path + (i,), players) for i, v in enumerate(value)]
         return tuple(out) if None not in out else None
+    if kind == "seat_or_seats":
+        if isinstance(value, list) and value:
+            out = [r.whole(v, path + (i,)) for i, v in enumerate(value)]
+            return tuple(out) if None not in out else None
+        s = r.whole(value, path)
+        return None if s is None else (s,)
     if kind == "board":
         return _cards(r, value, path)
     if kind == "cards":
@@ -264,14 +270,16 @@ def _prev_seat(seat: int, size: int) -> int:
 
 def _button(incident: Incident, b: dict[str, Any], order: list[int], f: dict) -> None:
     occupied = sorted(order)
-    size = b.get("table_seats") or max(occupied + [b.get(k, 0) for k in ("last_button", "last_small", "last_big")])
+    marks = [b.get("last_button", 0), b.get("last_small", 0), *b.get("last_big", ())]
+    size = b.get("table_seats") or max(occupied + marks)
     if size < max(occupied):
         raise _refuse(incident, ("procedure", "button", "table_seats"), "I131",
                       f"{size} seats, but seat {max(occupied)} is dealt in", f"table_seats: {max(occupied)} or more")
     f["heads_up"] = len(occupied) == 2
     if b.get("last_big") is None:
         return
-    last_btn, last_bb = b.get("last_button"), b["last_big"]
+    last_btn, last_bbs = b.get("last_button"), b["last_big"]
+    last_bb = last_bbs[-1]
     # dead button: the big blind moves to the next player; small blind and button are the two seats before it
     bb = _next(last_bb, occupied, size)
     sb_seat = _prev_seat(bb, size)
@@ -291,7 +299,7 @@ def _button(incident: Incident, b: dict[str, Any], order: list[int], f: dict) ->
             bbs.append(_next(bbs[-1], occupied, size))
         f.update(moving_button_seat=mbtn, moving_big_blinds=len(bbs),
                  moving_bb_seats=" and ".join(map(str, bbs)))
-        sbs = [s for s in ([last_bb] if last_bb in occupied else []) + [pos_sb] if s not in bbs]
+        sbs = [s for s in [x for x in last_bbs if x in occupied] + [pos_sb] if s not in bbs]
         f["moving_sb_seats"] = " and ".join(map(str, dict.fromkeys(sbs))) or "none"
         # simplified moving button: button, small and big blind are the next three players, whoever missed
         f.update(simple_button_seat=mbtn, simple_sb_seat=pos_sb, simple_bb_seat=pos_bb)

@@ -340,3 +340,11 @@ def test_example_incidents_are_ruled_not_left_uncovered(name, rulings, capsys):
     assert main(["rule", str(ROOT / "examples" / "incidents" / f"{name}.yaml"), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {r["rule"] for r in report["rulings"]} == rulings
+
+
+def test_moving_button_second_hand_after_two_big_blinds(standard):
+    last = {"last_button": 2, "last_small": 2, "last_big": [3, 4]}
+    data = incident({"button": last}, players={s: 200 for s in (2, 3, 4, 5)}, params={"button.mode": "moving"})
+    r = ruled(standard, data, "blinds")
+    assert r.effects == {"button_seat": 3, "big_blinds_posted": 1}
+    assert "big blinds from seat(s) 5; small blind from seat(s) 3 and 4" in r.sentence
