@@ -197,7 +197,23 @@ def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -
             if fact is not None:
                 facts[fact] = v
     _contradictions(r, values)
+    _card_counts(r, values.get("showdown", {}), variant or "holdem")
     return Procedure(facts, values, variant or "holdem")
+
+
+HOLE_CARDS = {"holdem": 2, "omaha": 4}
+
+
+def _card_counts(r, sd: dict[str, Any], variant: str) -> None:
+    """A hand or board of the wrong size for the game would be read wrongly: refuse it."""
+    need = HOLE_CARDS.get(variant)
+    for seat, cards in (sd.get("hands") or {}).items():
+        if need is not None and len(cards) != need:
+            r.bad(("procedure", "showdown", "hands", seat), "I130", f"a {variant} hand has {need} cards, "
+                  f"not {len(cards)}", f"list all {need} of seat {seat}'s cards")
+    board = sd.get("board")
+    if need is not None and board is not None and not 3 <= len(board) <= 5:
+        r.bad(("procedure", "showdown", "board"), "I130", f"a board has 3 to 5 cards, not {len(board)}")
 
 
 def _contradictions(r, v: dict[str, dict[str, Any]]) -> None:

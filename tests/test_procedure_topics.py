@@ -348,3 +348,10 @@ def test_moving_button_second_hand_after_two_big_blinds(standard):
     r = ruled(standard, data, "blinds")
     assert r.effects == {"button_seat": 3, "big_blinds_posted": 1}
     assert "big blinds from seat(s) 5; small blind from seat(s) 3 and 4" in r.sentence
+
+
+def test_hands_of_the_wrong_size_are_refused():
+    got = refused(showdown({"hands": {3: "AsKdQc", 5: "QhJh"}, "board": "2c3d"}))
+    assert sorted(got) == [("I130", "procedure.showdown.board"), ("I130", "procedure.showdown.hands.3")]
+    omaha = showdown({"hands": {3: "AsKd"}, "board": "2c3d4h"}, game={**CASH, "variant": "omaha"})
+    assert refused(omaha) == [("I130", "procedure.showdown.hands.3")]
