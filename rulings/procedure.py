@@ -67,6 +67,7 @@ SPEC: dict[str, dict[str, tuple[Any, str]]] = {
         "last_aggressor": ("hand_seat", "sd_last_aggressor"),
         "river_checked": ("bool", "sd_river_checked"),
         "in_showdown": ("seats", None),
+        "first_to_act": ("hand_seat", None),   # stud and razz: the high (razz: low) hand showing
         "claimant": ("hand_seat", "sd_claimant"),
         "claimant_folded": ("bool", "sd_claimant_folded"),
         "tabled": (("all", "some", "none"), "sd_tabled"),
@@ -327,7 +328,9 @@ def _button(incident: Incident, b: dict[str, Any], order: list[int], f: dict) ->
 
 def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> None:
     live = list(s.get("in_showdown") or order)
-    first = next((seat for seat in order if seat in live), None)
+    first = s.get("first_to_act")
+    if first is None and p.variant not in ("stud", "razz"):      # stud acts by the cards showing, not the button
+        first = next((seat for seat in order if seat in live), None)
     if first is not None:
         f["sd_first_to_act"] = first
     if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:

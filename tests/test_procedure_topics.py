@@ -355,3 +355,11 @@ def test_hands_of_the_wrong_size_are_refused():
     assert sorted(got) == [("I130", "procedure.showdown.board"), ("I130", "procedure.showdown.hands.3")]
     omaha = showdown({"hands": {3: "AsKd"}, "board": "2c3d4h"}, game={**CASH, "variant": "omaha"})
     assert refused(omaha) == [("I130", "procedure.showdown.hands.3")]
+
+
+def test_stud_show_order_comes_from_the_cards_showing_not_the_button(standard):
+    stud = {"variant": "stud", "structure": "fixed-limit", "blinds": [], "ante": 1, "bring_in": 2, "bet_sizes": [5, 10]}
+    data = showdown({"river_checked": True, "in_showdown": [2, 4]}, game=stud, street="seventh")
+    assert "sd_first_to_act" not in facts_of(standard, data)
+    data["procedure"]["showdown"]["first_to_act"] = 4
+    assert ruled(standard, data, "show-order").effects == {"shows_first": 4}
