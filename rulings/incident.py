@@ -9,6 +9,7 @@ from rulings.betting import Action, Game, Hand, Player
 from rulings.catalogue import did_you_mean, facts
 from rulings.kill import Table, read_table
 from rulings.money import MoneyError, major, to_minor
+from rulings.procedure import Procedure, read_procedure
 from rulings.problems import Problem, ProblemsError
 from rulings.yamlsrc import Located, load_file, load_text
 
@@ -22,7 +23,7 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
-       "table", "upcards", "exposed_downcard", "split")
+       "table", "upcards", "exposed_downcard", "split", "procedure")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in", "players_left")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
@@ -75,6 +76,7 @@ class Incident:
     upcards: dict[int, str] = field(default_factory=dict)   # stud: each seat's upcard on the first round, e.g. "2c"
     exposed_downcard: int | None = None        # stud: the seat whose showing card is a downcard exposed in the deal
     split: dict | None = None                  # a tied pot: {winners: (seats), pot: index, smallest_chip: minor units}
+    procedure: Procedure | None = None         # a table procedure in dispute (rulings/procedure.py)
 
 
 class _Reader:
@@ -331,6 +333,7 @@ def read_incident(doc: Located) -> Incident:
         r.bad(("button",), "I102", "which seat has the button?", "button: 6")
     seats = set(stacks)
     table = read_table(r, data.get("table"), seats, variant)
+    procedure = read_procedure(r, data.get("procedure"), seats, variant)
     actions = _actions(r, data.get("actions"), ("actions",), seats)
     after = _actions(r, data.get("after"), ("after",), seats)
     pot = r.money(data.get("pot", 0), ("pot",))
@@ -396,7 +399,8 @@ def read_incident(doc: Located) -> Incident:
     hand = Hand(game, players, (tuple(actions),), first_street=idx, pot_before=pot or 0,
                 straddles=tuple(a or 0 for a in amounts))
     return Incident(str(data.get("incident") or Path(doc.file).stem), hand, street, disputed, tuple(after),
-                    inputs, params, house, pot_now, doc, table, upcards, exposed, split)
+                    inputs, params, house, pot_now, doc, table, upcards, exposed, split,
+                    procedure)
 
 
 RANKS = "23456789TJQKA"

@@ -15,6 +15,7 @@ from rulings.betting.arithmetic import position
 from rulings.incident import Incident
 from rulings.kill import kill_facts
 from rulings.money import show
+from rulings.procedure import procedure_facts
 from rulings.problems import Problem, ProblemsError
 from rulings.round_facts import round_facts
 from rulings.said import said_facts
@@ -90,6 +91,7 @@ def build(incident: Incident, params: dict[str, Any]) -> Situation:
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,
              capped=pos.capped, cap_reached=pos.cap_reached)
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
+    f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
     if seat is None:
         return sit
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
