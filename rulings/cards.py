@@ -9,7 +9,8 @@ a list. Every problem names the field it was found in and says what would be
 legal, and all of them come back at once (``CardsError.problems``).
 
 Hand strength is pokerkit's evaluator (the field's well-kept one; it is not
-written again here): the best five cards for high hands, ace-to-five lowball
+written again here): the best five cards for high hands, Omaha's exactly two
+of the seat's cards with three of the board, ace-to-five lowball
 (aces low, straights and flushes do not count) and deuce-to-seven lowball
 (aces high, straights and flushes count against the hand). What the cards
 *mean* for a ruling (who may win, cards speak, a fouled hand) is the
@@ -33,7 +34,7 @@ from typing import Any, Iterable, Mapping
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
-GAMES = ("high", "ace-to-five", "deuce-to-seven")
+GAMES = ("high", "omaha", "ace-to-five", "deuce-to-seven")
 _TOKEN = re.compile(r"10|[^\s,]")   # "10" is one rank; everything else is one character
 
 
@@ -219,15 +220,17 @@ class Strength:
 
 
 def _evaluator(game: str) -> Any:
-    from pokerkit import RegularLowHand, StandardHighHand, StandardLowHand
-    return {"high": StandardHighHand, "ace-to-five": RegularLowHand, "deuce-to-seven": StandardLowHand}[game]
+    from pokerkit import OmahaHoldemHand, RegularLowHand, StandardHighHand, StandardLowHand
+    return {"high": StandardHighHand, "omaha": OmahaHoldemHand, "ace-to-five": RegularLowHand,
+            "deuce-to-seven": StandardLowHand}[game]
 
 
 def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high") -> Strength:
     """The strength of a seat's best five cards from its own cards and the board.
 
     ``game`` is one of GAMES. Raises ``CardsError`` when fewer than five
-    cards are given or a card is there twice.
+    cards are given (in Omaha: two in the hand, three on the board) or a card
+    is there twice.
 
     >>> five = read_cards
     >>> strength(five("As2d3c4h5d"), game="ace-to-five") > strength(five("6d4c3h2dAs"), game="ace-to-five")
@@ -239,7 +242,11 @@ def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high
         raise CardsError([CardProblem("game", f"no evaluator for '{game}'", "one of: " + ", ".join(GAMES))])
     hole, board = tuple(hole), tuple(board)
     problems = _repeats(_placed("hole", hole) + _placed("board", board))
-    if len(hole) + len(board) < 5:
+    if game == "omaha" and (len(hole) < 2 or len(board) < 3):
+        problems.append(CardProblem("hole" if len(hole) < 2 else "board", f"{len(hole)} cards in hand and "
+                                    f"{len(board)} on the board", "Omaha plays two from the hand and three "
+                                    "from the board"))
+    elif len(hole) + len(board) < 5:
         problems.append(CardProblem("hole", f"{len(hole) + len(board)} cards", "at least five to make a hand"))
     if problems:
         raise CardsError(problems)
@@ -247,6 +254,8 @@ def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high
     order = "A23456789TJQK" if game == "ace-to-five" else RANKS      # aces low only in ace-to-five
     cards = tuple(sorted((Card(c.rank.value, c.suit.value) for c in hand.cards),
                          key=lambda c: (order.index(c.rank), c.suit), reverse=True))
+    if {c.rank for c in cards} == set("A2345") and "Straight" in hand.entry.label.value:
+        cards = cards[1:] + cards[:1]      # a five-high straight: the ace plays low
     return Strength(game, hand.entry.label.value, cards, hand)
 
 

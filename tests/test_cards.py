@@ -61,6 +61,16 @@ def test_holdem_best_five_of_seven_and_the_board_plays():
     assert winners({4: cards("AcKh"), 7: cards("AdQh")}, cards("Ah 8s 5d 3c 2h")) == [4]
 
 
+def test_omaha_plays_exactly_two_from_the_hand():
+    board = cards("2s 3s 4s 5s 9h")
+    aces = strength(cards("AsAhKdKc"), board, "omaha")
+    assert str(aces) == "One pair (AsAh9h5s4s)"              # one spade in hand: no flush, no wheel of five
+    assert str(strength(cards("AsAhKdKc"), board, "high")) == "Straight flush (5s4s3s2sAs)"
+    assert winners({1: cards("AsAhKdKc"), 2: cards("6s7d8c9c")}, board, "omaha") == [2]   # 76 makes a straight
+    with pytest.raises(CardsError, match="two from the hand and three from the board"):
+        strength(cards("AsAhKdKc"), cards("2s3s"), "omaha")
+
+
 def test_ace_to_five_lowball():
     wheel, six, pair = (strength(cards(h), game="ace-to-five") for h in ("As2s3s4s5s", "6d4c3h2dAs", "AsAd2c3h4d"))
     assert wheel > six > pair          # a wheel is the best low even suited; a pair is worse than any no-pair
@@ -86,5 +96,5 @@ def test_strength_refuses_too_few_cards_a_repeat_and_an_unknown_game():
         strength(cards("AhKh"), cards("Qh"))
     with pytest.raises(CardsError, match=r"board\[0\]: Ah is already at hole\[0\]"):
         strength(cards("AhKh"), cards("AhQhJh2c"))
-    with pytest.raises(CardsError, match="one of: high, ace-to-five, deuce-to-seven"):
+    with pytest.raises(CardsError, match="one of: high, omaha, ace-to-five, deuce-to-seven"):
         strength(cards("AhKhQhJhTh"), game="badugi")
