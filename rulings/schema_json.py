@@ -85,8 +85,9 @@ def _book_names(defs: dict[str, Any]) -> None:
     incident = defs["example"]["properties"]["incident"]
     incident["properties"] = {"params": {"$ref": "#/$defs/parameter_values",
                                          "description": "Parameter values for this example only."}}
-    ask = defs["rule"]["properties"]["then"]["properties"]["ask"]
-    ask["items"]["enum"] = sorted(facts())
+    then = defs["rule"]["properties"]["then"]["properties"]
+    then["ask"]["items"]["enum"] = sorted(facts())
+    then["derive"]["propertyNames"] = {"enum": sorted(n for n, f in facts().items() if f.kind == "derived")}
 
 
 def rulebook_schema() -> dict[str, Any]:

@@ -116,3 +116,6 @@ def test_the_schema_names_every_parameter_and_its_values():
         _errors(schema, schema["$defs"]["house_file"], _house({}, {"pott": 5})))
     assert "unknown name param.kill.sise" in " ".join(
         _errors(schema, schema["$defs"]["house_file"], _house({}, {"any_of": [{"param.kill.sise": "half"}]})))
+    derive = _house({})
+    derive["rules"][0]["then"] = {"derive": {"pot": "5"}}
+    assert "unknown name pot" in " ".join(_errors(schema, schema["$defs"]["house_file"], derive))

@@ -90,3 +90,17 @@ def test_the_test_books_arithmetic_declarations_are_the_standard_books():
     def declared(params: dict) -> dict:
         return {n: dataclasses.replace(p, origin=None, description="") for n, p in params.items() if p.arithmetic}
     assert declared(test_topic.parameters) == declared(book.parameters) != {}
+
+
+def test_a_book_that_declares_none_of_them_is_refused_by_name(tmp_path):
+    from rulings.incident import incident_from_data
+    from rulings.situation import build
+    topic = tmp_path / "t.yaml"
+    topic.write_text("topic: t\ntitle: t\nrules: []\n", encoding="utf-8")
+    book = build_book("t", "t", [topic])
+    inc = incident_from_data({"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 2,
+                              "players": {1: 100, 2: 100}, "street": "flop", "pot": 4, "disputed": {"seat": 1}})
+    with pytest.raises(ProblemsError) as exc:
+        build(inc, book.param_values("cash"))
+    [problem] = exc.value.problems
+    assert problem.code == "R111" and "sb_counts_as_bb, preflop_assume_full_blinds" in problem.message
