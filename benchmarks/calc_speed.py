@@ -41,11 +41,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from pokerkit import HandHistory, State  # noqa: E402
 
 from oracle import AUTOMATIONS, generate, no_limit_holdem, pot_limit_holdem  # noqa: E402
-from rulings.betting import Action, Hand, position, positions  # noqa: E402
+from rulings.betting import Action, Hand, Params, position, positions  # noqa: E402
 from rulings.phh import read_phh  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "phh-sample" / "data"
 VOLUNTARY = ("fold", "check", "call", "bet", "raise")
+# The standard book's cash values, written out (the arithmetic has no defaults of its own).
+CASH = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
 
 
 class Case:
@@ -111,7 +113,7 @@ def ours_from_scratch(cases: Iterable[Case]) -> int:
     count = 0
     for case in cases:
         for k in case.points:
-            position(case.hand, after=k)
+            position(case.hand, CASH, after=k)
             count += 1
     return count
 
@@ -131,7 +133,7 @@ def pokerkit_from_scratch(cases: Iterable[Case]) -> int:
 def ours_one_pass(cases: Iterable[Case]) -> int:
     count = 0
     for case in cases:
-        for _index, action, _position in positions(case.hand):
+        for _index, action, _position in positions(case.hand, CASH):
             count += action.kind in VOLUNTARY
     return count
 

@@ -128,7 +128,23 @@ def cmd_explain(args) -> int:
     book, _ = books.load(args.house, compile=False)
     text = explain(book, args.what)
     if text is None:
-        print(f"rulings: no rule, parameter or citation key '{args.what}'", file=sys.stderr)
+        from rulings.explain import matches, not_found
+        found = matches(book, args.what)
+        if not found:
+            print(f"rulings: {not_found(book, args.what)}", file=sys.stderr)
+            return INPUT
+        text = f"no rule, parameter or citation key is named '{args.what}'; {len(found)} contain it:\n" \
+            + "\n".join("  " + line for line in found)
+    print(text)
+    return OK
+
+
+def cmd_params(args) -> int:
+    from rulings.explain import params_text
+    book, _ = books.load(args.house, compile=False)
+    text = params_text(book, args.text)
+    if text is None:
+        print(f"rulings: no parameter mentions '{args.text}'", file=sys.stderr)
         return INPUT
     print(text)
     return OK
@@ -185,10 +201,14 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("rule", nargs="*", help="rule ids or topics (default: all)")
     t.add_argument("--house")
     t.set_defaults(run=cmd_test)
-    e = sub.add_parser("explain", help="a rule, parameter or citation key explained")
+    e = sub.add_parser("explain", help="a rule, parameter or citation key explained; a partial name lists what matches")
     e.add_argument("what")
     e.add_argument("--house")
     e.set_defaults(run=cmd_explain)
+    pa = sub.add_parser("params", help="the parameters, their values in plain words and their defaults by setting")
+    pa.add_argument("text", nargs="?", help="only parameters whose name, description or words mention this")
+    pa.add_argument("--house")
+    pa.set_defaults(run=cmd_params)
     ru = sub.add_parser("rules", help="list and search the rules")
     ru.add_argument("text", nargs="?")
     ru.add_argument("--topic")

@@ -1,8 +1,13 @@
-"""`rulings explain`: a rule, a parameter or a citation key, with everything a floorperson needs to read."""
+"""`rulings explain` and `rulings params`: a rule, a parameter or a citation key, in words a manager reads."""
 from __future__ import annotations
 
+import textwrap
+from typing import Any
+
+from rulings.betting import SETTINGS
 from rulings.catalogue import citations
-from rulings.rulebook.model import Rulebook
+from rulings.money import show
+from rulings.rulebook.model import Parameter, Rulebook
 from rulings.ruling import citation
 
 
@@ -43,21 +48,119 @@ def _flat(when):
             yield c
 
 
+def in_words(p: Parameter, value: Any, setting: str) -> str:
+    """A parameter's value as the posted rulebook says it.
+
+    >>> from rulings.rulebook.model import Origin
+    >>> unit = Parameter("pot_limit.rounding_unit", "money", "Round the pot up.", (), 0, (), Origin("f", 1, 1))
+    >>> in_words(unit, 500, "cash"), in_words(unit, 500, "tournament"), in_words(unit, 0, "cash")
+    ('$5', '5', '$0')
+    """
+    said = p.words.get(value)
+    return f"{plain(p, value, setting)} — {said}" if said else plain(p, value, setting)
+
+
+def plain(p: Parameter, value: Any, setting: str) -> str:
+    """A parameter's value written as it is set: $5, 50%, true, half_bet."""
+    if value is None:
+        return "not set"
+    return show(value, setting) if p.type == "money" else f"{value}%" if p.type == "percent" else \
+        str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def parameter_text(book: Rulebook, p: Parameter) -> str:
+    """One parameter: what it does, its value in force by setting in plain words, and its defaults."""
+    lines = [f"{p.name} — {p.description}"]
+    for setting in SETTINGS:
+        value = book.param_values(setting).get(p.name)
+        lines.append(f"  {setting + ':':12} {in_words(p, value, setting)}")
+    defaults = {s: p.default_for(s) for s in SETTINGS}
+    if len(set(map(repr, defaults.values()))) == 1:
+        lines.append(f"  {'default:':12} {plain(p, defaults['cash'], 'cash')} in both settings")
+    else:
+        lines.append(f"  {'default:':12} " + ", ".join(f"{plain(p, v, s)} in {s}" for s, v in defaults.items()))
+    if p.name in book.settings:
+        lines.append(f"  {'':12} this house sets it to {plain(p, book.settings[p.name], 'cash')}")
+    lines.append(f"  {'allowed:':12} " + (", ".join(plain(p, v, "cash") for v in p.values) or _range(p)))
+    lines.append(f"  {'cites:':12} {', '.join(p.cites)}   declared at {p.origin}")
+    return "\n".join(lines)
+
+
+def _range(p: Parameter) -> str:
+    unit = {"money": "an amount", "percent": "a whole percent", "count": "a whole number"}.get(p.type, "a number")
+    low = "" if p.minimum is None else f" from {p.minimum}"
+    high = "" if p.maximum is None else f" to {p.maximum}"
+    return unit + low + high
+
+
+def params_text(book: Rulebook, text: str | None = None) -> str | None:
+    """Every parameter (or those whose name, description or words mention ``text``), in plain words."""
+    needle = (text or "").lower()
+    found = [p for name, p in sorted(book.parameters.items())
+             if needle in " ".join([name, p.description, *map(str, p.words.values())]).lower()]
+    if not found:
+        return None
+    return "\n\n".join(parameter_text(book, p) for p in found)
+
+
+def _citing(book: Rulebook, key: str) -> list[str]:
+    """The rules that cite a key, each with its text in our words, and the parameters that do."""
+    out: list[str] = []
+    for r in book.rules.values():
+        if key in r.cites:
+            out.append(f"  {r.id} — {r.title}" + (f" (house: {r.house})" if r.house else ""))
+            out += textwrap.wrap(r.text, 88, initial_indent="      ", subsequent_indent="      ")
+    out += [f"  parameter {p.name} — {p.description}" for p in book.parameters.values() if key in p.cites]
+    return out
+
+
+def _house_key(book: Rulebook, key: str) -> str | None:
+    """A house's own citation key, explained from the house book that cites it (this one, or an example house)."""
+    from rulings import books
+    from rulings.rulebook.load import ROOT
+    candidates = [book] if book.extends else []
+    for path in sorted((ROOT / "houses").glob("*.yaml")):
+        if not candidates or book.name != path.stem:
+            candidates.append(books.load(path.stem, compile=False)[0])
+    for house in candidates:
+        users = _citing(house, key)
+        if users:
+            head = f"{key} — a house rule of {house.title} (rulebook {house.name}, {house.files[-1]})"
+            return "\n".join([head, "  the house's rules that cite it:"] + users)
+    return None
+
+
 def explain(book: Rulebook, what: str) -> str | None:
     if what in book.rules:
         return _rule(book, what)
     if what in book.parameters:
-        p = book.parameters[what]
-        lines = [f"{p.name} ({p.type}) — {p.description}", f"  from: {p.origin}",
-                 f"  default: {p.default!r}", f"  allowed: {', '.join(map(str, p.values)) or 'any number'}",
-                 f"  cites: {', '.join(p.cites)}"]
-        if what in book.settings:
-            lines.append(f"  this house sets it to {book.settings[what]!r}")
-        return "\n".join(lines)
+        return parameter_text(book, book.parameters[what])
     if what in citations():
-        c = citation(what)
-        users = [r.id for r in book.rules.values() if what in r.cites]
-        lines = [f"{what} — {c['source']}, {c['section']}"]
-        lines += [f"  cited by: {u}" for u in users] or ["  cited by no rule of this book"]
+        c = citations()[what]
+        lines = [f"{what} — {c.source}, {c.section}", f"  about: {c.topic}"]
+        users = _citing(book, what)
+        lines += (["  cited by:"] + users) if users else ["  cited by no rule or parameter of this book"]
         return "\n".join(lines)
+    if what.upper().startswith("HOUSE-"):
+        return _house_key(book, what)
     return None
+
+
+def matches(book: Rulebook, part: str) -> list[str]:
+    """Rule ids, parameter names and citation keys containing ``part`` (any case), each with a short label."""
+    needle = part.lower()
+    keys = set(citations()) | {k for r in book.rules.values() for k in r.cites}
+    out = [f"rule       {r.id} — {r.title}" for r in book.rules.values() if needle in r.id.lower()]
+    out += [f"parameter  {n} — {p.description}" for n, p in sorted(book.parameters.items()) if needle in n.lower()]
+    out += [f"citation   {k} — {citation(k)['source']}, {citation(k)['section']}"
+            for k in sorted(keys) if needle in k.lower()]
+    return out
+
+
+def not_found(book: Rulebook, what: str) -> str:
+    """The refusal for a name nothing matches, with the nearest name when one is close."""
+    from rulings.catalogue import did_you_mean
+    names = list(book.rules) + list(book.parameters) + list(citations())
+    close = did_you_mean(what, names)
+    return (f"no rule, parameter or citation key '{what}' or containing it"
+            + (f"; did you mean '{close}'?" if close else ""))

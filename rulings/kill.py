@@ -274,7 +274,7 @@ def kill_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
             sizes[size] = kill_limits(game, size)
         except BettingError:
             sizes[size] = None           # a half kill of odd limits; refused below only if it is in force
-    size = params.get("kill.size", "full")
+    size = params["kill.size"]
     limits = sizes[size]
     if limits is None:
         raise _refuse(incident, ("game", "bet_sizes"), "I123", f"a {size} kill of these limits is not a whole "

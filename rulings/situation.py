@@ -11,12 +11,14 @@ from typing import Any
 
 from rulings.acts import act_facts
 from rulings.betting import BettingError, Hand, Params
+from rulings.betting.model import PARAM_NAMES
 from rulings.betting.arithmetic import position
 from rulings.incident import Incident
 from rulings.kill import kill_facts
 from rulings.money import show
 from rulings.procedure import procedure_facts
 from rulings.problems import Problem, ProblemsError
+from rulings.rulebook.model import ParamValues
 from rulings.round_facts import round_facts
 from rulings.said import said_facts
 
@@ -31,19 +33,19 @@ class Situation:
     questions: list[dict] = field(default_factory=list)
 
 
-def betting_params(values: dict[str, Any]) -> Params:
-    """The house parameters the arithmetic honours, taken from the book's parameter values."""
-    mapping = {
-        "pot_limit.sb_counts_as_bb": "sb_counts_as_bb",
-        "pot_limit.preflop_assume_full_blinds": "preflop_assume_full_blinds",
-        "pot_limit.rounding_unit": "rounding_unit",
-        "reopen.limit_rule": "limit_reopen",
-        "raise_cap.max_raises": "max_raises",
-        "raise_cap.two_round_game_max_raises": "two_round_max_raises",
-        "raise_cap.heads_up_exception": "heads_up_exception",
-        "raise_cap.count_all_in_players": "count_all_in_players",
-    }
-    return Params(**{attr: values[name] for name, attr in mapping.items() if name in values})
+def betting_params(values: ParamValues) -> Params:
+    """The house parameters the arithmetic honours, from the book's values and its declarations.
+
+    Which parameter supplies which attribute is the book's word (each
+    declaration's ``arithmetic:``); a book that leaves one out is refused.
+    """
+    supplied = {attr: values[name] for name, attr in values.arithmetic.items() if name in values}
+    missing = [f for f in PARAM_NAMES if f not in supplied]
+    if missing:
+        raise ProblemsError([Problem("<rulebook>", 0, 0, "R111",
+                                     "no parameter of the book supplies the betting arithmetic's "
+                                     + ", ".join(missing), hint="declare one with arithmetic: NAME")])
+    return Params(**supplied)
 
 
 def refusal(incident: Incident, exc: BettingError) -> ProblemsError:
@@ -60,7 +62,7 @@ def refusal(incident: Incident, exc: BettingError) -> ProblemsError:
     return ProblemsError([doc.problem(path, "I106", msg, hint)])
 
 
-def build(incident: Incident, params: dict[str, Any]) -> Situation:
+def build(incident: Incident, params: ParamValues) -> Situation:
     """Compute every fact the rules may read; refuse contradictions with the field at fault."""
     hand: Hand = incident.hand
     game = hand.game

@@ -1,6 +1,7 @@
 """The arithmetic facts of the disputed act (rulings/acts.py), checked on the sources' numbers."""
 from __future__ import annotations
 
+from rulings import books
 from rulings.acts import percent
 from rulings.incident import incident_from_data
 from rulings.situation import build
@@ -9,7 +10,9 @@ NL = {"structure": "no-limit", "setting": "tournament", "blinds": [250, 500]}
 
 
 def facts(**incident) -> dict:
-    return build(incident_from_data(incident), {}).facts
+    inc = incident_from_data(incident)
+    book, _ = books.load(None, compile=False)
+    return build(inc, book.param_values(inc.hand.game.setting)).facts
 
 
 def test_tda_2024_45_ex2_raise_percent_of_minimum_increment():

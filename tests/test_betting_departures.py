@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from oracle import AUTOMATIONS, merge  # noqa: E402
 
-from rulings.betting import Action, Game, Hand, Params, Player, position  # noqa: E402
+from cash_params import CASH, cash_params  # noqa: E402
+from rulings.betting import Action, Game, Hand, Player, position  # noqa: E402
 
 
 def usd(dollars: int) -> int:
@@ -61,11 +62,11 @@ def half_bet_hand() -> Hand:
 
 
 def test_rrp_br_6_tda_2024_47b_half_bet_all_in_reopens_for_the_bettor() -> None:
-    ours = position(half_bet_hand(), Params(limit_reopen="half_bet"))
+    ours = position(half_bet_hand(), cash_params(limit_reopen="half_bet"))
     assert ours.actor == 1 and ours.to_call == usd(15)
     assert ours.can_raise and ours.min_raise_to == usd(55)
     # under the full-bet parameter our answer is pokerkit's
-    assert not position(half_bet_hand(), Params(limit_reopen="full_bet")).can_raise
+    assert not position(half_bet_hand(), cash_params(limit_reopen="full_bet")).can_raise
 
     state = pk_limit(list(HALF_BET_STACKS), usd(10), usd(20))
     for _ in range(3):
@@ -86,7 +87,7 @@ def test_rrp_br_6_complete_a_short_all_in_bet_to_a_full_bet() -> None:
     hand = Hand(Game("fixed-limit", small_blind=usd(10), big_blind=usd(20),
                      bet_sizes=(usd(20), usd(20), usd(40), usd(40))),
                 seats(*stacks), (preflop, (A(1, "bet", usd(5)),)))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 2 and ours.to_call == usd(5)
     assert ours.can_raise and ours.min_raise_to == usd(20) and ours.max_raise_to == usd(20)
 
@@ -108,7 +109,7 @@ def test_rrp_nl_3_checker_may_not_raise_a_short_all_in_opening_bet() -> None:
     flop = (A(1, "check"), A(2, "bet", usd(15)), A(3, "call", usd(15)))
     hand = Hand(Game("no-limit", small_blind=usd(10), big_blind=usd(20)), seats(*stacks),
                 (preflop, flop))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 1 and ours.to_call == usd(15)
     assert not ours.can_raise
 
@@ -131,7 +132,7 @@ def test_tda_2024_47a_limper_may_not_raise_a_short_all_in_over_the_blind() -> No
                A(2, "call", usd(25)))
     hand = Hand(Game("no-limit", small_blind=usd(10), big_blind=usd(20)), seats(*stacks),
                 (preflop,))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 3 and ours.to_call == usd(5)
     assert not ours.can_raise
 
@@ -157,7 +158,7 @@ def test_rrp_nl_5_tda_2024_47a_short_all_ins_that_add_up_reopen_for_the_bettor()
             A(4, "raise", usd(230)), A(5, "call", usd(230)))
     hand = Hand(Game("no-limit", small_blind=usd(50), big_blind=usd(100)), seats(*stacks),
                 (preflop, flop))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 1 and ours.to_call == usd(130)
     assert ours.can_raise and ours.min_raise_to == usd(330)
 
@@ -178,7 +179,7 @@ def test_rrp_nl_2_short_all_in_big_blind_is_called_for_the_full_blind() -> None:
     # the big blind is the opening bet, and a short one does not lower it (RRP-NL-2, RRP-BB-8).
     stacks = (usd(1000), usd(7), usd(1000), usd(1000))
     hand = Hand(Game("no-limit", small_blind=usd(5), big_blind=usd(10)), seats(*stacks), ((),))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 3 and ours.to_call == usd(10) and ours.min_raise_to == usd(20)
 
     state = pk_no_limit(list(stacks), (usd(5), usd(10)), usd(10))
@@ -195,7 +196,7 @@ def test_tda_2024_34_heads_up_button_acts_first_preflop_even_with_equal_blinds()
     # blinds it takes the button for the big blind and lets the other player act first.
     stacks = (usd(100), usd(100))
     hand = Hand(Game("no-limit", small_blind=usd(1), big_blind=usd(1)), seats(*stacks), ((),))
-    assert position(hand).actor == 2
+    assert position(hand, CASH).actor == 2
 
     state = pk_no_limit(list(stacks), (usd(1), usd(1)), usd(1))
     assert state.actor_index == 0
@@ -209,7 +210,7 @@ def test_rrp_br_3_a_bet_and_three_raises_caps_the_round() -> None:
     preflop = (A(3, "raise", usd(40)), A(4, "raise", usd(60)), A(5, "raise", usd(80)))
     hand = Hand(Game("fixed-limit", small_blind=usd(10), big_blind=usd(20),
                      bet_sizes=(usd(20), usd(20), usd(40), usd(40))), seats(*stacks), (preflop,))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 1 and ours.to_call == usd(70)
     assert not ours.can_raise
 
@@ -227,7 +228,7 @@ def test_rrp_nl_2_str_straddle_sets_the_raise_increment() -> None:
     stacks = (usd(300),) * 5
     hand = Hand(Game("no-limit", small_blind=usd(1), big_blind=usd(2)), seats(*stacks), ((),),
                 straddles=(usd(4),))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert ours.actor == 4 and ours.to_call == usd(4) and ours.min_raise_to == usd(8)
 
     state = pk_no_limit(list(stacks), (usd(1), usd(2), usd(4)), usd(2))
@@ -245,7 +246,7 @@ def test_tda_2024_15b_fold_win_pot_holds_the_called_part_of_the_winners_bet() ->
     flop = (A(1, "bet", usd(3)), A(2, "raise", usd(9)), A(1, "fold"))
     hand = Hand(Game("no-limit", small_blind=usd(1), big_blind=usd(2)), seats(*stacks),
                 (preflop, flop))
-    ours = position(hand)
+    ours = position(hand, CASH)
     assert [(p.amount, p.eligible) for p in ours.side_pots] == [(usd(10), (2,))]
 
     state = pk_no_limit(list(stacks), (usd(1), usd(2)), usd(2))

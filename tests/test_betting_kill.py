@@ -1,6 +1,7 @@
 """Kill blinds and killed limits (inventory section 1)."""
 import pytest
 
+from cash_params import CASH
 from rulings.betting import Action, BettingError, Game, Hand, KillLimits, Player, kill_limits, position
 
 L_20_40 = Game("fixed-limit", small_blind=1000, big_blind=2000, bet_sizes=(2000, 2000, 4000, 4000))
@@ -42,8 +43,8 @@ def test_rrp_kill_2_killed_hand_is_played_at_the_kill_limits():
                   bet_sizes=(kill.small_bet, kill.small_bet, kill.big_bet, kill.big_bet))
     posts = (Action(1, "post", 1000), Action(2, "post", 2000), Action(5, "post", kill.kill_blind))
     h = Hand(killed, tuple(Player(s) for s in range(1, 7)), (posts,))
-    p = position(h)
+    p = position(h, CASH)
     assert (p.actor, p.to_call, p.min_raise_to, p.max_raise_to) == (3, 4000, 8000, 8000)
     calls = posts + tuple(Action(s, "call") for s in (3, 4))
-    killer = position(Hand(killed, h.players, (calls,)))
+    killer = position(Hand(killed, h.players, (calls,)), CASH)
     assert (killer.actor, killer.to_call, killer.min_raise_to) == (5, 0, 8000)   # in turn, with the option

@@ -42,7 +42,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from oracle import Decision, OracleHand, generate, merge  # noqa: E402
 
-from rulings.betting import Params, Position, position, positions  # noqa: E402
+from cash_params import cash_params  # noqa: E402
+from rulings.betting import Position, position, positions  # noqa: E402
 
 HANDS = int(os.environ.get("ORACLE_HANDS", "2000"))
 FIRST_SEED = int(os.environ.get("ORACLE_SEED", "20250601"))
@@ -79,16 +80,16 @@ def check_hand(generated: OracleHand) -> tuple[int, list[str]]:
     compared = 0
     problems: list[str] = []
     try:
-        for index, action, ours in positions(generated.hand, Params()):
+        for index, action, ours in positions(generated.hand, cash_params()):
             oracle = wanted.get(index)
             if oracle is None:
                 continue
             compared += 1
             problems.extend(f"[{index}] {action}: {w}" for w in compare_decision(ours, oracle))
-            if index == probe and position(generated.hand, Params(), after=index) != ours:
+            if index == probe and position(generated.hand, cash_params(), after=index) != ours:
                 problems.append(f"[{index}] position(after={index}) differs from positions: "
-                                f"{position(generated.hand, Params(), after=index)} vs {ours}")
-        final = position(generated.hand, Params())
+                                f"{position(generated.hand, cash_params(), after=index)} vs {ours}")
+        final = position(generated.hand, cash_params())
     except Exception as error:  # a refusal of a legal hand is a mismatch too
         return compared, problems + [f"raised {type(error).__name__}: {error} "
                                      f"(index={getattr(error, 'index', None)}, "
@@ -113,7 +114,7 @@ def check_from_street(generated: OracleHand) -> tuple[int, list[str]]:
     compared = 0
     problems: list[str] = []
     try:
-        for index, action, ours in positions(hand, Params()):
+        for index, action, ours in positions(hand, cash_params()):
             if index in wanted:
                 compared += 1
                 problems.extend(f"from street {hand.first_street}, [{index}] {action}: {w}"

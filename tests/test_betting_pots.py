@@ -1,4 +1,5 @@
 """Side pots and uncalled chips (inventory section 8), alone and through a replayed hand."""
+from cash_params import CASH
 from rulings.betting import Action, Game, Hand, Player, SidePot, position, side_pots
 
 A = Action
@@ -40,7 +41,7 @@ def test_tda_2024_16_ex3_side_pot_from_a_replayed_hand():
     h = Hand(g, tuple(Player(s, 700 if s == 3 else None) for s in (1, 2, 3, 4)),
              (pre, (A(2, "check"), A(4, "check")), (A(2, "bet", 1000), A(4, "call")),
               (A(2, "check"), A(4, "check"))))
-    p = position(h)
+    p = position(h, CASH)
     assert p.actor is None and p.reason == "the last betting round is complete"
     assert p.side_pots == (SidePot(100 + 3 * 700, (2, 3, 4)), SidePot(2000, (2, 4)))
 
@@ -49,7 +50,7 @@ def test_position_side_pots_hold_pot_before_in_the_main_pot():
     g = Game("no-limit", big_blind=200)
     h = Hand(g, (Player(1, 500), Player(2), Player(3)), ((A(1, "bet", 500), A(2, "call"), A(3, "raise", 1500)),),
              first_street=1, pot_before=1200)
-    p = position(h)
+    p = position(h, CASH)
     # Seat 3's 1,000 beyond seat 1's all-in has not been called yet: it is in no pot.
     assert p.side_pots == (SidePot(1200 + 3 * 500, (1, 2, 3)),)
     assert p.pot == 1200 + 500 + 500 + 1500

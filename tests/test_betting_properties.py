@@ -1,6 +1,7 @@
 """Property tests: random legal hands keep the chips, the pot-limit formula and the side pots consistent."""
 import random
 
+from cash_params import CASH
 from rulings.betting import Action, Game, Hand, Player, pot_limit_max, position, side_pots
 from rulings.betting.pots import uncalled
 
@@ -28,7 +29,7 @@ def play(rng: random.Random, structure: str) -> tuple[Hand, list]:
     seen = []
     while True:
         hand = Hand(game, players, tuple(tuple(s) for s in streets))
-        p = position(hand)
+        p = position(hand, CASH)
         if p.actor is None:
             if p.reason is not None or len(streets) == game.betting_rounds:
                 return hand, seen

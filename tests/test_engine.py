@@ -35,10 +35,14 @@ def test_incidents_do_not_leak_into_each_other(standard):
     assert engine._runs == {}   # every session deleted
 
 
+# The parameters the betting arithmetic reads: a book must declare them (a topic alone does not).
+ARITHMETIC = Path(__file__).resolve().parent / "data" / "arithmetic.yaml"
+
+
 def _book(tmp_path: Path, body: str):
     f = tmp_path / "t.yaml"
     f.write_text(textwrap.dedent(body))
-    return build_book("t", "test", [f])
+    return build_book("t", "test", [f, ARITHMETIC])
 
 
 def test_a_failing_rule_is_reported_and_the_others_still_rule(tmp_path):
@@ -150,7 +154,7 @@ FUZZ = textwrap.dedent('''
         tmp = tempfile.TemporaryDirectory(); d = pathlib.Path(tmp.name)
         (d / "t.yaml").write_text("topic: t\\ntitle: t\\nrules:\\n" + "".join(rules))
         try:
-            book = build_book("t", "t", [d / "t.yaml"])
+            book = build_book("t", "t", [d / "t.yaml", pathlib.Path(sys.argv[2])])
         except ProblemsError:
             continue
         finally:
@@ -172,7 +176,7 @@ FUZZ = textwrap.dedent('''
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_no_book_the_loader_accepts_crashes_the_engine(seed):
     """Random books over the condition forms the loader accepts, run in a child process to catch segfaults."""
-    proc = subprocess.run([sys.executable, "-c", FUZZ, str(seed)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", FUZZ, str(seed), str(ARITHMETIC)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert int(proc.stdout.split()[-1]) > 5
 
@@ -206,7 +210,7 @@ MANY = textwrap.dedent('''
         % (i, i, i, i) for i in range(n))
     with tempfile.TemporaryDirectory() as d:
         (pathlib.Path(d) / "t.yaml").write_text("topic: t\\ntitle: t\\nrules:\\n" + rules)
-        book = build_book("t", "t", [pathlib.Path(d) / "t.yaml"])
+        book = build_book("t", "t", [pathlib.Path(d) / "t.yaml", pathlib.Path(sys.argv[2])])
     engine = Engine(book)
     for pot in range(0, 400, 7):
         inc = {"game": {"structure": "pot-limit", "blinds": [1, 2]}, "button": 3,
@@ -220,7 +224,7 @@ MANY = textwrap.dedent('''
 @pytest.mark.parametrize("n", [65, 150, 300])
 def test_books_past_64_rules_do_not_crash_durable(n):
     """durable-rules segfaults when more than 64 tests hang off one node; the compiler spreads rules out."""
-    proc = subprocess.run([sys.executable, "-c", MANY, str(n)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", MANY, str(n), str(ARITHMETIC)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
 
 
@@ -232,7 +236,7 @@ def test_280_rules_firing_on_one_incident_over_two_rulesets(tmp_path):
         "    examples: [{name: a, incident: {}, expect: {}}, {name: b, incident: {}, expect: {fires: false}}]\n"
         for i in range(280))
     (tmp_path / "t.yaml").write_text("topic: t\ntitle: t\nrules:\n" + rules)
-    book = build_book("t", "t", [tmp_path / "t.yaml"])
+    book = build_book("t", "t", [tmp_path / "t.yaml", ARITHMETIC])
     engine = Engine(book)
     assert len(engine._parts) == 2
     report = rule_on(incident_from_data(chip(80, 500)), book, engine)

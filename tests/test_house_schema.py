@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +51,25 @@ def _errors(schema: dict, node: dict, value: Any, path: str = "$") -> list[str]:
         passing = [alt for alt in node["oneOf"] if not _errors(schema, alt, value, path)]
         return [] if len(passing) == 1 else [f"{path}: matches {len(passing)} of the alternatives"]
     kind = node.get("type")
-    py = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}.get(kind)
+    py = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int,
+          "number": (int, float)}.get(kind)
     if py and (not isinstance(value, py) or (py is int and isinstance(value, bool))):
         return [f"{path}: not {kind}"]
     if "enum" in node and value not in node["enum"]:
         return [f"{path}: {value!r} not in {node['enum']}"]
+    if "anyOf" in node and all(_errors(schema, alt, value, path) for alt in node["anyOf"]):
+        return [f"{path}: {value!r} matches none of the alternatives"]
+    if "pattern" in node and isinstance(value, str) and not re.search(node["pattern"], value):
+        return [f"{path}: {value!r} is not of the form {node['pattern']}"]
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            value < node.get("minimum", value) or value > node.get("maximum", value)):
+        return [f"{path}: {value!r} out of range"]
     errs = []
     if kind == "object":
         props = node.get("properties", {})
         errs += [f"{path}: missing {k}" for k in node.get("required", []) if k not in value]
+        names = node.get("propertyNames", {}).get("enum")
+        errs += [f"{path}: unknown name {k}" for k in value if names is not None and k not in names]
         for k, v in value.items():
             sub = props.get(k, node.get("additionalProperties", True))
             if sub is False:
@@ -83,3 +94,28 @@ def test_a_misspelt_key_does_not_validate():
     data = {"rulebook": "x", "extends": "standard", "title": "X", "disabel": []}
     assert _errors(schema, schema, data) == ["$: matches 0 of the alternatives"]
     assert "$: unknown key disabel" in _errors(schema, schema["$defs"]["house_file"], data)
+
+
+def _house(parameters: dict, when: dict | None = None) -> dict:
+    rule = {"id": "h.r", "title": "t", "cites": ["RRP-PL-1"], "text": "t", "when": when or {"pot": 5},
+            "then": {"ruling": "r", "decides": "q"}, "examples": []}
+    return {"rulebook": "h", "extends": "standard", "title": "H", "parameters": parameters, "rules": [rule]}
+
+
+def test_the_schema_names_every_parameter_and_its_values():
+    """What an editor shows as the manager types: a misspelt parameter, a value it does not take, a bad fact."""
+    schema = rulebook_schema()
+    assert _errors(schema, schema, _house({"kill.size": "half", "raise_cap.max_raises": 4,
+                                           "pot_limit.rounding_unit": "$5"})) == []
+    assert "unknown key kill.sise" in " ".join(_errors(schema, schema["$defs"]["house_file"], _house({"kill.sise": "half"})))
+    assert "'quarter' not in ['full', 'half']" in " ".join(
+        _errors(schema, schema["$defs"]["house_file"], _house({"kill.size": "quarter"})))
+    assert "out of range" in " ".join(
+        _errors(schema, schema["$defs"]["house_file"], _house({"raise_cap.max_raises": 11})))
+    assert "unknown name pott" in " ".join(
+        _errors(schema, schema["$defs"]["house_file"], _house({}, {"pott": 5})))
+    assert "unknown name param.kill.sise" in " ".join(
+        _errors(schema, schema["$defs"]["house_file"], _house({}, {"any_of": [{"param.kill.sise": "half"}]})))
+    derive = _house({})
+    derive["rules"][0]["then"] = {"derive": {"pot": "5"}}
+    assert "unknown name pot" in " ".join(_errors(schema, schema["$defs"]["house_file"], derive))

@@ -4,7 +4,7 @@ The wheel must carry the standard and example house books and the command line
 inside the one package ``rulings`` (nothing generic such as a top-level ``cli``),
 and find the books with importlib.resources wherever it is installed. The new
 environment borrows only the third-party dependencies (durable-rules, PyYAML,
-Jinja2) from the running one through a ``.pth`` line, so the test needs no
+Jinja2, pokerkit) from the running one through a ``.pth`` line, so the test needs no
 network; ``rulings`` itself comes only from the wheel.
 """
 from __future__ import annotations
@@ -50,8 +50,9 @@ def installed(tmp_path_factory) -> dict:
     import durable
     import jinja2
     import markupsafe
+    import pokerkit
     import yaml
-    deps = sorted({str(Path(m.__file__).resolve().parents[1]) for m in (durable, yaml, jinja2, markupsafe)})
+    deps = sorted({str(Path(m.__file__).resolve().parents[1]) for m in (durable, yaml, jinja2, markupsafe, pokerkit)})
     (site / "_rulings_test_deps.pth").write_text("\n".join(deps) + "\n")
     done = _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-index", "--no-deps", wheel])
     assert done.returncode == 0, done.stdout + done.stderr
@@ -113,6 +114,9 @@ def test_version_module_entry_and_lint_work_installed(installed):
     assert text.returncode == 0 and "pot-size bet of $80; $420 goes back" in text.stdout
     lint = _in_venv(installed, "rulings", "lint")
     assert (lint.returncode, lint.stdout) == (0, "4 rulebooks checked: no problems found\n"), lint.stderr
+    hand = _in_venv(installed, "python", "-c", "from rulings.cards import read_cards as r, strength; "
+                    "print(strength(r('AhKh'), r('QhJhTh2c3d')))")
+    assert hand.stdout.strip() == "Straight flush (AhKhQhJhTh)", hand.stderr
     house = _in_venv(installed, "rulings", "rule", INCIDENT.name, "--house", "tda-series", "--format", "json")
     assert house.returncode == 0 and json.loads(house.stdout)["rulebook"] == "tda-series"
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from pokerkit import HandHistory
 
+from cash_params import CASH
 from rulings.betting import position, positions
 from rulings.phh import PhhError, PhhHand, loads_phh, read_phh
 
@@ -63,7 +64,7 @@ def test_wsop_hand_lines_map_to_actions(wsop: PhhHand) -> None:
 
 
 def test_wsop_hand_pot_and_positions(wsop: PhhHand) -> None:
-    by_index = {index: pos for index, _action, pos in positions(wsop.hand)}
+    by_index = {index: pos for index, _action, pos in positions(wsop.hand, CASH)}
     before_raise = by_index[6]                                # p7 opens for a raise
     assert before_raise.actor == 7
     assert before_raise.pot == (250000 + 500000 + 500000) * M
@@ -79,14 +80,14 @@ def test_wsop_hand_pot_and_positions(wsop: PhhHand) -> None:
     assert river.actor == 7 and river.street == 3
     assert river.pot == (3950000 + 2250000) * M
     assert river.to_call == 2250000 * M and river.min_raise_to == 4500000 * M
-    end = position(wsop.hand)
+    end = position(wsop.hand, CASH)
     assert end.actor is None
     assert [(p.amount, p.eligible) for p in end.side_pots] == [(8450000 * M, (1, 2))]
 
 
 def test_wsop_hand_matches_finishing_stacks(wsop: PhhHand) -> None:
     """p1 wins the 8,450,000 pot: 13,050,000 - 3,400,000 + 8,450,000 = 18,100,000."""
-    end = position(wsop.hand)
+    end = position(wsop.hand, CASH)
     assert wsop.finishing_stacks is not None
     assert end.stacks[1] + sum(p.amount for p in end.side_pots) == wsop.finishing_stacks[0]
 
@@ -125,7 +126,7 @@ def test_handhq_logs_are_complete_so_nothing_is_filled(handhq: list[PhhHand]) ->
 def test_handhq_hands_replay_through_the_arithmetic(handhq: list[PhhHand]) -> None:
     for phh in handhq:
         count = sum(len(street) for street in phh.hand.streets)
-        assert [i for i, _a, _p in positions(phh.hand)] == list(range(count))
+        assert [i for i, _a, _p in positions(phh.hand, CASH)] == list(range(count))
 
 
 def test_handhq_with_lines_removed_reports_each_filled_action(handhq: list[PhhHand]) -> None:
@@ -197,7 +198,7 @@ def test_heads_up_blinds_follow_phh_order() -> None:
 def test_pot_limit_holdem_by_structure_override() -> None:
     [hand] = loads_phh(SIMPLE, structure="pot-limit")
     assert hand.hand.game.structure == "pot-limit"
-    first = next(pos for i, _a, pos in positions(hand.hand) if i == 2)
+    first = next(pos for i, _a, pos in positions(hand.hand, CASH) if i == 2)
     assert (first.min_raise_to, first.max_raise_to) == (400, 700)
 
 

@@ -1,6 +1,7 @@
 """Limit raise caps: the arithmetic's capped / cap_reached facts and the rulings that read them."""
 from __future__ import annotations
 
+from rulings import books
 from rulings.betting.arithmetic import position
 from rulings.incident import incident_from_data
 from rulings.ruling import rule_on
@@ -26,7 +27,9 @@ def lowball(players: int, raises_to: list[int]) -> dict:
 
 def cap_facts(data: dict, params: dict | None = None) -> tuple[bool, bool, bool]:
     inc = incident_from_data(data)
-    pos = position(inc.hand, betting_params(params or {}), seat=inc.disputed.seat)
+    book, _ = books.load(None, compile=False)
+    values = book.param_values(inc.hand.game.setting, params)
+    pos = position(inc.hand, betting_params(values), seat=inc.disputed.seat)
     return pos.capped, pos.cap_reached, pos.can_raise
 
 

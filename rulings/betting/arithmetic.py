@@ -13,7 +13,7 @@ from rulings.betting.quote import in_units as _m
 from rulings.betting.table import Table
 
 
-def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Action, Position]]:
+def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Position]]:
     """Replay the hand, yielding each action with the Position of the seat due to act before it.
 
     The index counts every action over all streets from 0, posts included.
@@ -27,9 +27,10 @@ def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Acti
     name. OLR-PL-1 ($1/$2 pot-limit): the first player in may raise to 4..7.
 
     >>> from rulings.betting.model import Game, Player
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
     >>> hand = Hand(Game("pot-limit", small_blind=100, big_blind=200),
     ...             tuple(Player(seat) for seat in (1, 2, 3)), ((Action(3, "raise", 700),),))
-    >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand)]
+    >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
     [(0, 'raise', 400, 700)]
     """
     for index, action, table, _how, quote in _walk(hand, params):
@@ -40,7 +41,7 @@ def positions(hand: Hand, params: Params = Params()) -> Iterator[tuple[int, Acti
         yield index, action, _position(table, action.seat, action.seat, quote)
 
 
-def position(hand: Hand, params: Params = Params(), after: int | None = None,
+def position(hand: Hand, params: Params, after: int | None = None,
              seat: int | None = None) -> Position:
     """The Position after the first ``after`` actions (None: all of them).
 
@@ -54,9 +55,10 @@ def position(hand: Hand, params: Params = Params(), after: int | None = None,
     RRP-NLPL-INTRO: a $100 pot and a $50 bet allow a raise to $250.
 
     >>> from rulings.betting.model import Game, Player
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
     >>> hand = Hand(Game("pot-limit", big_blind=500), (Player(1), Player(2)),
     ...             ((Action(1, "bet", 5000),),), first_street=1, pot_before=10000)
-    >>> position(hand).max_raise_to
+    >>> position(hand, params).max_raise_to
     25000
     """
     total = sum(map(len, hand.streets))

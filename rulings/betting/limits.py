@@ -83,9 +83,10 @@ def minimum_bet(game: Game, street: int) -> Money:
 def raise_cap(game: Game, params: Params) -> int:
     """How many bets (the bet plus its raises) a limit round allows (RRP-BR-3).
 
-    >>> raise_cap(Game("fixed-limit"), Params())
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
+    >>> raise_cap(Game("fixed-limit"), params)
     4
-    >>> raise_cap(Game("fixed-limit", betting_rounds=2), Params())
+    >>> raise_cap(Game("fixed-limit", betting_rounds=2), params)
     5
     """
     raises = params.two_round_max_raises if game.betting_rounds == 2 else params.max_raises
@@ -99,9 +100,11 @@ def is_full(increment: Money, full: Money, game: Game, params: Params) -> bool:
     games under the half-bet rule half of it is enough (RRP-BR-6: a $15
     all-in on a $20 round counts as a bet).
 
-    >>> is_full(1500, 2000, Game("fixed-limit"), Params(limit_reopen="half_bet"))
+    >>> from dataclasses import replace
+    >>> half = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
+    >>> is_full(1500, 2000, Game("fixed-limit"), half)
     True
-    >>> is_full(1500, 2000, Game("fixed-limit"), Params(limit_reopen="full_bet"))
+    >>> is_full(1500, 2000, Game("fixed-limit"), replace(half, limit_reopen="full_bet"))
     False
     """
     if game.structure in LIMIT and params.limit_reopen == "half_bet":

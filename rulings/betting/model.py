@@ -50,16 +50,24 @@ class Game:
 
 @dataclass(frozen=True)
 class Params:
-    """The house parameters that change betting arithmetic (inventory section 16)."""
+    """The house parameters that change betting arithmetic (inventory section 16).
 
-    sb_counts_as_bb: bool = False              # RRP-PL-5
-    preflop_assume_full_blinds: bool = False   # TDA-2024-54B
-    rounding_unit: Money = 0                   # RRP-PL-4: pot rounded up to this unit (0: none)
-    limit_reopen: str = "half_bet"             # half_bet | full_bet (fixed/spread limit only)
-    max_raises: int = 3                        # a bet and N raises (games of 3+ rounds)
-    two_round_max_raises: int = 4              # a bet and N raises (two-round games)
-    heads_up_exception: str = "before_cap"     # none | before_cap | at_round_start | before_third_bet
-    count_all_in_players: bool = False         # does an all-in player count toward "three or more"
+    No defaults here: the rulebook declares each of these parameters (its
+    ``arithmetic:`` field names the attribute) and the caller builds a Params
+    from the book's values (``rulings.situation.betting_params``).
+    """
+
+    sb_counts_as_bb: bool              # RRP-PL-5
+    preflop_assume_full_blinds: bool   # TDA-2024-54B
+    rounding_unit: Money               # RRP-PL-4: pot rounded up to this unit (0: none)
+    limit_reopen: str                  # half_bet | full_bet (fixed/spread limit only)
+    max_raises: int                    # a bet and N raises (games of 3+ rounds)
+    two_round_max_raises: int          # a bet and N raises (two-round games)
+    heads_up_exception: str            # none | before_cap | at_round_start | before_third_bet
+    count_all_in_players: bool         # does an all-in player count toward "three or more"
+
+
+PARAM_NAMES = tuple(f.name for f in fields(Params))
 
 
 @dataclass(frozen=True)

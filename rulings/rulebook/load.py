@@ -6,6 +6,7 @@ from importlib.resources import files as _resources
 from pathlib import Path
 from typing import Any
 
+from rulings.betting.model import PARAM_NAMES
 from rulings.catalogue import citations, did_you_mean, facts
 from jinja2 import nodes
 
@@ -76,7 +77,35 @@ def parse_parameter(doc: Located, name: str, raw: dict, problems: list[Problem])
         default = conv(default, path + ("default",))
     check_cites(doc, path, raw["cites"], problems)
     return Parameter(str(name), ptype, raw["description"], values, default, tuple(raw["cites"]),
-                     origin(doc, path), raw.get("minimum"), raw.get("maximum"), dict(raw.get("words", {})))
+                     origin(doc, path), raw.get("minimum"), raw.get("maximum"), dict(raw.get("words", {})),
+                     raw.get("arithmetic") or arithmetic_by_name(str(name)))
+
+
+def arithmetic_by_name(name: str) -> str | None:
+    """The arithmetic's attribute for a parameter that does not name one: its name after the topic.
+
+    A stopgap for declarations written before the ``arithmetic:`` field
+    (pot-limit.yaml's three); a declaration that names it explicitly wins,
+    and ``build_book`` refuses two parameters supplying one attribute.
+    """
+    tail = name.partition(".")[2]
+    return tail if tail in PARAM_NAMES else None
+
+
+def check_arithmetic(params: dict[str, Parameter], docs: dict[str, Located]) -> list[Problem]:
+    """One parameter per attribute of the arithmetic."""
+    problems: list[Problem] = []
+    seen: dict[str, Parameter] = {}
+    for p in params.values():
+        if not p.arithmetic:
+            continue
+        doc = docs.get(p.origin.file)
+        first = seen.setdefault(p.arithmetic, p)
+        if first is not p and doc is not None:
+            problems.append(doc.problem(("parameters", p.name), "R111",
+                                        f"the arithmetic's {p.arithmetic} is already supplied by {first.name} "
+                                        f"({first.origin})", "name another attribute, or none", key=True))
+    return problems
 
 
 def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem]) -> None:
@@ -238,6 +267,7 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
                                             f"parameter '{p.name}' is already declared at {params[p.name].origin}",
                                             key=True))
             params[p.name] = p
+    problems += check_arithmetic(params, {d.file: d for d, _ in docs})
     rules: dict[str, Rule] = {}
     for doc, data in docs:
         for i, raw in enumerate(data["rules"]):

@@ -105,6 +105,7 @@ class Parameter:
     minimum: int | None = None
     maximum: int | None = None
     words: dict = field(default_factory=dict, compare=False)   # value -> plain words
+    arithmetic: str | None = None     # the betting arithmetic's attribute (rulings.betting.Params) read from it
 
     def coerce(self, value: Any) -> Any:
         """A value given for this parameter, checked and converted (money to minor units); ValueError if not allowed."""
@@ -131,6 +132,20 @@ class Parameter:
         return self.default
 
 
+class ParamValues(dict):
+    """A book's parameter values by name, knowing which parameters the betting arithmetic reads.
+
+    ``arithmetic`` maps a parameter's name to the attribute of
+    ``rulings.betting.Params`` it supplies, as the book declares it.
+    """
+
+    arithmetic: dict[str, str]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arithmetic = {}
+
+
 @dataclass
 class Rulebook:
     """A merged book: the rules and parameters in force, with where each came from."""
@@ -144,9 +159,10 @@ class Rulebook:
     disabled: dict[str, str] = field(default_factory=dict)     # rule id -> reason
     extends: str | None = None
 
-    def param_values(self, setting: str, overrides: dict | None = None) -> dict[str, Any]:
+    def param_values(self, setting: str, overrides: dict | None = None) -> ParamValues:
         """Every parameter's value for this setting: incident overrides, then house, then defaults."""
-        values = {n: p.default_for(setting) for n, p in self.parameters.items()}
+        values = ParamValues({n: p.default_for(setting) for n, p in self.parameters.items()})
+        values.arithmetic = {n: p.arithmetic for n, p in self.parameters.items() if p.arithmetic}
         values.update(self.settings)
         values.update(overrides or {})
         return values

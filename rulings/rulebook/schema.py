@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulings.betting.model import PARAM_NAMES
 from rulings.catalogue import did_you_mean
 from rulings.problems import Problem
 from rulings.yamlsrc import Located
@@ -85,6 +86,8 @@ PARAMETER = Spec("map", "A house parameter.", {
     "minimum": _f(Spec("int", "The smallest allowed number.")),
     "maximum": _f(Spec("int", "The largest allowed number.")),
     "cites": _f(CITES, True),
+    "arithmetic": _f(Spec("str", "The betting arithmetic reads this parameter as this attribute.",
+                          enum=PARAM_NAMES)),
 })
 TOPIC_FILE = Spec("map", "A standard rulebook topic file.", {
     "topic": _f(Spec("str", "The topic's short name, e.g. pot-limit."), True),

@@ -1,0 +1,81 @@
+"""Tools a manager finds things with: `rulings params`, `rulings explain` on keys and partial names."""
+from __future__ import annotations
+
+from cli.main import main
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_params_lists_values_in_plain_words_and_defaults_by_setting(capsys):
+    code, out, _ = run(["params", "heads_up"], capsys)
+    assert code == 0
+    assert out.splitlines()[:5] == [
+        "raise_cap.heads_up_exception — When two players left in a limit pot may raise without a cap.",
+        "  cash:        before_cap — raising is unlimited once only two players are left, "
+        "if that happens before the cap is reached",
+        "  tournament:  none — the cap holds even when only two players are left",
+        "  default:     before_cap in cash, none in tournament",
+        "  allowed:     none, before_cap, at_round_start, before_third_bet",
+    ]
+
+
+def test_params_under_a_house_says_what_the_house_set(capsys):
+    code, out, _ = run(["params", "raise_cap.max_raises", "--house", "tda-series"], capsys)
+    assert code == 0
+    assert "  cash:        4 — a bet and four raises (a five-bet cap)" in out
+    assert "  default:     3 in both settings" in out
+    assert "this house sets it to 4" in out
+
+
+def test_params_money_and_percent_are_written_as_set(capsys):
+    _, out, _ = run(["params", "silent_raise.threshold"], capsys)
+    assert "  cash:        50%" in out and "a whole percent from 1 to 100" in out
+    _, out, _ = run(["params", "rounding_unit", "--house", "east-coast-limit"], capsys)
+    assert "  cash:        $0" in out and "  tournament:  0" in out
+
+
+def test_params_without_text_lists_every_parameter_and_unknown_text_is_refused(capsys):
+    code, out, _ = run(["params"], capsys)
+    assert code == 0 and out.count(" — ") > 20 and "kill.size — How big a kill is." in out
+    code, _, err = run(["params", "no such thing"], capsys)
+    assert code == 2 and "no parameter mentions 'no such thing'" in err
+
+
+def test_explain_a_citation_key_shows_source_and_the_rules_in_our_words(capsys):
+    code, out, _ = run(["explain", "TDA-2024-48"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("TDA-2024-48 — ")
+    assert lines[1].startswith("  about: ")
+    assert "  cited by:" in lines
+    assert any(line.startswith("  raise-caps.") for line in lines)
+    assert any(line.startswith("      ") for line in lines)       # a citing rule's text
+    assert "  parameter raise_cap.heads_up_exception — " in "\n".join(lines)
+
+
+def test_explain_a_house_key_from_the_house_book(capsys):
+    code, out, _ = run(["explain", "HOUSE-HARBOR-14"], capsys)
+    assert code == 0
+    assert out.startswith("HOUSE-HARBOR-14 — a house rule of Harbor Poker Series")
+    assert "tda-series.raise-at-cap-is-call" in out and "The tournament director" in out
+    code, out, _ = run(["explain", "HOUSE-CASCADE-3", "--house", "pnw-lowball"], capsys)
+    assert code == 0 and "rulebook pnw-lowball" in out
+
+
+def test_explain_a_partial_name_lists_what_matches(capsys):
+    code, out, _ = run(["explain", "overchip"], capsys)
+    assert code == 0
+    assert out.startswith("no rule, parameter or citation key is named 'overchip'; 5 contain it:")
+    assert "  rule       pot-limit.silent-overchip-is-pot-bet — " in out
+    assert "  parameter  overchip.opening — " in out
+    code, out, _ = run(["explain", "rrp-pl-"], capsys)
+    assert code == 0 and "  citation   RRP-PL-6 — " in out
+
+
+def test_explain_a_misspelt_name_suggests_the_nearest(capsys):
+    code, _, err = run(["explain", "kill.sise"], capsys)
+    assert code == 2 and "did you mean 'kill.size'?" in err
