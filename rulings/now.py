@@ -45,7 +45,7 @@ def _next(incident: Incident, report: Report, to: int) -> str | None:
     act = Action(incident.disputed.seat, kind, to if kind == "raise" else None)
     hand = replace(hand, streets=hand.streets[:-1] + (hand.streets[-1] + (act,),))
     try:
-        pos = position(hand, betting_params(report.params)  # type: ignore[arg-type]  # rule_on keeps the book's ParamValues here)
+        pos = position(hand, betting_params(report.params))  # type: ignore[arg-type]  # rule_on keeps the ParamValues
     except BettingError:
         return None
     money = lambda v: show(v, report.setting)  # noqa: E731
