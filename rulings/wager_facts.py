@@ -37,6 +37,9 @@ def decided_facts(incident: Incident, facts: dict[str, Any], ruling) -> dict[str
     return out
 
 
+_GAME = ("variant",)   # describes the game, not the dispute: never listed as not considered
+
+
 def given_facts(incident: Incident) -> dict[str, tuple[str, ...]]:
     """Each thing the user told us about the dispute (a false flag tells nothing), with the facts that carry it."""
     out: dict[str, tuple[str, ...]] = {}
@@ -64,6 +67,6 @@ def given_facts(incident: Incident) -> dict[str, tuple[str, ...]]:
     if incident.after:
         out["after"] = _AFTER
     for name, value in incident.inputs.items():
-        if value is not False:
+        if value is not False and name not in _GAME:
             out[name] = (name,)
     return out

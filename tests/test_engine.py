@@ -305,7 +305,7 @@ def test_a_split_book_rules_as_one_ruleset_would(tmp_path, standard):
     from rulings.rulebook.house import load_house
     book = load_house(write_big_house(tmp_path, 300 - len(standard[0].rules)), standard[0])
     one, split = Engine(book, part_rules=1000), Engine(book, part_rules=60)
-    assert len(split._parts) > len(one._parts) + 2   # the standard book alone may already need a few
+    assert len(split._parts) > len(one._parts)   # the standard book alone may already need a few
     datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(21, 300)
     compared = 0
     for data in datas:

@@ -27,7 +27,8 @@ def test_a_draft_with_a_bad_value_is_refused_at_its_line_and_never_goes_live(tmp
     check, info = hb.publish("east-coast-limit", bad, "manny")
     assert info is None and not check.ok
     (p,) = check.problems
-    assert (p.line, p.code) == (13, "R205") and "'halve' is not an allowed value of kill.size" in p.message
+    line = bad.splitlines().index("  kill.size: halve") + 1     # the new value's own line, after the book's others
+    assert (p.line, p.code) == (line, "R205") and "'halve' is not an allowed value of kill.size" in p.message
     assert hb.live_path("east-coast-limit") is None and hb.text("east-coast-limit") == before
 
 

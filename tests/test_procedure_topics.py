@@ -222,7 +222,8 @@ def test_button_refusals():
     assert got == [("I102", "procedure.button")]
     with pytest.raises(ProblemsError) as err:
         data = incident({"button": {**LAST, "table_seats": 4}}, players={s: 200 for s in (2, 3, 4, 5)})
-        build(incident_from_data(data), {"button.mode": "dead"})
+        book = books.load(compile=False)[0]
+        build(incident_from_data(data), book.param_values("cash", {"button.mode": "dead"}))
     assert err.value.problems[0].code == "I131"
 
 
