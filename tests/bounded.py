@@ -37,7 +37,10 @@ for argv in json.load(sys.stdin):
     except BaseException:
         code, exc = None, traceback.format_exc(limit=5)
     out.append({"code": code, "out": o.getvalue()[:20000], "err": e.getvalue()[:20000], "exc": exc})
-json.dump({"cases": out, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}, sys.stdout)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+with open("/proc/self/status") as fh:   # VmHWM starts afresh at exec; ru_maxrss keeps the forking parent's size
+    peak = next((int(line.split()[1]) for line in fh if line.startswith("VmHWM:")), peak)
+json.dump({"cases": out, "peak_kb": peak}, sys.stdout)
 """
 
 
