@@ -77,7 +77,5 @@ def test_memory_stays_bounded(fuzzed):
     assert fuzzed["peak_kb"] < PEAK_LIMIT_KB
 
 
-@pytest.mark.xfail(reason="one failing rule still loses the whole report until engine failure isolation "
-                          "(issue 11, branch engine) is merged", strict=False)
 def test_no_report_is_lost_to_one_failing_rule(fuzzed):
     assert fuzzed["counts"].get("lost report", 0) == 0, _failures(fuzzed, "lost report")
