@@ -277,3 +277,31 @@ def winners(hands: Mapping[int, Iterable[Card]], board: Iterable[Card] = (), gam
         return []
     best = max(rated.values())
     return [seat for seat, s in rated.items() if s == best]
+
+
+HIGH_VARIANTS = ("holdem", "omaha", "stud", "other")   # the incident's variants read high
+
+
+def best_high(hands: Mapping[int, Iterable[str]], board: Iterable[str], variant: str) -> tuple[tuple[int, ...], str] | None:
+    """The seats whose tabled cards make the best high hand, and that hand in words (cards speak).
+
+    None for a game read low, or when the cards make no five-card hand. Who
+    wins the pot, and what a misread means, is for rulebooks/standard/showdown.yaml.
+
+    >>> best_high({1: ("Ah", "Jc"), 2: ("Kd", "3c")}, ("Ks", "Qd", "7h", "4c", "2s"), "holdem")
+    ((2,), 'one pair (Kd Ks Qd 7h 4c)')
+    """
+    if variant not in HIGH_VARIANTS or not hands:
+        return None
+    game = "omaha" if variant == "omaha" else "high"
+    board = tuple(board)
+    try:
+        common = read_cards("".join(board), "board") if board else ()
+        rated = {seat: strength(read_cards("".join(cards), f"hands.{seat}"), common, game)
+                 for seat, cards in hands.items()}
+    except CardsError:
+        return None          # too few cards to make a five-card hand
+    best = max(rated.values())
+    seats = tuple(sorted(s for s, v in rated.items() if v == best))
+    made = best._hand
+    return seats, f"{made.entry.label.value.lower()} ({' '.join(map(repr, made.cards))})"
