@@ -1,5 +1,5 @@
 """Limits of the rulebook language: what lint refuses so that no book the loader accepts can hang,
-overflow or exhaust the engine (durable-rules' measured limits are in ../shared/docs/durable-rules-notes.md).
+overflow or exhaust the engine (durable-rules' measured limits are in docs/engine-notes.md).
 
 Every limit is far above what the standard book needs (its largest values are
 in the comments) and well below where the engine breaks. The number of rules
