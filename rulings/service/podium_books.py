@@ -106,14 +106,23 @@ async def books_list(request: Request) -> Response:
     return render(request, "books.html", nav="books", rows=rows, account=account)
 
 
-async def book_page(request: Request) -> Response:
+def _shown_book(request: Request) -> tuple[Any, Any, str, Response | None]:
+    """For the pages that show a book: the manager, the book store and the book named in the path
+    (the standard book or a house book that exists), or the refusal to send instead."""
     account, refused = _manager(request)
     if refused:
-        return refused
+        return None, None, "", refused
     name = request.path_params["name"]
     hb = store(request)
     if name != "standard" and (not NAME.match(name) or name not in hb.names()):
-        return refuse(request, "No such book", f"There is no house book '{name}'.", 404)
+        return None, None, "", refuse(request, "No such book", f"There is no house book '{name}'.", 404)
+    return account, hb, name, None
+
+
+async def book_page(request: Request) -> Response:
+    account, hb, name, refused = _shown_book(request)
+    if refused:
+        return refused
     try:
         book = _load(hb, name)
     except ProblemsError:   # the live text does not load: the editor shows why, at its lines
@@ -128,14 +137,10 @@ async def book_page(request: Request) -> Response:
 
 async def book_document(request: Request) -> Response:
     """The effective book exactly as `rulings book NAME` prints it (HTML)."""
-    account, refused = _manager(request)
+    from rulings.bookdoc import render_book
+    _, hb, name, refused = _shown_book(request)
     if refused:
         return refused
-    from rulings.bookdoc import render_book
-    name = request.path_params["name"]
-    hb = store(request)
-    if name != "standard" and (not NAME.match(name) or name not in hb.names()):
-        return refuse(request, "No such book", f"There is no house book '{name}'.", 404)
     return HTMLResponse(render_book(_load(hb, name), "html"), headers={"X-Content-Type-Options": "nosniff"})
 
 
