@@ -187,6 +187,16 @@ def _may_be_negative(node: nodes.Node) -> bool:
     return any(isinstance(n, (nodes.Sub, nodes.Neg)) for n in [node] + list(node.find_all(nodes.Node)))
 
 
+def _attr_path(node: nodes.Getattr) -> tuple[nodes.Node, str]:
+    """``param.kill.size`` as its root node and the dotted names after it (``kill.size``)."""
+    parts: list[str] = []
+    root: nodes.Node = node
+    while isinstance(root, nodes.Getattr):
+        parts.append(root.attr)
+        root = root.node
+    return root, ".".join(reversed(parts))
+
+
 def _bound(node: nodes.Node, bound: Callable[[str], int]) -> int:
     """The largest magnitude an arithmetic expression can reach, each name at its own largest."""
     if isinstance(node, nodes.Const):
@@ -194,11 +204,7 @@ def _bound(node: nodes.Node, bound: Callable[[str], int]) -> int:
     if isinstance(node, nodes.Name):
         return bound(node.name)
     if isinstance(node, nodes.Getattr):
-        parts, root = [], node
-        while isinstance(root, nodes.Getattr):
-            parts.append(root.attr)
-            root = root.node
-        return bound("param." + ".".join(reversed(parts)))
+        return bound("param." + _attr_path(node)[1])
     if isinstance(node, (nodes.Add, nodes.Sub)):
         return _bound(node.left, bound) + _bound(node.right, bound)
     if isinstance(node, nodes.Mul):
@@ -234,11 +240,8 @@ def value_type(text: str | int, type_of: Callable[[str], str]) -> str:
         if isinstance(node, nodes.Name):
             return type_of(node.name)
         if isinstance(node, nodes.Getattr):
-            parts, root = [], node
-            while isinstance(root, nodes.Getattr):
-                parts.append(root.attr)
-                root = root.node
-            return type_of(root.name + "." + ".".join(reversed(parts))) if isinstance(root, nodes.Name) else "any"
+            root, path = _attr_path(node)
+            return type_of(root.name + "." + path) if isinstance(root, nodes.Name) else "any"
         if isinstance(node, (nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv, nodes.Neg, nodes.Pos)):
             return "number"
         if isinstance(node, (nodes.Compare, nodes.And, nodes.Or, nodes.Not)):
