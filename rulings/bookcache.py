@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from rulings.rulebook import model
 
-FORMAT = "rulings.bookcache/1"
+FORMAT = "rulings.bookcache/2"
 KEEP = 16                 # books kept in the folder; each is about 0.4 MB
 MAX_BYTES = 16 << 20      # a cache file bigger than this is not read
 STALE_TMP = 3600          # seconds after which a leftover temporary file is removed

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from rulings.catalogue import did_you_mean
 from rulings.problems import Problem, ProblemsError
-from rulings.rulebook.load import MAX_RULES, ROOT, cross_check, parse_rule
+from rulings.rulebook.inherit import inherit_all
+from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule
 from rulings.rulebook.model import Rulebook
 from rulings.rulebook.schema import RULE, Spec, _f, check_shape
 from rulings.yamlsrc import Located, load_file
@@ -148,6 +149,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         if v is not None:
             book.settings[name] = v
     touched: dict[str, tuple] = {}    # rule id -> where the house already disabled or replaced it
+    replaced: dict[str, str] = {}     # rule id -> the house rule that replaces it
     for i, raw in enumerate(data.get("disable") or []):
         rid = raw["rule"]
         if rid not in base.rules:
@@ -180,6 +182,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
                 problems.append(_twice(doc, here + ("replaces",), rule.replaces, touched[rule.replaces]))
                 continue
             touched[rule.replaces] = here + ("replaces",)
+            replaced[rule.replaces] = rule.id
             del book.rules[rule.replaces]
         modified = base.rules.get(target) if target else None
         topic = modified.topic if modified else rule.id.split(".", 1)[0]
@@ -192,6 +195,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
                                       f"to change that rule, write replaces: {rule.id} under a new id")))
             continue
         book.rules[rule.id] = rule
+    problems += _exceptions(doc, data, book, replaced)
     problems += cross_check(book, {doc.file: doc})
     if len(book.rules) > MAX_RULES:
         problems.append(doc.problem(("rules",), "R501", f"the merged book has {len(book.rules)} rules, "
@@ -199,6 +203,31 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     if problems:
         raise ProblemsError(problems)
     return book
+
+
+def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, str]) -> list[Problem]:
+    """Exceptions after the house's changes: to a replaced rule they modify its replacement (and inherit
+    the replacement's conditions); to a disabled rule they are an error (R606) naming them."""
+    problems: list[Problem] = []
+    for rid, rule in list(book.rules.items()):
+        if rule.exception_to in replaced:
+            book.rules[rid] = replace(rule, exception_to=replaced[rule.exception_to])
+    named: set[str] = set()
+    for i, raw in enumerate(data.get("disable") or []):
+        if raw["rule"] in named:
+            continue
+        named.add(raw["rule"])
+        orphans = sorted(r.id for r in book.rules.values()   # overrides: rules stand on their own
+                         if r.exception_to == raw["rule"] and r.written is not None)
+        if orphans:
+            problems.append(doc.problem(("disable", i, "rule"), "R606",
+                                        f"'{raw['rule']}' is disabled, but {', '.join(orphans)} "
+                                        f"{'is an exception' if len(orphans) == 1 else 'are exceptions'} to it",
+                                        "an exception applies only where its rule applies: disable "
+                                        + ("it" if len(orphans) == 1 else "them") + " too, or replace the rule "
+                                        "instead of disabling it"))
+    problems += inherit_all(book.rules, lambda r: at_rule({doc.file: doc}, r))
+    return problems
 
 
 def _check_sizes(doc: Located, data: dict, base: Rulebook) -> None:

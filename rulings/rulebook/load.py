@@ -14,6 +14,7 @@ from rulings.expressions import ENGINE_MAX, bound_of, check_expression, check_te
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.conditions import expression_names, parse_when
+from rulings.rulebook.inherit import inherit_all
 from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
 from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
 from rulings.rulebook.schema import TOPIC_FILE, check_shape
@@ -212,7 +213,14 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
         problems.append(doc.problem(path + ("id",), "R110", f"rule id '{rid}' must be topic.kebab-name"))
     check_cites(doc, path, raw["cites"], problems)
     before = len(problems)
-    when = parse_when(doc, raw["when"], path + ("when",), params, None, problems)
+    if raw.get("exception_to") and not raw.get("when"):
+        when: tuple = ()    # an exception that adds no test: it applies exactly where its rule does
+    elif "when" not in raw:
+        problems.append(doc.problem(path, "R102", "missing required key 'when'",
+                                    "only an exception_to rule may leave it out (it inherits its rule's)"))
+        when = ()
+    else:
+        when = parse_when(doc, raw["when"], path + ("when",), params, None, problems)
     if len(problems) == before and conditions(when) > MAX_CONDITIONS:
         problems.append(doc.problem(path + ("when",), "R502", f"{conditions(when)} tests in one rule; the limit "
                                     f"is {MAX_CONDITIONS}", "split the rule, or derive a fact that sums tests up"))
@@ -230,8 +238,14 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
         problems.append(doc.problem(path + ("examples",), "R401",
                                     "a rule needs an example where it fires and one where it does not",
                                     "add an example with expect: {fires: false} on the other side of the condition"))
+    if raw.get("exception_to") and raw.get("overrides"):
+        problems.append(doc.problem(path + ("overrides",), "R106", f"'{rid}' is both an exception to "
+                                    f"'{raw['exception_to']}' and overrides '{raw['overrides']}'",
+                                    "exception_to: inherits the rule's conditions, overrides: does not; "
+                                    "write one of them", key=True))
     return Rule(str(rid), raw["title"], topic, tuple(raw["cites"]), raw["text"], when, then, examples,
-                origin(doc, path), raw.get("exception_to"), raw.get("replaces"), house)
+                origin(doc, path), raw.get("exception_to") or raw.get("overrides"), raw.get("replaces"), house,
+                written=when if raw.get("exception_to") else None)
 
 
 def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], list[Problem]]:
@@ -280,8 +294,10 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
                                             f"it is first defined at {rules[rule.id].origin}"))
                 continue
             rules[rule.id] = rule
+    by_file = {d.file: d for d, _ in docs}
+    problems += inherit_all(rules, lambda r: at_rule(by_file, r))
     book = Rulebook(name, title, [str(f) for f in files], params, rules)
-    problems += cross_check(book, {d.file: d for d, _ in docs})
+    problems += cross_check(book, by_file)
     if len(rules) > MAX_RULES:
         problems.append(Problem(str(files[0]) if files else name, 0, 0, "R501",
                                 f"{len(rules)} rules is over the limit of {MAX_RULES} for one book"))
@@ -329,6 +345,18 @@ def _check_ruled(doc, when, path, rulings, problems) -> None:
             close = did_you_mean(c.value, rulings)
             problems.append(doc.problem(path + ("ruled",), "R104", f"no rule gives the ruling '{c.value}'",
                                         f"did you mean '{close}'?" if close else None))
+
+
+def at_rule(docs: dict[str, Located], rule: Rule):
+    """A maker of problems at a path inside the rule's own entry, or None for a rule from another book."""
+    doc = docs.get(rule.origin.file)
+    if doc is None:
+        return None
+    base = _rule_path(doc, rule)
+
+    def at(path: tuple, code: str, message: str, hint: str | None = None) -> Problem:
+        return doc.problem(base + path, code, message, hint)
+    return at
 
 
 def _rule_path(doc: Located, rule: Rule) -> tuple:

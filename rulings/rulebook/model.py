@@ -83,6 +83,7 @@ class Rule:
     replaces: str | None = None
     house: str | None = None          # the house book that added or replaced it
     modifies: str | None = None       # the standard rule it overrides, for provenance
+    written: tuple | None = None      # an exception's own conditions as written; `when` adds the inherited ones
 
     def condition_count(self) -> int:
         def count(items) -> int:

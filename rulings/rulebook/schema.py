@@ -70,11 +70,15 @@ RULE = Spec("map", "One card-room rule.", {
     "title": _f(TEXT, True),
     "cites": _f(CITES, True),
     "text": _f(Spec("str", "The rule in our own words."), True),
-    "when": _f(WHEN, True),
+    "when": _f(WHEN),
     "then": _f(THEN, True),
     "examples": _f(Spec("list", "Worked cases; at least one where the rule fires and one where it does not.",
                         item=EXAMPLE), True),
-    "exception_to": _f(Spec("str", "The rule this one is an exception to; it wins where both apply.")),
+    "exception_to": _f(Spec("str", "The rule this one is an exception to: it applies where that rule applies "
+                                   "and its own `when` holds (it inherits that rule's conditions, so state "
+                                   "only what it adds), and it wins over that rule.")),
+    "overrides": _f(Spec("str", "The rule this one wins over where both apply, without inheriting its "
+                                "conditions (state every condition); prefer exception_to.")),
     "replaces": _f(Spec("str", "House books: the standard rule this one replaces.")),
 })
 PARAMETER = Spec("map", "A house parameter.", {

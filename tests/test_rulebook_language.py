@@ -1,0 +1,147 @@
+"""The rulebook language a manager reads: exceptions that inherit, derived-fact defaults, booleans, sentences
+that name the ruling's effects, and examples that share a topic's setting."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rulings.problems import ProblemsError
+from rulings.rulebook.house import load_house
+from rulings.rulebook.inherit import contradiction
+from rulings.rulebook.load import standard_book
+from rulings.rulebook.model import Condition
+
+HEAD = "rulebook: trial\nextends: standard\ntitle: Trial room\n"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "trial.yaml"
+    p.write_text(HEAD + textwrap.dedent(text), encoding="utf-8")
+    return p
+
+
+def facts_of(rule) -> set[str]:
+    return {c.fact for c in rule.when if isinstance(c, Condition)}
+
+
+def test_an_exception_inherits_the_conditions_of_the_rule_it_modifies():
+    book = standard_book()
+    sb = book.rules["pot-limit.small-blind-as-big-blind"]
+    # written: only what it adds; in force: the pot-limit maximum's tests too
+    assert {c.fact for c in sb.written} == {"street", "param.pot_limit.sb_counts_as_bb", "preflop_bb_acted"}
+    assert Condition("structure", "eq", "pot-limit") in sb.when
+    assert Condition("chips_total", "missing") in sb.when
+    assert set(book.rules["pot-limit.maximum"].when) <= set(sb.when)
+
+
+def test_a_chain_of_exceptions_inherits_all_the_way_down():
+    book = standard_book()
+    last_two = book.rules["raise-caps.last-two-in-the-event"]
+    assert last_two.exception_to == "raise-caps.tournament-cap-holds-heads-up"
+    assert Condition("setting", "eq", "tournament") in last_two.when          # from its rule
+    assert Condition("capped", "eq", True) in last_two.when                   # from that rule's rule
+    assert Condition("event_players_left", "eq", 2) in last_two.when         # its own
+
+
+def test_overrides_wins_without_inheriting():
+    book = standard_book()
+    fold = book.rules["declarations.out-of-turn-fold-binds"]
+    assert fold.exception_to == "declarations.out-of-turn-binds" and fold.written is None
+    assert "out_of_turn_changed" not in facts_of(fold)     # a fold out of turn binds even after action changed
+
+
+def test_the_house_exception_to_the_kill_rule_keeps_the_no_flop_test_its_copy_had_dropped():
+    """pnw-lowball restated two-in-a-row's tests and dropped its any_of; inherited, the any_of is back."""
+    std = standard_book()
+    pnw = load_house(Path("rulebooks/houses/pnw-lowball.yaml"), std)
+    half = pnw.rules["pnw-lowball.half-kill-after-two-wins"]
+    two = std.rules["kill-pots.two-in-a-row"]
+    assert set(two.when) <= set(half.when)
+    assert any(not isinstance(c, Condition) for c in half.when)
+
+
+def test_an_exception_to_a_replaced_rule_inherits_the_replacement(tmp_path):
+    std = standard_book()
+    base = std.rules["raise-caps.cap-reached"]
+    path = write(tmp_path, """\
+        rules:
+          - id: trial.cap-reached
+            title: The cap is reached at five bets
+            cites: [HOUSE-TRIAL-1]
+            text: Five bets cap the round here.
+            replaces: raise-caps.cap-reached
+            when:
+              structure: fixed-limit
+              capped: true
+              facing_bet: true
+              street: river
+            then: {ruling: capped, decides: limits, effects: {to_call: to_call}}
+            examples:
+              - name: capped on the river
+                incident: {game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}, button: 3,
+                           players: {1: 1000, 2: 1000, 3: 1000}, street: river, pot: 60,
+                           actions: [{seat: 1, action: bet, to: 40}, {seat: 2, action: raise, to: 80},
+                                     {seat: 3, action: raise, to: 120}, {seat: 1, action: raise, to: 160}],
+                           disputed: {seat: 2}}
+                expect: {ruling: capped}
+              - name: not on the flop
+                incident: {game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}, button: 3,
+                           players: {1: 1000, 2: 1000, 3: 1000}, street: flop, pot: 60, disputed: {seat: 2}}
+                expect: {fires: false}
+        """)
+    book = load_house(path, std)
+    held = book.rules["raise-caps.tournament-cap-holds-heads-up"]
+    assert held.exception_to == "trial.cap-reached"
+    assert Condition("street", "eq", "river") in held.when
+    assert Condition("street", "eq", "river") not in base.when
+
+
+def test_an_own_test_that_contradicts_an_inherited_one_is_refused(tmp_path):
+    path = write(tmp_path, """\
+        rules:
+          - id: trial.never
+            title: Never applies
+            cites: [HOUSE-TRIAL-1]
+            text: The cap rule needs a capped round, this one an uncapped one.
+            exception_to: raise-caps.cap-reached
+            when: {capped: false}
+            then: {ruling: capped, decides: limits}
+            examples:
+              - {name: a, incident: {game: {structure: fixed-limit, blinds: [1, 2]}, button: 1, players: {1: 9, 2: 9}}, expect: {fires: false}}
+              - {name: b, incident: {game: {structure: fixed-limit, blinds: [1, 2]}, button: 1, players: {1: 9, 2: 9}}, expect: {ruling: capped}}
+        """)
+    with pytest.raises(ProblemsError) as err:
+        load_house(path, standard_book())
+    [p] = [p for p in err.value.problems if p.code == "R112"]
+    assert "'capped: false' contradicts 'capped: true'" in p.message and p.line == 10
+
+
+def test_disabling_a_rule_that_has_exceptions_names_them(tmp_path):
+    path = write(tmp_path, """\
+        disable:
+          - {rule: raise-caps.cap-reached, reason: no caps here}
+        """)
+    with pytest.raises(ProblemsError) as err:
+        load_house(path, standard_book())
+    [p] = err.value.problems
+    assert p.code == "R606"
+    assert "raise-caps.capped-before-heads-up-stays-capped" in p.message
+    assert "raise-caps.tournament-cap-holds-heads-up" in p.message
+
+
+@pytest.mark.parametrize("a, b, clash", [
+    (Condition("street", "eq", "flop"), Condition("street", "in", ("flop", "turn")), False),
+    (Condition("street", "eq", "river"), Condition("street", "in", ("flop", "turn")), True),
+    (Condition("street", "not", "flop"), Condition("street", "eq", "flop"), True),
+    (Condition("street", "not_in", ("flop", "turn")), Condition("street", "in", ("flop", "turn")), True),
+    (Condition("stack", "missing"), Condition("stack", "above", 0), True),
+    (Condition("stack", "present"), Condition("stack", "above", 0), False),
+    (Condition("stack", "above", 100), Condition("stack", "below", 101), True),
+    (Condition("stack", "above", 100), Condition("stack", "at_most", 101), False),
+    (Condition("stack", "above", "pot", True), Condition("stack", "below", 1), False),   # expressions: unknown
+    (Condition("said", "eq", True), Condition("said", "eq", False), True),
+])
+def test_contradiction(a, b, clash):
+    assert contradiction(a, b) is clash and contradiction(b, a) is clash
