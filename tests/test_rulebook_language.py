@@ -145,3 +145,30 @@ def test_disabling_a_rule_that_has_exceptions_names_them(tmp_path):
 ])
 def test_contradiction(a, b, clash):
     assert contradiction(a, b) is clash and contradiction(b, a) is clash
+
+
+def test_booleans_are_booleans():
+    """`derive: {oversize: true}` is YAML's true; the quoted form is refused (R208) with the fix."""
+    book = standard_book()
+    assert ("oversize", "true") in book.rules["pot-limit.over-the-pot"].then.derive
+    # an enum value written plainly is that value (wager_kind: bet), as in an example's expect
+    assert ("wager_kind", "'bet'") in book.rules["wagers.silent-chips-bet"].then.derive
+
+
+def test_a_quoted_boolean_is_refused_with_the_fix(tmp_path):
+    path = write(tmp_path, """\
+        rules:
+          - id: trial.strings
+            title: Two motions
+            cites: [HOUSE-TRIAL-1]
+            text: Any second motion is a string bet here.
+            when: {motion_count: {at_least: 2}}
+            then: {derive: {string_bet: "false"}}
+            examples:
+              - {name: a, incident: {game: {structure: fixed-limit, blinds: [1, 2]}, button: 1, players: {1: 9, 2: 9}}, expect: {fires: false}}
+              - {name: b, incident: {game: {structure: fixed-limit, blinds: [1, 2]}, button: 1, players: {1: 9, 2: 9}}, expect: {derives: {string_bet: false}}}
+        """)
+    with pytest.raises(ProblemsError) as err:
+        load_house(path, standard_book())
+    [p] = [p for p in err.value.problems if p.code == "R208"]
+    assert p.hint == "write string_bet: false (no quotes, as in when:)" and p.line == 10

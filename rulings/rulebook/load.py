@@ -129,8 +129,19 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
                   problems: list[Problem]) -> Outcome:
     cat = facts()
     for part in ("effects", "derive"):
-        for name, expr in raw.get(part, {}).items():
+        values = raw.get(part, {})
+        for name, expr in list(values.items()):
             at = path + (part, name)
+            f = cat.get(name)
+            if isinstance(expr, bool):       # true/false are YAML's booleans: the expression is that value
+                expr = values[name] = "true" if expr else "false"
+            elif f is not None and f.type == "enum" and expr in f.values and expr not in cat:
+                expr = values[name] = repr(expr)   # one of the fact's values, written plainly: that value
+            elif isinstance(expr, str) and expr.strip().lower() in ("true", "false"):
+                word = expr.strip().lower()
+                problems.append(doc.problem(at, "R208", f"'{expr}' in quotes is text; {name} is set to true or "
+                                            "false", f"write {name}: {word} (no quotes, as in when:)"))
+                continue
             f = cat.get(name)
             if f is None:
                 close = did_you_mean(name, cat)
