@@ -172,3 +172,48 @@ def test_a_quoted_boolean_is_refused_with_the_fix(tmp_path):
         load_house(path, standard_book())
     [p] = [p for p in err.value.problems if p.code == "R208"]
     assert p.hint == "write string_bet: false (no quotes, as in when:)" and p.line == 10
+
+
+def test_examples_share_the_files_setting_and_the_example_wins():
+    from rulings.rulebook.load import merged
+    defaults = {"game": {"structure": "pot-limit", "blinds": [1, 2]}, "button": 3,
+                "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop"}
+    got = merged(defaults, {"game": {"structure": "no-limit"}, "players": {1: 500, 2: 500}, "pot": 100})
+    assert got == {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
+                   "players": {1: 500, 2: 500},           # seats are replaced whole, never merged
+                   "street": "flop", "pot": 100}
+    book = standard_book()
+    first = book.rules["pot-limit.maximum"].examples[0]
+    assert first.incident["game"] == {"structure": "pot-limit", "blinds": [1, 2]} and first.incident["button"] == 3
+
+
+def test_an_example_that_fails_is_reported_at_its_own_line(tmp_path):
+    path = write(tmp_path, """\
+        example_defaults:
+          game: {structure: pot-limit, blinds: [1, 2]}
+          button: 3
+          players: {1: 1000, 2: 1000, 3: 1000}
+          street: flop
+        rules:
+          - id: trial.range
+            title: The pot-limit range, again
+            cites: [HOUSE-TRIAL-1]
+            text: The same range as the standard book.
+            exception_to: pot-limit.maximum
+            then: {ruling: trial-range, decides: limits, effects: {max_raise_to: max_raise_to}}
+            examples:
+              - name: a $50 bet into $100
+                incident: {pot: 100, actions: [{seat: 1, action: bet, to: 50}], disputed: {seat: 2}}
+                expect: {ruling: trial-range, effects: {max_raise_to: 251}}
+              - name: no-limit
+                incident: {game: {structure: no-limit}, pot: 100, disputed: {seat: 2}}
+                expect: {fires: false}
+        """)
+    from cli.main import main
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["lint", str(path)])
+    assert code == 1
+    assert f"{path}:17:" in err.getvalue() and "effect max_raise_to = $250, expected $251" in err.getvalue()

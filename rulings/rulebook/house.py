@@ -11,7 +11,7 @@ from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.inherit import inherit_all
 from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule
 from rulings.rulebook.model import Rulebook
-from rulings.rulebook.schema import RULE, Spec, _f, check_shape
+from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape
 from rulings.yamlsrc import Located, load_file
 
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
@@ -23,6 +23,7 @@ HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it
                           item=Spec("scalar", "A value allowed for that parameter."))),
     "rules": _f(Spec("list", "Rules the house adds: new rules, exceptions (exception_to) or replacements "
                              "(replaces).", item=RULE)),
+    "example_defaults": _f(EXAMPLE_DEFAULTS),
     "disable": _f(Spec("list", "Rules of the extended book the house does not use.",
                        item=Spec("map", "A disabled rule and why.", {
                            "rule": _f(Spec("str", "The id of the rule the house does not use."), True),
@@ -163,7 +164,8 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         del book.rules[rid]
     for i, raw in enumerate(data.get("rules") or []):
         here = ("rules", i)
-        rule = parse_rule(doc, raw, here, "house", book.parameters, problems, house=book.name)
+        rule = parse_rule(doc, raw, here, "house", book.parameters, problems, house=book.name,
+                          defaults=data.get("example_defaults"))
         if rule is None:
             continue
         if rule.replaces and rule.exception_to:

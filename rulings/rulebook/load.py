@@ -217,8 +217,26 @@ def check_effect(doc: Located, at: tuple, fact, expr: str, params: dict[str, Par
                                         "engine holds exactly; multiply by small whole numbers only"))
 
 
+def merged(defaults: dict | None, incident: Any) -> Any:
+    """An example's incident over the file's example_defaults, the example winning.
+
+    Mappings of fields (game, disputed, params, ...) merge key by key; a
+    mapping keyed by seat number (players) or anything else is replaced whole.
+    """
+    if not _fields(defaults) or not _fields(incident):
+        return incident
+    out = dict(defaults)
+    for key, value in incident.items():
+        out[key] = merged(defaults[key], value) if key in defaults else value
+    return out
+
+
+def _fields(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) for k in value)
+
+
 def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[str, Parameter],
-               problems: list[Problem], house: str | None = None) -> Rule | None:
+               problems: list[Problem], house: str | None = None, defaults: dict | None = None) -> Rule | None:
     rid = raw["id"]
     if not RULE_ID.match(str(rid)):
         problems.append(doc.problem(path + ("id",), "R110", f"rule id '{rid}' must be topic.kebab-name"))
@@ -243,7 +261,8 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
         problems.append(doc.problem(path + ("examples",), "R502", f"{len(raw['examples'])} examples; the limit "
                                     f"is {MAX_EXAMPLES}", "keep the examples that mark the rule's edges"))
     then = parse_outcome(doc, raw["then"], path + ("then",), params, problems)
-    examples = tuple(Example(str(e["name"]), e["incident"], e["expect"], origin(doc, path + ("examples", i)))
+    examples = tuple(Example(str(e["name"]), merged(defaults, e["incident"]), e["expect"],
+                             origin(doc, path + ("examples", i)))
                      for i, e in enumerate(raw["examples"]))
     if not any(e.expect.get("fires", True) for e in examples) or all(e.expect.get("fires", True) for e in examples):
         problems.append(doc.problem(path + ("examples",), "R401",
@@ -296,7 +315,8 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     rules: dict[str, Rule] = {}
     for doc, data in docs:
         for i, raw in enumerate(data["rules"]):
-            rule = parse_rule(doc, raw, ("rules", i), data["topic"], params, problems)
+            rule = parse_rule(doc, raw, ("rules", i), data["topic"], params, problems,
+                              defaults=data.get("example_defaults"))
             if rule is None:
                 continue
             if rule.id in rules:

@@ -93,11 +93,15 @@ PARAMETER = Spec("map", "A house parameter.", {
     "arithmetic": _f(Spec("str", "The betting arithmetic reads this parameter as this attribute.",
                           enum=PARAM_NAMES)),
 })
+EXAMPLE_DEFAULTS = Spec("dict", "The setting every example of this file shares (game, button, players, ...): "
+                                "merged under each example's incident, the example's own values winning "
+                                "(mappings merge key by key, a list or value replaces).")
 TOPIC_FILE = Spec("map", "A standard rulebook topic file.", {
     "topic": _f(Spec("str", "The topic's short name, e.g. pot-limit."), True),
     "title": _f(TEXT, True),
     "parameters": _f(Spec("dict", "Parameters this topic declares: name -> definition.", item=PARAMETER)),
     "rules": _f(Spec("list", "The topic's rules.", item=RULE), True),
+    "example_defaults": _f(EXAMPLE_DEFAULTS),
 })
 
 _PY: dict[str, type] = {"str": str, "bool": bool, "int": int, "list": list, "map": dict, "dict": dict}
