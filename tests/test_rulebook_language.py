@@ -217,3 +217,13 @@ def test_an_example_that_fails_is_reported_at_its_own_line(tmp_path):
         code = main(["lint", str(path)])
     assert code == 1
     assert f"{path}:17:" in err.getvalue() and "effect max_raise_to = $250, expected $251" in err.getvalue()
+
+
+def test_sentences_read_the_rulings_own_numbers():
+    """The 'all in for' amount comes from the effect, and a sentence naming a missing effect is refused (R209)."""
+    book = standard_book()
+    all_in = [r for r in book.rules.values() if r.then.say and "all-in for {{ effect.wager_to" in r.then.say]
+    assert all_in and all(("wager_to", "committed + stack") in r.then.effects for r in all_in)
+    recomputed = [r.id for r in book.rules.values() if r.then.say and any(
+        f"({v})" in r.then.say for _, v in r.then.effects if any(op in v for op in "+-*"))]
+    assert recomputed == []

@@ -171,6 +171,14 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
         if not issues:
             expression_names(doc, path + ("say",), say, params, problems, numeric_only=False,
                              extra={"rule", "effect"}, template=True)
+            named = set(raw.get("effects") or {})
+            for name in sorted(effects_named(say) - named):
+                close = did_you_mean(name, named) if named else None
+                problems.append(doc.problem(path + ("say",), "R209", f"the sentence names effect.{name}, but this "
+                                            "ruling has no effect of that name",
+                                            f"did you mean 'effect.{close}'?" if close else
+                                            "effects: " + ", ".join(sorted(named)) if named else
+                                            "name a fact instead, or add the number to effects:"))
     for i, name in enumerate(raw.get("ask", [])):
         if name not in cat:
             close = did_you_mean(name, cat)
@@ -183,6 +191,13 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
         derive=tuple((k, str(v)) for k, v in raw.get("derive", {}).items()),
         say=say, discretion=Discretion(disc["usual"], tuple(disc["weigh"])) if disc else None,
         ask=tuple(raw.get("ask", ())), convention=raw.get("convention"))
+
+
+def effects_named(template: str) -> set[str]:
+    """The names a sentence reads as effect.NAME: the ruling's own numbers."""
+    from rulings.expressions import ENV
+    return {n.attr for n in ENV.parse(template).find_all(nodes.Getattr)
+            if isinstance(n.node, nodes.Name) and n.node.name == "effect"}
 
 
 def _clip(text, limit: int = 60) -> str:
