@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +26,7 @@ class Fact:
     question: str
     values: tuple[str, ...] = ()    # for enums
     source: str | None = None       # for inputs: the incident field it comes from
+    default: Any = None             # for derived facts: the value when no rule derives it (None: stays unknown)
 
     @property
     def numeric(self) -> bool:
@@ -52,8 +54,12 @@ def facts() -> dict[str, Fact]:
     out = {}
     for name, spec in raw.items():
         assert spec["type"] in FACT_TYPES, name
+        default = spec.get("default")
+        if default is not None and (spec["kind"] != "derived" or spec["type"] != "bool" or
+                                    not isinstance(default, bool)):
+            raise ValueError(f"{name}: only a derived true/false fact may have a default, and it is true or false")
         out[name] = Fact(name, spec["kind"], spec["type"], spec["description"], spec.get("question", ""),
-                         tuple(spec.get("values", ())), spec.get("from"))
+                         tuple(spec.get("values", ())), spec.get("from"), default)
     return out
 
 

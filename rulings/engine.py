@@ -534,6 +534,13 @@ class Engine:
             changed[r.flag] = 1
         return changed
 
+    def _default(self, run: Run, name: str) -> dict[str, Any]:
+        """A derived fact no rule derived takes the catalogue's default (once every rule that could has fired)."""
+        if name in run.facts:
+            return {}
+        run.facts[name] = value = self.book.defaults[name]
+        return {name: value} if name in self._fields else {}
+
     def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
         """Post a fact straight to the C core, then take every action it starts, completing each.
 
@@ -596,18 +603,22 @@ class Engine:
                 done: set[int] = set()
                 agenda = [rules[i].order for i in matched]
                 heapq.heapify(agenda)
-                while agenda:
-                    _, i = heapq.heappop(agenda)
-                    if i in done:
-                        continue
-                    done.add(i)
-                    r = rules[i]
-                    try:
-                        changed = self._fire(run, r)
-                    except Exception as exc:   # one failing rule is reported; the others still rule
-                        run.failures.append((r.rule.id, f"{type(exc).__name__}: {exc}" if not str(exc)
-                                             else str(exc)))
-                        continue
+                pending = [k for k in self.book.defaults if k not in facts]   # rulebook/model.py: defaults
+                while agenda or pending:
+                    if not agenda:   # nothing left to fire: the next fact no rule derived takes its default
+                        changed = self._default(run, pending.pop(0))
+                    else:
+                        _, i = heapq.heappop(agenda)
+                        if i in done:
+                            continue
+                        done.add(i)
+                        r = rules[i]
+                        try:
+                            changed = self._fire(run, r)
+                        except Exception as exc:   # one failing rule is reported; the others still rule
+                            run.failures.append((r.rule.id, f"{type(exc).__name__}: {exc}" if not str(exc)
+                                                 else str(exc)))
+                            continue
                     if not changed:
                         continue
                     base.update(changed)

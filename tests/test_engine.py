@@ -146,7 +146,7 @@ FUZZ = textwrap.dedent('''
         rules = []
         for i in range(rng.choice([rng.randint(1, 12), rng.randint(60, 90)])):
             when = {n: cond(n) for n in rng.sample(sorted(facts), rng.randint(1, 4))}
-            derive = rng.choice(['{oversize: "true"}', '{wager_to: "pot + 1"}', "{}"])
+            derive = rng.choice(['{oversize: true}', '{wager_to: "pot + 1"}', "{}"])
             then = ("{derive: %s}" % derive) if derive != "{}" else "{ruling: r%d, decides: q}" % rng.randint(1, 3)
             rules.append("  - id: t.r%d\\n    title: x\\n    cites: [RRP-PL-1]\\n    text: x\\n    when: {%s}\\n    then: %s\\n"
                          "    examples: [{name: a, incident: {}, expect: {}}, {name: b, incident: {}, expect: {fires: false}}]\\n"

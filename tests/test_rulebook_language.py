@@ -227,3 +227,85 @@ def test_sentences_read_the_rulings_own_numbers():
     recomputed = [r.id for r in book.rules.values() if r.then.say and any(
         f"({v})" in r.then.say for _, v in r.then.effects if any(op in v for op in "+-*"))]
     assert recomputed == []
+
+
+def test_a_default_is_given_only_once_no_rule_can_derive_the_fact(tmp_path):
+    """kill_second_leg defaults to false, but a rule reading 'false' that comes first in the book must not fire
+    before the rule that derives 'true' has had its turn; with nothing to derive it, the default lets it fire."""
+    from rulings.engine import Engine
+    from rulings.rulebook.load import build_book
+    f = tmp_path / "t.yaml"
+    examples = "examples: [{name: a, incident: {}, expect: {fires: false}}, {name: b, incident: {}, expect: {}}]"
+    f.write_text(textwrap.dedent(f"""\
+        topic: t
+        title: t
+        rules:
+          - id: t.no-second-leg
+            title: reads the default
+            cites: [RRP-KILL-3]
+            text: a test rule
+            when: {{kill_second_leg: false, kill_last_pot: {{present: true}}}}
+            then: {{ruling: no-second-leg, decides: kill}}
+            {examples}
+          - id: t.second-leg
+            title: derives it
+            cites: [RRP-KILL-3]
+            text: a test rule
+            when: {{kill_last_pot: {{at_least: 100}}}}
+            then: {{derive: {{kill_second_leg: true}}}}
+            {examples}
+        """))
+    book = build_book("t", "test", [f])
+    assert book.defaults == {"kill_second_leg": False}
+    engine = Engine(book)
+    try:
+        big = engine.run({"kill_last_pot": 15000}, {})   # $150 in hundredths
+        assert [x.rule.id for x in big.fired] == ["t.second-leg"] and big.facts["kill_second_leg"] is True
+        small = engine.run({"kill_last_pot": 5000}, {})
+        assert [x.rule.id for x in small.fired] == ["t.no-second-leg"] and small.facts["kill_second_leg"] is False
+        assert small.fired[0].chain == ["t.no-second-leg"]   # a default is no rule's doing
+    finally:
+        engine.close()
+
+
+def test_the_kill_mirror_rules_are_gone_and_the_standard_book_defaults_the_second_leg():
+    book = standard_book()
+    assert book.defaults == {"kill_second_leg": False}
+    assert not any(dict(r.then.derive).get("kill_second_leg") == "false" for r in book.rules.values())
+
+
+def test_defaults_whose_deriving_rules_read_each_other_are_refused(tmp_path, monkeypatch):
+    """R114: with two defaulted facts each derived from the other, no order gives them correctly."""
+    import dataclasses
+
+    from rulings import catalogue
+    from rulings.rulebook.load import build_book
+    cat = dict(catalogue.facts())
+    cat["oversize"] = dataclasses.replace(cat["oversize"], default=False)
+    monkeypatch.setattr(catalogue, "facts", lambda: cat)
+    examples = "examples: [{name: a, incident: {}, expect: {fires: false}}, {name: b, incident: {}, expect: {}}]"
+    f = tmp_path / "t.yaml"
+    f.write_text(textwrap.dedent(f"""\
+        topic: t
+        title: t
+        rules:
+          - id: t.a
+            title: one from the other
+            cites: [RRP-KILL-3]
+            text: a test rule
+            when: {{oversize: true}}
+            then: {{derive: {{kill_second_leg: true}}}}
+            {examples}
+          - id: t.b
+            title: and back
+            cites: [RRP-KILL-3]
+            text: a test rule
+            when: {{kill_second_leg: true}}
+            then: {{derive: {{oversize: true}}}}
+            {examples}
+        """))
+    with pytest.raises(ProblemsError) as err:
+        build_book("t", "test", [f])
+    [p] = err.value.problems
+    assert p.code == "R114"
+    assert "oversize -> kill_second_leg -> oversize" in p.message

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rulings.catalogue import did_you_mean
 from rulings.problems import Problem, ProblemsError
-from rulings.rulebook.inherit import inherit_all
+from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule
 from rulings.rulebook.model import Rulebook
 from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape
@@ -229,6 +229,7 @@ def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, st
                                         + ("it" if len(orphans) == 1 else "them") + " too, or replace the rule "
                                         "instead of disabling it"))
     problems += inherit_all(book.rules, lambda r: at_rule({doc.file: doc}, r))
+    book.defaults = fact_defaults(book.rules, lambda r: at_rule({doc.file: doc}, r), problems)
     return problems
 
 

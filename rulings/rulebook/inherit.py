@@ -164,4 +164,58 @@ def _check(rule: Rule, base: Rule, inherited: tuple, when: tuple, at, problems: 
                            "split the rule into several"))
 
 
-__all__ = ["AnyOf", "combine", "contradiction", "inherit_all"]
+
+
+def reads(when) -> set[str]:
+    """The facts a rule's conditions test (their expressions included)."""
+    from rulings.expressions import names_in
+    out: set[str] = set()
+    for c in when:
+        if isinstance(c, AnyOf):
+            for g in c.groups:
+                out |= reads(g)
+        elif c.fact != "ruled":
+            out.add(c.fact)
+            if c.is_expr:
+                out |= names_in(c.value)
+    return out
+
+
+def fact_defaults(rules: dict[str, Rule], where: Callable[[Rule], Callable[..., Problem] | None],
+                  problems: list[Problem]) -> dict[str, object]:
+    """The defaults of the derived facts the rules read, in the order the engine gives them.
+
+    A default is given only when nothing is left to fire, one fact at a
+    time, so a fact comes before the facts whose deriving rules read it; two
+    facts whose deriving rules read each other (R114) cannot be ordered.
+    """
+    from rulings.catalogue import facts
+    cat = facts()
+    read = set().union(*(reads(r.when) for r in rules.values())) if rules else set()
+    wanted = [n for n, f in cat.items() if f.default is not None and n in read]
+    derivers = {n: [r for r in rules.values() if n in dict(r.then.derive)] for n in wanted}
+    order: list[str] = []
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            rule = derivers[trail[-1]][0]
+            at = where(rule)
+            if at is not None:
+                problems.append(at(("then", "derive"), "R114", "facts with defaults whose deriving rules read "
+                                   "each other: " + " -> ".join(trail[trail.index(name):] + (name,)),
+                                   "a default is given once nothing else can fire; break the circle"))
+            return
+        state[name] = 1
+        for rule in derivers[name]:
+            for other in sorted(reads(rule.when) & set(wanted)):
+                if other != name:
+                    visit(other, trail + (name,))
+        state[name] = 2
+        order.append(name)
+
+    for name in wanted:
+        visit(name, ())
+    return {n: cat[n].default for n in order}

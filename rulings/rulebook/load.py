@@ -14,7 +14,7 @@ from rulings.expressions import ENGINE_MAX, bound_of, check_expression, check_te
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.conditions import expression_names, parse_when
-from rulings.rulebook.inherit import inherit_all
+from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
 from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
 from rulings.rulebook.schema import TOPIC_FILE, check_shape
@@ -343,6 +343,7 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     by_file = {d.file: d for d, _ in docs}
     problems += inherit_all(rules, lambda r: at_rule(by_file, r))
     book = Rulebook(name, title, [str(f) for f in files], params, rules)
+    book.defaults = fact_defaults(rules, lambda r: at_rule(by_file, r), problems)
     problems += cross_check(book, by_file)
     if len(rules) > MAX_RULES:
         problems.append(Problem(str(files[0]) if files else name, 0, 0, "R501",

@@ -159,6 +159,9 @@ class Rulebook:
     settings: dict[str, Any] = field(default_factory=dict)    # house parameter values
     disabled: dict[str, str] = field(default_factory=dict)     # rule id -> reason
     extends: str | None = None
+    # derived facts some rule reads that have a default (the fact catalogue's `default:`), in the order
+    # the engine gives them once nothing is left to fire: a fact before those whose deriving rules read it
+    defaults: dict[str, Any] = field(default_factory=dict)
 
     def param_values(self, setting: str, overrides: dict | None = None) -> ParamValues:
         """Every parameter's value for this setting: incident overrides, then house, then defaults."""
