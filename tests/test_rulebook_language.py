@@ -309,3 +309,20 @@ def test_defaults_whose_deriving_rules_read_each_other_are_refused(tmp_path, mon
     [p] = err.value.problems
     assert p.code == "R114"
     assert "oversize -> kill_second_leg -> oversize" in p.message
+
+
+def test_pnw_lowball_no_longer_kills_after_a_pot_the_room_says_gives_no_leg():
+    """The house's copy of two-in-a-row had lost its test 'a pot won before the flop gives no leg' (where the
+    room sets kill.no_flop_resets_leg); inheriting the rule's tests, its half kill no longer applies there."""
+    from rulings import books
+    from rulings.incident import incident_from_data
+    from rulings.ruling import rule_on
+    incident = {"game": {"variant": "lowball", "structure": "fixed-limit", "blinds": [2, 4], "bet_sizes": [4, 8]},
+                "button": 1, "players": {s: 500 for s in range(1, 7)},
+                "table": {"pots": [{"winners": [3], "amount": 44, "blind_money": 6}], "kill_button": {"seat": 3}}}
+    book, engine = books.load("pnw-lowball")
+    fired = rule_on(incident_from_data(incident), book, engine).trace
+    assert "pnw-lowball.half-kill-after-two-wins" in fired          # seat 3 held the leg and won again
+    incident["params"] = {"kill.no_flop_resets_leg": True}          # ... a pot with no flop, in a room where
+    fired = rule_on(incident_from_data(incident), book, engine).trace  # that gives no leg
+    assert "pnw-lowball.half-kill-after-two-wins" not in fired
