@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from rulings.betting.limits import raise_cap
 from rulings.betting.model import (
     ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot, new_position,
 )
@@ -33,7 +32,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
     [(0, 'raise', 400, 700)]
     """
-    for index, action, table, _how, quote in _walk(hand, params):
+    for index, action, table, _how, quote in _walk(hand, params, every_quote=True):
         if action is None:
             return
         # _move has let the action through only from the seat due, the seat opening a stud street or a
@@ -84,12 +83,13 @@ Refuse = Callable[[str, str], BettingError]
 Step = tuple[int, "Action | None", Table, "str | None", "Quote | None"]
 
 
-def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]:
+def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool = False) -> Iterator[Step]:
     """Yield (index, action, table before it, move, quote) for each action once checked, then
     (count, None, final table, None, None). At index ``stop`` the action is yielded unchecked,
-    with no move, and the walk ends."""
+    with no move, and the walk ends. The quote is that of the seat acting; it may be None for a
+    fold, check or call unless ``every_quote`` (then it is there for every action but a post)."""
     table = Table.start(hand, params)
-    quiet = quote_is_quiet(table)
+    quiet = not every_quote and quote_is_quiet(table)
     index = 0
     posts: list[tuple[int, Money]] = []
     for offset, actions in enumerate(hand.streets):
@@ -287,16 +287,18 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         quote = Quote(0, None, None, False, over_reason(table))
     else:
         quote = opening(table)
-    # The side pots are worked out only if read, from a copy of the chips as they stand now.
-    pots = Deferred((_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live_seats)))
+    # The Position holds the table's chip dicts as they stand now; the table copies them before it
+    # changes them again (Table.share). The side pots are worked out from them only if read.
+    table.shared = True
+    pots = Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats))
     # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
     # max_raise_to, can_raise, reason, side_pots, committed, stacks, capped, cap_reached)
     to_call, low, high, can_raise, reason = quote
-    cap_reached = not table.big_bet and table.bets >= raise_cap(table.hand.game, table.params)
+    cap_reached = not table.big_bet and table.bets >= table.cap
     return new_position(
-        actor, table.street, table.middle + sum(table.committed.values()), table.middle, to_call,
-        table.current_bet, table.last_full_raise, low, high, can_raise, reason, pots, dict(table.committed),
-        dict(table.behind), cap_reached and not table.uncapped, cap_reached,
+        actor, table.street, table.middle + table.in_front, table.middle, to_call,
+        table.current_bet, table.last_full_raise, low, high, can_raise, reason, pots, table.committed,
+        table.behind, cap_reached and not table.uncapped, cap_reached,
     )
 
 

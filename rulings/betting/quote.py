@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
+from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
 from rulings.betting.model import Money
 from rulings.betting.table import Table
 from rulings.money import show
@@ -78,7 +78,7 @@ def refusal(table: Table, seat: int) -> str | None:
                     f"betting was not reopened for seat {seat}")
         return f"the betting was not reopened for seat {seat}"
     if table.capped():
-        raises = raise_cap(table.hand.game, table.params) - 1
+        raises = table.cap - 1
         return f"the betting is capped at a bet and {raises} raises"
     return None
 
@@ -86,7 +86,7 @@ def refusal(table: Table, seat: int) -> str | None:
 def table_pot_limit_max(table: Table, seat: int) -> Money:
     """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5)."""
     game, params, blinds = table.hand.game, table.params, table.blinds
-    pot = table.middle + sum(table.committed.values())
+    pot = table.middle + table.in_front
     if table.street == 0 and blinds is not None:
         small = table.committed[blinds.sb_seat] if blinds.sb_seat is not None else 0
         if params.preflop_assume_full_blinds:
@@ -105,7 +105,7 @@ def opening(table: Table) -> Quote:
     game = table.hand.game
     low = minimum_bet(game, table.street)
     if game.structure == "pot-limit":
-        pot = table.middle + sum(table.committed.values())
+        pot = table.middle + table.in_front
         high = max(pot_limit_max(0, pot, 0, table.params.rounding_unit), low)
     elif game.structure == "no-limit":
         high = None

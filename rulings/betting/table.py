@@ -25,9 +25,15 @@ class Table:
 
     Mutable on purpose: it is an accumulator private to the replay; callers
     only ever see the frozen ``Position`` built from it. It keeps running
-    counts (``live_seats``, ``able``) and the next seat due (``due``) so that
-    no question about who may act has to look at every seat again; every
-    method that moves chips or turns clears ``fresh`` so ``due`` is found anew.
+    counts (``live_seats``, ``able``, ``in_front``) and the next seat due
+    (``due``) so that no question about who may act has to look at every
+    seat again; every method that moves chips or turns clears ``fresh`` so
+    ``due`` is found anew.
+
+    A Position holds the table's own ``committed``, ``behind`` and ``total``
+    dicts rather than copies (``share``); once shared they are never changed
+    in place: the next move of chips copies them first. ``folded`` and
+    ``live_seats`` are immutable and replaced on a fold.
     """
 
     hand: Hand
@@ -39,7 +45,7 @@ class Table:
     middle: Money                            # the pot from earlier streets, antes and pot_before
     dead: Money                              # money in the middle that belongs to no seat (pot_before)
     street: int
-    folded: set[int] = field(default_factory=set)
+    folded: frozenset[int] = frozenset()
     acted: dict[int, Money] = field(default_factory=dict)   # the street total each seat last acted at
     current_bet: Money = 0
     last_full_raise: Money = 0
@@ -52,13 +58,17 @@ class Table:
     bb_acted: bool = False
     over: bool = False
     posting: bool = False                    # explicit posts are still coming in
-    live_seats: list[int] = field(default_factory=list)   # the seats that have not folded, in order
+    live_seats: tuple[int, ...] = ()         # the seats that have not folded, in order
     able: int = 0                            # live seats with chips behind (or no known stack)
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
     place: dict[int, int] = field(default_factory=dict)   # each seat's index in order
     big_bet: bool = False                    # no-limit or pot-limit
     least_bet: Money | None = None           # minimum_bet, the same on every street but in fixed limit (None)
+    in_front: Money = 0                      # the sum of committed: this street's bets
+    shared: bool = False                     # committed, behind and total are held by a Position
+    cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
+    rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on, round to the index before
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -79,10 +89,12 @@ class Table:
         table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
                     total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
-                    live_seats=list(seats), able=len(stacks) - stacks.count(0),
+                    live_seats=seats, able=len(stacks) - stacks.count(0),
                     place=dict(zip(seats, range(len(seats)))),
                     big_bet=hand.game.structure in BIG_BET,
-                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0))
+                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0),
+                    cap=raise_cap(hand.game, params),
+                    rotations=tuple([seats[i:] + seats[:i] for i in range(len(seats))]))
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -98,8 +110,20 @@ class Table:
 
     # -- chips -------------------------------------------------------------------------------
 
+    def share(self) -> None:
+        """Mark ``committed``, ``behind`` and ``total`` as held by a Position: copy before the next change."""
+        self.shared = True
+
+    def unshare(self) -> None:
+        self.committed = dict(self.committed)
+        self.behind = dict(self.behind)
+        self.total = dict(self.total)
+        self.shared = False
+
     def put(self, seat: int, to: Money) -> None:
         """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
+        if self.shared:
+            self.unshare()
         amount = to - self.committed[seat]
         stack = self.behind[seat]
         if stack is not None:
@@ -108,9 +132,12 @@ class Table:
                 self.able += 1 if rest != 0 else -1
         self.total[seat] += amount
         self.committed[seat] = to
+        self.in_front += amount
         self.fresh = False
 
     def ante(self, seat: int, ante: Money) -> None:
+        if self.shared:
+            self.unshare()
         stack = self.behind[seat]
         paid = ante if stack is None else min(ante, stack)
         if stack is not None:
@@ -228,8 +255,9 @@ class Table:
 
     def close_street(self) -> None:
         """Sweep the street's bets into the middle."""
-        self.middle += sum(self.committed.values())
-        self.committed = dict.fromkeys(self.order, 0)
+        self.middle += self.in_front
+        self.in_front = 0
+        self.committed = dict.fromkeys(self.order, 0)     # a new dict: a Position may hold the old one
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.acted = {}
         self.short_all_in = None
@@ -248,8 +276,8 @@ class Table:
 
     # -- who acts ----------------------------------------------------------------------------
 
-    def live(self) -> list[int]:
-        """The seats that have not folded, in order (the table's own list: read it, do not change it)."""
+    def live(self) -> tuple[int, ...]:
+        """The seats that have not folded, in order."""
         return self.live_seats
 
     def can_act(self, seat: int) -> bool:
@@ -305,12 +333,11 @@ class Table:
         live = self.live_seats
         if len(live) <= 1:
             return None
-        order, folded, behind, committed, acted = self.order, self.folded, self.behind, self.committed, self.acted
-        start = self.cursor or 0
+        folded, behind, committed, acted = self.folded, self.behind, self.committed, self.acted
         # For a seat that can act, another can exactly when it is not the only one.
         others = self.able > 1
         bet = self.current_bet
-        for seat in order[start:] + order[:start]:
+        for seat in self.rotations[self.cursor or 0]:
             if seat in folded or behind[seat] == 0:
                 continue
             if others:
@@ -358,7 +385,7 @@ class Table:
         if self.big_bet or not self.heads_up():
             return
         variant = self.heads_up_variant()
-        if variant == "before_cap" and self.bets < raise_cap(self.hand.game, self.params):
+        if variant == "before_cap" and self.bets < self.cap:
             self.uncapped = True
         elif variant == "before_third_bet" and self.bets < 3:
             self.uncapped = True
@@ -366,7 +393,7 @@ class Table:
     def capped(self) -> bool:
         if self.big_bet or self.uncapped:
             return False
-        return self.bets >= raise_cap(self.hand.game, self.params)
+        return self.bets >= self.cap
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -403,15 +430,20 @@ class Table:
     def fold(self, seat: int) -> None:
         if seat not in self.folded:
             self.able -= self.behind[seat] != 0
-            self.folded.add(seat)
-            self.live_seats.remove(seat)
+            self.folded = self.folded | {seat}
+            self.live_seats = tuple([s for s in self.live_seats if s != seat])
         self.fresh = False
 
     def after_action(self, seat: int) -> None:
-        if self.blinds is not None and seat == self.blinds.bb_seat and self.street == 0:
+        if self.street == 0 and self.blinds is not None and seat == self.blinds.bb_seat:
             self.bb_acted = True
         self.cursor = (self.place[seat] + 1) % len(self.order)
-        self.fresh = False
         if not self.big_bet:
             self.review_cap()
+        # The usual case, another seat due on this street, without the loop of advance.
+        if len(self.live_seats) > 1:
+            due = self.due = self.find_due()
+            self.fresh = True
+            if due is not None:
+                return
         self.advance()
