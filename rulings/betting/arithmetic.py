@@ -151,7 +151,7 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
     # only where working it out cannot itself refuse the hand (a limit game's bet sizes, a house
     # setting), so that such a refusal still comes at the same action.
     quote = None if quiet and kind in PASSIVE else quote_for(table, seat)
-    to_call = table.to_call(seat) if quote is None else quote.to_call
+    to_call = table.to_call(seat) if quote is None else quote[0]
     if kind == "fold":
         return "fold", quote
     if kind == "check" or (kind == "call" and to_call == 0 and action.to in (None, committed)):
@@ -182,13 +182,14 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
             return "call", quote       # all-in for no more than a call
         raise _refused(index, seat, f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
                    _options(table, seat, quote))
-    if not quote.can_raise:
-        raise _refused(index, seat, f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
-    if quote.max_raise_to is not None and to > quote.max_raise_to:
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
+    _, low, high, can_raise, reason = quote
+    if not can_raise:
+        raise _refused(index, seat, f"seat {seat} may not raise: {reason}", _options(table, seat, quote))
+    if high is not None and to > high:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(high)}",
                    _options(table, seat, quote))
-    if to < quote.min_raise_to and to != all_in:
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
+    if to < low and to != all_in:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(low)}",
                    _options(table, seat, quote))
     return "wager", quote
 
@@ -262,15 +263,16 @@ def _bring_in(table: Table, action: Action, refuse: Refuse, all_in: Money | None
 
 def _options(table: Table, seat: int, quote: Quote) -> str:
     """The legal actions in words, for BettingError.expected."""
-    parts = ["fold", f"call to {_m(table.committed[seat] + quote.to_call)}" if quote.to_call else "check"]
-    if quote.can_raise:
+    to_call, low, high, can_raise, _ = quote
+    parts = ["fold", f"call to {_m(table.committed[seat] + to_call)}" if to_call else "check"]
+    if can_raise:
         verb = "raise" if table.current_bet else "bet"
-        if quote.max_raise_to is None:
-            parts.append(f"{verb} to {_m(quote.min_raise_to)} or more")
-        elif quote.max_raise_to == quote.min_raise_to:
-            parts.append(f"{verb} to {_m(quote.min_raise_to)}")
+        if high is None:
+            parts.append(f"{verb} to {_m(low)} or more")
+        elif high == low:
+            parts.append(f"{verb} to {_m(low)}")
         else:
-            parts.append(f"{verb} to {_m(quote.min_raise_to)}..{_m(quote.max_raise_to)}")
+            parts.append(f"{verb} to {_m(low)}..{_m(high)}")
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
@@ -278,13 +280,13 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat);
     ``quote`` is the seat's quote when the caller has just made it on this same table."""
     if table.posting:
-        quote = Quote(0, None, None, False, "the forced bets are still being posted")
+        quote = (0, None, None, False, "the forced bets are still being posted")
     elif quote is not None:
         pass
     elif seat is not None:
         quote = quote_for(table, seat)
     elif table.over:
-        quote = Quote(0, None, None, False, over_reason(table))
+        quote = (0, None, None, False, over_reason(table))
     else:
         quote = opening(table)
     # The Position holds the table's chip dicts as they stand now; the table copies them before it
