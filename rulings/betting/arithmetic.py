@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from rulings.betting.model import (
-    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot, new_position,
+    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot,
 )
 from rulings.betting.pots import side_pots
 from rulings.betting.quote import Quote, opening, over_reason, quote_for, quote_is_quiet
@@ -290,18 +290,26 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     else:
         quote = opening(table)
     # The Position holds the table's chip dicts as they stand now; the table copies them before it
-    # changes them again (Table.share). The side pots are worked out from them only if read.
+    # changes them again (Table.shared). The side pots are worked out from them only if read.
     table.shared = True
-    pots = Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats))
-    # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
-    # max_raise_to, can_raise, reason, side_pots, committed, stacks, capped, cap_reached)
     to_call, low, high, can_raise, reason = quote
     cap_reached = not table.big_bet and table.bets >= table.cap
-    return new_position(
-        actor, table.street, table.middle + table.in_front, table.middle, to_call,
-        table.current_bet, table.last_full_raise, low, high, can_raise, reason, pots, table.committed,
-        table.behind, cap_reached and not table.uncapped, cap_reached,
-    )
+    middle = table.middle
+    # Position(...) without the frozen __init__'s sixteen object.__setattr__ calls (most of the cost
+    # of a Position, and a replay makes one per action): its __dict__ given whole, as one display.
+    position = _new(Position)
+    _set(position, "__dict__", {
+        "actor": actor, "street": table.street, "pot": middle + table.in_front, "pot_in_middle": middle,
+        "to_call": to_call, "current_bet": table.current_bet, "last_full_raise": table.last_full_raise,
+        "min_raise_to": low, "max_raise_to": high, "can_raise": can_raise, "reason": reason,
+        "_side_pots": Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats)),
+        "committed": table.committed, "stacks": table.behind, "capped": cap_reached and not table.uncapped,
+        "cap_reached": cap_reached})
+    return position
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,

@@ -172,27 +172,7 @@ class _ReadOnce:
 
 
 Position.side_pots = _ReadOnce()  # type: ignore[assignment]
-_new = object.__new__
-_set = object.__setattr__
 
-
-def new_position(actor: int | None, street: int, pot: Money, pot_in_middle: Money, to_call: Money,
-                 current_bet: Money, last_full_raise: Money, min_raise_to: Money | None,
-                 max_raise_to: Money | None, can_raise: bool, reason: str | None, side_pots: Any,
-                 committed: dict[int, Money], stacks: dict[int, Money | None], capped: bool,
-                 cap_reached: bool) -> Position:
-    """``Position(...)`` with the same arguments: the same object, made without the frozen
-    ``__init__``'s sixteen ``object.__setattr__`` calls (most of the cost of a Position, and a replay
-    makes one per action). Its ``__dict__`` is given whole, as one dict display."""
-    position = _new(Position)
-    _set(position, "__dict__", {
-        "actor": actor, "street": street, "pot": pot, "pot_in_middle": pot_in_middle, "to_call": to_call,
-        "current_bet": current_bet, "last_full_raise": last_full_raise, "min_raise_to": min_raise_to,
-        "max_raise_to": max_raise_to, "can_raise": can_raise, "reason": reason, "_side_pots": side_pots,
-        "committed": committed, "stacks": stacks, "capped": capped, "cap_reached": cap_reached})
-    return position
-
-
-# new_position stores every field of Position, under the names its __init__ would (side_pots in _side_pots).
-assert tuple(new_position(*range(16)).__dict__) == tuple(
-    "_side_pots" if f.name == "side_pots" else f.name for f in fields(Position))
+# The keys of a Position's __dict__, in field order (side_pots is stored as _side_pots);
+# arithmetic._position writes that dict itself.
+STORED = tuple("_side_pots" if f.name == "side_pots" else f.name for f in fields(Position))

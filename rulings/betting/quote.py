@@ -19,14 +19,28 @@ def quote_is_quiet(table: Table) -> bool:
 
 
 def quote_for(table: Table, seat: int) -> Quote:
-    """To call, and the raise window with the reason when there is none, for one seat."""
-    to_call = table.to_call(seat)
-    reason = refusal(table, seat)
-    if reason is not None:
-        return (to_call, None, None, False, reason)
+    """To call, and the raise window with the reason when there is none, for one seat.
+
+    Made at every action, so the usual case is worked out here: a seat that
+    can act while another can too faces the current bet (``Table.to_call``)
+    and is asked ``refusal``'s remaining questions in ``refusal``'s order;
+    only a seat refused goes through ``refusal`` for the reason.
+    """
+    stack = table.behind[seat]
+    if table.over or table.able <= 1 or stack == 0 or seat in table.folded:
+        return (table.to_call(seat), None, None, False, refusal(table, seat))
+    bet = table.current_bet
+    committed = table.committed[seat]
+    owed = bet - committed
+    if owed < 0:
+        owed = 0
+    to_call = owed if stack is None or owed <= stack else stack
+    if (not table.others_can_call_a_raise(seat) or (stack is not None and committed + stack <= bet)
+            or (seat in table.acted and not table.reopened_for(seat)) or table.capped()):
+        return (to_call, None, None, False, refusal(table, seat))
     game = table.hand.game
     if table.big_bet:
-        low = table.current_bet + table.full_size()
+        low = bet + table.full_size()
         high = table_pot_limit_max(table, seat) if game.structure == "pot-limit" else None
     elif game.structure == "fixed-limit":
         low = high = table.full_level + street_bet(game, table.street)
@@ -35,10 +49,9 @@ def quote_for(table: Table, seat: int) -> Quote:
         high = table.full_level + street_bet(game, table.street)
     if high is not None and high < low:
         high = low      # a pot smaller than the minimum bet still allows the minimum
-    stack = table.behind[seat]
     if stack is not None:
         # Short of the minimum, the seat may still raise all-in (table stakes).
-        all_in = table.committed[seat] + stack
+        all_in = committed + stack
         if all_in < low:
             low = all_in
         if high is None or all_in < high:

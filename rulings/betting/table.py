@@ -2,12 +2,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
 from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
 
 HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
+
+
+_seat_of = attrgetter("seat")
+_stack_of = attrgetter("stack")
+
+
+@lru_cache(maxsize=512)
+def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ...], ...]]:
+    """Each seat's index in ``seats``, and ``seats`` read from each index round to the one before.
+
+    Kept per seating, as the same seats play hand after hand: the tables of
+    those hands share the answer, so they only ever read it.
+    """
+    return dict(zip(seats, range(len(seats)))), tuple([seats[i:] + seats[:i] for i in range(len(seats))])
 
 
 class Blinds(NamedTuple):
@@ -31,7 +47,7 @@ class Table:
     ``due`` is found anew.
 
     A Position holds the table's own ``committed``, ``behind`` and ``total``
-    dicts rather than copies (``share``); once shared they are never changed
+    dicts rather than copies (``shared``); once shared they are never changed
     in place: the next move of chips copies them first. ``folded`` and
     ``live_seats`` are immutable and replaced on a fold.
     """
@@ -62,13 +78,13 @@ class Table:
     able: int = 0                            # live seats with chips behind (or no known stack)
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
-    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order
+    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order (shared: read only)
     big_bet: bool = False                    # no-limit or pot-limit
     least_bet: Money | None = None           # minimum_bet, the same on every street but in fixed limit (None)
     in_front: Money = 0                      # the sum of committed: this street's bets
     shared: bool = False                     # committed, behind and total are held by a Position
     cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
-    rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on, round to the index before
+    rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on (seating)
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -77,7 +93,7 @@ class Table:
             raise BettingError(f"unknown betting structure {hand.game.structure!r}", field="game",
                                expected=" | ".join(STRUCTURES))
         players = hand.players
-        seats = tuple([player.seat for player in players])
+        seats = tuple(map(_seat_of, players))
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise BettingError("a hand needs two or more players in distinct seats", field="players",
                                expected="two or more distinct seats")
@@ -85,16 +101,15 @@ class Table:
             raise BettingError(f"first_street {hand.first_street} is not a betting round of this game",
                                field="first_street",
                                expected=f"0 to {hand.game.betting_rounds - 1}")
-        stacks = [p.stack for p in players]
+        stacks = tuple(map(_stack_of, players))
+        place, rotations = seating(seats)
         table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
                     total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
-                    live_seats=seats, able=len(stacks) - stacks.count(0),
-                    place=dict(zip(seats, range(len(seats)))),
+                    live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
                     big_bet=hand.game.structure in BIG_BET,
                     least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0),
-                    cap=raise_cap(hand.game, params),
-                    rotations=tuple([seats[i:] + seats[:i] for i in range(len(seats))]))
+                    cap=raise_cap(hand.game, params), rotations=rotations)
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -110,11 +125,8 @@ class Table:
 
     # -- chips -------------------------------------------------------------------------------
 
-    def share(self) -> None:
-        """Mark ``committed``, ``behind`` and ``total`` as held by a Position: copy before the next change."""
-        self.shared = True
-
     def unshare(self) -> None:
+        """Copy ``committed``, ``behind`` and ``total`` before changing them: a Position holds these."""
         self.committed = dict(self.committed)
         self.behind = dict(self.behind)
         self.total = dict(self.total)
@@ -122,8 +134,11 @@ class Table:
 
     def put(self, seat: int, to: Money) -> None:
         """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
-        if self.shared:
-            self.unshare()
+        if self.shared:     # unshare(), written out: most puts follow a Position
+            self.committed = dict(self.committed)
+            self.behind = dict(self.behind)
+            self.total = dict(self.total)
+            self.shared = False
         amount = to - self.committed[seat]
         stack = self.behind[seat]
         if stack is not None:
@@ -333,18 +348,20 @@ class Table:
         live = self.live_seats
         if len(live) <= 1:
             return None
-        folded, behind, committed, acted = self.folded, self.behind, self.committed, self.acted
-        # For a seat that can act, another can exactly when it is not the only one.
-        others = self.able > 1
-        bet = self.current_bet
-        for seat in self.rotations[self.cursor or 0]:
+        folded, behind, committed, bet = self.folded, self.behind, self.committed, self.current_bet
+        rotation = self.rotations[self.cursor or 0]
+        if self.able > 1:
+            # For a seat that can act, another can too (it is not the only one): it faces the bet.
+            acted = self.acted
+            for seat in rotation:
+                if seat not in folded and behind[seat] != 0 and (committed[seat] < bet or seat not in acted):
+                    return seat
+            return None
+        # No other seat can act: a seat faces only what the others have put in (facing).
+        for seat in rotation:
             if seat in folded or behind[seat] == 0:
                 continue
-            if others:
-                facing = bet
-            else:
-                facing = min(bet, max([committed[s] for s in live if s != seat], default=0))
-            if committed[seat] < facing or (others and seat not in acted):
+            if committed[seat] < min(bet, max([committed[s] for s in live if s != seat], default=0)):
                 return seat
         return None
 
