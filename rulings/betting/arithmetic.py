@@ -112,7 +112,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
                 elif move == "check":
                     table.check(seat)
                 elif move == "call":
-                    table.call(seat)
+                    table.call(seat, None if quote is None else quote[0])
                 elif move == "bring-in":
                     table.bring_in(seat, action.to)
                 else:

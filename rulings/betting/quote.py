@@ -41,7 +41,7 @@ def quote_for(table: Table, seat: int) -> Quote:
     game = table.hand.game
     if table.big_bet:
         low = bet + table.full_size()
-        high = table_pot_limit_max(table, seat) if game.structure == "pot-limit" else None
+        high = table_pot_limit_max(table, owed) if game.structure == "pot-limit" else None
     elif game.structure == "fixed-limit":
         low = high = table.full_level + street_bet(game, table.street)
     else:
@@ -89,8 +89,9 @@ def refusal(table: Table, seat: int) -> str | None:
     return None
 
 
-def table_pot_limit_max(table: Table, seat: int) -> Money:
-    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5)."""
+def table_pot_limit_max(table: Table, call: Money) -> Money:
+    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5), for a seat that must
+    put in ``call`` (not capped at its stack) to call the current bet."""
     game, params, blinds = table.hand.game, table.params, table.blinds
     pot = table.middle + table.in_front
     if table.street == 0 and blinds is not None:
@@ -102,8 +103,7 @@ def table_pot_limit_max(table: Table, seat: int) -> Money:
         if params.sb_counts_as_bb and not table.bb_acted and small > 0:
             # Only the part of a BB the small blind has not yet put in is added.
             pot += max(game.big_blind - small, 0)
-    call = table.facing(seat) - table.committed[seat]
-    return pot_limit_max(table.current_bet, pot, call if call > 0 else 0, params.rounding_unit)
+    return pot_limit_max(table.current_bet, pot, call, params.rounding_unit)
 
 
 def opening(table: Table) -> Quote:

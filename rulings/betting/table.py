@@ -436,8 +436,9 @@ class Table:
         if self.big_bet:
             self.last_full_raise = max(self.last_full_raise, to)
 
-    def call(self, seat: int) -> None:
-        self.put(seat, self.committed[seat] + self.to_call(seat))
+    def call(self, seat: int, owed: Money | None = None) -> None:
+        """Call: put in ``owed``, the seat's ``to_call`` (worked out when not given)."""
+        self.put(seat, self.committed[seat] + (self.to_call(seat) if owed is None else owed))
         self.acted[seat] = self.committed[seat]
 
     def check(self, seat: int) -> None:
