@@ -35,8 +35,16 @@ def quote_for(table: Table, seat: int) -> Quote:
     if owed < 0:
         owed = 0
     to_call = owed if stack is None or owed <= stack else stack
-    if (not table.others_can_call_a_raise(seat) or (stack is not None and committed + stack <= bet)
-            or (seat in table.acted and not table.reopened_for(seat)) or table.capped()):
+    # Table.others_can_call_a_raise, written out (it would be one more call at every action).
+    behind, committed_of = table.behind, table.committed
+    for other in table.live_seats:
+        reach = behind[other]
+        if other != seat and (reach is None or committed_of[other] + reach > bet):
+            break
+    else:
+        return (to_call, None, None, False, refusal(table, seat))
+    if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
+            or (not table.big_bet and table.capped())):
         return (to_call, None, None, False, refusal(table, seat))
     game = table.hand.game
     if table.big_bet:
