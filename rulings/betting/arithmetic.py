@@ -316,13 +316,25 @@ def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Mo
                live: tuple[int, ...]) -> tuple[SidePot, ...]:
     pots = side_pots(contributions, folded)
     if dead:
-        # pot_before belongs to no seat: it goes to the main pot, contested by all live seats.
         pots = _with_dead(pots, dead, tuple(sorted(live)))
     return pots
 
 
 def _with_dead(pots: tuple[SidePot, ...], dead: Money, live: tuple[int, ...]) -> tuple[SidePot, ...]:
-    if not pots:
-        return (SidePot(dead, live),)
-    return (SidePot(pots[0].amount + dead, pots[0].eligible),) + pots[1:]
+    """Add ``pot_before``, the money of the streets before the hand is told from, which belongs to no seat.
 
+    Every live seat contests it, a seat all-in on an earlier street (nothing put
+    in since) included: so it joins the first of this street's pots only when
+    that pot's contenders are all the live seats, and is a pot of its own,
+    listed first, otherwise (as pokerkit's pots have it, and ``round_facts.pots_now``).
+    A flop bet of 100 and a call over 300 from preflop, with one seat all-in
+    preflop: 300 for all three seats, then 200 for the two.
+
+    >>> _with_dead((SidePot(200, (2, 3)),), 300, (1, 2, 3))
+    (SidePot(amount=300, eligible=(1, 2, 3)), SidePot(amount=200, eligible=(2, 3)))
+    >>> _with_dead((SidePot(200, (2, 3)),), 300, (2, 3))
+    (SidePot(amount=500, eligible=(2, 3)),)
+    """
+    if pots and pots[0].eligible == live:
+        return (SidePot(pots[0].amount + dead, live),) + pots[1:]
+    return (SidePot(dead, live),) + pots
