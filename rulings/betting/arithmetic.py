@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from rulings.betting.model import (
     ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot,
@@ -32,12 +33,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
     [(0, 'raise', 400, 700)]
     """
-    for index, action, table, _how, quote in _walk(hand, params, every_quote=True):
-        if action is None:
-            return
-        # _move has let the action through only from the seat due, the seat opening a stud street or a
-        # poster, so that seat is the actor and the quote _move made is its own.
-        yield index, action, _position(table, action.seat, action.seat, quote)
+    return _walk(hand, params, seen=True)     # a generator: nothing runs until the first step is asked for
 
 
 def position(hand: Hand, params: Params, after: int | None = None,
@@ -83,13 +79,17 @@ Refuse = Callable[[str, str], BettingError]
 Step = tuple[int, "Action | None", Table, "str | None", "Quote | None"]
 
 
-def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool = False) -> Iterator[Step]:
+def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool = False,
+          seen: bool = False) -> Iterator[Any]:
     """Yield (index, action, table before it, move, quote) for each action once checked, then
     (count, None, final table, None, None). At index ``stop`` the action is yielded unchecked,
     with no move, and the walk ends. The quote is that of the seat acting; it may be None for a
-    fold, check or call unless ``every_quote`` (then it is there for every action but a post)."""
+    fold, check or call unless ``every_quote`` (then it is there for every action but a post).
+
+    ``seen``: yield (index, action, Position before it) instead, and nothing at the end: the steps
+    of ``positions``, made here rather than by a second generator around this one."""
     table = Table.start(hand, params)
-    quiet = not every_quote and quote_is_quiet(table)
+    quiet = not (every_quote or seen) and quote_is_quiet(table)
     index = 0
     posts: list[tuple[int, Money]] = []
     for offset, actions in enumerate(hand.streets):
@@ -101,23 +101,18 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
                 yield index, action, table, None, None
                 return
             move, quote = _move(table, index, action, street, quiet)
-            yield index, action, table, move, quote
+            if seen:
+                # _move has let the action through only from the seat due, the seat opening a stud
+                # street or a poster, so that seat is the actor and the quote _move made is its own.
+                yield index, action, _position(table, action.seat, action.seat, quote)
+            else:
+                yield index, action, table, move, quote
             seat = action.seat
             if move == "post":
                 table.put(seat, action.to)
                 posts.append((seat, action.to))
             else:
-                if move == "fold":
-                    table.fold(seat)
-                elif move == "check":
-                    table.check(seat)
-                elif move == "call":
-                    table.call(seat, None if quote is None else quote[0])
-                elif move == "bring-in":
-                    table.bring_in(seat, action.to)
-                else:
-                    table.wager(seat, action.to)
-                table.after_action(seat)
+                table.play(seat, move, action.to, None if quote is None else quote[0])
             index += 1
         if table.posting:
             table.open_first(posts)
@@ -126,7 +121,8 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
         raise BettingError(f"street {table.street} ended before its betting was complete", index=index,
                            seat=due, field="streets",
                            expected=f"an action by seat {due}" if due is not None else "more actions")
-    yield index, None, table, None, None
+    if not seen:
+        yield index, None, table, None, None
 
 
 PLAYS = tuple(kind for kind in ACTION_KINDS if kind != "post")   # a tuple: any kind may be asked, hashable or not

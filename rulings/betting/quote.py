@@ -48,7 +48,8 @@ def quote_for(table: Table, seat: int) -> Quote:
         return (to_call, None, None, False, refusal(table, seat))
     game = table.hand.game
     if table.big_bet:
-        low = bet + table.full_size()
+        last, least = table.last_full_raise, table.least_bet
+        low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
         high = table_pot_limit_max(table, owed) if game.structure == "pot-limit" else None
     elif game.structure == "fixed-limit":
         low = high = table.full_level + street_bet(game, table.street)

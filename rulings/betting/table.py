@@ -441,10 +441,6 @@ class Table:
         self.put(seat, self.committed[seat] + (self.to_call(seat) if owed is None else owed))
         self.acted[seat] = self.committed[seat]
 
-    def check(self, seat: int) -> None:
-        self.acted[seat] = self.committed[seat]
-        self.fresh = False
-
     def fold(self, seat: int) -> None:
         if seat not in self.folded:
             self.able -= self.behind[seat] != 0
@@ -452,16 +448,45 @@ class Table:
             self.live_seats = tuple([s for s in self.live_seats if s != seat])
         self.fresh = False
 
-    def after_action(self, seat: int) -> None:
+    def play(self, seat: int, move: str, to: Money | None, owed: Money | None) -> None:
+        """Apply a checked move other than a post (``_move``'s fold, check, call, bring-in or wager)
+        by the seat, then find the next seat due, moving on past a street whose betting is complete.
+
+        ``owed`` is the seat's ``to_call`` when the caller has it. One call per action: a check and
+        the turn to the next seat (with ``find_due``'s usual case) are written out here.
+        """
+        if move == "check":
+            self.acted[seat] = self.committed[seat]
+        elif move == "call":
+            self.call(seat, owed)
+        elif move == "fold":
+            self.fold(seat)
+        elif move == "bring-in":
+            self.bring_in(seat, to)             # type: ignore[arg-type]   # _move: a bring-in has its total
+        else:
+            self.wager(seat, to)                # type: ignore[arg-type]   # _move: a wager has its total
+        # The turn passes to the seat after this one.
         if self.street == 0 and self.blinds is not None and seat == self.blinds.bb_seat:
             self.bb_acted = True
-        self.cursor = (self.place[seat] + 1) % len(self.order)
+        cursor = self.cursor = (self.place[seat] + 1) % len(self.order)
         if not self.big_bet:
             self.review_cap()
-        # The usual case, another seat due on this street, without the loop of advance.
         if len(self.live_seats) > 1:
-            due = self.due = self.find_due()
-            self.fresh = True
-            if due is not None:
-                return
+            if self.able > 1:
+                # find_due's usual case, written out: each seat that can act faces the current bet.
+                folded, behind, committed, acted, bet = (
+                    self.folded, self.behind, self.committed, self.acted, self.current_bet)
+                self.fresh = True
+                for due in self.rotations[cursor]:
+                    if due not in folded and behind[due] != 0 and (committed[due] < bet or due not in acted):
+                        self.due = due
+                        return
+                self.due = None
+            else:
+                due = self.due = self.find_due()
+                self.fresh = True
+                if due is not None:
+                    return
+        else:
+            self.fresh = False
         self.advance()
