@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
-from rulings.betting.limits import raise_cap
 from rulings.betting.model import (
-    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot, new_position,
+    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot,
 )
 from rulings.betting.pots import side_pots
 from rulings.betting.quote import Quote, opening, over_reason, quote_for, quote_is_quiet
@@ -33,12 +33,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
     [(0, 'raise', 400, 700)]
     """
-    for index, action, table, _how, quote in _walk(hand, params):
-        if action is None:
-            return
-        # _move has let the action through only from the seat due, the seat opening a stud street or a
-        # poster, so that seat is the actor and the quote _move made is its own.
-        yield index, action, _position(table, action.seat, action.seat, quote)
+    return _walk(hand, params, seen=True)     # a generator: nothing runs until the first step is asked for
 
 
 def position(hand: Hand, params: Params, after: int | None = None,
@@ -84,12 +79,17 @@ Refuse = Callable[[str, str], BettingError]
 Step = tuple[int, "Action | None", Table, "str | None", "Quote | None"]
 
 
-def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]:
+def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool = False,
+          seen: bool = False) -> Iterator[Any]:
     """Yield (index, action, table before it, move, quote) for each action once checked, then
     (count, None, final table, None, None). At index ``stop`` the action is yielded unchecked,
-    with no move, and the walk ends."""
+    with no move, and the walk ends. The quote is that of the seat acting; it may be None for a
+    fold, check or call unless ``every_quote`` (then it is there for every action but a post).
+
+    ``seen``: yield (index, action, Position before it) instead, and nothing at the end: the steps
+    of ``positions``, made here rather than by a second generator around this one."""
     table = Table.start(hand, params)
-    quiet = quote_is_quiet(table)
+    quiet = not (every_quote or seen) and quote_is_quiet(table)
     index = 0
     posts: list[tuple[int, Money]] = []
     for offset, actions in enumerate(hand.streets):
@@ -101,23 +101,18 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
                 yield index, action, table, None, None
                 return
             move, quote = _move(table, index, action, street, quiet)
-            yield index, action, table, move, quote
+            if seen:
+                # _move has let the action through only from the seat due, the seat opening a stud
+                # street or a poster, so that seat is the actor and the quote _move made is its own.
+                yield index, action, _position(table, action.seat, action.seat, quote)
+            else:
+                yield index, action, table, move, quote
             seat = action.seat
             if move == "post":
                 table.put(seat, action.to)
                 posts.append((seat, action.to))
             else:
-                if move == "fold":
-                    table.fold(seat)
-                elif move == "check":
-                    table.check(seat)
-                elif move == "call":
-                    table.call(seat)
-                elif move == "bring-in":
-                    table.bring_in(seat, action.to)
-                else:
-                    table.wager(seat, action.to)
-                table.after_action(seat)
+                table.play(seat, move, action.to, None if quote is None else quote[0])
             index += 1
         if table.posting:
             table.open_first(posts)
@@ -126,7 +121,8 @@ def _walk(hand: Hand, params: Params, stop: int | None = None) -> Iterator[Step]
         raise BettingError(f"street {table.street} ended before its betting was complete", index=index,
                            seat=due, field="streets",
                            expected=f"an action by seat {due}" if due is not None else "more actions")
-    yield index, None, table, None, None
+    if not seen:
+        yield index, None, table, None, None
 
 
 PLAYS = tuple(kind for kind in ACTION_KINDS if kind != "post")   # a tuple: any kind may be asked, hashable or not
@@ -151,7 +147,7 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
     # only where working it out cannot itself refuse the hand (a limit game's bet sizes, a house
     # setting), so that such a refusal still comes at the same action.
     quote = None if quiet and kind in PASSIVE else quote_for(table, seat)
-    to_call = table.to_call(seat) if quote is None else quote.to_call
+    to_call = table.to_call(seat) if quote is None else quote[0]
     if kind == "fold":
         return "fold", quote
     if kind == "check" or (kind == "call" and to_call == 0 and action.to in (None, committed)):
@@ -182,13 +178,14 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
             return "call", quote       # all-in for no more than a call
         raise _refused(index, seat, f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
                    _options(table, seat, quote))
-    if not quote.can_raise:
-        raise _refused(index, seat, f"seat {seat} may not raise: {quote.reason}", _options(table, seat, quote))
-    if quote.max_raise_to is not None and to > quote.max_raise_to:
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(quote.max_raise_to)}",
+    _, low, high, can_raise, reason = quote
+    if not can_raise:
+        raise _refused(index, seat, f"seat {seat} may not raise: {reason}", _options(table, seat, quote))
+    if high is not None and to > high:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(high)}",
                    _options(table, seat, quote))
-    if to < quote.min_raise_to and to != all_in:
-        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(quote.min_raise_to)}",
+    if to < low and to != all_in:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(low)}",
                    _options(table, seat, quote))
     return "wager", quote
 
@@ -262,15 +259,16 @@ def _bring_in(table: Table, action: Action, refuse: Refuse, all_in: Money | None
 
 def _options(table: Table, seat: int, quote: Quote) -> str:
     """The legal actions in words, for BettingError.expected."""
-    parts = ["fold", f"call to {_m(table.committed[seat] + quote.to_call)}" if quote.to_call else "check"]
-    if quote.can_raise:
+    to_call, low, high, can_raise, _ = quote
+    parts = ["fold", f"call to {_m(table.committed[seat] + to_call)}" if to_call else "check"]
+    if can_raise:
         verb = "raise" if table.current_bet else "bet"
-        if quote.max_raise_to is None:
-            parts.append(f"{verb} to {_m(quote.min_raise_to)} or more")
-        elif quote.max_raise_to == quote.min_raise_to:
-            parts.append(f"{verb} to {_m(quote.min_raise_to)}")
+        if high is None:
+            parts.append(f"{verb} to {_m(low)} or more")
+        elif high == low:
+            parts.append(f"{verb} to {_m(low)}")
         else:
-            parts.append(f"{verb} to {_m(quote.min_raise_to)}..{_m(quote.max_raise_to)}")
+            parts.append(f"{verb} to {_m(low)}..{_m(high)}")
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
@@ -278,39 +276,61 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat);
     ``quote`` is the seat's quote when the caller has just made it on this same table."""
     if table.posting:
-        quote = Quote(0, None, None, False, "the forced bets are still being posted")
+        quote = (0, None, None, False, "the forced bets are still being posted")
     elif quote is not None:
         pass
     elif seat is not None:
         quote = quote_for(table, seat)
     elif table.over:
-        quote = Quote(0, None, None, False, over_reason(table))
+        quote = (0, None, None, False, over_reason(table))
     else:
         quote = opening(table)
-    # The side pots are worked out only if read, from a copy of the chips as they stand now.
-    pots = Deferred((_side_pots, dict(table.total), frozenset(table.folded), table.dead, tuple(table.live_seats)))
-    # Position(actor, street, pot, pot_in_middle, to_call, current_bet, last_full_raise, min_raise_to,
-    # max_raise_to, can_raise, reason, side_pots, committed, stacks, capped, cap_reached)
+    # The Position holds the table's chip dicts as they stand now; the table copies them before it
+    # changes them again (Table.shared). The side pots are worked out from them only if read.
+    table.shared = True
     to_call, low, high, can_raise, reason = quote
-    cap_reached = not table.big_bet and table.bets >= raise_cap(table.hand.game, table.params)
-    return new_position(
-        actor, table.street, table.middle + sum(table.committed.values()), table.middle, to_call,
-        table.current_bet, table.last_full_raise, low, high, can_raise, reason, pots, dict(table.committed),
-        dict(table.behind), cap_reached and not table.uncapped, cap_reached,
-    )
+    cap_reached = not table.big_bet and table.bets >= table.cap
+    middle = table.middle
+    # Position(...) without the frozen __init__'s sixteen object.__setattr__ calls (most of the cost
+    # of a Position, and a replay makes one per action): its __dict__ given whole, as one display.
+    position = _new(Position)
+    _set(position, "__dict__", {
+        "actor": actor, "street": table.street, "pot": middle + table.in_front, "pot_in_middle": middle,
+        "to_call": to_call, "current_bet": table.current_bet, "last_full_raise": table.last_full_raise,
+        "min_raise_to": low, "max_raise_to": high, "can_raise": can_raise, "reason": reason,
+        "_side_pots": Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats)),
+        "committed": table.committed, "stacks": table.behind, "capped": cap_reached and not table.uncapped,
+        "cap_reached": cap_reached})
+    return position
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,
                live: tuple[int, ...]) -> tuple[SidePot, ...]:
     pots = side_pots(contributions, folded)
     if dead:
-        # pot_before belongs to no seat: it goes to the main pot, contested by all live seats.
         pots = _with_dead(pots, dead, tuple(sorted(live)))
     return pots
 
 
 def _with_dead(pots: tuple[SidePot, ...], dead: Money, live: tuple[int, ...]) -> tuple[SidePot, ...]:
-    if not pots:
-        return (SidePot(dead, live),)
-    return (SidePot(pots[0].amount + dead, pots[0].eligible),) + pots[1:]
+    """Add ``pot_before``, the money of the streets before the hand is told from, which belongs to no seat.
 
+    Every live seat contests it, a seat all-in on an earlier street (nothing put
+    in since) included: so it joins the first of this street's pots only when
+    that pot's contenders are all the live seats, and is a pot of its own,
+    listed first, otherwise (as pokerkit's pots have it, and ``round_facts.pots_now``).
+    A flop bet of 100 and a call over 300 from preflop, with one seat all-in
+    preflop: 300 for all three seats, then 200 for the two.
+
+    >>> _with_dead((SidePot(200, (2, 3)),), 300, (1, 2, 3))
+    (SidePot(amount=300, eligible=(1, 2, 3)), SidePot(amount=200, eligible=(2, 3)))
+    >>> _with_dead((SidePot(200, (2, 3)),), 300, (2, 3))
+    (SidePot(amount=500, eligible=(2, 3)),)
+    """
+    if pots and pots[0].eligible == live:
+        return (SidePot(pots[0].amount + dead, live),) + pots[1:]
+    return (SidePot(dead, live),) + pots

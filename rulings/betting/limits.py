@@ -36,7 +36,10 @@ def pot_limit_max(current_bet: Money, pot: Money, to_call: Money, rounding_unit:
     >>> pot_limit_max(0, 80, 0, rounding_unit=25)
     100
     """
-    return current_bet + round_up(pot + to_call, rounding_unit)
+    size = pot + to_call
+    if rounding_unit > 0:
+        size = -(-size // rounding_unit) * rounding_unit    # round_up, written out: one call fewer per action
+    return current_bet + size
 
 
 def street_bet(game: Game, street: int) -> Money:

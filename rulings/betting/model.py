@@ -172,13 +172,7 @@ class _ReadOnce:
 
 
 Position.side_pots = _ReadOnce()  # type: ignore[assignment]
-# Where each field of a Position lives in its __dict__, in the order of the fields.
-_STORED = tuple("_side_pots" if f.name == "side_pots" else f.name for f in fields(Position))
 
-
-def new_position(*values: Any) -> Position:
-    """``Position(*values)``: the same object, made without the frozen ``__init__``'s sixteen
-    ``object.__setattr__`` calls (most of the cost of a Position, and a replay makes one per action)."""
-    position = object.__new__(Position)
-    position.__dict__.update(zip(_STORED, values))
-    return position
+# The keys of a Position's __dict__, in field order (side_pots is stored as _side_pots);
+# arithmetic._position writes that dict itself.
+STORED = tuple("_side_pots" if f.name == "side_pots" else f.name for f in fields(Position))

@@ -1,22 +1,15 @@
 """The raise window of one seat: what it must call, the smallest and largest raise-to, or why it may not raise."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, raise_cap, street_bet
+from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
 from rulings.betting.model import Money
 from rulings.betting.table import Table
 from rulings.money import show
 
-
-class Quote(NamedTuple):
-    """What one seat may do now (a named tuple: one is made at every action)."""
-
-    to_call: Money
-    min_raise_to: Money | None
-    max_raise_to: Money | None
-    can_raise: bool
-    reason: str | None
+# What one seat may do now: (to_call, min_raise_to, max_raise_to, can_raise, reason), the reason
+# being why it may not raise. A plain tuple: one is made at every action, and a named tuple's
+# constructor is a Python call that costs more than the rest of a fold's quote.
+Quote = tuple[Money, "Money | None", "Money | None", bool, "str | None"]
 
 
 def quote_is_quiet(table: Table) -> bool:
@@ -26,15 +19,38 @@ def quote_is_quiet(table: Table) -> bool:
 
 
 def quote_for(table: Table, seat: int) -> Quote:
-    """To call, and the raise window with the reason when there is none, for one seat."""
-    to_call = table.to_call(seat)
-    reason = refusal(table, seat)
-    if reason is not None:
-        return Quote(to_call, None, None, False, reason)
+    """To call, and the raise window with the reason when there is none, for one seat.
+
+    Made at every action, so the usual case is worked out here: a seat that
+    can act while another can too faces the current bet (``Table.to_call``)
+    and is asked ``refusal``'s remaining questions in ``refusal``'s order;
+    only a seat refused goes through ``refusal`` for the reason.
+    """
+    stack = table.behind[seat]
+    if table.over or table.able <= 1 or stack == 0 or seat in table.folded:
+        return (table.to_call(seat), None, None, False, refusal(table, seat))
+    bet = table.current_bet
+    committed = table.committed[seat]
+    owed = bet - committed
+    if owed < 0:
+        owed = 0
+    to_call = owed if stack is None or owed <= stack else stack
+    # Table.others_can_call_a_raise, written out (it would be one more call at every action).
+    behind, committed_of = table.behind, table.committed
+    for other in table.live_seats:
+        reach = behind[other]
+        if other != seat and (reach is None or committed_of[other] + reach > bet):
+            break
+    else:
+        return (to_call, None, None, False, refusal(table, seat))
+    if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
+            or (not table.big_bet and table.capped())):
+        return (to_call, None, None, False, refusal(table, seat))
     game = table.hand.game
     if table.big_bet:
-        low = table.current_bet + table.full_size()
-        high = table_pot_limit_max(table, seat) if game.structure == "pot-limit" else None
+        last, least = table.last_full_raise, table.least_bet
+        low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
+        high = table_pot_limit_max(table, owed) if game.structure == "pot-limit" else None
     elif game.structure == "fixed-limit":
         low = high = table.full_level + street_bet(game, table.street)
     else:
@@ -42,15 +58,14 @@ def quote_for(table: Table, seat: int) -> Quote:
         high = table.full_level + street_bet(game, table.street)
     if high is not None and high < low:
         high = low      # a pot smaller than the minimum bet still allows the minimum
-    stack = table.behind[seat]
     if stack is not None:
         # Short of the minimum, the seat may still raise all-in (table stakes).
-        all_in = table.committed[seat] + stack
+        all_in = committed + stack
         if all_in < low:
             low = all_in
         if high is None or all_in < high:
             high = all_in
-    return Quote(to_call, low, high, True, None)
+    return (to_call, low, high, True, None)
 
 
 def refusal(table: Table, seat: int) -> str | None:
@@ -78,15 +93,16 @@ def refusal(table: Table, seat: int) -> str | None:
                     f"betting was not reopened for seat {seat}")
         return f"the betting was not reopened for seat {seat}"
     if table.capped():
-        raises = raise_cap(table.hand.game, table.params) - 1
+        raises = table.cap - 1
         return f"the betting is capped at a bet and {raises} raises"
     return None
 
 
-def table_pot_limit_max(table: Table, seat: int) -> Money:
-    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5)."""
+def table_pot_limit_max(table: Table, call: Money) -> Money:
+    """PL-FORMULA with the preflop house parameters (TDA-2024-54B, RRP-PL-5), for a seat that must
+    put in ``call`` (not capped at its stack) to call the current bet."""
     game, params, blinds = table.hand.game, table.params, table.blinds
-    pot = table.middle + sum(table.committed.values())
+    pot = table.middle + table.in_front
     if table.street == 0 and blinds is not None:
         small = table.committed[blinds.sb_seat] if blinds.sb_seat is not None else 0
         if params.preflop_assume_full_blinds:
@@ -96,8 +112,7 @@ def table_pot_limit_max(table: Table, seat: int) -> Money:
         if params.sb_counts_as_bb and not table.bb_acted and small > 0:
             # Only the part of a BB the small blind has not yet put in is added.
             pot += max(game.big_blind - small, 0)
-    call = table.facing(seat) - table.committed[seat]
-    return pot_limit_max(table.current_bet, pot, call if call > 0 else 0, params.rounding_unit)
+    return pot_limit_max(table.current_bet, pot, call, params.rounding_unit)
 
 
 def opening(table: Table) -> Quote:
@@ -105,13 +120,13 @@ def opening(table: Table) -> Quote:
     game = table.hand.game
     low = minimum_bet(game, table.street)
     if game.structure == "pot-limit":
-        pot = table.middle + sum(table.committed.values())
+        pot = table.middle + table.in_front
         high = max(pot_limit_max(0, pot, 0, table.params.rounding_unit), low)
     elif game.structure == "no-limit":
         high = None
     else:
         high = street_bet(game, table.street)
-    return Quote(0, low, high, True, None)
+    return (0, low, high, True, None)
 
 
 def over_reason(table: Table) -> str:

@@ -2,12 +2,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
 from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
 
 HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
+
+
+_seat_of = attrgetter("seat")
+_stack_of = attrgetter("stack")
+
+
+@lru_cache(maxsize=512)
+def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ...], ...]]:
+    """Each seat's index in ``seats``, and ``seats`` read from each index round to the one before.
+
+    Kept per seating, as the same seats play hand after hand: the tables of
+    those hands share the answer, so they only ever read it.
+    """
+    return dict(zip(seats, range(len(seats)))), tuple([seats[i:] + seats[:i] for i in range(len(seats))])
 
 
 class Blinds(NamedTuple):
@@ -25,9 +41,15 @@ class Table:
 
     Mutable on purpose: it is an accumulator private to the replay; callers
     only ever see the frozen ``Position`` built from it. It keeps running
-    counts (``live_seats``, ``able``) and the next seat due (``due``) so that
-    no question about who may act has to look at every seat again; every
-    method that moves chips or turns clears ``fresh`` so ``due`` is found anew.
+    counts (``live_seats``, ``able``, ``in_front``) and the next seat due
+    (``due``) so that no question about who may act has to look at every
+    seat again; every method that moves chips or turns clears ``fresh`` so
+    ``due`` is found anew.
+
+    A Position holds the table's own ``committed``, ``behind`` and ``total``
+    dicts rather than copies (``shared``); once shared they are never changed
+    in place: the next move of chips copies them first. ``folded`` and
+    ``live_seats`` are immutable and replaced on a fold.
     """
 
     hand: Hand
@@ -39,7 +61,7 @@ class Table:
     middle: Money                            # the pot from earlier streets, antes and pot_before
     dead: Money                              # money in the middle that belongs to no seat (pot_before)
     street: int
-    folded: set[int] = field(default_factory=set)
+    folded: frozenset[int] = frozenset()
     acted: dict[int, Money] = field(default_factory=dict)   # the street total each seat last acted at
     current_bet: Money = 0
     last_full_raise: Money = 0
@@ -52,13 +74,17 @@ class Table:
     bb_acted: bool = False
     over: bool = False
     posting: bool = False                    # explicit posts are still coming in
-    live_seats: list[int] = field(default_factory=list)   # the seats that have not folded, in order
+    live_seats: tuple[int, ...] = ()         # the seats that have not folded, in order
     able: int = 0                            # live seats with chips behind (or no known stack)
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
-    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order
+    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order (shared: read only)
     big_bet: bool = False                    # no-limit or pot-limit
     least_bet: Money | None = None           # minimum_bet, the same on every street but in fixed limit (None)
+    in_front: Money = 0                      # the sum of committed: this street's bets
+    shared: bool = False                     # committed, behind and total are held by a Position
+    cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
+    rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on (seating)
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -67,7 +93,7 @@ class Table:
             raise BettingError(f"unknown betting structure {hand.game.structure!r}", field="game",
                                expected=" | ".join(STRUCTURES))
         players = hand.players
-        seats = tuple([player.seat for player in players])
+        seats = tuple(map(_seat_of, players))
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise BettingError("a hand needs two or more players in distinct seats", field="players",
                                expected="two or more distinct seats")
@@ -75,14 +101,15 @@ class Table:
             raise BettingError(f"first_street {hand.first_street} is not a betting round of this game",
                                field="first_street",
                                expected=f"0 to {hand.game.betting_rounds - 1}")
-        stacks = [p.stack for p in players]
+        stacks = tuple(map(_stack_of, players))
+        place, rotations = seating(seats)
         table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
                     total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
-                    live_seats=list(seats), able=len(stacks) - stacks.count(0),
-                    place=dict(zip(seats, range(len(seats)))),
+                    live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
                     big_bet=hand.game.structure in BIG_BET,
-                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0))
+                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0),
+                    cap=raise_cap(hand.game, params), rotations=rotations)
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -98,8 +125,20 @@ class Table:
 
     # -- chips -------------------------------------------------------------------------------
 
+    def unshare(self) -> None:
+        """Copy ``committed``, ``behind`` and ``total`` before changing them: a Position holds these."""
+        self.committed = dict(self.committed)
+        self.behind = dict(self.behind)
+        self.total = dict(self.total)
+        self.shared = False
+
     def put(self, seat: int, to: Money) -> None:
         """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
+        if self.shared:     # unshare(), written out: most puts follow a Position
+            self.committed = dict(self.committed)
+            self.behind = dict(self.behind)
+            self.total = dict(self.total)
+            self.shared = False
         amount = to - self.committed[seat]
         stack = self.behind[seat]
         if stack is not None:
@@ -108,9 +147,12 @@ class Table:
                 self.able += 1 if rest != 0 else -1
         self.total[seat] += amount
         self.committed[seat] = to
+        self.in_front += amount
         self.fresh = False
 
     def ante(self, seat: int, ante: Money) -> None:
+        if self.shared:
+            self.unshare()
         stack = self.behind[seat]
         paid = ante if stack is None else min(ante, stack)
         if stack is not None:
@@ -228,8 +270,9 @@ class Table:
 
     def close_street(self) -> None:
         """Sweep the street's bets into the middle."""
-        self.middle += sum(self.committed.values())
-        self.committed = dict.fromkeys(self.order, 0)
+        self.middle += self.in_front
+        self.in_front = 0
+        self.committed = dict.fromkeys(self.order, 0)     # a new dict: a Position may hold the old one
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.acted = {}
         self.short_all_in = None
@@ -248,8 +291,8 @@ class Table:
 
     # -- who acts ----------------------------------------------------------------------------
 
-    def live(self) -> list[int]:
-        """The seats that have not folded, in order (the table's own list: read it, do not change it)."""
+    def live(self) -> tuple[int, ...]:
+        """The seats that have not folded, in order."""
         return self.live_seats
 
     def can_act(self, seat: int) -> bool:
@@ -305,19 +348,20 @@ class Table:
         live = self.live_seats
         if len(live) <= 1:
             return None
-        order, folded, behind, committed, acted = self.order, self.folded, self.behind, self.committed, self.acted
-        start = self.cursor or 0
-        # For a seat that can act, another can exactly when it is not the only one.
-        others = self.able > 1
-        bet = self.current_bet
-        for seat in order[start:] + order[:start]:
+        folded, behind, committed, bet = self.folded, self.behind, self.committed, self.current_bet
+        rotation = self.rotations[self.cursor or 0]
+        if self.able > 1:
+            # For a seat that can act, another can too (it is not the only one): it faces the bet.
+            acted = self.acted
+            for seat in rotation:
+                if seat not in folded and behind[seat] != 0 and (committed[seat] < bet or seat not in acted):
+                    return seat
+            return None
+        # No other seat can act: a seat faces only what the others have put in (facing).
+        for seat in rotation:
             if seat in folded or behind[seat] == 0:
                 continue
-            if others:
-                facing = bet
-            else:
-                facing = min(bet, max([committed[s] for s in live if s != seat], default=0))
-            if committed[seat] < facing or (others and seat not in acted):
+            if committed[seat] < min(bet, max([committed[s] for s in live if s != seat], default=0)):
                 return seat
         return None
 
@@ -358,7 +402,7 @@ class Table:
         if self.big_bet or not self.heads_up():
             return
         variant = self.heads_up_variant()
-        if variant == "before_cap" and self.bets < raise_cap(self.hand.game, self.params):
+        if variant == "before_cap" and self.bets < self.cap:
             self.uncapped = True
         elif variant == "before_third_bet" and self.bets < 3:
             self.uncapped = True
@@ -366,7 +410,7 @@ class Table:
     def capped(self) -> bool:
         if self.big_bet or self.uncapped:
             return False
-        return self.bets >= raise_cap(self.hand.game, self.params)
+        return self.bets >= self.cap
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -392,26 +436,57 @@ class Table:
         if self.big_bet:
             self.last_full_raise = max(self.last_full_raise, to)
 
-    def call(self, seat: int) -> None:
-        self.put(seat, self.committed[seat] + self.to_call(seat))
+    def call(self, seat: int, owed: Money | None = None) -> None:
+        """Call: put in ``owed``, the seat's ``to_call`` (worked out when not given)."""
+        self.put(seat, self.committed[seat] + (self.to_call(seat) if owed is None else owed))
         self.acted[seat] = self.committed[seat]
-
-    def check(self, seat: int) -> None:
-        self.acted[seat] = self.committed[seat]
-        self.fresh = False
 
     def fold(self, seat: int) -> None:
         if seat not in self.folded:
             self.able -= self.behind[seat] != 0
-            self.folded.add(seat)
-            self.live_seats.remove(seat)
+            self.folded = self.folded | {seat}
+            self.live_seats = tuple([s for s in self.live_seats if s != seat])
         self.fresh = False
 
-    def after_action(self, seat: int) -> None:
-        if self.blinds is not None and seat == self.blinds.bb_seat and self.street == 0:
+    def play(self, seat: int, move: str, to: Money | None, owed: Money | None) -> None:
+        """Apply a checked move other than a post (``_move``'s fold, check, call, bring-in or wager)
+        by the seat, then find the next seat due, moving on past a street whose betting is complete.
+
+        ``owed`` is the seat's ``to_call`` when the caller has it. One call per action: a check and
+        the turn to the next seat (with ``find_due``'s usual case) are written out here.
+        """
+        if move == "check":
+            self.acted[seat] = self.committed[seat]
+        elif move == "call":
+            self.call(seat, owed)
+        elif move == "fold":
+            self.fold(seat)
+        elif move == "bring-in":
+            self.bring_in(seat, to)             # type: ignore[arg-type]   # _move: a bring-in has its total
+        else:
+            self.wager(seat, to)                # type: ignore[arg-type]   # _move: a wager has its total
+        # The turn passes to the seat after this one.
+        if self.street == 0 and self.blinds is not None and seat == self.blinds.bb_seat:
             self.bb_acted = True
-        self.cursor = (self.place[seat] + 1) % len(self.order)
-        self.fresh = False
+        cursor = self.cursor = (self.place[seat] + 1) % len(self.order)
         if not self.big_bet:
             self.review_cap()
+        if len(self.live_seats) > 1:
+            if self.able > 1:
+                # find_due's usual case, written out: each seat that can act faces the current bet.
+                folded, behind, committed, acted, bet = (
+                    self.folded, self.behind, self.committed, self.acted, self.current_bet)
+                self.fresh = True
+                for due in self.rotations[cursor]:
+                    if due not in folded and behind[due] != 0 and (committed[due] < bet or due not in acted):
+                        self.due = due
+                        return
+                self.due = None
+            else:
+                due = self.due = self.find_due()
+                self.fresh = True
+                if due is not None:
+                    return
+        else:
+            self.fresh = False
         self.advance()
