@@ -264,6 +264,23 @@ def test_logins_are_limited_and_sessions_end(client, svc):
     assert client.get("/api/me", headers=manager).status_code == 401     # revoked
 
 
+def test_attempts_sent_at_once_are_counted_before_the_password_is_checked(svc):
+    """Twelve wrong passwords for one name in parallel: at most five are checked, the rest refused unchecked."""
+    from concurrent.futures import ThreadPoolExecutor
+    from rulings.service.auth import AuthError
+
+    def attempt(n: int) -> int:
+        try:
+            svc.auth.login("fiona", "wrong-password", f"10.0.0.{n}")     # twelve addresses: the name's limit
+        except AuthError as exc:
+            return exc.status
+        return 200
+
+    with ThreadPoolExecutor(12) as pool:
+        statuses = sorted(pool.map(attempt, range(12)))
+    assert statuses.count(401) <= 5 and statuses.count(429) >= 7 and set(statuses) <= {401, 429}
+
+
 def test_session_expiry(tmp_path):
     from rulings.service.app import create_app
     svc = make_service(tmp_path, "sqlite", session_hours=-1)              # every session already expired

@@ -661,9 +661,24 @@ def admin_password_if_none(service) -> str | None:
     return password
 
 
+SWITCH_INTERVAL = 0.0005
+
+
+def tune_worker() -> None:
+    """Settings for a `rulings serve` worker process (not for an app made inside another program).
+
+    A worker runs the event loop, the rulings (in threads) and the log writer in one interpreter. With
+    Python's default 5 ms switch interval, a finished commit or a newly arrived request waited up to
+    5 ms for a ruling thread to let go of the interpreter; at 0.5 ms they get in promptly. Measured with
+    benchmarks/service_speed.py: more rulings a second and a lower p99 at the same load.
+    """
+    import sys
+    sys.setswitchinterval(float(os.environ.get("RULINGS_SWITCH_INTERVAL") or SWITCH_INTERVAL))
+
+
 def app_from_environment() -> Starlette:
     """The app of one worker process of `rulings serve --workers N` (settings passed in the environment)."""
-    import os
+    tune_worker()
     return create_app(Config(data_dir=Path(os.environ["RULINGS_SERVE_DATA"]),
                              database=os.environ.get("RULINGS_SERVE_DATABASE") or None,
                              session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12"))))

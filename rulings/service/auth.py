@@ -129,34 +129,44 @@ def has_admin(engine: sa.Engine) -> bool:
 
 
 class Limiter:
-    """At most ``attempts`` failed logins per key in ``window`` seconds, counted in the database.
+    """At most ``attempts`` failed logins per account name and per client address in ``window`` seconds,
+    counted in the database.
 
-    An attempt is written down *before* its password is checked and struck out
-    again only when it succeeds (or is refused unchecked), so attempts sent all
-    at once to several workers are counted together: each attempt counts the
-    rows committed before it, its own included, and the one that finds more
-    than ``attempts`` is refused.
+    An attempt on an account name is written down *before* its password is
+    checked and struck out again only when it succeeds (or is refused
+    unchecked), so attempts on one name sent all at once to several workers
+    are counted together: each counts the rows committed before it, its own
+    included, and one that finds more than ``attempts`` is refused. A client
+    address counts its failures only (a podium host logging several people in
+    at once is not held up).
     """
 
     def __init__(self, engine: sa.Engine, attempts: int = 5, window: float = 60.0):
         self.engine, self.attempts, self.window = engine, attempts, window
 
-    def begin(self, *keys: str) -> tuple[list[int], int]:
-        """Write down an attempt for these keys; its row ids and the seconds to wait (0: go on and check)."""
+    def begin(self, name: str, client: str) -> tuple[list[int], int]:
+        """Write down an attempt on ``name``; its row ids and the seconds to wait (0: go on and check)."""
         f = db.login_failures
         now = time.time()
+        name, client = f"name:{name}"[:200], f"client:{client}"[:200]
         with db.write_lock(self.engine), self.engine.begin() as conn:
             conn.execute(f.delete().where(f.c.at < now - self.window))     # attempts whose window has passed
-            ids = [conn.execute(f.insert().values(key=k[:200], at=now)).inserted_primary_key[0] for k in keys]
+            ids = [conn.execute(f.insert().values(key=name, at=now)).inserted_primary_key[0]]
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(f.c.key, sa.func.count(), sa.func.min(f.c.at))
-                                .where(f.c.key.in_([k[:200] for k in keys]), f.c.at >= now - self.window)
+                                .where(f.c.key.in_([name, client]), f.c.at >= now - self.window)
                                 .group_by(f.c.key)).all()
-        worst = max((self.window - (now - oldest) for _key, n, oldest in rows if n > self.attempts), default=0.0)
+        worst = max((self.window - (now - oldest) for key, n, oldest in rows
+                     if n > self.attempts or (key == client and n >= self.attempts)), default=0.0)
         if worst:
             self.forget(ids)       # a refused attempt is not a failure: it does not lengthen the wait
             return [], int(worst) + 1
         return ids, 0
+
+    def failed(self, client: str) -> None:
+        """The attempt failed: it counts against the client address too (the name's row stays)."""
+        with db.write_lock(self.engine), self.engine.begin() as conn:
+            conn.execute(db.login_failures.insert().values(key=f"client:{client}"[:200], at=time.time()))
 
     def forget(self, ids: list[int]) -> None:
         if ids:
@@ -177,8 +187,7 @@ class Auth:
         self._cache: dict[str, tuple[float, Account | None, float]] = {}
 
     def login(self, username: str, password: str, client: str) -> tuple[str, str, Account]:
-        keys = (f"name:{username}", f"client:{client}")
-        attempt, wait = self.limiter.begin(*keys)
+        attempt, wait = self.limiter.begin(username, client)
         if wait:
             raise AuthError(429, "rate_limited", "too many failed logins; try again later", wait)
         with self.engine.connect() as conn:
@@ -188,7 +197,8 @@ class Auth:
             ok = row is not None and not row["disabled"]
         except (VerificationError, InvalidHashError):
             ok = False
-        if not ok:      # the attempt stays written down: a failure
+        if not ok:      # the attempt on the name stays written down: a failure
+            self.limiter.failed(client)
             raise AuthError(401, "auth", "wrong account name or password")
         self.limiter.forget(attempt)
         token = secrets.token_urlsafe(32)
