@@ -183,7 +183,7 @@ class Service:
 
     def rule_and_record(self, account, *, incident: Any, book: str | None = None, answers: dict | None = None,
                         table: str | None = None, asked: list | None = None, request_id: str | None = None,
-                        room: str | None = None, consult: bool = True) -> dict:
+                        room: str | None = None, consult: bool = True, consultation: str | None = None) -> dict:
         """Rule (a full consultation step unless ``consult`` is false) and record the ruling in the log.
 
         Returns the step as the JSON API gives it, with ``entry``; the entry is committed when this returns.
@@ -193,7 +193,7 @@ class Service:
         answers = dict(answers or {})
         step = (warm.consultation.step if consult else warm.consultation.rule)(incident, answers)
         return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
-                           room=room).result(timeout=60)
+                           room=room, consultation=consultation).result(timeout=60)
 
     def record(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None, asked: list | None,
                request_id: str | None, room: str | None = None, consultation: str | None = None):
