@@ -1,9 +1,16 @@
 """Service speed: recorded rulings per second and latency p50/p99 over loopback, SQLite and PostgreSQL,
 beside the in-process ruling time.
 
-Starts `rulings serve` (one process) on 127.0.0.1 with a fresh data folder (and, for PostgreSQL, a
-throw-away server like the tests'), logs in, and drives POST /api/rule — the ruling recorded in the
-log, acknowledged only once committed — from concurrent keep-alive clients. Request counts are bounded.
+Starts `rulings serve [--workers N]` on 127.0.0.1 with a fresh data folder (and, for PostgreSQL, a
+throw-away server like the tests'). Each client is a podium: its own floor account, logged in over HTTP
+(Argon2id), one keep-alive connection, a bearer token on every request, and POST /api/rule with the
+book's example incidents (examples/incidents, all 15) in turn from its own starting point — each ruling
+recorded in the log and acknowledged only once committed. Request counts are bounded.
+
+Printed beside each other, from the same run: the in-process ruling of the same incidents (wall time
+and CPU time), rulings/s and p50/p99 latency per backend, the server's CPU per ruling (all its
+processes) and the two ratios that move least on a shared machine: server CPU per ruling over the
+in-process CPU per ruling, and the rate over one core's in-process rate.
 
 Run: .venv/bin/python benchmarks/service_speed.py [--requests 3000] [--clients 8] [--workers 1]
      [--backend sqlite|postgresql|both]
