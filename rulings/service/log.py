@@ -14,6 +14,7 @@ import io
 import json
 import queue
 import re
+import secrets
 import threading
 from concurrent.futures import Future
 from datetime import date, timedelta
@@ -26,16 +27,29 @@ from rulings.service import db
 
 KINDS = ("ruling", "decision", "correction")
 DECISIONS = ("followed", "departed")
-_DEC = re.compile(r'"__dec__(-?[0-9.E+-]+)__"')
+# a Decimal is written as a marked string and the marks taken off afterwards; the mark carries a random
+# token, so text somebody typed (a table, a reason) can never pass for a number
+_MARK = "__dec" + secrets.token_hex(8) + "__"
+_DEC = re.compile('"' + _MARK + r'(-?[0-9.E+-]+)__"')
+
+
+def _default(o):
+    if isinstance(o, Decimal):
+        return f"{_MARK}{o.normalize():f}__"
+    raise TypeError(f"cannot write {type(o).__name__} as JSON")
+
+
+_ENCODER = json.JSONEncoder(default=_default, ensure_ascii=False, separators=(",", ":"))
 
 
 def dumps(data: Any) -> str:
-    """Compact JSON with exact decimal money (84.50 written as 84.5, never through a float)."""
-    def default(o):
-        if isinstance(o, Decimal):
-            return f"__dec__{o.normalize():f}__"
-        raise TypeError(f"cannot write {type(o).__name__} as JSON")
-    return _DEC.sub(r"\1", json.dumps(data, default=default, ensure_ascii=False, separators=(",", ":")))
+    """Compact JSON with exact decimal money (84.50 written as 84.5, never through a float).
+
+    One encoder for every call, and the decimal marks rewritten only when there are any (most
+    reports carry whole-number money): a recorded ruling writes three or four of these.
+    """
+    text = _ENCODER.encode(data)
+    return _DEC.sub(r"\1", text) if _MARK in text else text
 
 
 def loads(text: str | None) -> Any:
