@@ -166,7 +166,7 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float, float]:
+def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float, float, float]:
     pg = None
     database = None
     if backend == "postgresql":
@@ -177,15 +177,17 @@ def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[fl
     proc, port = start(data, database, workers, clients)
     time.sleep(1.0 if workers > 1 else 0)   # every worker up before timing
     try:
-        cpu0 = cpu_seconds(proc.pid)
+        cpu0, mine = cpu_seconds(proc.pid), time.process_time()
         wall, lat = asyncio.run(drive(port, requests, clients))
-        cpu = (cpu_seconds(proc.pid) - cpu0) / (len(lat) + 3 * clients + 1) * 1000
+        sent = len(lat) + 4 * clients        # the timed requests, the warm-up ones and the logins
+        cpu = (cpu_seconds(proc.pid) - cpu0) / sent * 1000
+        client_cpu = (time.process_time() - mine) / sent * 1000
     finally:
         proc.terminate()
         proc.wait(timeout=30)
         if pg:
             pg.stop()
-    return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu
+    return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu, client_cpu
 
 
 def main() -> None:
@@ -202,10 +204,12 @@ def main() -> None:
           f"median {med:.2f} ms, p99 {p99:.2f} ms; CPU {mean:.2f} ms per ruling (= {1000 / mean:.0f}/s on one core)")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     for backend in backends:
-        rate, p50, p99, cpu = run(backend, requests, args.clients, args.workers)
+        rate, p50, p99, cpu, client_cpu = run(backend, requests, args.clients, args.workers)
         print(f"{backend:10}  {requests} recorded rulings, {args.clients} clients, {args.workers} worker(s): "
               f"{rate:.0f} rulings/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms; server CPU {cpu:.2f} ms per ruling "
-              f"= {cpu / mean:.2f}x the in-process ruling; rate = {rate * mean / 1000:.2f}x one core's in-process rate")
+              f"= {cpu / mean:.2f}x the in-process ruling; rate = {rate * mean / 1000:.2f}x one core's in-process rate; "
+              f"the clients' CPU {client_cpu:.2f} ms per ruling; server + clients fit "
+              f"{2000 / (cpu + client_cpu):.0f} rulings/s into 2 idle cores")
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
