@@ -1,9 +1,16 @@
 """Service speed: recorded rulings per second and latency p50/p99 over loopback, SQLite and PostgreSQL,
 beside the in-process ruling time.
 
-Starts `rulings serve` (one process) on 127.0.0.1 with a fresh data folder (and, for PostgreSQL, a
-throw-away server like the tests'), logs in, and drives POST /api/rule — the ruling recorded in the
-log, acknowledged only once committed — from concurrent keep-alive clients. Request counts are bounded.
+Starts `rulings serve [--workers N]` on 127.0.0.1 with a fresh data folder (and, for PostgreSQL, a
+throw-away server like the tests'). Each client is a podium: its own floor account, logged in over HTTP
+(Argon2id), one keep-alive connection, a bearer token on every request, and POST /api/rule with the
+book's example incidents (examples/incidents, all 15) in turn from its own starting point — each ruling
+recorded in the log and acknowledged only once committed. Request counts are bounded.
+
+Printed beside each other, from the same run: the in-process ruling of the same incidents (wall time
+and CPU time), rulings/s and p50/p99 latency per backend, the server's CPU per ruling (all its
+processes) and the two ratios that move least on a shared machine: server CPU per ruling over the
+in-process CPU per ruling, and the rate over one core's in-process rate.
 
 Run: .venv/bin/python benchmarks/service_speed.py [--requests 3000] [--clients 8] [--workers 1]
      [--backend sqlite|postgresql|both]
@@ -26,10 +33,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-INCIDENT = {"incident": "pl-silent-overchip",
-            "game": {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "blinds": [1, 2]},
-            "button": 3, "players": {"1": 1000, "2": 640, "3": 815}, "street": "flop", "pot": 80,
-            "actions": [], "disputed": {"seat": 1, "chips": [500]}}
+
+
+def incidents() -> list[dict]:
+    """Every example incident of the book (examples/incidents), as a client would send it: a JSON object."""
+    import yaml
+    out = []
+    for path in sorted((ROOT / "examples" / "incidents").iterdir()):
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        out.append(json.loads(json.dumps(data)))     # keys as JSON gives them (seat numbers as text)
+    return out
 
 
 def pct(values: list[float], p: float) -> float:
@@ -37,17 +51,24 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def in_process(n: int) -> tuple[float, float]:
+def in_process(n: int) -> tuple[float, float, float]:
+    """Median and p99 wall time and mean CPU time (ms) of ruling the example incidents in turn, in this process
+    (no HTTP, no log). CPU time is what the service's own CPU per ruling is set beside: on a shared machine it
+    moves far less than wall time."""
     from rulings.service.app import Books
     warm = Books().get("standard")
-    for _ in range(50):
-        warm.consultation.rule(INCIDENT)
+    mix = incidents()
+    for _ in range(5):
+        for one in mix:
+            warm.consultation.rule(one)
     times = []
-    for _ in range(n):
+    cpu = time.process_time()
+    for i in range(n):
         t = time.perf_counter()
-        warm.consultation.rule(INCIDENT)
+        warm.consultation.rule(mix[i % len(mix)])
         times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000, pct(times, 99) * 1000
+    cpu = (time.process_time() - cpu) / n
+    return statistics.median(times) * 1000, cpu * 1000, pct(times, 99) * 1000
 
 
 def _port() -> int:
@@ -56,12 +77,13 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def start(data: Path, database: str | None, workers: int = 1) -> tuple[subprocess.Popen, int]:
+def start(data: Path, database: str | None, workers: int = 1, clients: int = 8) -> tuple[subprocess.Popen, int]:
     from rulings.service import db
     from rulings.service.auth import add_account
     engine = db.make_engine(db.database_url(database, data))
     db.migrate(engine)
-    add_account(engine, "bench", "bench-password", "floor")
+    for n in range(clients):     # one floorperson per podium, each with its own login
+        add_account(engine, f"floor{n}", "bench-password", "floor")
     engine.dispose()
     port = _port()
     cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
@@ -101,22 +123,23 @@ async def _request(reader, writer, method: str, path: str, body: bytes, token: s
 
 
 async def drive(port: int, requests: int, clients: int) -> tuple[float, list[float]]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    status, data = await _request(reader, writer, "POST", "/api/login",
-                                  json.dumps({"username": "bench", "password": "bench-password"}).encode(), None)
-    assert status == 200, data
-    token = json.loads(data)["token"]
-    writer.close()
-    body = json.dumps({"incident": INCIDENT, "table": "1"}).encode()
+    bodies = [json.dumps({"incident": one, "table": str(1 + i % 9)}).encode() for i, one in enumerate(incidents())]
     latencies: list[float] = []
     left = [requests]
 
-    async def client() -> None:
+    async def client(n: int) -> None:
         r, w = await asyncio.open_connection("127.0.0.1", port)
-        for _ in range(3):   # warm-up on each connection, not timed
-            await _request(r, w, "POST", "/api/rule", body, token)
+        status, data = await _request(r, w, "POST", "/api/login", json.dumps(
+            {"username": f"floor{n}", "password": "bench-password"}).encode(), None)
+        assert status == 200, data
+        token = json.loads(data)["token"]
+        for i in range(3):   # warm-up on each connection, not timed
+            await _request(r, w, "POST", "/api/rule", bodies[(n + i) % len(bodies)], token)
+        i = n   # each client goes through the examples in turn, from its own starting point
         while left[0] > 0:
             left[0] -= 1
+            i += 1
+            body = bodies[i % len(bodies)]
             t = time.perf_counter()
             status, data = await _request(r, w, "POST", "/api/rule", body, token)
             latencies.append(time.perf_counter() - t)
@@ -124,7 +147,7 @@ async def drive(port: int, requests: int, clients: int) -> tuple[float, list[flo
         w.close()
 
     t = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(clients)))
+    await asyncio.gather(*(client(n) for n in range(clients)))
     return time.perf_counter() - t, latencies
 
 
@@ -143,7 +166,7 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float, float]:
+def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float, float, float]:
     pg = None
     database = None
     if backend == "postgresql":
@@ -151,18 +174,20 @@ def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[fl
         pg = pgtemp.TempPostgres()
         database = pg.new_database()
     data = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
-    proc, port = start(data, database, workers)
+    proc, port = start(data, database, workers, clients)
     time.sleep(1.0 if workers > 1 else 0)   # every worker up before timing
     try:
-        cpu0 = cpu_seconds(proc.pid)
+        cpu0, mine = cpu_seconds(proc.pid), time.process_time()
         wall, lat = asyncio.run(drive(port, requests, clients))
-        cpu = (cpu_seconds(proc.pid) - cpu0) / (len(lat) + 3 * clients + 1) * 1000
+        sent = len(lat) + 4 * clients        # the timed requests, the warm-up ones and the logins
+        cpu = (cpu_seconds(proc.pid) - cpu0) / sent * 1000
+        client_cpu = (time.process_time() - mine) / sent * 1000
     finally:
         proc.terminate()
         proc.wait(timeout=30)
         if pg:
             pg.stop()
-    return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu
+    return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu, client_cpu
 
 
 def main() -> None:
@@ -174,15 +199,17 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")   # the login is not what is measured
     requests = min(args.requests, 100_000)
-    med, p99 = in_process(1000)
-    print(f"in-process ruling (parse + rule, no HTTP, no log): median {med:.2f} ms, p99 {p99:.2f} ms "
-          f"(= {1000 / med:.0f}/s on one core)")
+    med, mean, p99 = in_process(1500)
+    print(f"in-process ruling of the {len(incidents())} example incidents in turn (parse + rule, no HTTP, no log): "
+          f"median {med:.2f} ms, p99 {p99:.2f} ms; CPU {mean:.2f} ms per ruling (= {1000 / mean:.0f}/s on one core)")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     for backend in backends:
-        rate, p50, p99, cpu = run(backend, requests, args.clients, args.workers)
+        rate, p50, p99, cpu, client_cpu = run(backend, requests, args.clients, args.workers)
         print(f"{backend:10}  {requests} recorded rulings, {args.clients} clients, {args.workers} worker(s): "
-              f"{rate:.0f} rulings/s, "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; server CPU {cpu:.2f} ms per ruling")
+              f"{rate:.0f} rulings/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms; server CPU {cpu:.2f} ms per ruling "
+              f"= {cpu / mean:.2f}x the in-process ruling; rate = {rate * mean / 1000:.2f}x one core's in-process rate; "
+              f"the clients' CPU {client_cpu:.2f} ms per ruling; server + clients fit "
+              f"{2000 / (cpu + client_cpu):.0f} rulings/s into 2 idle cores")
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 

@@ -76,6 +76,52 @@ def test_consultation_step_and_answers_recorded(client):
     assert "noticed" not in entry["incident"]                             # the incident as entered
 
 
+def test_every_consultation_step_is_kept_in_order_with_its_questions_and_answers(client, svc):
+    floor, other = login(client, "fiona"), login(client, "otto")
+    incident = {"game": {"variant": "omaha", "structure": "pot-limit", "blinds": [1, 2]}, "button": 3,
+                "players": {"1": 1000, "2": 1000, "3": 1000}, "street": "turn", "pot": 100,
+                "actions": [{"seat": 1, "action": "bet", "to": 50}],
+                "disputed": {"seat": 2, "said": "raise to four hundred", "words_first": "words"}}
+    first = client.post("/api/consult", json={"incident": incident, "table": "3"}, headers=floor).json()
+    cid = first["consultation"]["id"]
+    assert first["consultation"]["step"] == 1 and first["questions"][0]["fact"] == "noticed"
+    second = client.post("/api/consult", json={"incident": incident, "consultation": cid, "table": "3",
+                                               "answers": {"noticed": "after_all_acted"}}, headers=floor).json()
+    assert second["consultation"] == {"id": cid, "step": 2, "at": second["consultation"]["at"]}
+    assert second["report"]["rulings"][0]["ruling"] == "wager-stands"
+    recorded = _rule(client, floor, incident, answers={"noticed": "after_all_acted"}, table="3",
+                     consultation=cid).json()
+    assert recorded["entry"]["consultation"] == cid
+    entry = client.get(f"/api/log/{recorded['entry']['id']}", headers=floor).json()
+    assert entry["consultation"] == cid
+    trail = entry["trail"]
+    assert [t["step"] for t in trail] == [1, 2] and all(t["floorperson"] == "fiona" for t in trail)
+    assert trail[0]["answered"] == [] and trail[0]["questions"][0]["fact"] == "noticed"
+    assert trail[0]["questions"][0]["asked_by"] == "pot-limit.oversize-wager"
+    assert trail[0]["rules"] == [first["report"]["rulings"][0]["rule"]]      # the ruling so far: $250 max
+    assert trail[1]["answered"] == [{"fact": "noticed", "question": first["questions"][0]["question"],
+                                     "answer": "after_all_acted"}]
+    assert "noticed" not in [q["fact"] for q in trail[1]["questions"]] and trail[1]["outcome"] == "ruled"
+    whole = client.get(f"/api/consultations/{cid}", headers=floor).json()
+    assert whole["steps"] == trail and whole["entries"] == [recorded["entry"]["id"]]
+    assert client.get(f"/api/log?consultation={cid}", headers=floor).json()["total"] == 1
+    # another room's floor account neither reads nor continues it; an unknown id is refused, nothing recorded
+    assert client.get(f"/api/consultations/{cid}", headers=other).status_code == 404
+    r = client.post("/api/consult", json={"incident": incident, "consultation": cid}, headers=other)
+    assert r.status_code == 404 and r.json()["error"]["problems"][0]["path"] == ["consultation"]
+    before = count_entries(svc)
+    assert _rule(client, floor, incident, consultation="c-unknown").status_code == 404
+    assert count_entries(svc) == before
+    # the trail is append-only in the database itself
+    from rulings.service import db
+    with pytest.raises(sa.exc.DatabaseError, match="append-only"):
+        with svc.engine.begin() as conn:
+            conn.execute(db.consult_steps.update().values(outcome="ruled"))
+    with pytest.raises(sa.exc.DatabaseError, match="append-only"):
+        with svc.engine.begin() as conn:
+            conn.execute(db.consult_steps.delete())
+
+
 def test_decision_and_correction_are_new_entries(client, svc):
     floor, manager = login(client, "fiona"), login(client, "manny")
     rid = _rule(client, floor, table="2").json()["entry"]["id"]
@@ -218,6 +264,23 @@ def test_logins_are_limited_and_sessions_end(client, svc):
     assert client.get("/api/me", headers=manager).status_code == 401     # revoked
 
 
+def test_attempts_sent_at_once_are_counted_before_the_password_is_checked(svc):
+    """Twelve wrong passwords for one name in parallel: at most five are checked, the rest refused unchecked."""
+    from concurrent.futures import ThreadPoolExecutor
+    from rulings.service.auth import AuthError
+
+    def attempt(n: int) -> int:
+        try:
+            svc.auth.login("fiona", "wrong-password", f"10.0.0.{n}")     # twelve addresses: the name's limit
+        except AuthError as exc:
+            return exc.status
+        return 200
+
+    with ThreadPoolExecutor(12) as pool:
+        statuses = sorted(pool.map(attempt, range(12)))
+    assert statuses.count(401) <= 5 and statuses.count(429) >= 7 and set(statuses) <= {401, 429}
+
+
 def test_session_expiry(tmp_path):
     from rulings.service.app import create_app
     svc = make_service(tmp_path, "sqlite", session_hours=-1)              # every session already expired
@@ -251,11 +314,13 @@ def test_migrations_upgrade_in_place(tmp_path, backend):
                                                 citations="", report='{"rulings":[]}'))
     old.dispose()
     svc = Service(Config(data_dir=tmp_path / "data", database=database))
-    assert db.revision(svc.engine) == "0002"
+    assert db.revision(svc.engine) == "0003"
     indexes = {i["name"] for i in sa.inspect(svc.engine).get_indexes("entries")}
-    assert "entries_floorperson_at" in indexes
+    assert {"entries_floorperson_at", "entries_consultation"} <= indexes
     kept = svc.log.get(1)
     assert kept["table"] == "4" and kept["at"] == "2026-01-02T03:04:05.000000Z"
+    assert kept["consultation"] is None and kept["trail"] == []          # the new column, empty for old entries
+    assert {"consult_steps", "login_failures"} <= set(sa.inspect(svc.engine).get_table_names())
     svc.close()
 
 

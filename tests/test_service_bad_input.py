@@ -112,6 +112,11 @@ def test_sql_and_html_are_stored_and_returned_as_text(env):
     # a LIKE wildcard in a search is a character, not a pattern
     assert client.get("/api/log", params={"rule": "%"}, headers=client.floor).json()["total"] == 0
     assert count_entries(svc) == 2                                         # nothing dropped or deleted
+    # text shaped like the log's own marking of exact money stays text
+    incident["incident"] = "__dec__5__"
+    r = _post(client, "/api/rule", {"incident": incident, "table": "__dec__7__"})
+    entry = client.get(f"/api/log/{r.json()['entry']['id']}", headers=client.floor).json()
+    assert entry["incident"]["incident"] == "__dec__5__" and entry["table"] == "__dec__7__"
 
 
 def test_no_account_or_wrong_role_changes_nothing(env):

@@ -3,8 +3,15 @@
 Passwords are hashed with Argon2id (argon2-cffi, memory-hard). A login gives a
 random token; only its SHA-256 is stored, with an expiry. Roles rank floor <
 manager < admin: each route names the least role it needs. Failed logins are
-counted per account name and per client address; over the limit, logins are
-refused for the rest of the window without even checking the password.
+counted per account name and per client address in the database, so every
+worker process (and every podium on a shared PostgreSQL) sees the same count;
+over the limit, logins are refused for the rest of the window without even
+checking the password.
+
+Each worker remembers a session it has checked for at most ``check_seconds``
+(1 s by default), never past the session's own expiry: a logout answered by
+one worker takes effect in that worker at once and in every other within
+``check_seconds``.
 """
 from __future__ import annotations
 
@@ -12,9 +19,7 @@ from typing import Any
 
 import hashlib
 import secrets
-import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -124,49 +129,65 @@ def has_admin(engine: sa.Engine) -> bool:
 
 
 class Limiter:
-    """At most ``attempts`` failed logins per key in ``window`` seconds."""
+    """At most ``attempts`` failed logins per account name and per client address in ``window`` seconds,
+    counted in the database.
 
-    def __init__(self, attempts: int = 5, window: float = 60.0):
-        self.attempts, self.window = attempts, window
-        self._failures: dict[str, deque] = {}
-        self._lock = threading.Lock()
+    An attempt on an account name is written down *before* its password is
+    checked and struck out again only when it succeeds (or is refused
+    unchecked), so attempts on one name sent all at once to several workers
+    are counted together: each counts the rows committed before it, its own
+    included, and one that finds more than ``attempts`` is refused. A client
+    address counts its failures only (a podium host logging several people in
+    at once is not held up).
+    """
 
-    def wait(self, *keys: str) -> int:
-        """Seconds until a login may be tried again for these keys (0: now)."""
-        now = time.monotonic()
-        with self._lock:
-            worst = 0.0
-            for key in keys:
-                q = self._failures.get(key)
-                while q and now - q[0] > self.window:
-                    q.popleft()
-                if q and len(q) >= self.attempts:
-                    worst = max(worst, self.window - (now - q[0]))
-            return int(worst) + 1 if worst else 0
+    def __init__(self, engine: sa.Engine, attempts: int = 5, window: float = 60.0):
+        self.engine, self.attempts, self.window = engine, attempts, window
 
-    def fail(self, *keys: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            if len(self._failures) > 50_000:   # many names tried: forget the ones whose window has passed
-                self._failures = {k: q for k, q in self._failures.items() if q and now - q[-1] <= self.window}
-            for key in keys:
-                self._failures.setdefault(key, deque()).append(now)
+    def begin(self, name: str, client: str) -> tuple[list[int], int]:
+        """Write down an attempt on ``name``; its row ids and the seconds to wait (0: go on and check)."""
+        f = db.login_failures
+        now = time.time()
+        name, client = f"name:{name}"[:200], f"client:{client}"[:200]
+        with db.write_lock(self.engine), self.engine.begin() as conn:
+            conn.execute(f.delete().where(f.c.at < now - self.window))     # attempts whose window has passed
+            ids = [conn.execute(f.insert().values(key=name, at=now)).inserted_primary_key[0]]
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(f.c.key, sa.func.count(), sa.func.min(f.c.at))
+                                .where(f.c.key.in_([name, client]), f.c.at >= now - self.window)
+                                .group_by(f.c.key)).all()
+        worst = max((self.window - (now - oldest) for key, n, oldest in rows
+                     if n > self.attempts or (key == client and n >= self.attempts)), default=0.0)
+        if worst:
+            self.forget(ids)       # a refused attempt is not a failure: it does not lengthen the wait
+            return [], int(worst) + 1
+        return ids, 0
+
+    def failed(self, client: str) -> None:
+        """The attempt failed: it counts against the client address too (the name's row stays)."""
+        with db.write_lock(self.engine), self.engine.begin() as conn:
+            conn.execute(db.login_failures.insert().values(key=f"client:{client}"[:200], at=time.time()))
+
+    def forget(self, ids: list[int]) -> None:
+        if ids:
+            with db.write_lock(self.engine), self.engine.begin() as conn:
+                conn.execute(db.login_failures.delete().where(db.login_failures.c.id.in_(ids)))
 
 
 class Auth:
     """Logins and sessions against one database."""
 
-    def __init__(self, engine: sa.Engine, session_hours: float = 12.0, limiter: Limiter | None = None):
+    def __init__(self, engine: sa.Engine, session_hours: float = 12.0, limiter: Limiter | None = None,
+                 check_seconds: float = 1.0):
         self.engine = engine
         self.ttl = timedelta(hours=session_hours)
-        self.limiter = limiter or Limiter()
-        self._cache: dict[str, tuple[float, Account | None]] = {}
-
-    CACHE_SECONDS = 5.0
+        self.limiter = limiter or Limiter(engine)
+        self.check_seconds = check_seconds
+        # token digest -> (checked at, account or None, session expiry as epoch seconds)
+        self._cache: dict[str, tuple[float, Account | None, float]] = {}
 
     def login(self, username: str, password: str, client: str) -> tuple[str, str, Account]:
-        keys = (f"name:{username}", f"client:{client}")
-        wait = self.limiter.wait(*keys)
+        attempt, wait = self.limiter.begin(username, client)
         if wait:
             raise AuthError(429, "rate_limited", "too many failed logins; try again later", wait)
         with self.engine.connect() as conn:
@@ -176,47 +197,52 @@ class Auth:
             ok = row is not None and not row["disabled"]
         except (VerificationError, InvalidHashError):
             ok = False
-        if not ok:
-            self.limiter.fail(*keys)
+        if not ok:      # the attempt on the name stays written down: a failure
+            self.limiter.failed(client)
             raise AuthError(401, "auth", "wrong account name or password")
+        self.limiter.forget(attempt)
         token = secrets.token_urlsafe(32)
         created = datetime.now(timezone.utc)
         expires = (created + self.ttl).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-        with self.engine.begin() as conn:
+        with db.write_lock(self.engine), self.engine.begin() as conn:
             conn.execute(db.sessions.delete().where(db.sessions.c.expires_at < db.now()))   # sessions long over
             conn.execute(db.sessions.insert().values(token_hash=_digest(token), account_id=row["id"],
                                                      created_at=db.now(), expires_at=expires, revoked=False))
         return token, expires, Account(row["id"], row["username"], row["role"], row["room"])
 
     def account(self, token: str | None) -> Account | None:
-        """The account of a live session. Looked up in the database at most every CACHE_SECONDS per token
-        (a logout in this process takes effect at once; one in another process within that time)."""
+        """The account of a live session. Looked up in the database at most every ``check_seconds`` per token
+        and never trusted past the session's expiry (a logout in this process takes effect at once; one in
+        another process within ``check_seconds``)."""
         if not token:
             return None
         key = _digest(token)
         now = time.monotonic()
         hit = self._cache.get(key)
-        if hit and now - hit[0] < self.CACHE_SECONDS:
+        if hit and now - hit[0] < self.check_seconds and time.time() < hit[2]:
             return hit[1]
-        account = self._lookup(token)
+        account, expires = self._lookup(key)
         if len(self._cache) > 10_000:
             self._cache.clear()
-        self._cache[key] = (now, account)
+        self._cache[key] = (now, account, expires)
         return account
 
-    def _lookup(self, token: str) -> Account | None:
+    def _lookup(self, digest: str) -> tuple[Account | None, float]:
         s, a = db.sessions, db.accounts
-        query = (sa.select(a.c.id, a.c.username, a.c.role, a.c.room)
+        query = (sa.select(a.c.id, a.c.username, a.c.role, a.c.room, s.c.expires_at)
                  .join(s, s.c.account_id == a.c.id)
-                 .where(s.c.token_hash == _digest(token), s.c.revoked == sa.false(),
+                 .where(s.c.token_hash == digest, s.c.revoked == sa.false(),
                         s.c.expires_at > db.now(), a.c.disabled == sa.false()))
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
-        return Account(*row) if row else None
+        if row is None:
+            return None, float("inf")
+        expires = datetime.strptime(row[4], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+        return Account(*row[:4]), expires
 
     def logout(self, token: str) -> None:
         self._cache.pop(_digest(token), None)
-        with self.engine.begin() as conn:
+        with db.write_lock(self.engine), self.engine.begin() as conn:
             conn.execute(db.sessions.update().where(db.sessions.c.token_hash == _digest(token)).values(revoked=True))
 
 

@@ -16,7 +16,8 @@ def add_commands(sub) -> None:
                    help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     s.add_argument("--session-hours", type=float, default=12.0, help="how long a login lasts (default 12)")
     s.add_argument("--workers", type=int, default=1,
-                   help="worker processes (default 1); each keeps its own warm books and login limits")
+                   help="worker processes (default 1); each keeps its own warm books; login limits and "
+                        "logouts hold across them")
     s.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     s.set_defaults(run=cmd_serve)
     u = sub.add_parser("users", help="accounts of the ruling service")
@@ -77,7 +78,7 @@ def cmd_serve(args) -> int:
     import os
     import uvicorn
     from rulings.service import db
-    from rulings.service.app import Config, Service, admin_password_if_none, create_app
+    from rulings.service.app import Config, Service, admin_password_if_none, create_app, tune_worker
     data = Path(args.data) if args.data else db.default_data_dir()
     try:   # the schema is made or upgraded once, here, before any worker starts
         url = db.database_url(args.database, data)
@@ -99,6 +100,7 @@ def cmd_serve(args) -> int:
         _announce(args, where, dialect, password, f"{args.workers} workers")
         uvicorn.run("rulings.service.app:app_from_environment", factory=True, workers=args.workers, **common)
         return 0
+    tune_worker()
     service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
     _announce(args, where, dialect, password, f"{len(service.books.books)} rulebooks")
     uvicorn.run(create_app(service=service), **common)

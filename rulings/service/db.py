@@ -8,7 +8,10 @@ DELETE on them in both databases.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -58,6 +61,31 @@ entries = sa.Table(
     sa.Column("reason", sa.Text),
     sa.Column("note", sa.Text),
     sa.Column("request_id", sa.String(128)),
+    sa.Column("consultation", sa.String(64)),
+)
+consult_steps = sa.Table(
+    "consult_steps", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("consultation", sa.String(64), nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("at", sa.String(32), nullable=False),
+    sa.Column("room", sa.String(64), nullable=False),
+    sa.Column("table_name", sa.String(64)),
+    sa.Column("floorperson", sa.String(64), nullable=False),
+    sa.Column("book", sa.String(128)),
+    sa.Column("book_hash", sa.String(80)),
+    sa.Column("incident", sa.Text),
+    sa.Column("answers", sa.Text, nullable=False),
+    sa.Column("answered", sa.Text, nullable=False),
+    sa.Column("questions", sa.Text, nullable=False),
+    sa.Column("outcome", sa.String(16)),
+    sa.Column("rules", sa.Text, nullable=False, default=""),
+)
+login_failures = sa.Table(
+    "login_failures", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("key", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
 )
 book_versions = sa.Table(
     "book_versions", meta,
@@ -106,6 +134,41 @@ def make_engine(url: str) -> sa.Engine:
             cur.close()
         return engine
     return sa.create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+_LOCKS: dict[str, tuple[int, threading.Lock]] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+@contextlib.contextmanager
+def write_lock(engine: sa.Engine) -> Iterator[None]:
+    """Hold the SQLite file's write turn across every worker process of this machine (nothing for PostgreSQL).
+
+    SQLite lets one writer in at a time and makes the others retry on a sleeping
+    back-off (1, 2, 5, 10 … 100 ms between tries): with two workers committing
+    at once, a request waited tens of milliseconds for nothing. An exclusive
+    ``flock`` on ``rulings.db.write-lock`` queues the writers instead, and the
+    next one is woken the moment the lock is let go.
+    """
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    try:
+        import fcntl
+    except ImportError:     # not a POSIX system: SQLite's own busy wait
+        fcntl = None        # type: ignore[assignment]
+    if not path or path == ":memory:" or fcntl is None:
+        yield
+        return
+    with _LOCKS_GUARD:
+        held = _LOCKS.get(path)
+        if held is None:
+            held = _LOCKS[path] = (os.open(path + ".write-lock", os.O_RDWR | os.O_CREAT, 0o600), threading.Lock())
+    fd, local = held
+    with local:      # the lock is per open file, so threads of one process take turns here first
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def migrate(engine: sa.Engine, target: str = "head") -> None:

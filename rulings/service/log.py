@@ -14,6 +14,7 @@ import io
 import json
 import queue
 import re
+import secrets
 import threading
 from concurrent.futures import Future
 from datetime import date, timedelta
@@ -26,16 +27,29 @@ from rulings.service import db
 
 KINDS = ("ruling", "decision", "correction")
 DECISIONS = ("followed", "departed")
-_DEC = re.compile(r'"__dec__(-?[0-9.E+-]+)__"')
+# a Decimal is written as a marked string and the marks taken off afterwards; the mark carries a random
+# token, so text somebody typed (a table, a reason) can never pass for a number
+_MARK = "__dec" + secrets.token_hex(8) + "__"
+_DEC = re.compile('"' + _MARK + r'(-?[0-9.E+-]+)__"')
+
+
+def _default(o):
+    if isinstance(o, Decimal):
+        return f"{_MARK}{o.normalize():f}__"
+    raise TypeError(f"cannot write {type(o).__name__} as JSON")
+
+
+_ENCODER = json.JSONEncoder(default=_default, ensure_ascii=False, separators=(",", ":"))
 
 
 def dumps(data: Any) -> str:
-    """Compact JSON with exact decimal money (84.50 written as 84.5, never through a float)."""
-    def default(o):
-        if isinstance(o, Decimal):
-            return f"__dec__{o.normalize():f}__"
-        raise TypeError(f"cannot write {type(o).__name__} as JSON")
-    return _DEC.sub(r"\1", json.dumps(data, default=default, ensure_ascii=False, separators=(",", ":")))
+    """Compact JSON with exact decimal money (84.50 written as 84.5, never through a float).
+
+    One encoder for every call, and the decimal marks rewritten only when there are any (most
+    reports carry whole-number money): a recorded ruling writes three or four of these.
+    """
+    text = _ENCODER.encode(data)
+    return _DEC.sub(r"\1", text) if _MARK in text else text
 
 
 def loads(text: str | None) -> Any:
@@ -101,7 +115,7 @@ class Writer:
             for c in ("rules", "topics", "citations"):
                 row[c] = row[c] or ""
         stmt = db.entries.insert().returning(db.entries.c.id, sort_by_parameter_order=True)
-        with self.engine.begin() as conn:
+        with db.write_lock(self.engine), self.engine.begin() as conn:
             return [r[0] for r in conn.execute(stmt, full)]
 
 
@@ -111,7 +125,7 @@ def _padded(words) -> str:
 
 def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: str, incident: Any,
                answers: list, report: dict, outcome: str, request_id: str | None,
-               report_text: str | None = None) -> dict:
+               report_text: str | None = None, consultation: str | None = None) -> dict:
     """A ruling's log row; ``report_text`` is the report already written as JSON, when the caller has it."""
     rules = [r["rule"] for r in report.get("rulings", [])]
     cites = [c["key"] for r in report.get("rulings", []) for c in r.get("citations", [])]
@@ -120,7 +134,7 @@ def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: s
                 incident=dumps(incident), answers=dumps(answers),
                 report=report_text if report_text is not None else dumps(report),
                 rules=_padded(rules), topics=_padded(r.split(".")[0] for r in rules), citations=_padded(cites),
-                request_id=request_id)
+                request_id=request_id, consultation=consultation)
 
 
 def entry_json(row) -> dict:
@@ -131,10 +145,20 @@ def entry_json(row) -> dict:
         "answers": loads(row["answers"]), "report": loads(row["report"]),
         "rules": row["rules"].split(), "topics": row["topics"].split(), "citations": row["citations"].split(),
         "decision": row["decision"], "reason": row["reason"], "note": row["note"], "request_id": row["request_id"],
+        "consultation": row["consultation"],
     }
 
 
-FILTERS = ("table", "room", "date_from", "date_to", "topic", "rule", "citation", "floorperson", "kind")
+def step_entry_json(row) -> dict:
+    return {"consultation": row["consultation"], "step": row["step"], "at": row["at"], "room": row["room"],
+            "table": row["table_name"], "floorperson": row["floorperson"], "book": row["book"],
+            "book_hash": row["book_hash"], "incident": loads(row["incident"]), "answers": loads(row["answers"]),
+            "answered": loads(row["answered"]), "questions": loads(row["questions"]), "outcome": row["outcome"],
+            "rules": row["rules"].split()}
+
+
+FILTERS = ("table", "room", "date_from", "date_to", "topic", "rule", "citation", "floorperson", "kind",
+           "consultation")
 
 
 def _day(value: str, name: str) -> date:
@@ -159,9 +183,76 @@ class Log:
             if row is None or (account is not None and not _sees(account, row["room"])):
                 return None
             later = conn.execute(sa.select(e).where(e.c.refers_to == entry_id).order_by(e.c.id)).mappings().all()
+            trail = self._steps(conn, row["consultation"]) if row["consultation"] else []
         out = entry_json(row)
         out["later"] = [entry_json(r) for r in later]
+        out["trail"] = trail
         return out
+
+    @staticmethod
+    def _steps(conn, consultation: str) -> list[dict]:
+        c = db.consult_steps
+        rows = conn.execute(sa.select(c).where(c.c.consultation == consultation).order_by(c.c.step)).mappings().all()
+        return [step_entry_json(r) for r in rows]
+
+    def trail(self, consultation: str, account) -> dict | None:
+        """A consultation's steps in order and the rulings recorded from it; None when unknown or not the
+        account's to read (another room's, for a floor account)."""
+        e = db.entries
+        with self.engine.connect() as conn:
+            steps = self._steps(conn, consultation)
+            if not steps or not _sees(account, steps[0]["room"]):
+                return None
+            ids = conn.execute(sa.select(e.c.id).where(e.c.consultation == consultation).order_by(e.c.id)).scalars()
+            return {"consultation": consultation, "steps": steps, "entries": list(ids)}
+
+    def known(self, consultation: str, account) -> bool:
+        """Whether a consultation with this id exists and the account may continue it (its room, or a manager)."""
+        c = db.consult_steps
+        with self.engine.connect() as conn:
+            room = conn.execute(sa.select(c.c.room).where(c.c.consultation == consultation).limit(1)).scalar()
+        return room is not None and _sees(account, room)
+
+    def record_step(self, account, consultation: str | None, *, room: str, table: str | None, book: str,
+                    book_hash: str, incident: Any, answers: dict, questions: list[dict], outcome: str,
+                    rules: list[str]) -> dict:
+        """Append one consultation step to its trail (a new consultation when ``consultation`` is None).
+
+        The step is committed when this returns. ``answered`` holds the answers given since the previous
+        step, each with its question; LogError 404 for an unknown consultation or another room's.
+        """
+        for _ in range(3):     # two steps of one consultation at the same moment: the later one tries again
+            try:
+                return self._append_step(account, consultation, dict(
+                    at=db.now(), room=room, table_name=table, floorperson=account.username, book=book,
+                    book_hash=book_hash, incident=dumps(incident), answers=dumps(answers), outcome=outcome,
+                    rules=_padded(rules), questions=dumps([{"fact": q["fact"], "question": q["question"],
+                                                            "asked_by": q.get("asked_by")} for q in questions])),
+                    answers)
+            except sa.exc.IntegrityError:
+                if consultation is None:
+                    raise
+        raise LogError(409, "busy", f"consultation '{consultation}' is being answered elsewhere; send the step again")
+
+    def _append_step(self, account, consultation: str | None, row: dict, answers: dict) -> dict:
+        import secrets
+        from rulings.catalogue import facts
+        c, cat = db.consult_steps, facts()
+        with db.write_lock(self.engine), self.engine.begin() as conn:
+            if consultation is None:
+                name, before, number = "c-" + secrets.token_hex(8), {}, 1
+            else:
+                last = conn.execute(sa.select(c.c.step, c.c.room, c.c.answers).where(
+                    c.c.consultation == consultation).order_by(c.c.step.desc()).limit(1)).first()
+                if last is None or not _sees(account, last.room):
+                    raise LogError(404, "not_found", f"no consultation '{consultation}'",
+                                   [{"field": "consultation", "message": "not a consultation this account may "
+                                                                         "continue; leave it out to start one"}])
+                name, before, number = consultation, loads(last.answers) or {}, last.step + 1
+            answered = [{"fact": f, "question": cat[f].question if f in cat else f, "answer": v}
+                        for f, v in answers.items() if f not in before or before[f] != v]
+            conn.execute(c.insert().values(consultation=name, step=number, answered=dumps(answered), **row))
+        return {"id": name, "step": number, "at": row["at"]}
 
     def where(self, filters: dict, account) -> list:
         e = db.entries
@@ -176,6 +267,8 @@ class Log:
             conds.append(e.c.floorperson == filters["floorperson"])
         if filters.get("kind"):
             conds.append(e.c.kind == filters["kind"])
+        if filters.get("consultation"):
+            conds.append(e.c.consultation == filters["consultation"])
         for name, col in (("topic", e.c.topics), ("rule", e.c.rules), ("citation", e.c.citations)):
             if filters.get(name):
                 conds.append(col.contains(f" {filters[name]} ", autoescape=True))

@@ -36,7 +36,8 @@ _FILTERS = [_q("table", "table name or number"), _q("room", "room (managers: any
             _q("date_from", "first day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
             _q("date_to", "last day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
             _q("topic", "rule topic, e.g. pot-limit"), _q("rule", "rule id"), _q("citation", "citation key"),
-            _q("floorperson", "account name"), _q("kind", "ruling | decision | correction")]
+            _q("floorperson", "account name"), _q("kind", "ruling | decision | correction"),
+            _q("consultation", "the consultation a ruling was recorded from")]
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +61,10 @@ def document() -> dict:
             "incident": {"description": "the incident format of the README, as an object or YAML/JSON text",
                          "oneOf": [obj, {"type": "string"}]},
             "book": {"type": "string", "description": "standard or a house book name"},
-            "answers": {"type": "object", "description": "fact: one of its allowed values"}}},
+            "answers": {"type": "object", "description": "fact: one of its allowed values"},
+            "consultation": {"type": "string", "description": "the id an earlier step answered: this step is "
+                                                              "appended to that consultation's trail"},
+            "table": {"type": "string"}}},
         "Rule": {"allOf": [{"$ref": "#/components/schemas/Consult"}, {"type": "object", "properties": {
             "table": {"type": "string"}, "room": {"type": "string"}, "request_id": {"type": "string"},
             "asked": {"type": "array", "items": obj}}}]},
@@ -72,14 +76,24 @@ def document() -> dict:
                 "rules": {"type": "array", "items": {"type": "string"}},
                 "values": {"type": "array", "items": obj}}}},
             "open": {"type": "array", "items": obj}, "incident": obj, "answers": obj,
-            "entry": {"type": "object", "description": "only from /api/rule: the log entry written"}}},
+            "entry": {"type": "object", "description": "only from /api/rule: the log entry written"},
+            "consultation": {"type": "object", "description": "only from /api/consult: the step recorded",
+                             "properties": {"id": {"type": "string"}, "step": {"type": "integer"},
+                                            "at": {"type": "string"}}}}},
+        "Trail": {"type": "object", "properties": {
+            "consultation": {"type": "string"}, "entries": {"type": "array", "items": {"type": "integer"}},
+            "steps": {"type": "array", "items": {"type": "object", "properties": {
+                "step": {"type": "integer"}, "at": {"type": "string"}, "floorperson": {"type": "string"},
+                "answered": {"type": "array", "items": obj}, "questions": {"type": "array", "items": obj},
+                "answers": obj, "outcome": {"type": "string"}, "rules": {"type": "array"}}}}}},
         "Entry": {"type": "object", "properties": {
             "id": {"type": "integer"}, "kind": {"enum": ["ruling", "decision", "correction"]},
             "refers_to": {"type": ["integer", "null"]}, "at": {"type": "string"}, "room": {"type": "string"},
             "table": {"type": ["string", "null"]}, "floorperson": {"type": "string"}, "book": {"type": "string"},
             "book_hash": {"type": "string"}, "outcome": {"type": ["string", "null"]}, "incident": {},
             "answers": {}, "report": {}, "decision": {"type": ["string", "null"]},
-            "reason": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]}}},
+            "reason": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]},
+            "consultation": {"type": ["string", "null"]}, "trail": {"type": "array", "items": obj}}},
         "Decision": {"type": "object", "required": ["decision"], "properties": {
             "decision": {"enum": ["followed", "departed"]}, "reason": {"type": "string"}}},
         "Correction": {"type": "object", "required": ["note"], "properties": {
@@ -96,8 +110,10 @@ def document() -> dict:
                                    body="Login", ok="Session", public=True)},
         "/api/logout": {"post": _op("Revoke the session", status="204")},
         "/api/me": {"get": _op("The logged-in account")},
-        "/api/consult": {"post": _op("One consultation step: the ruling so far and the questions that change it",
-                                    body="Consult", ok="Step")},
+        "/api/consult": {"post": _op("One consultation step: the ruling so far and the questions that change it; "
+                                     "appended to the consultation's trail", body="Consult", ok="Step")},
+        "/api/consultations/{id}": {"get": _op("A consultation's trail: every step in order, the rulings recorded",
+                                               ok="Trail", params=[_p("id")])},
         "/api/rule": {"post": _op("Rule on an incident and record it in the log (acknowledged once on disk)",
                                  body="Rule", ok="Step")},
         "/api/log": {"get": _op("Search the log, newest first", params=_FILTERS + [

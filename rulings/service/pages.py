@@ -64,7 +64,7 @@ def _account(request: Request) -> dict | None:
 
 
 def rule_and_record(request: Request, account: dict, incident: Any, book: str, answers: dict, table: str | None,
-                    asked: list, request_id: str | None) -> dict:
+                    asked: list, request_id: str | None, consultation: str | None = None) -> dict:
     """Rule and write the ruling to the log (the service's own path); the entry is on disk when this returns.
 
     The same form sent twice (a double tap, a reload) is recorded once: the page's request id is remembered.
@@ -77,7 +77,8 @@ def rule_and_record(request: Request, account: dict, incident: Any, book: str, a
     if request_id and key in seen:
         return seen[key]
     out = _as_dict(_service(request).rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
-                                                     table=table, asked=asked, request_id=request_id))
+                                                     table=table, asked=asked, request_id=request_id,
+                                                     consultation=consultation))
     if request_id:
         seen[key] = out
         while len(seen) > 1000:
@@ -88,6 +89,21 @@ def rule_and_record(request: Request, account: dict, incident: Any, book: str, a
 def consult(request: Request, incident: Any, book: str, answers: dict) -> dict:
     sync_published(request)
     return _as_dict(_service(request).consult(incident, book, answers))
+
+
+def record_step(request: Request, account: dict, consultation: str | None, incident: Any, book: str, answers: dict,
+                table: str | None, step: dict) -> str:
+    """Append a floor-page consultation step to its trail (a new one when the id is missing or not this room's)."""
+    from rulings.service.log import LogError
+    svc = _service(request)
+    warm = svc.books.get(book)
+    args = dict(room=account["room"], table=table, book=warm.name, book_hash=warm.hash, incident=incident,
+                answers=answers, questions=step.get("questions", []), outcome=step["outcome"],
+                rules=[r["rule"] for r in step["report"].get("rulings", [])])
+    try:
+        return svc.log.record_step(account["raw"], consultation, **args)["id"]
+    except LogError:
+        return svc.log.record_step(account["raw"], None, **args)["id"]
 
 
 def sync_published(request: Request, force: str | None = None) -> None:
@@ -295,7 +311,7 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
             "structures": list(pf.STRUCTURE_WORDS.items()), "seats": list(pf.SEATS),
             "streets": pf.STREETS[variant], "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
             "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
-            "rid": secrets.token_urlsafe(12)}
+            "rid": secrets.token_urlsafe(12), "consultation": (f.get("consultation") or "")[:64]}
 
 
 class _Defaults(dict):
@@ -334,14 +350,18 @@ async def floor_post(request: Request) -> Response:
     from rulings.service.app import ApiError
     try:
         step = consult(request, read.incident, book, answers)
+        table = first(form, "table") or None
+        ctx["consultation"] = record_step(request, account, ctx["consultation"] or None, read.incident, book,
+                                          answers, table, step)
         record = first(form, "go") == "record" or (step["outcome"] in ("ruled", "not_covered")
                                                      and not step.get("questions"))
         if record:
             cat = facts()
             asked = [{"fact": k, "question": cat[k].question if k in cat else k, "answer": v}
                      for k, v in answers.items()]
-            step = rule_and_record(request, account, read.incident, book, answers, first(form, "table") or None,
-                                   asked, first(form, "rid") or None)
+            step = rule_and_record(request, account, read.incident, book, answers, table,
+                                   asked, first(form, "rid") or None, ctx["consultation"])
+            ctx["consultation"] = ""      # the next hand is a new consultation
     except ProblemsError as exc:
         ctx["result"] = {"problems": problems_view(exc.problems), "rulings": [], "questions": [], "open": [],
                          "outcome": "problems", "entry": None}

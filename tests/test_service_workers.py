@@ -1,0 +1,100 @@
+"""`rulings serve --workers 2`: the login limit and a logout hold across worker processes."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from service_support import BACKENDS, PASSWORDS, database_for
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK_SECONDS = 1.0      # the bound API.md states: a logout reaches every worker within this
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _fresh(base: str, method: str, path: str, **kw) -> httpx.Response:
+    """One request on a new connection, so that either worker may take it."""
+    with httpx.Client(base_url=base, timeout=30, headers={"Connection": "close"}) as c:
+        return c.request(method, path, **kw)
+
+
+@pytest.fixture(params=BACKENDS)
+def two_workers(request, tmp_path):
+    from rulings.service import db
+    from rulings.service.auth import add_account
+    data, database = tmp_path / "data", database_for(request.param)
+    engine = db.make_engine(db.database_url(database, data))
+    db.migrate(engine)
+    add_account(engine, "fiona", PASSWORDS["fiona"], "floor")
+    add_account(engine, "manny", PASSWORDS["manny"], "manager")
+    engine.dispose()
+    port = _free_port()
+    cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data), "--workers", "2"]
+    if database:
+        cmd += ["--database", database]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    workers: set[int] = set()
+    deadline = time.monotonic() + 180
+    try:
+        while len(workers) < 2:      # both workers up and answering before the test begins
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, f"two workers did not both answer within 180 s ({workers})"
+            try:
+                workers.add(_fresh(base, "GET", "/health").json()["worker"])
+            except httpx.TransportError:
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _spread(base: str, n: int, method: str, path: str, **kw) -> tuple[list[int], set[int]]:
+    """n requests on fresh connections, with /health between them; the statuses and the workers seen."""
+    statuses, workers = [], set()
+    for _ in range(n):
+        statuses.append(_fresh(base, method, path, **kw).status_code)
+        workers.add(_fresh(base, "GET", "/health").json()["worker"])
+    return statuses, workers
+
+
+def test_the_login_limit_holds_across_workers(two_workers):
+    base = two_workers
+    wrong = {"json": {"username": "fiona", "password": "not-her-password"}}
+    first, _ = _spread(base, 5, "POST", "/api/login", **wrong)
+    assert first == [401] * 5
+    # a limit kept per worker would let another 5 through on the other worker; the shared one refuses all
+    later, workers = _spread(base, 12, "POST", "/api/login", **wrong)
+    assert len(workers) == 2, "the requests all went to one worker; the test proves nothing"
+    assert later == [429] * 12
+    right = _fresh(base, "POST", "/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]})
+    assert right.status_code == 429 and int(right.headers["retry-after"]) > 0
+    # the client address's count is shared too: another account from it waits as well
+    assert _fresh(base, "POST", "/api/login", json={"username": "manny", "password": PASSWORDS["manny"]}
+                  ).status_code == 429
+
+
+def test_a_logout_reaches_every_worker_within_the_stated_bound(two_workers):
+    base = two_workers
+    r = _fresh(base, "POST", "/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]})
+    auth = {"Authorization": f"Bearer {r.json()['token']}"}
+    seen, workers = _spread(base, 10, "GET", "/api/me", headers=auth)     # both workers now hold the session
+    assert seen == [200] * 10 and len(workers) == 2
+    assert _fresh(base, "POST", "/api/logout", headers=auth).status_code == 204
+    time.sleep(CHECK_SECONDS + 0.5)
+    after, workers = _spread(base, 12, "GET", "/api/me", headers=auth)
+    assert len(workers) == 2
+    assert after == [401] * 12
