@@ -128,8 +128,9 @@ def rule_changes(book: Rulebook, against: Rulebook) -> list[RuleChange]:
 # it alone changes the house's ruling ("but for" it, the ruling would differ). When no single undoing
 # does, two or more changes each give the house's ruling on their own; the causes are then the changes
 # that, made alone in the compared book, change its ruling ("each alone"). When neither test finds
-# one, every change is named as working only together. `rulings diff` and `rulings test --house` both
-# take their changed examples and causes from `example_changes`.
+# one, every change is named as working only together. (A rule change whose variant book does not
+# compile cannot be tried alone; it is named only in that last case.) `rulings diff` and
+# `rulings test --house` both take their changed examples and causes from `example_changes`.
 
 
 @dataclass(frozen=True)
@@ -208,14 +209,20 @@ class _Undoing:
     def __init__(self, book: Rulebook, engine: Engine, against: Rulebook, base: Engine):
         self.book, self.engine, self.against, self.base = book, engine, against, base
         self._books: dict[tuple[str, Change], tuple[Rulebook, Engine]] = {}
+        self._failed: set[tuple[str, Change]] = set()
 
-    def _compiled(self, key: tuple[str, Change], rules: dict[str, Rule], like: Rulebook) -> tuple[Rulebook, Engine]:
+    def _compiled(self, key: tuple[str, Change], rules: dict[str, Rule],
+                  like: Rulebook) -> tuple[Rulebook, Engine] | None:
+        """The variant book and its engine; None when it does not compile (that change cannot be tried alone)."""
         if key not in self._books:
             variant = replace(like, rules=rules)
-            self._books[key] = (variant, Engine(variant))
-        return self._books[key]
+            try:
+                self._books[key] = (variant, Engine(variant))
+            except EngineError:
+                self._failed.add(key)
+        return self._books.get(key)
 
-    def undone(self, c: Change) -> tuple[Rulebook, Engine]:
+    def undone(self, c: Change) -> tuple[Rulebook, Engine] | None:
         """The house without this one rule change."""
         rules = dict(self.book.rules)
         if c.kind in ("added", "exception"):
@@ -235,7 +242,7 @@ class _Undoing:
             rules[c.name] = self.against.rules[c.name]
         return self._compiled(("undone", c), rules, self.book)
 
-    def made(self, c: Change) -> tuple[Rulebook, Engine]:
+    def made(self, c: Change) -> tuple[Rulebook, Engine] | None:
         """The compared book with only this one rule change of the house."""
         rules = dict(self.against.rules)
         if c.kind in ("added", "exception"):
@@ -263,20 +270,22 @@ def _causes(u: _Undoing, changes: list[Change], rule_id: str, ex: Example, setti
     """The changes that made this example's ruling differ, and how they were found (but-for, each alone, together)."""
     relevant = [c for c in changes if c.kind != "parameter" or c.name in params]
 
-    def undone(c: Change) -> Result:
+    def undone(c: Change) -> Result | None:
         if c.kind == "parameter":
             return example_result(u.book, u.engine, rule_id, ex, {c.name: params[c.name][0]})
-        return example_result(*u.undone(c), rule_id, ex)
+        variant = u.undone(c)
+        return example_result(*variant, rule_id, ex) if variant else None
 
-    def made(c: Change) -> Result:
+    def made(c: Change) -> Result | None:
         if c.kind == "parameter":
             return example_result(u.against, u.base, rule_id, ex, {c.name: params[c.name][1]})
-        return example_result(*u.made(c), rule_id, ex)
+        variant = u.made(c)
+        return example_result(*variant, rule_id, ex) if variant else None
 
-    found = [c for c in relevant if undone(c) != after]
+    found = [c for c in relevant if (r := undone(c)) is not None and r != after]
     if found:
         return found, "but-for"
-    found = [c for c in relevant if made(c) != before]
+    found = [c for c in relevant if (r := made(c)) is not None and r != before]
     if found:
         return found, "each alone"
     return relevant, "together"
