@@ -181,16 +181,24 @@ class Result:
 
 
 def example_result(book: Rulebook, engine: Engine, rule_id: str, ex: Example,
-                   params: dict[str, Any] | None = None) -> Result:
-    """The example's ruling under a book (with some parameters set otherwise, when given)."""
+                   params: dict[str, Any] | None = None, keep: dict | None = None) -> Result:
+    """The example's ruling under a book (with some parameters set otherwise, when given).
+
+    ``keep`` receives the report (or the refusal) under (rule id, example name),
+    for a caller that also checks the example's expectation.
+    """
     if params:
         book = replace(book, settings={**book.settings, **params})
     try:
         report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
-    except ProblemsError as exc:
-        return Result(("refused: " + "; ".join(p.message for p in exc.problems),), ())
-    except EngineError as exc:
+    except (ProblemsError, EngineError) as exc:
+        if keep is not None:
+            keep[(rule_id, ex.name)] = exc
+        if isinstance(exc, ProblemsError):
+            return Result(("refused: " + "; ".join(p.message for p in exc.problems),), ())
         return Result((f"engine failed: {exc}",), ())
+    if keep is not None:
+        keep[(rule_id, ex.name)] = report
     lines = []
     for r in report.rulings:
         effects = ", ".join(f"{k} {_shown(k, v, report.setting)}" for k, v in r.effects.items())
@@ -310,13 +318,15 @@ def same_rule(a: Rule, b: Rule) -> bool:
     return bare(a) == bare(b)
 
 
-def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Engine) -> list[ExampleChange]:
+def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Engine,
+                    reports: dict | None = None) -> list[ExampleChange]:
     """Every example whose ruling differs between the compared book and the house, with the causes.
 
     The compared book's examples come first (in its order), then the house's own (rules it adds).
+    ``reports``, when given, receives each example's report under the house (see example_result).
     """
     changes = house_changes(book, against)
-    if not changes:
+    if not changes and reports is None:
         return []
     owned = [(r, against.name) for r in against.rules.values()]
     owned += [(r, book.name) for r in book.rules.values()
@@ -326,8 +336,10 @@ def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Eng
     try:
         for rule, of in owned:
             for ex in rule.examples:
+                after = example_result(book, engine, rule.id, ex, keep=reports)
+                if not changes:
+                    continue
                 before = example_result(against, base, rule.id, ex)
-                after = example_result(book, engine, rule.id, ex)
                 if before == after:
                     continue
                 setting, params = _setting_and_params(book, against, ex)

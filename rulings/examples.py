@@ -101,6 +101,17 @@ def _shown(name: str, value: Any, setting: str) -> str:
     return str(value)
 
 
+def judged(report: Report | Exception, rule: Rule, ex: Example) -> Outcome:
+    """An example's outcome from the report its incident got (or the refusal), as run_example gives it."""
+    if isinstance(report, ProblemsError):
+        return Outcome(rule.id, ex.name, str(ex.origin), False,
+                       "the example's incident is refused: " + "; ".join(p.message for p in report.problems))
+    if isinstance(report, Exception):
+        return Outcome(rule.id, ex.name, str(ex.origin), False, f"the engine failed: {report}")
+    wrong = check(report, rule, ex.expect)
+    return Outcome(rule.id, ex.name, str(ex.origin), not wrong, "; ".join(wrong))
+
+
 def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine) -> list[Outcome]:
     """The house's own examples, then the base book's examples re-run under the house.
 
@@ -115,19 +126,20 @@ def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: 
     change is checked against its expectation as usual.
     """
     from rulings.diff import because, example_changes
-    changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine)}
+    reports: dict[tuple[str, str], Report | Exception] = {}
+    changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
     own = [r for r in book.rules.values() if r.house and r.id not in base.rules]
     undeclared = {f"added rule {r.id}" for r in own if not r.exception_to and not r.replaces}
     out = []
     for rule in own:
         for ex in rule.examples:
-            result = run_example(book, engine, rule, ex)
+            result = judged(reports[(rule.id, ex.name)], rule, ex)
             e = changed.get((rule.id, ex.name))
             out.append(replace(result, changed_by_house=because(e)) if e and result.ok else result)
     for rule in base.rules.values():
         for ex in rule.examples:
             e = changed.get((rule.id, ex.name))
-            result = run_example(book, engine, rule, ex)
+            result = judged(reports[(rule.id, ex.name)], rule, ex)
             if e is None or result.ok:
                 out.append(replace(result, changed_by_house=because(e)) if e else result)
             elif undeclared & set(e.causes):
