@@ -86,13 +86,14 @@ def cmd_test(args) -> int:
         rules = [r for r in book.rules.values() if not args.rule or r.id in args.rule or r.topic in args.rule]
         outcomes = run_examples(book, engine, rules)
     failed = [o for o in outcomes if not o.ok]
-    changed = [o for o in outcomes if o.changed_by_house]
+    changed = [o for o in outcomes if o.ok and o.changed_by_house]
     for o in changed:
         print(f"{o.origin}: CHANGED BY THE HOUSE {o.rule}: {o.example}\n    {o.changed_by_house}")
     for o in failed:
         print(f"{o.origin}: FAIL {o.rule}: {o.example}\n    {o.why}")
     print(f"{len(outcomes) - len(failed) - len(changed)} passed, {len(changed)} changed by the house, "
-          f"{len(failed)} failed" if args.house else f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
+          f"{len(failed)} failed" if args.house else
+          f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
     return RULEBOOK if failed else OK
 
 

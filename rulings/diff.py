@@ -1,13 +1,16 @@
 """`rulings diff`: what a house book changes in the book it is compared with — parameters, rules, rulings."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from rulings.engine import Engine
-from rulings.examples import example_rulings
+from rulings.engine import Engine, EngineError
+from rulings.examples import _shown
+from rulings.incident import incident_from_data
 from rulings.money import show
-from rulings.rulebook.model import Parameter, Rulebook
+from rulings.problems import ProblemsError
+from rulings.rulebook.model import Example, Parameter, Rule, Rulebook
+from rulings.ruling import rule_on
 
 SETTINGS = ("cash", "tournament")
 
@@ -37,6 +40,9 @@ class ExampleChange:
     origin: str
     before: list[str]
     after: list[str]
+    book: str = ""             # whose example it is: the compared book's, or the house's own
+    causes: list[str] = field(default_factory=list)   # the house changes that made it differ
+    found: str = ""            # how: but-for | each alone | together (see example_changes)
 
 
 @dataclass
@@ -93,7 +99,7 @@ def rule_changes(book: Rulebook, against: Rulebook) -> list[RuleChange]:
                 out.append(RuleChange("exception", rid, r.title, f"an exception to {r.exception_to}", str(r.origin)))
             else:
                 out.append(RuleChange("added", rid, r.title, "", str(r.origin)))
-        elif rid in against.rules and against.rules[rid] != r and rid not in replacing:
+        elif rid in against.rules and not same_rule(against.rules[rid], r) and rid not in replacing:
             out.append(RuleChange("changed", rid, r.title, f"was {against.rules[rid].origin}", str(r.origin)))
     for rid, r in against.rules.items():
         if rid in book.rules and rid not in replacing:
@@ -108,16 +114,247 @@ def rule_changes(book: Rulebook, against: Rulebook) -> list[RuleChange]:
     return sorted(out, key=lambda c: (order[c.change], c.rule))
 
 
-def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Engine) -> list[ExampleChange]:
-    """Every example of the other book whose rulings come out differently under this one."""
+# --- Which house change made an example's ruling differ ---------------------------------------------
+#
+# An example's ruling is what the floor is told (each ruling in force with its effects, the open
+# questions, or the refusal of the incident) and what the example's own rule decided (the facts it
+# derived, the rule that overrode it): what an example can expect. It changes when it comes out
+# differently under the compared book and under the house. Every example is compared: the compared
+# book's, run under the house, and the house's own.
+#
+# The causes are found by undoing the house's changes one at a time (a parameter set back to the
+# compared book's value for the example's setting; an added rule or exception taken out; a replaced,
+# disabled or changed rule put back) and ruling on the example again: a change is a cause when undoing
+# it alone changes the house's ruling ("but for" it, the ruling would differ). When no single undoing
+# does, two or more changes each give the house's ruling on their own; the causes are then the changes
+# that, made alone in the compared book, change its ruling ("each alone"). When neither test finds
+# one, every change is named as working only together. (A rule change whose variant book does not
+# compile cannot be tried alone; it is named only in that last case.) `rulings diff` and
+# `rulings test --house` both take their changed examples and causes from `example_changes`.
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing the house changes that can be undone on its own: a parameter, or a rule."""
+    kind: str          # parameter | added | exception | replaced | disabled | changed
+    name: str          # the parameter's name, or the rule's id (in the compared book, or the one added)
+
+
+def house_changes(book: Rulebook, against: Rulebook) -> list[Change]:
+    """The house's changes to the compared book: parameters (by name), then rules, in the diff's order."""
+    return ([Change("parameter", p.name) for p in param_changes(book, against)]
+            + [Change(r.change, r.rule) for r in rule_changes(book, against)])
+
+
+def cause_text(change: Change, book: Rulebook, setting: str, values: tuple[Any, Any] | None = None) -> str:
+    """How both commands name a cause: a parameter with its two values in the example's setting, or a rule."""
+    if change.kind == "parameter":
+        p = book.parameters[change.name]
+        old, new = values if values is not None else (None, None)
+        return f"parameter {change.name} ({_plain(p, old, setting)} -> {_plain(p, new, setting)})"
+    if change.kind == "added":
+        return f"added rule {change.name}"
+    if change.kind == "exception":
+        return f"house exception {change.name} (to {book.rules[change.name].exception_to})"
+    if change.kind == "replaced":
+        return f"rule {change.name} replaced by {_replacer(book, change.name)}"
+    return f"rule {change.name} {change.kind}"   # disabled | changed
+
+
+def _plain(p: Parameter, value: Any, setting: str) -> str:
+    if p.type == "money":
+        return show(value, setting)
+    if p.type == "percent":
+        return f"{value}%"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _replacer(book: Rulebook, rid: str) -> str:
+    return next(r.id for r in book.rules.values() if r.replaces == rid)
+
+
+@dataclass(frozen=True)
+class Result:
+    """An example's ruling under one book: the lines shown, and everything compared."""
+    shown: tuple[str, ...]
+    own: tuple[str, ...]        # what the example's own rule derived, or who overrode it
+
+
+def example_result(book: Rulebook, engine: Engine, rule_id: str, ex: Example,
+                   params: dict[str, Any] | None = None, keep: dict | None = None) -> Result:
+    """The example's ruling under a book (with some parameters set otherwise, when given).
+
+    ``keep`` receives the report (or the refusal) under (rule id, example name),
+    for a caller that also checks the example's expectation.
+    """
+    if params:
+        book = replace(book, settings={**book.settings, **params})
+    try:
+        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
+    except (ProblemsError, EngineError) as exc:
+        if keep is not None:
+            keep[(rule_id, ex.name)] = exc
+        if isinstance(exc, ProblemsError):
+            return Result(("refused: " + "; ".join(p.message for p in exc.problems),), ())
+        return Result((f"engine failed: {exc}",), ())
+    if keep is not None:
+        keep[(rule_id, ex.name)] = report
+    lines = []
+    for r in report.rulings:
+        effects = ", ".join(f"{k} {_shown(k, v, report.setting)}" for k, v in r.effects.items())
+        lines.append(f"{r.rule}: {r.ruling}" + (f" ({effects})" if effects else ""))
+    lines.sort()
+    lines += sorted(f"asks {q['fact']}" for q in report.questions if q.get("fact"))
+    own = [f"{rule_id} derives {d['fact']} = {_shown(d['fact'], d['value'], report.setting)}"
+           for d in report.derived if d["by"] == rule_id]
+    own += [f"{rule_id} overridden by {o.overridden_by}" for o in report.overridden if o.rule == rule_id]
+    return Result(tuple(lines), tuple(sorted(own)))
+
+
+class _Undoing:
+    """The house with one change undone, or the compared book with one change made; engines built once."""
+
+    def __init__(self, book: Rulebook, engine: Engine, against: Rulebook, base: Engine):
+        self.book, self.engine, self.against, self.base = book, engine, against, base
+        self._books: dict[tuple[str, Change], tuple[Rulebook, Engine]] = {}
+        self._failed: set[tuple[str, Change]] = set()
+
+    def _compiled(self, key: tuple[str, Change], rules: dict[str, Rule],
+                  like: Rulebook) -> tuple[Rulebook, Engine] | None:
+        """The variant book and its engine; None when it does not compile (that change cannot be tried alone)."""
+        if key not in self._books:
+            variant = replace(like, rules=rules)
+            try:
+                self._books[key] = (variant, Engine(variant))
+            except EngineError:
+                self._failed.add(key)
+        return self._books.get(key)
+
+    def undone(self, c: Change) -> tuple[Rulebook, Engine] | None:
+        """The house without this one rule change."""
+        rules = dict(self.book.rules)
+        if c.kind in ("added", "exception"):
+            gone = {c.name}
+            while True:   # a house exception to the rule taken out goes with it
+                more = {r.id for r in rules.values() if r.exception_to in gone} - gone
+                if not more:
+                    break
+                gone |= more
+            rules = {k: v for k, v in rules.items() if k not in gone}
+        elif c.kind == "replaced":
+            rules = {(c.name if r.replaces == c.name else k): (self.against.rules[c.name] if r.replaces == c.name
+                                                             else r) for k, r in rules.items()}
+        elif c.kind == "disabled":
+            rules[c.name] = self.against.rules[c.name]
+        else:
+            rules[c.name] = self.against.rules[c.name]
+        return self._compiled(("undone", c), rules, self.book)
+
+    def made(self, c: Change) -> tuple[Rulebook, Engine] | None:
+        """The compared book with only this one rule change of the house."""
+        rules = dict(self.against.rules)
+        if c.kind in ("added", "exception"):
+            new = self.book.rules[c.name]
+            while new.exception_to and new.exception_to not in rules:   # an exception needs its rule
+                new = self.book.rules[new.exception_to]
+                rules[new.id] = new
+            rules[c.name] = self.book.rules[c.name]
+        elif c.kind == "replaced":
+            by = self.book.rules[_replacer(self.book, c.name)]
+            rules = {(by.id if k == c.name else k): (by if k == c.name else r) for k, r in rules.items()}
+        elif c.kind == "disabled":
+            del rules[c.name]
+        else:
+            rules[c.name] = self.book.rules[c.name]
+        return self._compiled(("made", c), rules, self.against)
+
+    def close(self) -> None:
+        for _, engine in self._books.values():
+            engine.close()
+
+
+def _causes(u: _Undoing, changes: list[Change], rule_id: str, ex: Example, setting: str,
+            params: dict[str, tuple[Any, Any]], before: Result, after: Result) -> tuple[list[Change], str]:
+    """The changes that made this example's ruling differ, and how they were found (but-for, each alone, together)."""
+    relevant = [c for c in changes if c.kind != "parameter" or c.name in params]
+
+    def undone(c: Change) -> Result | None:
+        if c.kind == "parameter":
+            return example_result(u.book, u.engine, rule_id, ex, {c.name: params[c.name][0]})
+        variant = u.undone(c)
+        return example_result(*variant, rule_id, ex) if variant else None
+
+    def made(c: Change) -> Result | None:
+        if c.kind == "parameter":
+            return example_result(u.against, u.base, rule_id, ex, {c.name: params[c.name][1]})
+        variant = u.made(c)
+        return example_result(*variant, rule_id, ex) if variant else None
+
+    found = [c for c in relevant if (r := undone(c)) is not None and r != after]
+    if found:
+        return found, "but-for"
+    found = [c for c in relevant if (r := made(c)) is not None and r != before]
+    if found:
+        return found, "each alone"
+    return relevant, "together"
+
+
+def _setting_and_params(book: Rulebook, against: Rulebook, ex: Example) -> tuple[str, dict[str, tuple[Any, Any]]]:
+    """The example's setting, and the parameters whose value for it differs (those its incident does not set)."""
+    try:
+        incident = incident_from_data(ex.incident, file=str(ex.origin))
+    except ProblemsError:
+        return "cash", {}
+    setting = incident.hand.game.setting
+    overrides = {k: v for k, v in incident.params.items() if k in book.parameters}
+    old, new = against.param_values(setting, overrides), book.param_values(setting, overrides)
+    return setting, {n: (old.get(n), new[n]) for n in sorted(new) if old.get(n) != new[n]}
+
+
+def same_rule(a: Rule, b: Rule) -> bool:
+    """Two rules equal but for where they were written (a draft read from another file changes no rule)."""
+    def bare(r: Rule) -> Rule:
+        return replace(r, origin=None, examples=tuple(replace(e, origin=None) for e in r.examples))
+    return bare(a) == bare(b)
+
+
+def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Engine,
+                    reports: dict | None = None) -> list[ExampleChange]:
+    """Every example whose ruling differs between the compared book and the house, with the causes.
+
+    The compared book's examples come first (in its order), then the house's own (rules it adds).
+    ``reports``, when given, receives each example's report under the house (see example_result).
+    """
+    changes = house_changes(book, against)
+    if not changes and reports is None:
+        return []
+    owned = [(r, against.name) for r in against.rules.values()]
+    owned += [(r, book.name) for r in book.rules.values()
+              if r.id not in against.rules and r.examples]
+    u = _Undoing(book, engine, against, base)
     out = []
-    for rule in against.rules.values():
-        for ex in rule.examples:
-            before = example_rulings(against, base, ex)
-            after = example_rulings(book, engine, ex)
-            if before != after:
-                out.append(ExampleChange(rule.id, ex.name, str(ex.origin), before, after))
+    try:
+        for rule, of in owned:
+            for ex in rule.examples:
+                after = example_result(book, engine, rule.id, ex, keep=reports)
+                if not changes:
+                    continue
+                before = example_result(against, base, rule.id, ex)
+                if before == after:
+                    continue
+                setting, params = _setting_and_params(book, against, ex)
+                found, how = _causes(u, changes, rule.id, ex, setting, params, before, after)
+                out.append(ExampleChange(rule.id, ex.name, str(ex.origin), _lines(before, after),
+                                         _lines(after, before), of,
+                                         [cause_text(c, book, setting, params.get(c.name)) for c in found], how))
+    finally:
+        u.close()
     return out
+
+
+def _lines(mine: Result, other: Result) -> list[str]:
+    """The lines shown for one side: its rulings and questions, and what its own rule did where that differs."""
+    return list(mine.shown) + [x for x in mine.own if x not in other.own]
 
 
 def diff(book: Rulebook, engine: Engine, against: Rulebook, base: Engine) -> Diff:
@@ -149,13 +386,19 @@ def diff_text(d: Diff) -> str:
             if r.detail:
                 lines.append(f"    {'reason: ' if kind == 'disabled' else ''}{r.detail}")
             lines.append(f"    at {r.origin}")
-    lines += ["", f"Examples of {d.against} whose ruling changes ({len(d.examples)}):" if d.examples
-              else f"Examples of {d.against} whose ruling changes: none"]
+    lines += ["", f"Examples whose ruling changes ({len(d.examples)}):" if d.examples
+              else "Examples whose ruling changes: none"]
     width = max(len(d.against), len(d.book))
     for e in d.examples:
         lines.append(f"  {e.rule}: {e.example}")
-        lines.append(f"    ({e.origin})")
+        lines.append(f"    ({'an example of this house, ' if e.book == d.book else ''}{e.origin})")
         lines.append(f"    {d.against:<{width}} | " + ("; ".join(e.before) or "no ruling"))
         lines.append(f"    {d.book:<{width}} | " + ("; ".join(e.after) or "no ruling"))
+        lines.append(f"    {because(e)}")
     return "\n".join(lines)
 
+
+def because(e: ExampleChange) -> str:
+    """The line naming what changed an example's ruling, the same in `rulings diff` and `rulings test --house`."""
+    how = {"but-for": "", "each alone": " (each alone gives this ruling)", "together": " (only together)"}[e.found]
+    return f"changed by{how}: " + "; ".join(e.causes)

@@ -1,16 +1,15 @@
 """Running a rulebook's examples through the whole path (incident, arithmetic, engine) and checking them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulings.catalogue import facts
 from rulings.engine import Engine, EngineError
-from rulings.expressions import param_names_in
 from rulings.incident import incident_from_data
 from rulings.money import MoneyError, show, to_minor
 from rulings.problems import ProblemsError
-from rulings.rulebook.model import AnyOf, Example, Rule, Rulebook
+from rulings.rulebook.model import Example, Rule, Rulebook
 from rulings.ruling import Report, rule_on
 
 
@@ -95,21 +94,6 @@ def run_examples(book: Rulebook, engine: Engine, rules: list[Rule] | None = None
             for rule in (rules if rules is not None else book.rules.values()) for ex in rule.examples]
 
 
-def example_rulings(book: Rulebook, engine: Engine, ex: Example) -> list[str]:
-    """The rulings an example's incident gets under a book, one line each, for comparing two books."""
-    try:
-        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
-    except ProblemsError as exc:
-        return ["refused: " + "; ".join(p.message for p in exc.problems)]
-    except EngineError as exc:
-        return [f"engine failed: {exc}"]
-    lines = []
-    for r in report.rulings:
-        effects = ", ".join(f"{k} {_shown(k, v, report.setting)}" for k, v in r.effects.items())
-        lines.append(f"{r.rule}: {r.ruling}" + (f" ({effects})" if effects else ""))
-    return sorted(lines)
-
-
 def _shown(name: str, value: Any, setting: str) -> str:
     f = facts().get(name)
     if f is not None and f.type == "money" and isinstance(value, int) and not isinstance(value, bool):
@@ -117,119 +101,50 @@ def _shown(name: str, value: Any, setting: str) -> str:
     return str(value)
 
 
-def rule_params(rule: Rule) -> set[str]:
-    """The parameters a rule reads in its conditions, numbers and sentence."""
-    found: set[str] = set()
-
-    def walk(conds) -> None:
-        for c in conds:
-            if isinstance(c, AnyOf):
-                for g in c.groups:
-                    walk(g)
-            elif c.fact.startswith("param."):
-                found.add(c.fact[6:])
-            elif c.is_expr:
-                found.update(param_names_in(c.value))
-    walk(rule.when)
-    for _, expr in rule.then.effects + rule.then.derive:
-        found.update(param_names_in(expr))
-    if rule.then.say:
-        found.update(param_names_in(rule.then.say, template=True))
-    return found
-
-
-def _changed_params(book: Rulebook, base: Rulebook, ex: Example) -> dict[str, tuple[Any, Any]]:
-    """The parameters whose value for this example differs between the base book and the house."""
-    incident = incident_from_data(ex.incident, file=str(ex.origin))
-    setting = incident.hand.game.setting
-    overrides = {k: v for k, v in incident.params.items() if k in book.parameters}
-    old, new = base.param_values(setting, overrides), book.param_values(setting, overrides)
-    return {n: (old.get(n), new[n]) for n in sorted(new) if old.get(n) != new[n]}
-
-
-def _said(changed: dict[str, tuple[Any, Any]], names: list[str]) -> str:
-    return ", ".join(f"{n} to {changed[n][1]!r} (was {changed[n][0]!r})" for n in names)
-
-
-def _house_cause(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine, rule: Rule,
-                 ex: Example) -> str:
-    """Why the house changed this example's outcome, or "" when the house did not cause it.
-
-    The house caused it when the rule lost to a declared house exception, or
-    when a parameter the house set is read by this rule, by any rule that fired
-    with or without the house (so a change travels down a chain of derived
-    facts), or by the betting arithmetic behind the facts, or when the house's
-    parameters make the example's incident one the reader refuses.
-    """
-    incident = incident_from_data(ex.incident, file=str(ex.origin))
-    changed = _changed_params(book, base, ex)
-    try:
-        report = rule_on(incident, book, engine)
-    except ProblemsError as exc:
-        return (f"the house sets {_said(changed, list(changed))}, under which the example's incident is refused: "
-                + "; ".join(p.message for p in exc.problems)) if changed else ""
-    beaten = next((r for r in report.overridden if r.rule == rule.id), None)
-    if beaten and _declared_over(book, beaten.overridden_by, rule.id):
-        return f"overridden by house rule {beaten.overridden_by}, a declared exception to it"
-    if not changed:
-        return ""
-    before = rule_on(incident, base, base_engine)
-    readers = {rule.id} | set(report.trace) | set(before.trace)
-    read = [n for n in changed if any(n in rule_params(book.rules.get(r) or base.rules[r]) for r in readers)]
-    if read:
-        return f"the house sets {_said(changed, read)}, which this rule or a rule it depends on reads"
-    if before.facts != report.facts:
-        return f"the house sets {_said(changed, list(changed))}, which changes the betting numbers"
-    return ""
-
-
-def _declared_over(book: Rulebook, winner: str | None, loser: str) -> bool:
-    """Whether ``winner`` is a house rule declared (directly or through a chain) an exception to ``loser``.
-
-    A house rule that wins only by being more specific was not declared to
-    change the rule, so the change it makes counts as a failure.
-    """
-    seen: set[str] = set()
-    rule = book.rules.get(winner or "")
-    if rule is None or not rule.house:
-        return False
-    while rule is not None and rule.exception_to and rule.id not in seen:
-        seen.add(rule.id)
-        if rule.exception_to == loser:
-            return True
-        rule = book.rules.get(rule.exception_to)
-    return False
+def judged(report: Report | Exception, rule: Rule, ex: Example) -> Outcome:
+    """An example's outcome from the report its incident got (or the refusal), as run_example gives it."""
+    if isinstance(report, ProblemsError):
+        return Outcome(rule.id, ex.name, str(ex.origin), False,
+                       "the example's incident is refused: " + "; ".join(p.message for p in report.problems))
+    if isinstance(report, Exception):
+        return Outcome(rule.id, ex.name, str(ex.origin), False, f"the engine failed: {report}")
+    wrong = check(report, rule, ex.expect)
+    return Outcome(rule.id, ex.name, str(ex.origin), not wrong, "; ".join(wrong))
 
 
 def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine) -> list[Outcome]:
     """The house's own examples, then the base book's examples re-run under the house.
 
-    A base example the house changed (the rule is disabled, replaced or
-    overridden by a declared exception, or a parameter the house set reaches
-    it) is reported as changed by the house, not failed; any other difference
-    is a failure.
+    Which examples the house changes, and the changes that caused each, come
+    from `rulings.diff.example_changes`, the same list `rulings diff` prints.
+    A house example passes when its expectation is met (and is marked changed
+    when its ruling differs from the base book's). A base example whose ruling
+    the house changed is not a failure, but for one case: its expectation is
+    no longer met and a cause is a rule the house added without declaring it
+    an exception to (or a replacement of) anything, which changes the base
+    rule's ruling only by being narrower. A base example the house did not
+    change is checked against its expectation as usual.
     """
-    out = [run_example(book, engine, r, ex) for r in book.rules.values() if r.house and r.id not in base.rules
-           for ex in r.examples]
-    replaced = {r.replaces: r.id for r in book.rules.values() if r.replaces}
+    from rulings.diff import because, example_changes
+    reports: dict[tuple[str, str], Report | Exception] = {}
+    changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
+    own = [r for r in book.rules.values() if r.house and r.id not in base.rules]
+    undeclared = {f"added rule {r.id}" for r in own if not r.exception_to and not r.replaces}
+    out = []
+    for rule in own:
+        for ex in rule.examples:
+            result = judged(reports[(rule.id, ex.name)], rule, ex)
+            e = changed.get((rule.id, ex.name))
+            out.append(replace(result, changed_by_house=because(e)) if e and result.ok else result)
     for rule in base.rules.values():
         for ex in rule.examples:
-            where = str(ex.origin)
-            if rule.id in book.disabled:
-                out.append(Outcome(rule.id, ex.name, where, True, "",
-                                   f"disabled by the house: {book.disabled[rule.id]}"))
-                continue
-            if rule.id in replaced or book.rules.get(rule.id) != rule:
-                out.append(Outcome(rule.id, ex.name, where, True, "",
-                                   f"replaced by house rule {replaced.get(rule.id, rule.id)}"))
-                continue
-            result = run_example(book, engine, rule, ex)
-            if result.ok:
-                out.append(result)
-                continue
-            try:
-                cause = _house_cause(book, engine, base, base_engine, rule, ex)
-            except (ProblemsError, EngineError):
-                cause = ""
-            out.append(Outcome(rule.id, ex.name, where, bool(cause), "" if cause else result.why, cause))
+            e = changed.get((rule.id, ex.name))
+            result = judged(reports[(rule.id, ex.name)], rule, ex)
+            if e is None or result.ok:
+                out.append(replace(result, changed_by_house=because(e)) if e else result)
+            elif undeclared & set(e.causes):
+                out.append(replace(result, why=result.why + "; " + because(e) + ", which is not declared an "
+                                   f"exception to {rule.id} nor its replacement"))
+            else:
+                out.append(replace(result, ok=True, why="", changed_by_house=because(e)))
     return out

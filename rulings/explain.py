@@ -7,6 +7,7 @@ from typing import Any
 from rulings.betting import SETTINGS
 from rulings.catalogue import citations
 from rulings.money import show
+from rulings.problems import ProblemsError
 from rulings.rulebook.model import Parameter, Rulebook
 from rulings.ruling import citation
 
@@ -114,15 +115,23 @@ def _citing(book: Rulebook, key: str) -> list[str]:
     return out
 
 
+def _houses(book: Rulebook) -> list[Rulebook]:
+    """This book if it is a house book, then the house books under rulebooks/houses/ (each loaded once)."""
+    from rulings import books
+    from rulings.rulebook.house import house_names
+    out = [book] if book.extends else []
+    for name in house_names():
+        if name != book.name:
+            try:
+                out.append(books.load(name, compile=False)[0])
+            except ProblemsError:   # a broken house book is lint's to report, not explain's
+                continue
+    return out
+
+
 def _house_key(book: Rulebook, key: str) -> str | None:
     """A house's own citation key, explained from the house book that cites it (this one, or an example house)."""
-    from rulings import books
-    from rulings.rulebook.load import ROOT
-    candidates = [book] if book.extends else []
-    for path in sorted((ROOT / "houses").glob("*.yaml")):
-        if not candidates or book.name != path.stem:
-            candidates.append(books.load(path.stem, compile=False)[0])
-    for house in candidates:
+    for house in _houses(book):
         users = _citing(house, key)
         if users:
             head = f"{key} — a house rule of {house.title} (rulebook {house.name}, {house.files[-1]})"
@@ -140,9 +149,17 @@ def explain(book: Rulebook, what: str) -> str | None:
         lines = [f"{what} — {c.source}, {c.section}", f"  about: {c.topic}"]
         users = _citing(book, what)
         lines += (["  cited by:"] + users) if users else ["  cited by no rule or parameter of this book"]
+        for house in _houses(book):
+            if house is not book:
+                added = [r for r in house.rules.values() if what in r.cites and r.id not in book.rules]
+                lines += [f"  also cited in house book {house.name} by:"] if added else []
+                lines += [f"  {r.id} — {r.title}" for r in added]
         return "\n".join(lines)
     if what.upper().startswith("HOUSE-"):
         return _house_key(book, what)
+    for house in _houses(book):
+        if what in house.rules:
+            return f"{_rule(house, what)}\n  (a rule of house book {house.name}: add --house {house.name})"
     return None
 
 
@@ -154,6 +171,18 @@ def matches(book: Rulebook, part: str) -> list[str]:
     out += [f"parameter  {n} — {p.description}" for n, p in sorted(book.parameters.items()) if needle in n.lower()]
     out += [f"citation   {k} — {citation(k)['source']}, {citation(k)['section']}"
             for k in sorted(keys) if needle in k.lower()]
+    seen = set(book.rules) | keys
+    for house in _houses(book):   # what other house books add, with the option that shows it
+        if house is book:
+            continue
+        for r in house.rules.values():
+            if r.id not in seen and needle in r.id.lower():
+                seen.add(r.id)
+                out.append(f"rule       {r.id} — {r.title} (rulings explain {r.id} --house {house.name})")
+            for k in r.cites:
+                if k not in seen and k not in citations() and needle in k.lower():
+                    seen.add(k)
+                    out.append(f"citation   {k} — a house rule of {house.title} (rulebook {house.name})")
     return out
 
 

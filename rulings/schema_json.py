@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.catalogue import facts
+from rulings.rulebook.conditions import COMPARE, TESTS
 from rulings.rulebook.house import HOUSE_FILE
 from rulings.rulebook.model import Parameter
 from rulings.rulebook.schema import EXAMPLE, PARAMETER, RULE, TOPIC_FILE, WHEN, Spec
@@ -80,6 +81,12 @@ def _book_names(defs: dict[str, Any]) -> None:
     defs["when"]["propertyNames"] = {"enum": names}
     defs["when"]["properties"] = {"any_of": {"description": "One of these condition mappings must hold.",
                                              "type": "array", "items": {"$ref": "#/$defs/when"}}}
+    choices = {n: (f.description, f.values if f.type == "enum" else (True, False))
+               for n, f in facts().items() if f.type in ("enum", "bool")}
+    choices.update({"param." + n: (p.description, p.values) for n, p in book.parameters.items()
+                    if p.type in ("enum", "bool")})
+    for name, (description, values) in sorted(choices.items()):
+        defs["when"]["properties"][name] = _choice_test(description, list(values))
     house = defs["house_file"]["properties"]
     house["parameters"] = {"$ref": "#/$defs/parameter_values", "description": house["parameters"]["description"]}
     incident = defs["example"]["properties"]["incident"]
@@ -88,6 +95,20 @@ def _book_names(defs: dict[str, Any]) -> None:
     then = defs["rule"]["properties"]["then"]["properties"]
     then["ask"]["items"]["enum"] = sorted(facts())
     then["derive"]["propertyNames"] = {"enum": sorted(n for n, f in facts().items() if f.kind == "derived")}
+
+
+def _choice_test(description: str, values: list) -> dict[str, Any]:
+    """A condition on a fact or parameter with a fixed set of values: one of them, or a test of them."""
+    one = {"description": "One of: " + ", ".join(str(v).lower() if isinstance(v, bool) else str(v)
+                                                  for v in values) + ".", "enum": values}
+    many = {"description": "A list of its values.", "type": "array", "items": one}
+    tests = {"not": one, "in": many, "not_in": many,
+             "missing": {"description": "The fact is not known (write true).", "enum": [True]},
+             "present": {"description": "The fact is known (write true).", "enum": [True]}}
+    assert set(tests) == set(TESTS) - set(COMPARE)   # the loader's tests for a value that is not a number
+    return {"description": description, "anyOf": [
+        one, {"description": "A test of its value.", "type": "object", "additionalProperties": False,
+              "properties": tests}]}
 
 
 def rulebook_schema() -> dict[str, Any]:

@@ -190,10 +190,14 @@ def test_r109_a_house_exception_claiming_a_standard_exceptions_case(tmp_path):
 def test_test_house_reports_changes_by_the_house_not_failures(capsys):
     code, out, _ = run(["test", "--house", "tda-series"], capsys)
     assert code == 0
-    assert "CHANGED BY THE HOUSE pot-limit.small-blind-as-big-blind" in out
-    assert "disabled by the house: TDA 2024 rule 54-B" in out
-    assert "the house sets raise_cap.max_raises to 4 (was 3), which this rule or a rule it depends on reads" in out
-    assert "replaced by house rule tda-series.raise-at-cap-is-call" in out
+    assert ("CHANGED BY THE HOUSE pot-limit.small-blind-as-big-blind: $5/$10 with the small blind counted as a big "
+            "blind, the first raise can go to $40\n    changed by: rule pot-limit.small-blind-as-big-blind disabled") in out
+    assert ("CHANGED BY THE HOUSE raise-caps.cap-reached: $20/$40, A bets, B raises, C re-raises, A caps at $80; "
+            "B owes two more bets, $40\n    changed by: parameter raise_cap.max_raises (3 -> 4)\n") in out
+    # the house's own example: the standard book refuses a fifth bet; the house allows it and holds 'raise' to a call
+    assert ("CHANGED BY THE HOUSE tda-series.raise-at-cap-is-call: 'raise' at 1,000 on a capped 200-400 flop is a "
+            "call to 1,000\n    changed by: parameter raise_cap.max_raises (3 -> 4); rule raise-caps.raise-at-cap-is-call"
+            " replaced by tda-series.raise-at-cap-is-call") in out
     assert out.splitlines()[-1].endswith("changed by the house, 0 failed")
 
 
@@ -234,3 +238,11 @@ def test_test_house_fails_a_change_the_house_did_not_declare(tmp_path, capsys):
     code, out, _ = run(["test", "--house", str(house)], capsys)
     assert code == 1
     assert "FAIL raise-caps.cap-reached" in out and "overridden by trial.cap-is-four-bets" in out
+    assert ("changed by: added rule trial.cap-is-four-bets, which is not declared an exception to "
+            "raise-caps.cap-reached nor its replacement") in out
+    # `rulings diff` lists the same five examples (three failed, two changed) with the same cause
+    from tests.test_house_changes_agree import changed_in_test_output, words
+    assert main(["diff", str(house), "--format", "json"]) == 0
+    from_diff = {(e["rule"], e["example"]): words(e) for e in json.loads(capsys.readouterr().out)["examples"]}
+    assert changed_in_test_output(out) == from_diff and len(from_diff) == 5
+    assert set(from_diff.values()) == {"changed by: added rule trial.cap-is-four-bets"}

@@ -116,6 +116,14 @@ def test_the_schema_names_every_parameter_and_its_values():
         _errors(schema, schema["$defs"]["house_file"], _house({}, {"pott": 5})))
     assert "unknown name param.kill.sise" in " ".join(
         _errors(schema, schema["$defs"]["house_file"], _house({}, {"any_of": [{"param.kill.sise": "half"}]})))
+    house = schema["$defs"]["house_file"]
+    assert "'quarter' matches none of the alternatives" in " ".join(
+        _errors(schema, house, _house({}, {"param.kill.size": "quarter"})))
+    assert "{'in': ['required', 'voluntry']} matches none of the alternatives" in " ".join(
+        _errors(schema, house, _house({}, {"param.kill.mode": {"in": ["required", "voluntry"]}})))
+    assert "'flopp' matches none of the alternatives" in " ".join(_errors(schema, house, _house({}, {"street": "flopp"})))
+    assert _errors(schema, house, _house({}, {"street": {"not_in": ["river"]}, "param.kill.size": "half",
+                                              "param.straddle.allowed": True})) == []
     derive = _house({})
     derive["rules"][0]["then"] = {"derive": {"pot": "5"}}
     assert "unknown name pot" in " ".join(_errors(schema, schema["$defs"]["house_file"], derive))

@@ -79,3 +79,24 @@ def test_explain_a_partial_name_lists_what_matches(capsys):
 def test_explain_a_misspelt_name_suggests_the_nearest(capsys):
     code, _, err = run(["explain", "kill.sise"], capsys)
     assert code == 2 and "did you mean 'kill.size'?" in err
+
+
+def test_explain_finds_house_keys_and_house_rules_without_the_house_option(capsys):
+    code, out, _ = run(["explain", "cascade"], capsys)
+    assert code == 0 and ("  citation   HOUSE-CASCADE-3 — a house rule of Cascade Club — lowball house rules "
+                          "(rulebook pnw-lowball)") in out
+    code, out, _ = run(["explain", "half-kill"], capsys)
+    assert code == 0 and "  rule       kill-pots.half-kill — " in out
+    assert "pnw-lowball.half-kill-after-two-wins — Two pots in a row force a half kill, and the killer acts last " \
+           "(rulings explain pnw-lowball.half-kill-after-two-wins --house pnw-lowball)" in out
+    code, out, _ = run(["explain", "pnw-lowball.half-kill-after-two-wins"], capsys)
+    assert code == 0 and out.startswith("pnw-lowball.half-kill-after-two-wins — ")
+    assert "  exception to: kill-pots.two-in-a-row" in out and "(a rule of house book pnw-lowball" in out
+
+
+def test_explain_a_standard_key_names_the_house_rules_that_also_cite_it(capsys):
+    code, out, _ = run(["explain", "TDA-2024-48"], capsys)
+    assert code == 0
+    house = out[out.index("  also cited in house book tda-series by:"):].splitlines()
+    assert house[1:3] == ["  tda-series.raise-at-cap-is-call — A raise attempted after the cap is a call, without exception",
+                          "  tda-series.cap-reached — Events are capped at five bets, heads-up included"]

@@ -240,6 +240,7 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     before, after = row.locator("td").nth(1).inner_text(), row.locator("td").nth(2).inner_text()
     assert "kill_blind $40, kill_small_bet $40, kill_big_bet $80" in before
     assert "kill_blind $30, kill_small_bet $30, kill_big_bet $60" in after
+    assert row.locator("td").nth(3).inner_text() == "parameter kill.size (full -> half)"
     shoot(page, "manager-diff")
     page.get_by_role("button", name="Publish").click()
     page.wait_for_url(re.compile(r".*/podium/books/east-coast-limit\?published=1$"))

@@ -13,6 +13,8 @@ def test_a_half_kill_draft_checks_clean_and_its_diff_shows_the_40_dollar_kill_be
     big_pot = next(e for e in check.diff["examples"] if e["example"] == "a $401 pot in $20/$40 forces its winner "
                                                                           "to kill for $40")
     assert any("kill_blind $40" in r for r in big_pot["before"]) and any("kill_blind $30" in r for r in big_pot["after"])
+    assert big_pot["causes"] == ["parameter kill.size (full -> half)"]     # the same words as rulings diff
+    assert all(e["causes"] == ["parameter kill.size (full -> half)"] for e in check.diff["examples"])
 
 
 def test_an_existing_parameter_is_changed_in_place(tmp_path):
