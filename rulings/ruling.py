@@ -29,10 +29,10 @@ import yaml
 
 from rulings.catalogue import citations, did_you_mean, facts
 from rulings.problems import Problem, ProblemsError
-from rulings.engine import Engine, Fired, reads
+from rulings.engine import Engine, Fired, Memo, rule_reads
 from rulings.incident import Incident
 from rulings.money import show
-from rulings.rulebook.model import Discretion, Rulebook
+from rulings.rulebook.model import Discretion, ParamValues, Rulebook
 from rulings.situation import build
 from rulings.wager_facts import DECIDED, decided_facts, given_facts
 
@@ -143,6 +143,34 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
+_ORDER: dict[int, tuple[dict, dict[str, int]]] = {}
+
+
+def _book_order(book: Rulebook) -> dict[str, int]:
+    """Each rule's place in the book, worked out once per book."""
+    got = _ORDER.get(id(book.rules))
+    if got is None or got[0] is not book.rules or len(got[1]) != len(book.rules):
+        got = (book.rules, {rid: i for i, rid in enumerate(book.rules)})
+        _ORDER[id(book.rules)] = got
+    return got[1]
+
+
+_PARAMS: dict[tuple[int, str], tuple[Rulebook, ParamValues]] = {}
+
+
+def param_values(book: Rulebook, setting: str, overrides: dict[str, Any]) -> ParamValues:
+    """``book.param_values``, the defaults worked out once per book and setting (a copy each time)."""
+    if overrides:
+        return book.param_values(setting, overrides)
+    got = _PARAMS.get((id(book), setting))
+    if got is None or got[0] is not book:
+        got = (book, book.param_values(setting))
+        _PARAMS[(id(book), setting)] = got
+    out = ParamValues(got[1])
+    out.arithmetic = dict(got[1].arithmetic)
+    return out
+
+
 def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, str]] | None = None
             ) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
     """Pick one ruling in force per matter; every other is overridden, with the reason.
@@ -150,7 +178,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
     ``settled`` holds the rulings the first stratum already overrode (rule id: winner, reason): they
     stay overridden when the second stratum replaces the ruling that beat them.
     """
-    order = {rid: i for i, rid in enumerate(book.rules)}
+    order = _book_order(book)
     voids = matters()[1]
     items = [(_make(f), f) for f in fired if f.rule.then.ruling]
     final: list[tuple[Ruling, Fired]] = []
@@ -263,7 +291,7 @@ def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
 
 def _second_stratum(fired: list[Fired], base: Ruling) -> None:
     """Chains of the structure checks start from the ruling whose wager they checked."""
-    readers = {f.rule.id for f in fired if DECIDED in reads(f.rule.when)}
+    readers = {f.rule.id for f in fired if DECIDED in rule_reads(f.rule)}
     for f in fired:
         if readers & set(f.chain):
             f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
@@ -272,16 +300,17 @@ def _second_stratum(fired: list[Fired], base: Ruling) -> None:
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided."""
     setting = incident.hand.game.setting
-    params = book.param_values(setting, incident_params(book, incident))
+    params = param_values(book, setting, incident_params(book, incident))
     situation = build(incident, params)
-    run = engine.run(situation.facts, params)
+    memo = Memo()   # the second stratum does again only what the decided wager changes
+    run = engine.run(situation.facts, params, memo)
     failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)
     wager = next((r for r in final if r.decides == "wager" and "wager_to" in r.effects), None)
     facts_used = dict(situation.facts)
     if wager is not None and isinstance(wager.effects["wager_to"], int):
         facts_used.update(decided_facts(incident, situation.facts, wager))
-        run = engine.run(facts_used, params)
+        run = engine.run(facts_used, params, memo)
         failures += [f for f in run.failures if f not in failures]
         _second_stratum(run.fired, wager)
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
@@ -325,7 +354,7 @@ def not_considered(book: Rulebook, report: Report) -> list[str]:
         for rid in r.chain:
             rule = book.rules.get(rid)
             if rule is not None:
-                read |= reads(rule.when)
+                read |= rule_reads(rule)
     return [name for name, facts_of in report.given.items() if not (set(facts_of) & read)]
 
 
