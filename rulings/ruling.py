@@ -87,7 +87,8 @@ class Report:
 def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
     """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
     standing outside the limits (rulings/matters.yaml)."""
-    raw = yaml.safe_load((Path(__file__).resolve().parent / "matters.yaml").read_text(encoding="utf-8"))
+    from rulings.bookcache import yaml_data   # parsed once, then read back as JSON
+    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], yaml.safe_load)[0]
     return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
 
 
