@@ -39,8 +39,8 @@ from durable import engine as durable
 from jinja2 import UndefinedError, nodes
 from jinja2.exceptions import SecurityError
 
-from rulings.expressions import (ENV, compile_expression, compile_template, names_in, param_names_in,
-                                 parse_expression, to_durable)
+from rulings.expressions import (compile_expression, compile_template, names_in, param_names_in,
+                                 parse_expression, parse_template, to_durable)
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
@@ -238,7 +238,7 @@ def required(rule: Rule) -> set[str]:
     for _, text in rule.then.effects + rule.then.derive:
         walk(parse_expression(str(text)), False)
     if rule.then.say:
-        walk(ENV.parse(rule.then.say), False)
+        walk(parse_template(rule.then.say), False)
     return out - {"param", "effect", "rule", "seat", "true", "false", "none", "True", "False", "None"}
 
 
@@ -250,7 +250,7 @@ def uses(rule: Rule) -> list[str]:
         expr = parse_expression(str(text))
         out |= {n.name for n in [expr, *expr.find_all(nodes.Name)] if isinstance(n, nodes.Name)}
     if rule.then.say:
-        out |= {n.name for n in ENV.parse(rule.then.say).find_all(nodes.Name)}
+        out |= {n.name for n in parse_template(rule.then.say).find_all(nodes.Name)}
     return sorted(out - {"param", "effect", "rule"})
 
 
