@@ -206,12 +206,29 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     try:
         book = loads(_read(path), book_key)
         _touch(path)
-        return book
+        return _remember(book, book_key)
     except (OSError, CacheError):
         pass
     book = build()
     _store(where, path, book, book_key)
+    return _remember(book, book_key)
+
+
+_KEYS: dict[int, tuple[model.Rulebook, dict, tuple[int, ...], str]] = {}
+
+
+def _remember(book: model.Rulebook, book_key: str) -> model.Rulebook:
+    _KEYS[id(book)] = (book, book.rules, tuple(map(id, book.rules.values())), book_key)
     return book
+
+
+def key_of(book: model.Rulebook) -> str | None:
+    """The cache key of a book as ``cached`` gave it, while its rules are still those very (frozen) rules:
+    it covers the rules' content and all of the package's code, so the engine keys its compiled form by it."""
+    got = _KEYS.get(id(book))
+    if got is None or got[0] is not book or got[1] is not book.rules:
+        return None
+    return got[3] if got[2] == tuple(map(id, book.rules.values())) else None
 
 
 def yaml_data(paths: list[Path], parse: Callable[[str], Any]) -> list[Any]:

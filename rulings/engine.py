@@ -254,25 +254,29 @@ def uses(rule: Rule) -> list[str]:
     return sorted(out - {"param", "effect", "rule"})
 
 
-def _cache_file(rules: list[Rule], ruled: dict) -> Path | None:
-    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code."""
+def _cache_file(rules: list[Rule], ruled: dict, book_key: str | None = None) -> Path | None:
+    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code
+    (the book cache's key covers both, when the book came from it)."""
     where = os.environ.get("RULINGS_CACHE")
     if where == "off":
         return None
+    folder = Path(where or Path.home() / ".cache" / "rulings")
+    if book_key is not None:
+        return folder / f"compiled-b{book_key[:32]}.json"
     h = hashlib.sha256()
     for mod in ("engine.py", "expressions.py"):
         h.update((Path(__file__).parent / mod).read_bytes())
     h.update(repr(sorted(ruled.items())).encode())
     for r in rules:
         h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say)).encode())
-    return Path(where or Path.home() / ".cache" / "rulings") / f"compiled-{h.hexdigest()[:32]}.json"
+    return folder / f"compiled-{h.hexdigest()[:32]}.json"
 
 
-def _compiled(rules: list[Rule], ruled: dict) -> list[dict]:
+def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> list[dict]:
     """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached)."""
     path = None
     try:
-        path = _cache_file(rules, ruled)
+        path = _cache_file(rules, ruled, book_key)
         if path is not None:
             data = json.loads(path.read_text())
             if isinstance(data, list) and len(data) == len(rules):
@@ -280,6 +284,7 @@ def _compiled(rules: list[Rule], ruled: dict) -> list[dict]:
     except (OSError, ValueError):
         pass
     out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
+            "trees": [expression_tree(v) for _, v in r.then.effects + r.then.derive],
             "when": [compile_condition(c, ruled) for c in r.when]} for r in rules]
     if path is not None:
         try:
@@ -409,8 +414,6 @@ class _Slow(Exception):
     """An expression the fast path does not take: jinja2 evaluates it."""
 
 
-_BINOPS = {nodes.Add: lambda a, b: a + b, nodes.Sub: lambda a, b: a - b,
-           nodes.FloorDiv: lambda a, b: a // b}
 _CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "gt": lambda a, b: a > b,
         "gteq": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lteq": lambda a, b: a <= b}
 
@@ -421,20 +424,19 @@ def _number(v: Any) -> Any:
     return v
 
 
-def _fast(node: nodes.Node):
-    """A whitelisted expression as plain Python over the facts (the same results as jinja2, without its context)."""
-    if isinstance(node, nodes.Const):
-        value = node.value
-        return lambda f: value
-    if isinstance(node, nodes.Name):
-        name = node.name
+_BIN_NODES = {nodes.Add: "+", nodes.Sub: "-", nodes.FloorDiv: "//", nodes.Mul: "*"}
 
-        def read(f):
-            try:
-                return f[name]
-            except KeyError:
-                raise UndefinedError(f"'{name}' is undefined") from None
-        return read
+
+def _tree(node: nodes.Node) -> list:
+    """A whitelisted expression as plain data (kept in the compiled cache, so a cold start parses nothing):
+    ["const", v], ["name", n], ["param", topic, name], [op, left, right] for + - // * and the comparisons,
+    ["neg", x], ["not", x], ["and", a, b], ["or", a, b], ["if", test, yes, no]. _Slow for anything else."""
+    if isinstance(node, nodes.Const):
+        if not (node.value is None or isinstance(node.value, (bool, int, str))):
+            raise _Slow
+        return ["const", node.value]
+    if isinstance(node, nodes.Name):
+        return ["name", node.name]
     if isinstance(node, nodes.Getattr):
         path, root = [], node
         while isinstance(root, nodes.Getattr):
@@ -442,33 +444,80 @@ def _fast(node: nodes.Node):
             root = root.node
         if not (isinstance(root, nodes.Name) and root.name == "param" and len(path) == 2):
             raise _Slow
-        topic, name = path[1], path[0]
-        return lambda f: f["param"][topic][name]
-    if isinstance(node, nodes.BinExpr) and type(node) in _BINOPS:
-        op, left, right = _BINOPS[type(node)], _fast(node.left), _fast(node.right)
-        return lambda f: op(left(f), right(f))     # as jinja2's sandbox: only '*' is intercepted
-    if isinstance(node, nodes.Mul):
-        left, right = _fast(node.left), _fast(node.right)
-        return lambda f: _number(left(f)) * _number(right(f))
+        return ["param", path[1], path[0]]
+    if type(node) in _BIN_NODES:
+        return [_BIN_NODES[type(node)], _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.Neg):
-        inner = _fast(node.node)
-        return lambda f: -inner(f)
+        return ["neg", _tree(node.node)]
     if isinstance(node, nodes.Not):
-        inner = _fast(node.node)
-        return lambda f: not inner(f)
+        return ["not", _tree(node.node)]
     if isinstance(node, nodes.And):
-        left, right = _fast(node.left), _fast(node.right)
-        return lambda f: left(f) and right(f)
+        return ["and", _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.Or):
-        left, right = _fast(node.left), _fast(node.right)
-        return lambda f: left(f) or right(f)
+        return ["or", _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.CondExpr) and node.expr2 is not None:
-        test, yes, no = _fast(node.test), _fast(node.expr1), _fast(node.expr2)
-        return lambda f: yes(f) if test(f) else no(f)
+        return ["if", _tree(node.test), _tree(node.expr1), _tree(node.expr2)]
     if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _CMP:
-        op, left, right = _CMP[node.ops[0].op], _fast(node.expr), _fast(node.ops[0].expr)
-        return lambda f: op(left(f), right(f))
+        return [node.ops[0].op, _tree(node.expr), _tree(node.ops[0].expr)]
     raise _Slow
+
+
+_TREE_BIN = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "//": lambda a, b: a // b, **_CMP}
+
+
+def _from_tree(t: list):
+    """The callable over a dict of facts for a ``_tree`` (the same results as jinja2, without its context)."""
+    op = t[0]
+    if op == "const":
+        value = t[1]
+        return lambda f: value
+    if op == "name":
+        name = t[1]
+
+        def read(f):
+            try:
+                return f[name]
+            except KeyError:
+                raise UndefinedError(f"'{name}' is undefined") from None
+        return read
+    if op == "param":
+        topic, name = t[1], t[2]
+        return lambda f: f["param"][topic][name]
+    if op == "*":
+        left, right = _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: _number(left(f)) * _number(right(f))
+    if op in _TREE_BIN:   # as jinja2's sandbox: only '*' is intercepted
+        fn, left, right = _TREE_BIN[op], _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: fn(left(f), right(f))
+    if op == "neg":
+        inner = _from_tree(t[1])
+        return lambda f: -inner(f)
+    if op == "not":
+        inner = _from_tree(t[1])
+        return lambda f: not inner(f)
+    if op == "and":
+        left, right = _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: left(f) and right(f)
+    if op == "or":
+        left, right = _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: left(f) or right(f)
+    if op == "if":
+        test, yes, no = _from_tree(t[1]), _from_tree(t[2]), _from_tree(t[3])
+        return lambda f: yes(f) if test(f) else no(f)
+    raise _Slow
+
+
+def _fast(node: nodes.Node):
+    """A whitelisted expression as plain Python over the facts (the same results as jinja2, without its context)."""
+    return _from_tree(_tree(node))
+
+
+def expression_tree(text: str) -> list | None:
+    """``_tree`` of an expression's text, or None when jinja2 must evaluate it."""
+    try:
+        return _tree(parse_expression(str(text)))
+    except _Slow:
+        return None
 
 
 def fast_expression(text: str):
@@ -491,10 +540,11 @@ def _callable(text: str):
 class _Rule:
     """A rule as the agenda sees it: its order, flag, what it reads, its compiled parts (jinja2 at first use)."""
 
-    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled", "costly")
+    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled", "costly", "trees")
 
-    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str]):
+    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str], trees: list | None = None):
         self.rule, self.index, self.order, self.flag, self.reads = rule, index, (pri, index), flag, reads_
+        self.trees = trees   # the compiled cache's plain-data form of its fast expressions
         self.compiled: list | None = None
         self.costly = False   # a sentence or an expression jinja2 evaluates: worth keeping in a Memo
 
@@ -502,8 +552,13 @@ class _Rule:
         if self.compiled is None:
             then = self.rule.then
             fns = {}
-            for _, v in then.effects + then.derive:
-                fn = fast_expression(v)
+            exprs = then.effects + then.derive
+            trees = self.trees if self.trees is not None and len(self.trees) == len(exprs) else [None] * len(exprs)
+            for (_, v), tree in zip(exprs, trees):
+                try:
+                    fn = _from_tree(tree) if isinstance(tree, list) and tree else fast_expression(v)
+                except (_Slow, IndexError, TypeError, KeyError):   # not a tree this engine wrote
+                    fn = fast_expression(v)
                 if fn is None:   # jinja2 evaluates it
                     self.costly = True
                     fn = _callable(v)
@@ -534,7 +589,8 @@ class Engine:
         for i, rule in enumerate(rules):
             if rule.then.ruling:
                 self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
-        compiled = _compiled(rules, self._ruled)
+        from rulings.bookcache import key_of
+        compiled = _compiled(rules, self._ruled, key_of(book))
         self._needs = [c["needs"] for c in compiled]
         self._conds = [c["when"] for c in compiled]
         rule_reads = [set(c["reads"]) for c in compiled]
@@ -542,7 +598,8 @@ class Engine:
         self._fields = set().union(*rule_fields) if rules else set()
         self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
-        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i]) for i, r in enumerate(rules)]
+        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i], compiled[i].get("trees"))
+                       for i, r in enumerate(rules)]
         derived = {k for r in rules for k, _ in r.then.derive}
         cat = catalogue()
         gates = [g for g in GATES if g not in derived and g in cat]
