@@ -424,7 +424,7 @@ def _number(v: Any) -> Any:
     return v
 
 
-_BIN_NODES = {nodes.Add: "+", nodes.Sub: "-", nodes.FloorDiv: "//", nodes.Mul: "*"}
+_BIN_NODES: dict[type, str] = {nodes.Add: "+", nodes.Sub: "-", nodes.FloorDiv: "//", nodes.Mul: "*"}
 
 
 def _tree(node: nodes.Node) -> list:
@@ -445,7 +445,7 @@ def _tree(node: nodes.Node) -> list:
         if not (isinstance(root, nodes.Name) and root.name == "param" and len(path) == 2):
             raise _Slow
         return ["param", path[1], path[0]]
-    if type(node) in _BIN_NODES:
+    if isinstance(node, nodes.BinExpr) and type(node) in _BIN_NODES:
         return [_BIN_NODES[type(node)], _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.Neg):
         return ["neg", _tree(node.node)]
