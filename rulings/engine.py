@@ -388,7 +388,8 @@ class _Part:
     handle: int = 0
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
     present: list[frozenset] = field(default_factory=list)   # per rule: fields it needs in the fact
-    checks: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
+    unkeyed: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
+    keyed: list[tuple[str, type, dict, list]] = field(default_factory=list)   # the same, filed by one test
 
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
@@ -397,11 +398,50 @@ class _Part:
         """Whether some rule of the ruleset has every field it needs in the fact (else it matches nothing)."""
         return any(need <= fields for need in self.present)
 
+    def index_checks(self, checks: list[tuple[str, tuple]]) -> None:
+        """Sort the rules' checks by one literal test each (``eq`` / ``in`` on values of one plain type), so
+        that ``may_match`` looks only at the rules whose test the fact's value passes."""
+        by_field: dict[str, list[tuple]] = {}
+        for flag, atoms in checks:
+            key = None
+            for f, op, value in atoms:
+                values = (value,) if op == "eq" else tuple(value) if op == "in" else ()
+                if f is None or not values or not all(type(v) in (str, int, bool) for v in values):
+                    continue
+                if key is None or (len(values), type(values[0]) is bool) < (len(key[1]), type(key[1][0]) is bool):
+                    key = (f, values)
+            if key is None:
+                self.unkeyed.append((flag, atoms))
+            else:
+                by_field.setdefault(key[0], []).append((key[1], flag, atoms))
+        for f, entries in by_field.items():
+            kinds = {type(v) for values, _, _ in entries for v in values}
+            if len(kinds) != 1:   # values of several types under one field: no index for it
+                self.unkeyed += [(flag, atoms) for _, flag, atoms in entries]
+                continue
+            table: dict[Any, list[tuple[str, tuple]]] = {}
+            for values, flag, atoms in entries:
+                for v in dict.fromkeys(values):
+                    table.setdefault(v, []).append((flag, atoms))
+            self.keyed.append((f, kinds.pop(), table, [(flag, atoms) for _, flag, atoms in entries]))
+
     def may_match(self, fact: dict) -> bool:
         """False only when no rule of the ruleset can match the fact (see ``_may_match``): no post needed."""
         if not self.can_match(fact.keys()):
             return False
-        return not self.checks or any(flag not in fact and _may_match(atoms, fact) for flag, atoms in self.checks)
+        for flag, atoms in self.unkeyed:
+            if flag not in fact and _may_match(atoms, fact):
+                return True
+        for f, kind, table, every in self.keyed:
+            v = fact.get(f, _ABSENT)
+            if v is _ABSENT:   # the test needs the field
+                continue
+            # a value of the index's type passes only the rules filed under it; durable-rules compares
+            # other types its own way, so then every rule filed under the field is checked
+            for flag, atoms in (table.get(v, ()) if type(v) is kind else every):
+                if flag not in fact and _may_match(atoms, fact):
+                    return True
+        return False
 
     def admits(self, facts: dict) -> bool:
         for fact, allowed in self.gates.items():
@@ -608,7 +648,7 @@ class Engine:
         present = [_present_fields(r, self._needs[i]) for i, r in enumerate(rules)]
         for p in self._parts:
             p.present = sorted({present[i] for i in p.members}, key=len)
-            p.checks = [(f"f__{i}", _atoms(rules[i].when)) for i in p.members]
+            p.index_checks([(f"f__{i}", _atoms(rules[i].when)) for i in p.members])
         self._uses = [c.get("uses") for c in compiled]
         definitions = {}
         for p in self._parts:
