@@ -29,6 +29,7 @@ import stat
 import sys
 import tempfile
 import time
+import weakref
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable
@@ -214,11 +215,16 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     return _remember(book, book_key)
 
 
-_KEYS: dict[int, tuple[model.Rulebook, dict, tuple[int, ...], str]] = {}
+_KEYS: dict[int, tuple[weakref.ref, int, tuple[int, ...], str]] = {}
 
 
 def _remember(book: model.Rulebook, book_key: str) -> model.Rulebook:
-    _KEYS[id(book)] = (book, book.rules, tuple(map(id, book.rules.values())), book_key)
+    """Note the key a book was cached under, without keeping the book alive (a weak reference)."""
+    i = id(book)
+
+    def forget(_: weakref.ref) -> None:
+        _KEYS.pop(i, None)
+    _KEYS[i] = (weakref.ref(book, forget), id(book.rules), tuple(map(id, book.rules.values())), book_key)
     return book
 
 
@@ -226,7 +232,7 @@ def key_of(book: model.Rulebook) -> str | None:
     """The cache key of a book as ``cached`` gave it, while its rules are still those very (frozen) rules:
     it covers the rules' content and all of the package's code, so the engine keys its compiled form by it."""
     got = _KEYS.get(id(book))
-    if got is None or got[0] is not book or got[1] is not book.rules:
+    if got is None or got[0]() is not book or got[1] != id(book.rules):
         return None
     return got[3] if got[2] == tuple(map(id, book.rules.values())) else None
 

@@ -151,6 +151,8 @@ def rule_reads(rule: Rule) -> frozenset:
     if got is not None and got[0] is rule.when:
         return got[1]
     out = frozenset(reads(rule.when))
+    if len(_READS) >= 4096:   # bounded: the books of a long process come and go
+        _READS.clear()
     _READS[id(rule.when)] = (rule.when, out)
     return out
 

@@ -116,7 +116,7 @@ def _size(node: nodes.Node) -> int:
     return 1 + sum(_size(c) for c in node.iter_child_nodes())
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _parse_once(source: str):
     return ENV.parse(source)
 
@@ -124,11 +124,11 @@ def _parse_once(source: str):
 def _parse(source: str):
     """jinja2's parse, with a nesting too deep for its recursive parser turned into a syntax error.
 
-    Each text is parsed once per process (loading and checking a book reads each expression about six
-    times); the trees are shared, so nothing may change them.
+    A text of up to 600 characters is parsed once per process (loading and checking a book reads each
+    expression about six times), the 2,048 latest kept; the trees are shared, so nothing may change them.
     """
     try:
-        return _parse_once(source)
+        return _parse_once(source) if len(source) <= 600 else ENV.parse(source)
     except RecursionError:
         raise TemplateSyntaxError("nested too deep", 1) from None
 

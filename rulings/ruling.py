@@ -20,6 +20,7 @@ route decided it.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -144,31 +145,34 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
-_ORDER: dict[int, tuple[dict, dict[str, int]]] = {}
+_PER_BOOK: dict[tuple, tuple[weakref.ref, int, Any]] = {}
+
+
+def _per_book(book: Rulebook, what: str, make) -> Any:
+    """``make()`` worked out once per book (and ``what``), without keeping the book alive."""
+    key = (id(book), what)
+    got = _PER_BOOK.get(key)
+    if got is None or got[0]() is not book or got[1] != id(book.rules):
+        def forget(_: weakref.ref) -> None:
+            _PER_BOOK.pop(key, None)
+        got = (weakref.ref(book, forget), id(book.rules), make())
+        _PER_BOOK[key] = got
+    return got[2]
 
 
 def _book_order(book: Rulebook) -> dict[str, int]:
-    """Each rule's place in the book, worked out once per book."""
-    got = _ORDER.get(id(book.rules))
-    if got is None or got[0] is not book.rules or len(got[1]) != len(book.rules):
-        got = (book.rules, {rid: i for i, rid in enumerate(book.rules)})
-        _ORDER[id(book.rules)] = got
-    return got[1]
-
-
-_PARAMS: dict[tuple[int, str], tuple[Rulebook, ParamValues]] = {}
+    """Each rule's place in the book."""
+    order = _per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
+    return order if len(order) == len(book.rules) else {rid: i for i, rid in enumerate(book.rules)}
 
 
 def param_values(book: Rulebook, setting: str, overrides: dict[str, Any]) -> ParamValues:
     """``book.param_values``, the defaults worked out once per book and setting (a copy each time)."""
     if overrides:
         return book.param_values(setting, overrides)
-    got = _PARAMS.get((id(book), setting))
-    if got is None or got[0] is not book:
-        got = (book, book.param_values(setting))
-        _PARAMS[(id(book), setting)] = got
-    out = ParamValues(got[1])
-    out.arithmetic = dict(got[1].arithmetic)
+    base = _per_book(book, "params:" + setting, lambda: book.param_values(setting))
+    out = ParamValues(base)
+    out.arithmetic = dict(base.arithmetic)
     return out
 
 
