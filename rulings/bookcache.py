@@ -29,13 +29,14 @@ import stat
 import sys
 import tempfile
 import time
+import weakref
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable
 
 from rulings.rulebook import model
 
-FORMAT = "rulings.bookcache/2"
+FORMAT = "rulings.bookcache/3"
 KEEP = 16                 # books kept in the folder; each is about 0.4 MB
 MAX_BYTES = 16 << 20      # a cache file bigger than this is not read
 STALE_TMP = 3600          # seconds after which a leftover temporary file is removed
@@ -80,8 +81,23 @@ def key(files: list[Path], names: list[str]) -> str:
 
 # -- the data-only encoding --------------------------------------------------------------------
 
+def _spec(cls: type) -> tuple[type, tuple[str, ...], bool]:
+    """A model class, its fields in order, and whether it may be built without calling ``__init__``
+    (no ``__post_init__``, every field set by ``__init__``: then filling the fields is all it does)."""
+    fields = dataclasses.fields(cls)
+    names = tuple(f.name for f in fields if f.init)
+    return cls, names, len(names) == len(fields) and not hasattr(cls, "__post_init__")
+
+
+SPECS = {name: _spec(cls) for name, cls in CLASSES.items()}
+
+
 def encode(value: Any) -> Any:
-    """A rulebook (or any part of it) as plain JSON values; TypeError for anything else."""
+    """A rulebook (or any part of it) as plain JSON values; TypeError for anything else.
+
+    A model object is ``{"@c": class name, "v": [its fields, in the class's order]}``; a tuple
+    ``{"@t": [...]}``, a dict ``{"@d": [[key, value], ...]}``, a Decimal ``{"@dec": "1.5"}``.
+    """
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -96,49 +112,55 @@ def encode(value: Any) -> Any:
         return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
     name = type(value).__name__
     if dataclasses.is_dataclass(value) and CLASSES.get(name) is type(value):
-        return {"@c": name, "f": {f.name: encode(getattr(value, f.name))
-                                  for f in dataclasses.fields(value) if f.init}}
+        return {"@c": name, "v": [encode(getattr(value, f)) for f in SPECS[name][1]]}
     raise TypeError(f"cannot cache a {name}")
 
 
-def decode(data: Any) -> Any:
-    """The inverse of ``encode``; CacheError for anything ``encode`` would not have written."""
-    if data is None or isinstance(data, (bool, str, int)):
-        return data
-    if isinstance(data, list):
-        return [decode(v) for v in data]
-    if not isinstance(data, dict) or len(data) not in (1, 2):
-        raise CacheError("unexpected value")
-    if "@t" in data and isinstance(data["@t"], list):
-        return tuple(decode(v) for v in data["@t"])
-    if "@d" in data and isinstance(data["@d"], list):
-        out = {}
-        for pair in data["@d"]:
-            if not (isinstance(pair, list) and len(pair) == 2):
-                raise CacheError("bad mapping entry")
-            k = decode(pair[0])
+_new = object.__new__
+
+
+def _object(data: dict) -> Any:
+    """One JSON object of the payload back to what ``encode`` wrote (the JSON parser calls this for every
+    object, innermost first); CacheError for anything ``encode`` would not have written."""
+    if len(data) == 1:
+        (tag, value), = data.items()
+        if type(value) is list:
+            if tag == "@t":
+                return tuple(value)
+            if tag == "@d":
+                out = {}
+                for pair in value:
+                    if type(pair) is not list or len(pair) != 2:
+                        raise CacheError("bad mapping entry")
+                    try:
+                        out[pair[0]] = pair[1]
+                    except TypeError as exc:   # an unhashable key
+                        raise CacheError(str(exc)) from None
+                return out
+        elif tag == "@dec" and type(value) is str:
             try:
-                out[k] = decode(pair[1])
-            except TypeError as exc:   # an unhashable key
-                raise CacheError(str(exc)) from None
-        return out
-    if "@dec" in data and isinstance(data["@dec"], str):
-        try:
-            return Decimal(data["@dec"])
-        except InvalidOperation:
-            raise CacheError("bad decimal") from None
-    if "@c" in data and isinstance(data.get("f"), dict):
-        cls = CLASSES.get(data["@c"]) if isinstance(data["@c"], str) else None
-        if cls is None:
+                return Decimal(value)
+            except InvalidOperation:
+                raise CacheError("bad decimal") from None
+    elif len(data) == 2 and "@c" in data and "v" in data:
+        spec = SPECS.get(data["@c"]) if type(data["@c"]) is str else None
+        if spec is None:
             raise CacheError(f"unknown class {data['@c']!r}")
-        names = {f.name for f in dataclasses.fields(cls) if f.init}
-        if not set(data["f"]) <= names:
-            raise CacheError(f"unknown fields of {cls.__name__}")
-        try:
-            return cls(**{k: decode(v) for k, v in data["f"].items()})
-        except TypeError as exc:   # a field missing
-            raise CacheError(str(exc)) from None
+        cls, names, plain = spec
+        values = data["v"]
+        if type(values) is not list or len(values) != len(names):
+            raise CacheError(f"the wrong fields for {cls.__name__}")
+        if plain:   # what the dataclass's own __init__ would do, without its per-field calls
+            obj = _new(cls)
+            obj.__dict__.update(zip(names, values))
+            return obj
+        return cls(*values)
     raise CacheError("unexpected mapping")
+
+
+def decode(data: Any) -> Any:
+    """The inverse of ``encode`` for an already parsed value; CacheError for anything it would not have written."""
+    return json.loads(json.dumps(data), object_hook=_object)
 
 
 def dumps(book: model.Rulebook, book_key: str) -> bytes:
@@ -160,7 +182,9 @@ def loads(raw: bytes, book_key: str) -> model.Rulebook:
     if hashlib.sha256(payload.encode()).hexdigest() != head.get("sha256"):
         raise CacheError("the content does not match its digest")
     try:
-        book = decode(json.loads(payload))
+        book = json.loads(payload, object_hook=_object)
+    except CacheError:
+        raise
     except (ValueError, RecursionError) as exc:
         raise CacheError(f"bad content: {exc}") from None
     if not isinstance(book, model.Rulebook):
@@ -183,12 +207,77 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     try:
         book = loads(_read(path), book_key)
         _touch(path)
-        return book
+        return _remember(book, book_key)
     except (OSError, CacheError):
         pass
     book = build()
     _store(where, path, book, book_key)
+    return _remember(book, book_key)
+
+
+_KEYS: dict[int, tuple[weakref.ref, int, tuple[int, ...], str]] = {}
+
+
+def _remember(book: model.Rulebook, book_key: str) -> model.Rulebook:
+    """Note the key a book was cached under, without keeping the book alive (a weak reference)."""
+    i = id(book)
+
+    def forget(_: weakref.ref) -> None:
+        _KEYS.pop(i, None)
+    _KEYS[i] = (weakref.ref(book, forget), id(book.rules), tuple(map(id, book.rules.values())), book_key)
     return book
+
+
+def key_of(book: model.Rulebook) -> str | None:
+    """The cache key of a book as ``cached`` gave it, while its rules are still those very (frozen) rules:
+    it covers the rules' content and all of the package's code, so the engine keys its compiled form by it."""
+    got = _KEYS.get(id(book))
+    if got is None or got[0]() is not book or got[1] != id(book.rules):
+        return None
+    return got[3] if got[2] == tuple(map(id, book.rules.values())) else None
+
+
+def yaml_data(paths: list[Path], parse: Callable[[str], Any]) -> list[Any]:
+    """What ``parse`` gives for each of the package's own YAML catalogues, kept as JSON beside the books.
+
+    Keyed by the files' names and bytes; stored only when JSON gives back exactly the same values
+    (plain mappings with text keys, lists, text, numbers, true/false/null), else parsed every time.
+    """
+    def build() -> list[Any]:
+        return [parse(p.read_text(encoding="utf-8")) for p in paths]
+    where = folder()
+    if where is None:
+        return build()
+    try:
+        h = hashlib.sha256(f"{FORMAT}\0data\0{sys.version_info[:2]}\0".encode())
+        for p in paths:
+            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    except OSError:
+        return build()
+    data_key = h.hexdigest()[:40]
+    path = where / f"data-{data_key}.json"
+    try:
+        raw = _read(path)
+        head_text, _, payload = raw.decode("utf-8").partition("\n")
+        head = json.loads(head_text)
+        if (isinstance(head, dict) and head.get("format") == FORMAT and head.get("key") == data_key
+                and hashlib.sha256(payload.encode()).hexdigest() == head.get("sha256")):
+            data = json.loads(payload)
+            if isinstance(data, list) and len(data) == len(paths):
+                _touch(path)
+                return data
+    except (OSError, ValueError, RecursionError):
+        pass
+    data = build()
+    try:
+        payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        if json.loads(payload) != data:
+            return data
+    except (TypeError, ValueError):   # a date, a number key, ...: JSON would not give it back
+        return data
+    head = json.dumps({"format": FORMAT, "key": data_key, "sha256": hashlib.sha256(payload.encode()).hexdigest()})
+    _write(where, path, (head + "\n" + payload).encode())
+    return data
 
 
 def _read(path: Path) -> bytes:
@@ -224,6 +313,10 @@ def _store(where: Path, path: Path, book: model.Rulebook, book_key: str) -> None
         data = dumps(book, book_key)
     except (TypeError, ValueError):   # something in the book this format does not hold: no cache
         return
+    _write(where, path, data)
+
+
+def _write(where: Path, path: Path, data: bytes) -> None:
     tmp = None
     try:
         where.mkdir(parents=True, exist_ok=True)
@@ -244,9 +337,10 @@ def _store(where: Path, path: Path, book: model.Rulebook, book_key: str) -> None
 
 
 def prune(where: Path, keep: int = KEEP) -> None:
-    """Keep the ``keep`` most recently used books; remove temporary files left by a crash."""
+    """Keep the ``keep`` most recently used books (and catalogue copies); remove temporary files left by a crash."""
     now = time.time()
-    books = []
+    books: list[tuple[float, Path]] = []
+    datas: list[tuple[float, Path]] = []
     try:
         entries = list(where.iterdir())
     except OSError:
@@ -258,11 +352,13 @@ def prune(where: Path, keep: int = KEEP) -> None:
             continue
         if p.name.startswith("book-") and p.name.endswith(".json"):
             books.append((st.st_mtime, p))
+        elif p.name.startswith("data-") and p.name.endswith(".json"):
+            datas.append((st.st_mtime, p))
         elif p.name.startswith(".book-") and p.name.endswith(".tmp") and now - st.st_mtime > STALE_TMP:
             _remove(p)
         elif p.name.startswith("book-") and p.name.endswith(".pickle"):   # an older version's cache
             _remove(p)
-    for _, p in sorted(books, reverse=True)[keep:]:
+    for _, p in sorted(books, reverse=True)[keep:] + sorted(datas, reverse=True)[keep:]:
         _remove(p)
 
 

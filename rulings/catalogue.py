@@ -41,12 +41,18 @@ class Citation:
     topic: str
 
 
+def _parse(text: str):
+    return yaml.load(text, Loader=_LOADER)
+
+
 @lru_cache(maxsize=1)
 def facts() -> dict[str, Fact]:
     """Every fact of every catalogue file under rulings/facts/ (one file per topic)."""
+    from rulings.bookcache import yaml_data   # parsed once, then read back as JSON
     raw: dict = {}
-    for path in sorted((HERE / "facts").glob("*.yaml")):
-        part = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
+    paths = sorted((HERE / "facts").glob("*.yaml"))
+    for path, part in zip(paths, yaml_data(paths, _parse)):
+        part = part or {}
         clash = set(part) & set(raw)
         if clash:
             raise ValueError(f"{path.name} declares facts already declared: {', '.join(sorted(clash))}")
@@ -65,7 +71,8 @@ def facts() -> dict[str, Fact]:
 
 @lru_cache(maxsize=1)
 def citations() -> dict[str, Citation]:
-    raw = yaml.load((HERE / "citations.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
+    from rulings.bookcache import yaml_data
+    raw = yaml_data([HERE / "citations.yaml"], _parse)[0]
     return {k: Citation(k, v["source"], v["section"], v["topic"]) for k, v in raw.items()}
 
 

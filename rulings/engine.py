@@ -39,8 +39,8 @@ from durable import engine as durable
 from jinja2 import UndefinedError, nodes
 from jinja2.exceptions import SecurityError
 
-from rulings.expressions import (ENV, compile_expression, compile_template, names_in, param_names_in,
-                                 parse_expression, to_durable)
+from rulings.expressions import (compile_expression, compile_template, names_in, param_names_in,
+                                 parse_expression, parse_template, to_durable)
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
@@ -142,6 +142,84 @@ def reads(conditions, ruled: dict[str, list[str]] | None = None) -> set[str]:
     return out
 
 
+_READS: dict[int, tuple[Any, frozenset]] = {}
+
+
+def rule_reads(rule: Rule) -> frozenset:
+    """``reads(rule.when)``, worked out once per rule (the report reads it for every rule behind a ruling)."""
+    got = _READS.get(id(rule.when))
+    if got is not None and got[0] is rule.when:
+        return got[1]
+    out = frozenset(reads(rule.when))
+    if len(_READS) >= 4096:   # bounded: the books of a long process come and go
+        _READS.clear()
+    _READS[id(rule.when)] = (rule.when, out)
+    return out
+
+
+def _present_fields(rule: Rule, needs: list[str]) -> frozenset:
+    """Fields that must be in the fact for the rule to match: its needs, and each top-level test other
+    than ``missing`` (durable-rules: a test on an absent field does not match). Left out, to stay on the
+    safe side: ``any_of`` groups, ``ruled:`` and the fields on a comparison's right-hand side."""
+    out = {field_name(n) for n in needs}
+    for c in rule.when:
+        if isinstance(c, Condition) and c.fact != "ruled" and c.op != "missing":
+            out.add(field_name(c.fact))
+    return frozenset(out)
+
+
+_ABSENT = object()
+_PY_CMP = {"above": lambda a, b: a > b, "below": lambda a, b: a < b,
+           "at_least": lambda a, b: a >= b, "at_most": lambda a, b: a <= b}
+
+
+def _atoms(conditions) -> tuple:
+    """A rule's conditions as the cheap checks ``_may_match`` runs (``ruled:`` left out: it may hold)."""
+    out: list[tuple] = []
+    for c in conditions:
+        if isinstance(c, AnyOf):
+            out.append((None, tuple(_atoms(g) for g in c.groups), None))
+        elif c.fact != "ruled":
+            out.append((field_name(c.fact), "present" if c.is_expr else c.op, c.value))
+    return tuple(out)
+
+
+def _may_match(atoms: tuple, fact: dict) -> bool:
+    """False only when durable-rules certainly would not match the fact: a tested field absent (or present,
+    for ``missing``), or a literal test that fails between values of the same plain type (durable-rules
+    compares values of different types its own way, so those are left to it)."""
+    for field_, op, value in atoms:
+        if field_ is None:   # any_of: one of the groups
+            if not any(_may_match(g, fact) for g in op):
+                return False
+            continue
+        v = fact.get(field_, _ABSENT)
+        if op == "missing":
+            if v is not _ABSENT:
+                return False
+            continue
+        if v is _ABSENT:
+            return False
+        t = type(v)
+        if op == "present" or t not in (str, int, bool):
+            continue
+        if op == "eq":
+            if type(value) is t and v != value:
+                return False
+        elif op == "not":
+            if type(value) is t and v == value:
+                return False
+        elif op == "in":
+            if all(type(x) is t for x in value) and v not in value:
+                return False
+        elif op == "not_in":
+            if any(type(x) is t and x == v for x in value):
+                return False
+        elif t is int and type(value) is int and not _PY_CMP[op](v, value):
+            return False
+    return True
+
+
 def required(rule: Rule) -> set[str]:
     """The facts a rule's effects, derived facts and sentence read: absent, the rule cannot apply.
 
@@ -162,36 +240,53 @@ def required(rule: Rule) -> set[str]:
     for _, text in rule.then.effects + rule.then.derive:
         walk(parse_expression(str(text)), False)
     if rule.then.say:
-        walk(ENV.parse(rule.then.say), False)
+        walk(parse_template(rule.then.say), False)
     return out - {"param", "effect", "rule", "seat", "true", "false", "none", "True", "False", "None"}
 
 
-def _cache_file(rules: list[Rule], ruled: dict) -> Path | None:
-    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code."""
+def uses(rule: Rule) -> list[str]:
+    """Every fact a rule's effects, derived facts and sentence name (defaulted or not), and ``setting``
+    (the ``money`` filter reads it): what its firing gives is a function of these and the parameters."""
+    out = {"setting"}
+    for _, text in rule.then.effects + rule.then.derive:
+        expr = parse_expression(str(text))
+        out |= {n.name for n in [expr, *expr.find_all(nodes.Name)] if isinstance(n, nodes.Name)}
+    if rule.then.say:
+        out |= {n.name for n in parse_template(rule.then.say).find_all(nodes.Name)}
+    return sorted(out - {"param", "effect", "rule"})
+
+
+def _cache_file(rules: list[Rule], ruled: dict, book_key: str | None = None) -> Path | None:
+    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code
+    (the book cache's key covers both, when the book came from it)."""
     where = os.environ.get("RULINGS_CACHE")
     if where == "off":
         return None
+    folder = Path(where or Path.home() / ".cache" / "rulings")
+    if book_key is not None:
+        return folder / f"compiled-b{book_key[:32]}.json"
     h = hashlib.sha256()
     for mod in ("engine.py", "expressions.py"):
         h.update((Path(__file__).parent / mod).read_bytes())
     h.update(repr(sorted(ruled.items())).encode())
     for r in rules:
         h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say)).encode())
-    return Path(where or Path.home() / ".cache" / "rulings") / f"compiled-{h.hexdigest()[:32]}.json"
+    return folder / f"compiled-{h.hexdigest()[:32]}.json"
 
 
-def _compiled(rules: list[Rule], ruled: dict) -> list[dict]:
+def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> list[dict]:
     """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached)."""
     path = None
     try:
-        path = _cache_file(rules, ruled)
+        path = _cache_file(rules, ruled, book_key)
         if path is not None:
             data = json.loads(path.read_text())
             if isinstance(data, list) and len(data) == len(rules):
                 return data
     except (OSError, ValueError):
         pass
-    out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)),
+    out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
+            "trees": [expression_tree(v) for _, v in r.then.effects + r.then.derive],
             "when": [compile_condition(c, ruled) for c in r.when]} for r in rules]
     if path is not None:
         try:
@@ -225,6 +320,17 @@ class Run:
     chains: dict[str, list[str]] = field(default_factory=dict)
     failures: list[tuple[str, str]] = field(default_factory=list)   # (rule id, what went wrong)
     asserts: int = 0
+
+
+class Memo:
+    """What one incident's runs found, shared by its two strata: the rules each posted fact matched, keyed by
+    ruleset and the fact's text, and what each firing gave, keyed by the rule and the facts it reads."""
+
+    __slots__ = ("matches", "fires")
+
+    def __init__(self) -> None:
+        self.matches: dict[tuple[str, str], list[int]] = {}
+        self.fires: dict[tuple, tuple[dict, dict, str | None]] = {}
 
 
 class _Nested(dict):
@@ -283,9 +389,61 @@ class _Part:
     gates: dict[str, frozenset | None]
     handle: int = 0
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
+    present: list[frozenset] = field(default_factory=list)   # per rule: fields it needs in the fact
+    unkeyed: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
+    keyed: list[tuple[str, type, dict, list]] = field(default_factory=list)   # the same, filed by one test
 
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
+
+    def can_match(self, fields) -> bool:
+        """Whether some rule of the ruleset has every field it needs in the fact (else it matches nothing)."""
+        return any(need <= fields for need in self.present)
+
+    def index_checks(self, checks: list[tuple[str, tuple]]) -> None:
+        """Sort the rules' checks by one literal test each (``eq`` / ``in`` on values of one plain type), so
+        that ``may_match`` looks only at the rules whose test the fact's value passes."""
+        by_field: dict[str, list[tuple]] = {}
+        for flag, atoms in checks:
+            key = None
+            for f, op, value in atoms:
+                values = (value,) if op == "eq" else tuple(value) if op == "in" else ()
+                if f is None or not values or not all(type(v) in (str, int, bool) for v in values):
+                    continue
+                if key is None or (len(values), type(values[0]) is bool) < (len(key[1]), type(key[1][0]) is bool):
+                    key = (f, values)
+            if key is None:
+                self.unkeyed.append((flag, atoms))
+            else:
+                by_field.setdefault(key[0], []).append((key[1], flag, atoms))
+        for f, entries in by_field.items():
+            kinds = {type(v) for values, _, _ in entries for v in values}
+            if len(kinds) != 1:   # values of several types under one field: no index for it
+                self.unkeyed += [(flag, atoms) for _, flag, atoms in entries]
+                continue
+            table: dict[Any, list[tuple[str, tuple]]] = {}
+            for values, flag, atoms in entries:
+                for v in dict.fromkeys(values):
+                    table.setdefault(v, []).append((flag, atoms))
+            self.keyed.append((f, kinds.pop(), table, [(flag, atoms) for _, flag, atoms in entries]))
+
+    def may_match(self, fact: dict) -> bool:
+        """False only when no rule of the ruleset can match the fact (see ``_may_match``): no post needed."""
+        if not self.can_match(fact.keys()):
+            return False
+        for flag, atoms in self.unkeyed:
+            if flag not in fact and _may_match(atoms, fact):
+                return True
+        for f, kind, table, every in self.keyed:
+            v = fact.get(f, _ABSENT)
+            if v is _ABSENT:   # the test needs the field
+                continue
+            # a value of the index's type passes only the rules filed under it; durable-rules compares
+            # other types its own way, so then every rule filed under the field is checked
+            for flag, atoms in (table.get(v, ()) if type(v) is kind else every):
+                if flag not in fact and _may_match(atoms, fact):
+                    return True
+        return False
 
     def admits(self, facts: dict) -> bool:
         for fact, allowed in self.gates.items():
@@ -298,8 +456,6 @@ class _Slow(Exception):
     """An expression the fast path does not take: jinja2 evaluates it."""
 
 
-_BINOPS = {nodes.Add: lambda a, b: a + b, nodes.Sub: lambda a, b: a - b,
-           nodes.FloorDiv: lambda a, b: a // b}
 _CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "gt": lambda a, b: a > b,
         "gteq": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lteq": lambda a, b: a <= b}
 
@@ -310,20 +466,19 @@ def _number(v: Any) -> Any:
     return v
 
 
-def _fast(node: nodes.Node):
-    """A whitelisted expression as plain Python over the facts (the same results as jinja2, without its context)."""
-    if isinstance(node, nodes.Const):
-        value = node.value
-        return lambda f: value
-    if isinstance(node, nodes.Name):
-        name = node.name
+_BIN_NODES: dict[type, str] = {nodes.Add: "+", nodes.Sub: "-", nodes.FloorDiv: "//", nodes.Mul: "*"}
 
-        def read(f):
-            try:
-                return f[name]
-            except KeyError:
-                raise UndefinedError(f"'{name}' is undefined") from None
-        return read
+
+def _tree(node: nodes.Node) -> list:
+    """A whitelisted expression as plain data (kept in the compiled cache, so a cold start parses nothing):
+    ["const", v], ["name", n], ["param", topic, name], [op, left, right] for + - // * and the comparisons,
+    ["neg", x], ["not", x], ["and", a, b], ["or", a, b], ["if", test, yes, no]. _Slow for anything else."""
+    if isinstance(node, nodes.Const):
+        if not (node.value is None or isinstance(node.value, (bool, int, str))):
+            raise _Slow
+        return ["const", node.value]
+    if isinstance(node, nodes.Name):
+        return ["name", node.name]
     if isinstance(node, nodes.Getattr):
         path, root = [], node
         while isinstance(root, nodes.Getattr):
@@ -331,33 +486,80 @@ def _fast(node: nodes.Node):
             root = root.node
         if not (isinstance(root, nodes.Name) and root.name == "param" and len(path) == 2):
             raise _Slow
-        topic, name = path[1], path[0]
-        return lambda f: f["param"][topic][name]
-    if isinstance(node, nodes.BinExpr) and type(node) in _BINOPS:
-        op, left, right = _BINOPS[type(node)], _fast(node.left), _fast(node.right)
-        return lambda f: op(left(f), right(f))     # as jinja2's sandbox: only '*' is intercepted
-    if isinstance(node, nodes.Mul):
-        left, right = _fast(node.left), _fast(node.right)
-        return lambda f: _number(left(f)) * _number(right(f))
+        return ["param", path[1], path[0]]
+    if isinstance(node, nodes.BinExpr) and type(node) in _BIN_NODES:
+        return [_BIN_NODES[type(node)], _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.Neg):
-        inner = _fast(node.node)
-        return lambda f: -inner(f)
+        return ["neg", _tree(node.node)]
     if isinstance(node, nodes.Not):
-        inner = _fast(node.node)
-        return lambda f: not inner(f)
+        return ["not", _tree(node.node)]
     if isinstance(node, nodes.And):
-        left, right = _fast(node.left), _fast(node.right)
-        return lambda f: left(f) and right(f)
+        return ["and", _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.Or):
-        left, right = _fast(node.left), _fast(node.right)
-        return lambda f: left(f) or right(f)
+        return ["or", _tree(node.left), _tree(node.right)]
     if isinstance(node, nodes.CondExpr) and node.expr2 is not None:
-        test, yes, no = _fast(node.test), _fast(node.expr1), _fast(node.expr2)
-        return lambda f: yes(f) if test(f) else no(f)
+        return ["if", _tree(node.test), _tree(node.expr1), _tree(node.expr2)]
     if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _CMP:
-        op, left, right = _CMP[node.ops[0].op], _fast(node.expr), _fast(node.ops[0].expr)
-        return lambda f: op(left(f), right(f))
+        return [node.ops[0].op, _tree(node.expr), _tree(node.ops[0].expr)]
     raise _Slow
+
+
+_TREE_BIN = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "//": lambda a, b: a // b, **_CMP}
+
+
+def _from_tree(t: list):
+    """The callable over a dict of facts for a ``_tree`` (the same results as jinja2, without its context)."""
+    op = t[0]
+    if op == "const":
+        value = t[1]
+        return lambda f: value
+    if op == "name":
+        name = t[1]
+
+        def read(f):
+            try:
+                return f[name]
+            except KeyError:
+                raise UndefinedError(f"'{name}' is undefined") from None
+        return read
+    if op == "param":
+        topic, name = t[1], t[2]
+        return lambda f: f["param"][topic][name]
+    if op == "*":
+        left, right = _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: _number(left(f)) * _number(right(f))
+    if op in _TREE_BIN:   # as jinja2's sandbox: only '*' is intercepted
+        fn, left, right = _TREE_BIN[op], _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: fn(left(f), right(f))
+    if op == "neg":
+        inner = _from_tree(t[1])
+        return lambda f: -inner(f)
+    if op == "not":
+        inner = _from_tree(t[1])
+        return lambda f: not inner(f)
+    if op == "and":
+        left, right = _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: left(f) and right(f)
+    if op == "or":
+        left, right = _from_tree(t[1]), _from_tree(t[2])
+        return lambda f: left(f) or right(f)
+    if op == "if":
+        test, yes, no = _from_tree(t[1]), _from_tree(t[2]), _from_tree(t[3])
+        return lambda f: yes(f) if test(f) else no(f)
+    raise _Slow
+
+
+def _fast(node: nodes.Node):
+    """A whitelisted expression as plain Python over the facts (the same results as jinja2, without its context)."""
+    return _from_tree(_tree(node))
+
+
+def expression_tree(text: str) -> list | None:
+    """``_tree`` of an expression's text, or None when jinja2 must evaluate it."""
+    try:
+        return _tree(parse_expression(str(text)))
+    except _Slow:
+        return None
 
 
 def fast_expression(text: str):
@@ -380,17 +582,31 @@ def _callable(text: str):
 class _Rule:
     """A rule as the agenda sees it: its order, flag, what it reads, its compiled parts (jinja2 at first use)."""
 
-    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled")
+    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled", "costly", "trees")
 
-    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str]):
+    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str], trees: list | None = None):
         self.rule, self.index, self.order, self.flag, self.reads = rule, index, (pri, index), flag, reads_
+        self.trees = trees   # the compiled cache's plain-data form of its fast expressions
         self.compiled: list | None = None
+        self.costly = False   # a sentence or an expression jinja2 evaluates: worth keeping in a Memo
 
     def parts(self) -> list:
         if self.compiled is None:
             then = self.rule.then
-            self.compiled = [[(k, _callable(v)) for k, v in then.effects],
-                             [(k, _callable(v)) for k, v in then.derive],
+            fns = {}
+            exprs = then.effects + then.derive
+            trees = self.trees if self.trees is not None and len(self.trees) == len(exprs) else [None] * len(exprs)
+            for (_, v), tree in zip(exprs, trees):
+                try:
+                    fn = _from_tree(tree) if isinstance(tree, list) and tree else fast_expression(v)
+                except (_Slow, IndexError, TypeError, KeyError):   # not a tree this engine wrote
+                    fn = fast_expression(v)
+                if fn is None:   # jinja2 evaluates it
+                    self.costly = True
+                    fn = _callable(v)
+                fns[v] = fn
+            self.costly = self.costly or bool(then.say)
+            self.compiled = [[(k, fns[v]) for k, v in then.effects], [(k, fns[v]) for k, v in then.derive],
                              compile_template(then.say) if then.say else None]
         return self.compiled
 
@@ -415,7 +631,8 @@ class Engine:
         for i, rule in enumerate(rules):
             if rule.then.ruling:
                 self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
-        compiled = _compiled(rules, self._ruled)
+        from rulings.bookcache import key_of
+        compiled = _compiled(rules, self._ruled, key_of(book))
         self._needs = [c["needs"] for c in compiled]
         self._conds = [c["when"] for c in compiled]
         rule_reads = [set(c["reads"]) for c in compiled]
@@ -423,12 +640,18 @@ class Engine:
         self._fields = set().union(*rule_fields) if rules else set()
         self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
-        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i]) for i, r in enumerate(rules)]
+        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i], compiled[i].get("trees"))
+                       for i, r in enumerate(rules)]
         derived = {k for r in rules for k, _ in r.then.derive}
         cat = catalogue()
         gates = [g for g in GATES if g not in derived and g in cat]
         self._parts = self._split(rules, rule_fields, gates, cat, part_rules)
         self._part_of = {i: p for p in self._parts for i in p.members}
+        present = [_present_fields(r, self._needs[i]) for i, r in enumerate(rules)]
+        for p in self._parts:
+            p.present = sorted({present[i] for i in p.members}, key=len)
+            p.index_checks([(f"f__{i}", _atoms(rules[i].when)) for i in p.members])
+        self._uses = [c.get("uses") for c in compiled]
         definitions = {}
         for p in self._parts:
             ruleset = {f"r{i}": self._compile(rules[i], i, k) for k, i in enumerate(p.members)}
@@ -509,7 +732,7 @@ class Engine:
             matched.append(i)
         return {"pri": 10 - self._depth(rule), "all": [{"m": {"$and": conds}}], "run": action}
 
-    def _fire(self, run: Run, r: _Rule) -> dict[str, Any]:
+    def _fire(self, run: Run, r: _Rule, memo: Memo | None = None) -> dict[str, Any]:
         """Fire one rule in Python; the tested fields it changed (derived facts, a flag another rule waits for)."""
         chains = run.chains
         chain: list[str] = []
@@ -517,10 +740,25 @@ class Engine:
             chain += [x for x in chains[key] if x not in chain]
         chain.append(r.rule.id)
         facts = run.facts
+        key = None
         effects, derive, template = r.parts()
-        values = {k: fn(facts) for k, fn in effects}
-        derived = {k: fn(facts) for k, fn in derive}
-        sentence = template.render({**facts, "effect": values, "rule": r.rule.id}) if template else None
+        if memo is not None and r.costly:   # what a firing gives depends only on the facts its expressions name
+            uses = self._uses[r.index]
+            if uses is not None:
+                key = (r.index,) + tuple((v.__class__, v) for v in (facts.get(n, memo) for n in uses))
+                try:
+                    hash(key)
+                except TypeError:
+                    key = None
+        got = memo.fires.get(key) if key is not None else None   # type: ignore[union-attr]
+        if got is not None:
+            values, derived, sentence = dict(got[0]), dict(got[1]), got[2]
+        else:
+            values = {k: fn(facts) for k, fn in effects}
+            derived = {k: fn(facts) for k, fn in derive}
+            sentence = template.render({**facts, "effect": values, "rule": r.rule.id}) if template else None
+            if key is not None:
+                memo.fires[key] = (dict(values), dict(derived), sentence)   # type: ignore[union-attr]
         run.fired.append(Fired(r.rule, chain, values, derived, sentence))
         changed: dict[str, Any] = {}
         for k, v in derived.items():
@@ -541,16 +779,15 @@ class Engine:
         run.facts[name] = value = self.book.defaults[name]
         return {name: value} if name in self._fields else {}
 
-    def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
-        """Post a fact straight to the C core, then take every action it starts, completing each.
+    def _post(self, part: _Part, text: str, call=durable_rules_engine.assert_fact) -> None:
+        """Post a fact (JSON text) straight to the C core, then take every action it starts, completing each.
 
         This is the protocol of durable-rules' own Python host (``Ruleset._flush_actions``) without its
         per-action ``update_state`` (the state document never changes here) and JSON round trips: an
         action only records which rule matched, so it needs nothing but the action's name. Every
         action is completed before the run goes on, so no action is pending when the state is deleted.
         """
-        run.asserts += 1
-        code, offset = call(part.handle, json.dumps(fact, ensure_ascii=False))
+        code, offset = call(part.handle, text)
         if code in (1, 2):   # not handled / already observed: the sentinel and fresh sids prevent both
             raise _Unhandled(f"durable-rules refused the situation (code {code})")
         if code != 0 or not offset:
@@ -568,15 +805,51 @@ class Engine:
             durable_rules_engine.abandon_action(part.handle, offset)
             raise
 
-    def _take(self, run: Run, part: _Part, fact: dict, live: dict) -> None:
-        try:
-            self._assert(run, part, fact)
-        except _Unhandled:
-            live.pop(part.name, None)   # never delete a half-built session (durable-rules-notes, section 2)
-            raise
+    def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
+        run.asserts += 1
+        self._post(part, json.dumps(fact, ensure_ascii=False), call)
 
-    def run(self, situation: dict[str, Any], params: dict[str, Any]) -> Run:
-        """Rule on one incident's facts in a fresh session; the session is deleted afterwards."""
+    def _match(self, run: Run, part: _Part, body: dict, sid: str, live: dict, states: set,
+               memo: Memo | None) -> None:
+        """The rules of ``part`` that match ``body``, appended to ``self._matched``: taken from the memo when
+        this very fact was matched before in the incident (matching one fact is a function of the fact
+        alone), else by replacing the part's fact in durable-rules."""
+        if not part.may_match(body):   # durable-rules would match nothing: its old fact can stay
+            return
+        text = json.dumps(body, ensure_ascii=False)
+        key = (part.name, text)
+        if memo is not None and key in memo.matches:
+            old = live.get(part.name)
+            if old is not None:
+                run.asserts += 1
+                self._post(part, old, durable_rules_engine.retract_fact)
+            live[part.name] = None
+            self._matched += memo.matches[key]
+            return
+        full = f'{{"t": "situation", "sid": "{sid}"' + (", " + text[1:] if len(text) > 2 else "}")
+        old = live.get(part.name)
+        if old is not None:
+            run.asserts += 1
+            self._post(part, old, durable_rules_engine.retract_fact)
+        start = len(self._matched)
+        run.asserts += 1
+        states.add(part.name)
+        try:
+            self._post(part, full)
+        except _Unhandled:
+            states.discard(part.name)   # never delete a half-built session (durable-rules-notes, section 2)
+            live.pop(part.name, None)
+            raise
+        live[part.name] = full
+        if memo is not None:
+            memo.matches[key] = self._matched[start:]
+
+    def run(self, situation: dict[str, Any], params: dict[str, Any], memo: Memo | None = None) -> Run:
+        """Rule on one incident's facts in a fresh session; the session is deleted afterwards.
+
+        ``memo``, shared by the runs of one incident (the two strata), keeps what each fact posted to a
+        ruleset matched and what each firing gave, so a second run does again only what differs.
+        """
         if self._closed:
             raise EngineError("this engine was closed")
         facts = {k: v for k, v in situation.items() if v is not None}
@@ -585,22 +858,20 @@ class Engine:
         base = {k: v for k, v in facts.items() if k in self._fields}
         base.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
         facts["param"] = _nested(params)
-        parts = [p for p in self._parts if p.admits(facts)]
+        gated = [p for p in self._parts if p.admits(facts)]
         run = Run(facts, params)
         with self._lock:
             sid = f"s{next(self._sids)}"
             self._runs[sid] = run
-            live: dict[str, dict] = {}
+            live: dict[str, str | None] = {}   # part -> the fact text in durable-rules (None: from the memo)
+            states: set[str] = set()           # parts with a session state to delete
             matched = self._matched
+            rules = self._rules
+            done: set[int] = set()
             try:
                 del matched[:]
-                for p in parts:
-                    fact = {k: v for k, v in base.items() if k in p.fields}
-                    fact["t"], fact["sid"] = "situation", sid
-                    live[p.name] = fact
-                    self._take(run, p, fact, live)
-                rules = self._rules
-                done: set[int] = set()
+                for p in gated:
+                    self._match(run, p, {k: v for k, v in base.items() if k in p.fields}, sid, live, states, memo)
                 agenda = [rules[i].order for i in matched]
                 heapq.heapify(agenda)
                 pending = [k for k in self.book.defaults if k not in facts]   # rulebook/model.py: defaults
@@ -614,7 +885,7 @@ class Engine:
                         done.add(i)
                         r = rules[i]
                         try:
-                            changed = self._fire(run, r)
+                            changed = self._fire(run, r, memo)
                         except Exception as exc:   # one failing rule is reported; the others still rule
                             run.failures.append((r.rule.id, f"{type(exc).__name__}: {exc}" if not str(exc)
                                                  else str(exc)))
@@ -622,7 +893,7 @@ class Engine:
                     if not changed:
                         continue
                     base.update(changed)
-                    stale = [p for p in parts if not p.fields.isdisjoint(changed)]
+                    stale = [p for p in gated if not p.fields.isdisjoint(changed)]
                     if not stale:
                         continue
                     for p in stale:
@@ -631,22 +902,19 @@ class Engine:
                     heapq.heapify(agenda)
                     del matched[:]
                     for p in stale:
-                        old = live[p.name]
                         fact = {k: v for k, v in base.items() if k in p.fields}
-                        fact["t"], fact["sid"] = "situation", sid
                         for j in p.members:   # rules already fired stay quiet: their flags go in
-                            if j in done and len(fact) < MAX_FIELDS:
+                            if j in done and len(fact) < MAX_FIELDS - 2:
                                 fact[rules[j].flag] = 1
-                        self._assert(run, p, old, durable_rules_engine.retract_fact)
-                        live[p.name] = fact
-                        self._take(run, p, fact, live)
+                        self._match(run, p, fact, sid, live, states, memo)
                     for j in matched:
                         if j not in done:
                             heapq.heappush(agenda, rules[j].order)
             finally:
                 del matched[:]
-                for name in live:
-                    self._host.delete_state(name, sid)
+                for p in gated:   # straight to the C core, as the host's own delete_state does
+                    if p.name in states:
+                        durable_rules_engine.delete_state(p.handle, sid)
                 del self._runs[sid]
         return run
 

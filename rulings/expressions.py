@@ -25,6 +25,7 @@ engine's 64-bit arithmetic cannot overflow.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, nodes, pass_context
@@ -115,12 +116,24 @@ def _size(node: nodes.Node) -> int:
     return 1 + sum(_size(c) for c in node.iter_child_nodes())
 
 
+@lru_cache(maxsize=2048)
+def _parse_once(source: str):
+    return ENV.parse(source)
+
+
 def _parse(source: str):
-    """jinja2's parse, with a nesting too deep for its recursive parser turned into a syntax error."""
+    """jinja2's parse, with a nesting too deep for its recursive parser turned into a syntax error.
+
+    A text of up to 600 characters is parsed once per process (loading and checking a book reads each
+    expression about six times), the 2,048 latest kept; the trees are shared, so nothing may change them.
+    """
     try:
-        return ENV.parse(source)
+        return _parse_once(source) if len(source) <= 600 else ENV.parse(source)
     except RecursionError:
         raise TemplateSyntaxError("nested too deep", 1) from None
+
+
+parse_template = _parse
 
 
 def parse_expression(text: str) -> nodes.Expr:
@@ -298,13 +311,13 @@ def _all(tree: nodes.Node, kind: type) -> list:
 
 def names_in(text: str, template: bool = False) -> set[str]:
     """The fact names an expression or template reads (``param`` stands for all parameters)."""
-    tree = ENV.parse(text) if template else parse_expression(str(text))
+    tree = _parse(text) if template else parse_expression(str(text))
     return {n.name for n in _all(tree, nodes.Name)}
 
 
 def param_names_in(text: str, template: bool = False) -> set[str]:
     """The parameters (``param.a.b`` -> 'a.b') an expression or template reads."""
-    tree = ENV.parse(text) if template else parse_expression(str(text))
+    tree = _parse(text) if template else parse_expression(str(text))
     found = set()
     for node in _all(tree, nodes.Getattr):
         parts, root = [], node

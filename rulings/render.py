@@ -26,13 +26,22 @@ _NOTE = re.compile(r"\s*\((?:[^()]*)\)")
 _SEED = re.compile(r"^(?:S\d{3}\s*/?\s*)+")
 
 
+_MONEY: list[frozenset] = []
+
+
+def _money_facts() -> frozenset:
+    """The names of the facts that hold money (the catalogue does not change while the process runs)."""
+    if not _MONEY:
+        _MONEY.append(frozenset(name for name, f in facts().items() if f.type == "money"))
+    return _MONEY[0]
+
+
 def _is_money(name: str) -> bool:
-    f = facts().get(name)
-    return f is not None and f.type == "money"
+    return name in _money_facts()
 
 
-def _value(name: str, value: Any) -> Any:
-    if _is_money(name) and isinstance(value, int) and not isinstance(value, bool):
+def _value(name: str, value: Any, money: frozenset | None = None) -> Any:
+    if name in (money or _money_facts()) and isinstance(value, int) and not isinstance(value, bool):
         return major(value)
     return value
 
@@ -95,6 +104,7 @@ def _ruling_json(r: Ruling) -> dict:
 
 
 def report_json(report: Report) -> dict:
+    money = _money_facts()
     return {
         "contract": CONTRACT,
         "incident": report.incident,
@@ -109,7 +119,7 @@ def report_json(report: Report) -> dict:
         "questions": report.questions,
         "not_considered": list(report.not_considered),
         "not_covered": list(report.not_covered),
-        "facts": {k: _value(k, v) for k, v in sorted(report.facts.items())},
+        "facts": {k: _value(k, v, money) for k, v in sorted(report.facts.items())},
         "problems": report.problems,
     }
 

@@ -20,6 +20,7 @@ route decided it.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -29,10 +30,10 @@ import yaml
 
 from rulings.catalogue import citations, did_you_mean, facts
 from rulings.problems import Problem, ProblemsError
-from rulings.engine import Engine, Fired, reads
+from rulings.engine import Engine, Fired, Memo, rule_reads
 from rulings.incident import Incident
 from rulings.money import show
-from rulings.rulebook.model import Discretion, Rulebook
+from rulings.rulebook.model import Discretion, ParamValues, Rulebook
 from rulings.situation import build
 from rulings.wager_facts import DECIDED, decided_facts, given_facts
 
@@ -87,7 +88,8 @@ class Report:
 def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
     """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
     standing outside the limits (rulings/matters.yaml)."""
-    raw = yaml.safe_load((Path(__file__).resolve().parent / "matters.yaml").read_text(encoding="utf-8"))
+    from rulings.bookcache import yaml_data   # parsed once, then read back as JSON
+    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], yaml.safe_load)[0]
     return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
 
 
@@ -143,6 +145,37 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
+_PER_BOOK: dict[tuple, tuple[weakref.ref, int, Any]] = {}
+
+
+def _per_book(book: Rulebook, what: str, make) -> Any:
+    """``make()`` worked out once per book (and ``what``), without keeping the book alive."""
+    key = (id(book), what)
+    got = _PER_BOOK.get(key)
+    if got is None or got[0]() is not book or got[1] != id(book.rules):
+        def forget(_: weakref.ref) -> None:
+            _PER_BOOK.pop(key, None)
+        got = (weakref.ref(book, forget), id(book.rules), make())
+        _PER_BOOK[key] = got
+    return got[2]
+
+
+def _book_order(book: Rulebook) -> dict[str, int]:
+    """Each rule's place in the book."""
+    order = _per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
+    return order if len(order) == len(book.rules) else {rid: i for i, rid in enumerate(book.rules)}
+
+
+def param_values(book: Rulebook, setting: str, overrides: dict[str, Any]) -> ParamValues:
+    """``book.param_values``, the defaults worked out once per book and setting (a copy each time)."""
+    if overrides:
+        return book.param_values(setting, overrides)
+    base = _per_book(book, "params:" + setting, lambda: book.param_values(setting))
+    out = ParamValues(base)
+    out.arithmetic = dict(base.arithmetic)
+    return out
+
+
 def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, str]] | None = None
             ) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
     """Pick one ruling in force per matter; every other is overridden, with the reason.
@@ -150,7 +183,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
     ``settled`` holds the rulings the first stratum already overrode (rule id: winner, reason): they
     stay overridden when the second stratum replaces the ruling that beat them.
     """
-    order = {rid: i for i, rid in enumerate(book.rules)}
+    order = _book_order(book)
     voids = matters()[1]
     items = [(_make(f), f) for f in fired if f.rule.then.ruling]
     final: list[tuple[Ruling, Fired]] = []
@@ -263,7 +296,7 @@ def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
 
 def _second_stratum(fired: list[Fired], base: Ruling) -> None:
     """Chains of the structure checks start from the ruling whose wager they checked."""
-    readers = {f.rule.id for f in fired if DECIDED in reads(f.rule.when)}
+    readers = {f.rule.id for f in fired if DECIDED in rule_reads(f.rule)}
     for f in fired:
         if readers & set(f.chain):
             f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
@@ -272,16 +305,17 @@ def _second_stratum(fired: list[Fired], base: Ruling) -> None:
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided."""
     setting = incident.hand.game.setting
-    params = book.param_values(setting, incident_params(book, incident))
+    params = param_values(book, setting, incident_params(book, incident))
     situation = build(incident, params)
-    run = engine.run(situation.facts, params)
+    memo = Memo()   # the second stratum does again only what the decided wager changes
+    run = engine.run(situation.facts, params, memo)
     failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)
     wager = next((r for r in final if r.decides == "wager" and "wager_to" in r.effects), None)
     facts_used = dict(situation.facts)
     if wager is not None and isinstance(wager.effects["wager_to"], int):
         facts_used.update(decided_facts(incident, situation.facts, wager))
-        run = engine.run(facts_used, params)
+        run = engine.run(facts_used, params, memo)
         failures += [f for f in run.failures if f not in failures]
         _second_stratum(run.fired, wager)
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
@@ -325,7 +359,7 @@ def not_considered(book: Rulebook, report: Report) -> list[str]:
         for rid in r.chain:
             rule = book.rules.get(rid)
             if rule is not None:
-                read |= reads(rule.when)
+                read |= rule_reads(rule)
     return [name for name, facts_of in report.given.items() if not (set(facts_of) & read)]
 
 

@@ -64,7 +64,7 @@ def _plant(cache: Path, good: tuple) -> Path:
 def test_a_book_round_trips_through_the_data_only_format(good):
     book = good[0]
     raw = bookcache.dumps(book, "k")
-    assert b"pickle" not in raw and raw.startswith(b'{"format": "rulings.bookcache/2"')
+    assert b"pickle" not in raw and raw.startswith(b'{"format": "rulings.bookcache/3"')
     again = bookcache.loads(raw, "k")
     assert again == book
     assert [p.words for p in again.parameters.values()] == [p.words for p in book.parameters.values()]
@@ -117,7 +117,7 @@ def test_a_planted_cache_file_runs_nothing(cache, good, tmp_path):
     assert standard_book() == book and not marker.exists()
 
     key = path.stem[len("book-"):]
-    planted = b'{"@c": "Popen", "f": {"args": "touch ' + str(marker).encode() + b'"}}'
+    planted = b'{"@c": "Popen", "v": ["touch ' + str(marker).encode() + b'"]}'
     head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(planted).hexdigest()})
     with pytest.raises(bookcache.CacheError, match="unknown class"):
         bookcache.loads(head.encode() + b"\n" + planted, key)
