@@ -97,8 +97,8 @@ def calc(args) -> int:
         return 2
     except BettingError as exc:
         if incident is not None:
-            from rulings.situation import refusal
-            print(render_text(refusal(incident, exc).problems), file=sys.stderr)
+            from rulings.incident.checks import betting_problem
+            print(render_text([betting_problem(incident, exc)]), file=sys.stderr)
             return 2
         line = phh.line_of(exc.index) if phh is not None and exc.index is not None else None
         where = f"actions[{line}]" if line is not None else f"action {exc.index}" if exc.index is not None \

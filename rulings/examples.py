@@ -79,7 +79,7 @@ def check(report: Report, rule: Rule, expect: dict) -> list[str]:
 
 def run_example(book: Rulebook, engine: Engine, rule: Rule, ex: Example) -> Outcome:
     try:
-        incident = incident_from_data(ex.incident, file=str(ex.origin))
+        incident = incident_from_data(ex.incident, file=str(ex.origin), book=book)
         report = rule_on(incident, book, engine)
     except ProblemsError as exc:
         return Outcome(rule.id, ex.name, str(ex.origin), False,
@@ -98,7 +98,7 @@ def run_examples(book: Rulebook, engine: Engine, rules: list[Rule] | None = None
 def example_rulings(book: Rulebook, engine: Engine, ex: Example) -> list[str]:
     """The rulings an example's incident gets under a book, one line each, for comparing two books."""
     try:
-        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
+        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin), book=book), book, engine)
     except ProblemsError as exc:
         return ["refused: " + "; ".join(p.message for p in exc.problems)]
     except EngineError as exc:
@@ -140,9 +140,10 @@ def rule_params(rule: Rule) -> set[str]:
 
 def _changed_params(book: Rulebook, base: Rulebook, ex: Example) -> dict[str, tuple[Any, Any]]:
     """The parameters whose value for this example differs between the base book and the house."""
-    incident = incident_from_data(ex.incident, file=str(ex.origin))
-    setting = incident.hand.game.setting
-    overrides = {k: v for k, v in incident.params.items() if k in book.parameters}
+    game = ex.incident.get("game") if isinstance(ex.incident.get("game"), dict) else {}
+    setting = game.get("setting", "cash")
+    given = ex.incident.get("params") if isinstance(ex.incident.get("params"), dict) else {}
+    overrides = {k: v for k, v in given.items() if k in book.parameters}
     old, new = base.param_values(setting, overrides), book.param_values(setting, overrides)
     return {n: (old.get(n), new[n]) for n in sorted(new) if old.get(n) != new[n]}
 
@@ -161,9 +162,9 @@ def _house_cause(book: Rulebook, engine: Engine, base: Rulebook, base_engine: En
     facts), or by the betting arithmetic behind the facts, or when the house's
     parameters make the example's incident one the reader refuses.
     """
-    incident = incident_from_data(ex.incident, file=str(ex.origin))
     changed = _changed_params(book, base, ex)
     try:
+        incident = incident_from_data(ex.incident, file=str(ex.origin), book=book)
         report = rule_on(incident, book, engine)
     except ProblemsError as exc:
         return (f"the house sets {_said(changed, list(changed))}, under which the example's incident is refused: "

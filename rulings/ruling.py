@@ -21,16 +21,14 @@ route decided it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
 
 from rulings.catalogue import citations, did_you_mean, facts
+from rulings.matters import matters
 from rulings.problems import Problem, ProblemsError
 from rulings.engine import Engine, Fired, reads
-from rulings.incident import Incident
+from rulings.incident import Incident, ensure_checked
 from rulings.money import show
 from rulings.rulebook.model import Discretion, Rulebook
 from rulings.situation import build
@@ -81,14 +79,6 @@ class Report:
 
     def final(self, name: str) -> Ruling | None:
         return next((r for r in self.rulings if r.ruling == name), None)
-
-
-@lru_cache(maxsize=1)
-def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
-    """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
-    standing outside the limits (rulings/matters.yaml)."""
-    raw = yaml.safe_load((Path(__file__).resolve().parent / "matters.yaml").read_text(encoding="utf-8"))
-    return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
 
 
 def group_of(decides: str) -> str:
@@ -273,6 +263,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided."""
     setting = incident.hand.game.setting
     params = book.param_values(setting, incident_params(book, incident))
+    ensure_checked(incident, params)   # read under other parameter values (another book): check again
     situation = build(incident, params)
     run = engine.run(situation.facts, params)
     failures = list(run.failures)
