@@ -107,8 +107,9 @@ def cmd_diff(args) -> int:
 
 def cmd_schema(args) -> int:
     import json
-    from rulings.schema_json import rulebook_schema
-    print(json.dumps(rulebook_schema(), indent=2, ensure_ascii=False))
+    from rulings.schema_json import incident_schema, rulebook_schema
+    schema = incident_schema() if args.what == "incident" else rulebook_schema()
+    print(json.dumps(schema, indent=2, ensure_ascii=False))
     return OK
 
 
@@ -219,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--against", default="standard", help="the book to compare with (default: standard)")
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.set_defaults(run=cmd_diff)
-    sc = sub.add_parser("schema", help="print the JSON Schema for rulebook files (topic files and house books)")
+    sc = sub.add_parser("schema", help="print the JSON Schema for rulebook files (topic files and house books), "
+                        "or with 'incident' for incident files")
+    sc.add_argument("what", nargs="?", choices=("rulebook", "incident"), default="rulebook")
     sc.set_defaults(run=cmd_schema)
     b = sub.add_parser("book", help="the effective rulebook as a document for players and staff")
     b.add_argument("book", help="standard, or a house book (path, or name under rulebooks/houses/)")

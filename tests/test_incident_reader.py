@@ -406,3 +406,23 @@ noticed = "before_next_action"
     with pytest.raises(ProblemsError) as err:
         load_incident(path)
     assert [p.code for p in err.value.problems] == ["I105"]
+
+
+def test_the_incident_schema_is_committed_and_names_every_field(capsys):
+    import json
+
+    from rulings.cli.main import main
+    from rulings.incident.fields import TOP
+    assert main(["schema", "incident"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema == json.loads((REPO / "schemas" / "incident.schema.json").read_text(encoding="utf-8"))
+    assert set(schema["properties"]) == set(TOP) and schema["additionalProperties"] is False
+    whole = schema["properties"]["streets"]["items"]["properties"]
+    assert set(whole) == {"street", "actions", "board", "upcards"}
+    acts = schema["properties"]["disputed"]["anyOf"][1]["items"]
+    assert "at" in acts["required"] and "noticed" in acts["properties"]
+    for path in sorted((REPO / "examples" / "incidents").iterdir()):   # today's examples are all in the format
+        import yaml
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert set(data) <= set(schema["properties"]), path.name
+        assert set(data["game"]) <= set(schema["properties"]["game"]["properties"]), path.name
