@@ -32,7 +32,7 @@ def cmd_rule(args) -> int:
     if args.jsonl or len(args.incident) != 1:
         return cmd_rule_batch(args)
     args.incident = args.incident[0]
-    from rulings.incident import load_incident
+    from rulings.incident import each_act, load_incident
     from rulings.ruling import rule_on
     try:
         incident = load_incident(args.incident)
@@ -40,13 +40,16 @@ def cmd_rule(args) -> int:
         _problems(exc, args.format)
         return INPUT
     book, engine = books.load(args.house or incident.house)
-    try:
-        report = rule_on(incident, book, engine)
+    try:   # one report per disputed act, in hand order (one act: one report, as always)
+        reports = [rule_on(one, book, engine) for one in each_act(incident)]
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    print(dumps(report_json(report)) if args.format == "json" else report_text(report, verbose=args.verbose))
-    return NOT_COVERED if report.outcome == "not_covered" else OK
+    if args.format == "json":
+        print(dumps(report_json(reports[0]) if len(reports) == 1 else [report_json(r) for r in reports]))
+    else:
+        print("\n\n".join(report_text(r, verbose=args.verbose) for r in reports))
+    return NOT_COVERED if any(r.outcome == "not_covered" for r in reports) else OK
 
 
 def cmd_rule_batch(args) -> int:

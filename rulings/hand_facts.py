@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from rulings.betting import Params
+from rulings.cards import best_high
 from rulings.incident.model import Incident, ShowdownEvent
 
 
@@ -51,7 +52,7 @@ def board_first_seat(incident: Incident, street: str) -> int | None:
     return next(s for s in order if keys[s] == best)
 
 
-def _showdown(events: tuple[ShowdownEvent, ...]) -> dict[str, Any]:
+def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant: str) -> dict[str, Any]:
     if not events:
         return {}
     shown = [e.seat for e in events if e.kind in ("shows", "tables")]
@@ -64,6 +65,12 @@ def _showdown(events: tuple[ShowdownEvent, ...]) -> dict[str, Any]:
     declared = [f"{e.seat} {e.declares}" for e in events if e.kind == "declares"]
     if declared:
         out["showdown_declarations"] = ", ".join(declared)
+    hands = {e.seat: e.cards for e in events if e.kind in ("shows", "tables") and e.cards}
+    if hands and len(board) == 5:     # cards speak: the best high hand among those shown
+        ranked = best_high(hands, board, variant)
+        if ranked is not None:
+            out["showdown_best_seats"] = _seats(list(ranked[0]))
+            out["showdown_best_hand"] = ranked[1]
     return out
 
 
@@ -84,7 +91,7 @@ def hand_facts(incident: Incident, params: Params) -> dict[str, Any]:
     first = board_first_seat(incident, incident.street)
     if first is not None:
         out["board_first_seat"] = first
-    out.update(_showdown(log.showdown))
+    out.update(_showdown(log.showdown, log.board, incident.inputs.get("variant", "holdem")))
     if log.awards:
         out["pots_awarded"] = len(log.awards)
         out["pot_winners"] = "; ".join(f"{'main pot' if a.pot == 0 else f'side pot {a.pot}'}: seat"

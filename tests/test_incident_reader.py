@@ -219,7 +219,6 @@ streets:
   - street: preflop
     actions: [{seat: 3, action: call}, {seat: 4, action: call}, {seat: 1, action: call}, {seat: 2, action: check}]
   - street: river
-    board: []
     actions:
       - {seat: 1, action: bet, to: 100}
       - {seat: 2, action: call}
@@ -233,7 +232,6 @@ disputed:
         incident_from_text(text, "hand.yaml")
     # river cannot follow preflop (the flop comes first), so neither act has a street to be placed on
     assert [p.code for p in err.value.problems] == ["I105", "I143", "I143"]
-    text = text.replace("street: river\n    board: []", "street: flop")
     text = text.replace("street: river", "street: flop")
     incident = incident_from_text(text, "hand.yaml")
     assert [a.disputed.seat for a in incident.acts] == [2, 3]    # in hand order
@@ -344,6 +342,8 @@ procedure:
     assert f["showdown_events"] == 3 and f["showdown_shown_seats"] == "1 and 3"
     assert f["showdown_mucked_seats"] == "2" and f["showdown_first_seat"] == 1
     assert f["main_pot_winner"] == 3 and f["pot_winners"] == "main pot: seat 3" and f["board_cards"] == 5
+    # cards speak: seat 3's tabled sevens make trips with the 7c; seat 1's ace-king two pair
+    assert f["showdown_best_seats"] == "3" and f["showdown_best_hand"].startswith("three of a kind")
 
 
 def test_a_returning_player_and_the_dead_button():
@@ -426,3 +426,51 @@ def test_the_incident_schema_is_committed_and_names_every_field(capsys):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         assert set(data) <= set(schema["properties"]), path.name
         assert set(data["game"]) <= set(schema["properties"]["game"]["properties"]), path.name
+
+
+MULTI = GAME + """\
+button: 4
+players: {1: 500, 2: 500, 3: 500, 4: 500}
+streets:
+  - street: preflop
+    actions: [{seat: 3, action: call}, {seat: 4, action: call}, {seat: 1, action: call}, {seat: 2, action: check}]
+  - street: flop
+    actions: [{seat: 1, action: bet, to: 100}, {seat: 2, action: call}, {seat: 3, action: call}]
+disputed:
+  - {seat: 3, said: call, chips: [25], at: {street: flop, after: 2}}
+  - {seat: 2, said: call, chips: [25], at: {street: flop, after: 1}}
+"""
+
+
+def test_the_command_line_rules_each_act_in_hand_order(tmp_path, capsys):
+    import json
+
+    from rulings.cli.main import main
+    path = tmp_path / "undercalls.yaml"
+    path.write_text(MULTI)
+    assert main(["rule", str(path), "--format", "json"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    assert [r["incident"] for r in reports] == ["undercalls, act 1 of 2 (seat 2)", "undercalls, act 2 of 2 (seat 3)"]
+    for r in reports:   # each short call of $25 into a $100 bet owes $75 (TDA-2024-51A)
+        assert r["rulings"][0]["effects"]["owed"] == 75 and r["rulings"][0]["effects"]["wager_to"] == 100
+
+
+def test_whole_hand_fields_that_contradict_each_other():
+    text = GAME + """\
+button: 3
+players: {1: 100, 2: 100, 3: 100}
+street: flop
+streets:
+  - {street: preflop, actions: [{seat: 3, action: call}, {seat: 1, action: call}, {seat: 2, action: check}]}
+  - {street: flop, board: Ah 7c, actions: []}
+showdown: [{seat: 1, shows: As}]
+after: [{seat: 3, action: check}]
+disputed:
+  - {seat: 1, said: check, at: {street: flop, after: 0}}
+"""
+    assert refused(text) == [
+        ("I105", "after"),                 # with a list of acts, each act gives its own after
+        ("I105", "showdown[0].shows"),     # a hold'em hand is two cards
+        ("I105", "street"),                # the one-street form's street beside streets
+        ("I105", "streets[1].board"),      # a flop is three cards
+    ]

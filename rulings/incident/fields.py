@@ -20,7 +20,7 @@ from rulings.catalogue import did_you_mean, facts
 from rulings.incident.hand import read_at, read_awards, read_showdown, read_streets
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.incident.procedure import read_procedure
-from rulings.incident.reader import Reader, card, seat_key
+from rulings.incident.reader import Reader, card, seat_key, split_cards
 from rulings.incident.table import read_table
 from rulings.money import major
 from rulings.problems import ProblemsError
@@ -285,6 +285,32 @@ def _timing(r: Reader, raw: dict, path: tuple) -> dict[str, Any]:
     return {k: v for k, v in out.items() if v is not None}
 
 
+BOARD_DEALT = {"flop": 3, "turn": 1, "river": 1}      # new community cards by street, board games
+HOLE_CARDS = {"holdem": 2, "omaha": 4}
+
+
+def _card_counts(r: Reader, data: dict, variant: str, board: tuple[str, ...]) -> None:
+    """A street's board or a shown hand of the wrong size for the game would be read wrongly (I105)."""
+    if variant not in HOLE_CARDS:
+        return
+    streets = data.get("streets") if isinstance(data.get("streets"), list) else []
+    for k, entry in enumerate(streets):
+        if not isinstance(entry, dict) or entry.get("board") is None or not isinstance(entry.get("street"), str):
+            continue
+        name, cards = entry["street"], split_cards(entry["board"]) or []
+        if name == "preflop" or (name in BOARD_DEALT and len(cards) != BOARD_DEALT[name]):
+            r.bad(("streets", k, "board"), "I105", f"the {name} deals {BOARD_DEALT.get(name, 0)} board card(s), "
+                  f"not {len(cards)}", "flop: 3 cards, turn: 1, river: 1")
+    need = HOLE_CARDS[variant]
+    events = data.get("showdown") if isinstance(data.get("showdown"), list) else []
+    for i, ev in enumerate(events):
+        for kind in ("shows", "tables"):
+            cards = split_cards(ev.get(kind)) if isinstance(ev, dict) and ev.get(kind) is not None else None
+            if cards is not None and len(cards) != need:
+                r.bad(("showdown", i, kind), "I105", f"a {variant} hand has {need} cards, not {len(cards)}",
+                      f"list all {need} of the hand's cards")
+
+
 def _stacks(r: Reader, players_raw: Any) -> dict[int, int | None]:
     stacks: dict[int, int | None] = {}
     if isinstance(players_raw, dict):
@@ -357,11 +383,15 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         actions, paths = _actions(r, data.get("actions"), ("actions",), seats)
         if street is not None:
             log = [(street, actions, paths)]
+    _card_counts(r, data, variant or "holdem", board)
     folded = {a.seat for _, acts_, _ in log for a in acts_ if a.kind == "fold"}
     showdown = read_showdown(r, data.get("showdown"), seats, folded)
     awards = read_awards(r, data.get("pots_won"), seats, folded)
     acts = _acts(r, data, seats, log, street)
-    top_after, after_paths = _actions(r, data.get("after"), ("after",), seats)
+    top_after, _ = _actions(r, data.get("after"), ("after",), seats)
+    if isinstance(data.get("disputed"), list) and data.get("after") is not None:
+        r.bad(("after",), "I105", "with several disputed acts, each act gives what came after it",
+              "move after: into the act it follows, or leave it out: the actions listed after each act's point count")
     pot_now = r.money(data.get("pot_now"), ("pot_now",), required=False)
     inputs = _timing(r, data, ())
     params = data.get("params") or {}
@@ -373,9 +403,11 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
               "rulings explain NAME describes each parameter")
         params = {}
     house = _house_name(r, data.get("house"))
-    upcards, exposed = _upcards(r, data, seats)
-    if street_upcards.get(family[0]) and not upcards:
-        upcards = {s: c[-1] for s, c in street_upcards[family[0]].items()}
+    first_up = {s: c[-1] for s, c in street_upcards.get(family[0], {}).items()}
+    if first_up and data.get("upcards") is not None:
+        r.bad(("upcards",), "I105", "the upcards are given in the streets already",
+              "give each street's upcards in streets:, and leave out the top-level upcards")
+    upcards, exposed = _upcards(r, data, seats, first_up)
     split = _split(r, data, seats)
     if variant is not None:
         inputs["variant"] = variant
@@ -406,7 +438,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
                       pot_before=(pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     acts.sort(key=lambda a: (family.index(a.street), a.after_count))
-    if acts and not isinstance(data.get("disputed"), list):
+    if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
         acts[0] = replace(acts[0], after=tuple(top_after))
     hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba,
                        tuple(sorted(folded))) \
@@ -424,15 +456,21 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
 
 
 def each_act(incident: Incident) -> list[Incident]:
-    """One incident per disputed act, in hand order (one report each); the first is the incident itself."""
-    return [focus(incident, act) for act in incident.acts] or [incident]
+    """One incident per disputed act, in hand order (one report each); with several, each is named
+    after its act ('name, act 2 of 3 (seat 5)')."""
+    if len(incident.acts) <= 1:
+        return [incident]
+    n = len(incident.acts)
+    return [replace(focus(incident, act), name=f"{incident.name}, act {i} of {n} (seat {act.disputed.seat})")
+            for i, act in enumerate(incident.acts, 1)]
 
 
-def _upcards(r: Reader, data: dict, seats: set[int]) -> tuple[dict[int, str], int | None]:
-    """Stud upcards (``upcards: {1: Kd, 2: 2c}``) and the seat showing an exposed downcard, checked by field."""
+def _upcards(r: Reader, data: dict, seats: set[int], seed: dict[int, str]) -> tuple[dict[int, str], int | None]:
+    """Stud upcards (``upcards: {1: Kd, 2: 2c}``, or third street's from the streets: ``seed``) and the seat
+    showing an exposed downcard, checked by field."""
     raw = data.get("upcards")
-    out: dict[int, str] = {}
-    if raw is not None:
+    out: dict[int, str] = dict(seed)
+    if raw is not None and not seed:
         if not isinstance(raw, dict):
             r.bad(("upcards",), "I103", "upcards are a mapping of seat to card, e.g. {1: Kd, 2: 2c}")
             raw = {}

@@ -42,7 +42,7 @@ def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], 
             return [], tuple(board), upcards
         r.keys(entry, STREET_KEYS, here)
         name = entry.get("street", family[expected] if expected < len(family) else None)
-        if name not in family:
+        if not isinstance(name, str) or name not in family:
             r.choice(name, family, here + ("street",))
             return [], tuple(board), upcards
         if family.index(name) != expected:
@@ -176,7 +176,7 @@ def read_at(r: Reader, raw: Any, path: tuple, log: list[tuple[str, list[Action],
         return None
     r.keys(d, AT_KEYS, path)
     name = d.get("street", default_street if default_street in listed else (log[-1][0] if log else None))
-    if name not in listed:
+    if not isinstance(name, str) or name not in listed:
         r.bad(path + ("street",), "I143", f"the act is placed on the {name}, which the hand does not reach",
               "streets in the hand: " + ", ".join(listed))
         return None
