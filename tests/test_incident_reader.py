@@ -474,3 +474,33 @@ disputed:
         ("I105", "street"),                # the one-street form's street beside streets
         ("I105", "streets[1].board"),      # a flop is three cards
     ]
+
+
+def test_the_fact_builders_never_refuse_and_one_package_reads_incidents():
+    """The refusals moved into the reader: no fact builder makes a Problem or raises ProblemsError, and only
+    rulings/incident/ reads an incident's text (the other modules call it)."""
+    builders = ("situation", "acts", "kill", "procedure", "round_facts", "said", "hand_facts")
+    for name in builders:
+        tree = ast.parse((REPO / "rulings" / f"{name}.py").read_text(encoding="utf-8"))
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+                {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+        assert not names & {"Problem", "ProblemsError", "BettingError"}, name
+        assert not any(isinstance(n, ast.Raise) for n in ast.walk(tree)), name
+    readers = sorted(str(p.relative_to(REPO)) for p in (REPO / "rulings").rglob("*.py")
+                     if "MAX_INCIDENT_BYTES" in p.read_text(encoding="utf-8"))
+    assert readers == ["rulings/incident/fields.py"], readers
+
+
+def test_the_one_street_form_may_give_showdown_and_pot_winners():
+    text = GAME + """\
+button: 3
+players: {1: 100, 2: 100, 3: 100}
+street: river
+pot: 30
+actions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: fold}, {seat: 3, action: call}]
+showdown: [{seat: 3, tables: Qh Qd}, {seat: 1, mucks: true}]
+pots_won: [{pot: 0, winners: [3]}]
+"""
+    f = facts_of(text)
+    assert f["showdown_shown_seats"] == "3" and f["main_pot_winner"] == 3 and f["pot"] == 70 * 100
+    assert refused(text.replace("winners: [3]", "winners: [2]")) == [("I142", "pots_won[0].winners[0]")]

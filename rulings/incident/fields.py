@@ -35,7 +35,6 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
                    "draw": "draw", "lowball": "draw", "other": "board"}
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 SHORT = ("street", "pot", "actions")          # the one-street form
-WHOLE = ("streets", "showdown", "pots_won")   # the whole-hand form
 TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
@@ -342,7 +341,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if data is None:
         raise ProblemsError(r.problems)
     r.keys(data, TOP, ())
-    whole = any(k in data for k in WHOLE)
+    whole = "streets" in data
     for k in SHORT:
         if whole and k in data:
             r.bad((k,), "I105", f"{k} belongs to the one-street form, and this incident gives the whole hand "
@@ -372,11 +371,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     pot: int | None = 0
     street = None
     if whole:
-        if "streets" in data:
-            log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions)
-        else:
-            r.bad(("streets",), "I102", "the whole hand lists its streets",
-                  "streets: [{street: preflop, actions: [...]}, ...]")
+        log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions)
     else:
         street = r.choice(data.get("street", family[0]), family, ("street",))
         pot = r.money(data.get("pot", 0), ("pot",))
@@ -429,11 +424,13 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     replay = not any(p[0] in HAND_FIELDS for p in r.paths if p)   # a broken hand is not replayed
     assert game is not None
     players = [Player(s, stacks[s]) for s in order]
+    first = family.index(log[0][0])
+    if first > 0:
+        bba = 0          # a hand described from a later street: the big blind's ante is in its pot
     if bba:
         bb_seat = order[0] if len(order) == 2 else order[1]
         players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
                    for p in players]
-    first = family.index(log[0][0])
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
                       pot_before=(pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
     action_paths = tuple(p for _, _, ps in log for p in ps)
@@ -442,7 +439,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         acts[0] = replace(acts[0], after=tuple(top_after))
     hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba,
                        tuple(sorted(folded))) \
-        if whole else None
+        if whole or showdown or awards else None
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
                         procedure, tuple(acts), hand_log, action_paths, None, whole_hand)
