@@ -34,8 +34,9 @@ def cmd_rule(args) -> int:
     args.incident = args.incident[0]
     from rulings.incident import each_act, load_incident
     from rulings.ruling import rule_on
+    given = books.load(args.house)[0] if args.house else None   # the reader checks under the book in force
     try:
-        incident = load_incident(args.incident)
+        incident = load_incident(args.incident, given)
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT

@@ -70,8 +70,9 @@ def _hand_and_setting(args) -> tuple[Hand, str, list[str], Any]:
         ph = read_phh(path, structure=args.structure)[0]
         args.after = _phh_after(ph.actions, args.after)
         return ph.hand, ph.hand.game.setting, list(ph.filled), ph
+    from rulings import books
     from rulings.incident import load_incident
-    incident = load_incident(path)
+    incident = load_incident(path, books.load(args.house, compile=False)[0] if args.house else None)
     hand = incident.hand
     if args.structure:
         hand = replace(hand, game=replace(hand.game, structure=args.structure))
