@@ -132,7 +132,7 @@ def incident_schema() -> dict[str, Any]:
     """The incident format (one-street shorthand and whole hand) as JSON Schema, from the reader's own field lists."""
     from rulings.incident import fields as f
     from rulings.incident import hand, procedure, table
-    action = _obj({"seat": _SEAT, "action": {"enum": list(f.ACTIONS)}, "to": _MONEY},
+    action = _obj({"seat": _SEAT, "action": {"enum": list(f.ACTIONS) + list(f.PHH_ACTIONS)}, "to": _MONEY},
                   "one action; `to` is the seat's street total after it", ("seat", "action"))
     actions = {"type": "array", "items": action, "maxItems": f.MAX_LIST}
     streets = [s for fam in f.STREETS.values() for s in fam]

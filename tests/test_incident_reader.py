@@ -109,7 +109,7 @@ def test_five_mistakes_in_five_places_are_refused_once():
         ("I104", 7, "upcards[1]"),                          # a bad card
         ("I105", 11, "disputed.seat"),                     # a seat that does not exist
         ("I106", 10, "actions[1]"),                        # a raise the fixed limit does not allow
-        ("I122", 14, "table.pots[0].kill.amount"),         # a full kill of 20-40 is 30, not 25
+        ("I122", 14, "table.pots[0].kill.amount"),         # a full kill of 20-40 is $40, not $25
         ("I131", 16, "procedure.button.table_seats"),      # two seats, but seat 3 is dealt in
     ], got
     i106 = next(p for p in err.value.problems if p.code == "I106")
@@ -504,3 +504,17 @@ pots_won: [{pot: 0, winners: [3]}]
     f = facts_of(text)
     assert f["showdown_shown_seats"] == "3" and f["main_pot_winner"] == 3 and f["pot"] == 70 * 100
     assert refused(text.replace("winners: [3]", "winners: [2]")) == [("I142", "pots_won[0].winners[0]")]
+
+
+def test_phh_action_codes_read_as_our_words():
+    text = GAME + """\
+button: 3
+players: {1: 100, 2: 100, 3: 100}
+streets:
+  - {street: preflop, actions: [{seat: 3, action: cbr, to: 6}, {seat: 1, action: f}, {seat: 2, action: cc}]}
+  - {street: flop, actions: [{seat: 2, action: cc}, {seat: 3, action: cbr, to: 8}]}
+disputed: {seat: 2, said: call}
+"""
+    f = facts_of(text)
+    assert f["pot"] == (1 + 6 + 6 + 8) * 100 and f["to_call"] == 8 * 100 and f["players_in_hand"] == 2
+    assert refused(text.replace("action: f}", "action: fx}")) == [("I104", "streets[0].actions[1].action")]

@@ -34,6 +34,7 @@ STREETS = {
 VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": "stud",
                    "draw": "draw", "lowball": "draw", "other": "board"}
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+PHH_ACTIONS = {"f": "fold", "cc": "call", "cbr": "raise"}   # PHH's codes: fold, check or call, bet or raise
 SHORT = ("street", "pot", "actions")          # the one-street form
 TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
@@ -113,7 +114,9 @@ def _actions(r: Reader, raw: Any, path: tuple, seats: set[int]) -> tuple[list[Ac
             continue
         r.keys(a, ACTION_KEYS, here)
         seat = r.whole(a.get("seat"), here + ("seat",))
-        kind = r.choice(a.get("action"), ACTIONS, here + ("action",))
+        word = a.get("action")
+        kind = r.choice(PHH_ACTIONS.get(word, word) if isinstance(word, str) else word, ACTIONS + tuple(PHH_ACTIONS),
+                        here + ("action",))
         to = r.money(a.get("to"), here + ("to",), required=kind in ("post", "bet", "raise", "complete", "bring-in"))
         if seat is not None and seats and seat not in seats:
             r.bad(here + ("seat",), "I105", f"seat {seat} is not in the hand", "seats: " + ", ".join(map(str, sorted(seats))))
