@@ -20,7 +20,7 @@ from rulings.catalogue import did_you_mean, facts
 from rulings.incident.hand import read_at, read_awards, read_showdown, read_streets
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.incident.procedure import read_procedure
-from rulings.incident.reader import Reader, card, seat_key, split_cards
+from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards
 from rulings.incident.table import read_table
 from rulings.money import major
 from rulings.problems import ProblemsError
@@ -251,7 +251,7 @@ def _acts(r: Reader, data: dict, seats: set[int], log: list, default_street: str
         at = read_at(r, d_raw.get("at"), (*base, "at"), log, default_street)
         if at is not None and at in points:
             r.bad((*base, "at"), "I144", f"two disputed acts at the same point ({at[0]}, after {at[1]} action(s)); "
-                  f"the other is {'.'.join(map(str, points[at]))}",
+                  f"the other is {_dotted(points[at])}",
                   "list the earlier act among the street's actions as the dealer took it, and place the next "
                   "act after it")
             continue

@@ -122,7 +122,8 @@ def read_cards(r: Reader, value: Any, path: tuple) -> tuple[str, ...] | None:
             r.bad(path, "I104", f"'{text}' is not a card", CARD_HINT)
             continue
         if c in r.dealt:
-            r.bad(path, "I140", f"the card {c} is dealt twice (also at {_dotted(r.dealt[c])})",
+            where = "listed twice here" if r.dealt[c] == path else f"dealt twice (also at {_dotted(r.dealt[c])})"
+            r.bad(path, "I140", f"the card {c} is {where}",
                   "each card is in the deck once: correct one of the two")
             continue
         r.dealt[c] = path
