@@ -121,7 +121,11 @@ def _book(house: str | None) -> Any:
 
 def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Problem], tuple | None]:
     """Every check needing the book's parameters, and the key of the values checked under."""
-    book = book if book is not None else _book(incident.house)
+    if book is None:
+        try:
+            book = _book(incident.house)
+        except ProblemsError:
+            return [], None     # no book to check under: a book problem, reported when the book is loaded to rule
     overrides, problems = incident_overrides(book, incident)
     values = book.param_values(incident.hand.game.setting, overrides)
     problems += check(incident, values, replay)
