@@ -176,16 +176,19 @@ def betting_problem(incident: Incident, exc: BettingError) -> Problem:
 
 
 def _replay(incident: Incident, params: Params) -> list[Problem]:
-    out: list[Problem] = []
-    try:
-        position(_last_point(incident), params)
+    """Replay the hand up to its last disputed act (every action without one): one problem for the first
+    action the betting refuses; then each act's pot count and chips against the seat's stack."""
+    acts = incident.acts or ((Act(incident.disputed, incident.street, 0),) if incident.disputed else ())
+    seen = [focus(incident, act) if incident.acts else incident for act in acts]
+    try:    # the last act's hand is the longest: any refused action is in it (a single act: the only replay)
+        last = position(seen[-1].hand if acts else _last_point(incident), params,
+                        seat=acts[-1].disputed.seat if acts else None)
     except BettingError as exc:
         return [betting_problem(incident, exc)]
-    acts = incident.acts or ((Act(incident.disputed, incident.street, 0),) if incident.disputed else ())
+    out: list[Problem] = []
     setting = incident.hand.game.setting
-    for n, act in enumerate(acts):
-        seen = focus(incident, act) if incident.acts else incident
-        pos = position(seen.hand, params, seat=act.disputed.seat)
+    for n, (act, one) in enumerate(zip(acts, seen)):
+        pos = last if n == len(acts) - 1 else position(one.hand, params, seat=act.disputed.seat)
         if n == 0 and incident.pot_now is not None and incident.pot_now != pos.pot:
             out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
                                 f"the actions, which make the pot {show(pos.pot, setting)}",
@@ -196,12 +199,10 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
             out.append(_problem(incident, (*act.path, act.chips_key), "I107", f"{show(chips, setting)} is more than the "
                                 f"{show(stack, setting)} seat {act.disputed.seat} had behind",
                                 "check the chips or the stack"))
-    if not acts and incident.pot_now is not None:
-        pos = position(incident.hand, params)
-        if incident.pot_now != pos.pot:
-            out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
-                                f"the actions, which make the pot {show(pos.pot, setting)}",
-                                "check the pot and the listed actions"))
+    if not acts and incident.pot_now is not None and incident.pot_now != last.pot:
+        out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
+                            f"the actions, which make the pot {show(last.pot, setting)}",
+                            "check the pot and the listed actions"))
     out += _awards(incident, params)
     return out
 
