@@ -34,13 +34,14 @@ def cmd_rule(args) -> int:
     args.incident = args.incident[0]
     from rulings.incident import each_act, load_incident
     from rulings.ruling import rule_on
-    given = books.load(args.house)[0] if args.house else None   # the reader checks under the book in force
+    book, engine = books.load(args.house)   # the reader checks under the book in force, loaded once
     try:
-        incident = load_incident(args.incident, given)
+        incident = load_incident(args.incident, book)
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    book, engine = books.load(args.house or incident.house)
+    if incident.house and not args.house:
+        book, engine = books.load(incident.house)   # rule_on checks it again under the house's values
     try:   # one report per disputed act, in hand order (one act: one report, as always)
         reports = [rule_on(one, book, engine) for one in each_act(incident)]
     except ProblemsError as exc:

@@ -29,9 +29,10 @@ def _refusal(name: str, problems: list[Problem]) -> dict:
 
 
 def _house_book(house: str | None):
-    """The book --house names, for the reader to check the incident under (None: the incident's own)."""
+    """The book --house names (else the standard book), for the reader to check each incident under;
+    an incident naming its own house is checked again under it when ruled."""
     from rulings import books
-    return books.load(house)[0] if house else None
+    return books.load(house)[0]
 
 
 def _rule(incident, house: str | None):

@@ -108,7 +108,11 @@ def incident_overrides(book: Any, incident: Incident) -> tuple[dict[str, Any], l
 
 @lru_cache(maxsize=8)
 def _book(house: str | None) -> Any:
-    """The book an incident is checked under when no book is given: the house it names, else the standard."""
+    """The book an incident is checked under when no book is given: the house it names, else the standard.
+
+    Loaded once per process (and not compiled); a caller that holds the book it rules with passes it,
+    as the command line, batch, calc, the consultation and the examples do.
+    """
     from rulings.rulebook.load import standard_book
     book = standard_book()
     if house:
