@@ -11,7 +11,6 @@ from collections import Counter
 from typing import Any
 
 from rulings.betting import Params
-from rulings.cards import best_high
 from rulings.incident.model import Incident, ShowdownEvent
 
 
@@ -67,6 +66,7 @@ def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant
         out["showdown_declarations"] = ", ".join(declared)
     hands = {e.seat: e.cards for e in events if e.kind in ("shows", "tables") and e.cards}
     if hands and len(board) == 5:     # cards speak: the best high hand among those shown
+        from rulings.cards import best_high   # pokerkit's evaluator, loaded only when hands are shown
         ranked = best_high(hands, board, variant)
         if ranked is not None:
             out["showdown_best_seats"] = _seats(list(ranked[0]))
