@@ -33,21 +33,26 @@ def cmd_rule(args) -> int:
     if args.jsonl or len(args.incident) != 1:
         return cmd_rule_batch(args)
     args.incident = args.incident[0]
-    from rulings.incident import load_incident
+    from rulings.incident import each_act, load_incident
     from rulings.ruling import rule_on
+    book, engine = books.load(args.house)   # the reader checks under the book in force, loaded once
     try:
-        incident = load_incident(args.incident)
+        incident = load_incident(args.incident, book)
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    book, engine = books.load(args.house or incident.house)
-    try:
-        report = rule_on(incident, book, engine)
+    if incident.house and not args.house:
+        book, engine = books.load(incident.house)   # rule_on checks it again under the house's values
+    try:   # one report per disputed act, in hand order (one act: one report, as always)
+        reports = [rule_on(one, book, engine) for one in each_act(incident)]
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    print(dumps(report_json(report)) if args.format == "json" else report_text(report, verbose=args.verbose))
-    return NOT_COVERED if report.outcome == "not_covered" else OK
+    if args.format == "json":
+        print(dumps(report_json(reports[0]) if len(reports) == 1 else [report_json(r) for r in reports]))
+    else:
+        print("\n\n".join(report_text(r, verbose=args.verbose) for r in reports))
+    return NOT_COVERED if any(r.outcome == "not_covered" for r in reports) else OK
 
 
 def cmd_rule_batch(args) -> int:
@@ -109,8 +114,9 @@ def cmd_diff(args) -> int:
 
 def cmd_schema(args) -> int:
     import json
-    from rulings.schema_json import rulebook_schema
-    print(json.dumps(rulebook_schema(), indent=2, ensure_ascii=False))
+    from rulings.schema_json import incident_schema, rulebook_schema
+    schema = incident_schema() if args.what == "incident" else rulebook_schema()
+    print(json.dumps(schema, indent=2, ensure_ascii=False))
     return OK
 
 
@@ -226,7 +232,9 @@ def build_parser(service: bool = True) -> argparse.ArgumentParser:
     d.add_argument("--against", default="standard", help="the book to compare with (default: standard)")
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.set_defaults(run=cmd_diff)
-    sc = sub.add_parser("schema", help="print the JSON Schema for rulebook files (topic files and house books)")
+    sc = sub.add_parser("schema", help="print the JSON Schema for rulebook files (topic files and house books), "
+                        "or with 'incident' for incident files")
+    sc.add_argument("what", nargs="?", choices=("rulebook", "incident"), default="rulebook")
     sc.set_defaults(run=cmd_schema)
     b = sub.add_parser("book", help="the effective rulebook as a document for players and staff")
     b.add_argument("book", help="standard, or a house book (path, or name under rulebooks/houses/)")

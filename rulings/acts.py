@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulings.incident import Incident
+from rulings.incident.model import Incident
 
 WAGERS = ("bet", "raise", "complete")
 
@@ -51,8 +51,8 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
 def _table(incident: Incident, actor: int | None) -> dict[str, Any]:
     """Who is still in, whether the bet faced is the street's opening bet, what skipped seats did."""
     hand, seat = incident.hand, incident.disputed.seat
-    street = hand.streets[0] if hand.streets else ()
-    folded = {a.seat for a in street if a.kind == "fold"}
+    street = hand.streets[-1] if hand.streets else ()      # the act's street: the last the hand gives
+    folded = {a.seat for st in hand.streets for a in st if a.kind == "fold"}
     order = [p.seat for p in hand.players if p.seat not in folded]
     wagers = [a for a in street if a.kind in WAGERS]
     preflop = incident.street == "preflop"

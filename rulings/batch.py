@@ -28,6 +28,13 @@ def _refusal(name: str, problems: list[Problem]) -> dict:
     return {"contract": CONTRACT, "incident": name, "refused": True, "problems": [p.to_json() for p in problems]}
 
 
+def _house_book(house: str | None):
+    """The book --house names (else the standard book), for the reader to check each incident under;
+    an incident naming its own house is checked again under it when ruled."""
+    from rulings import books
+    return books.load(house)[0]
+
+
 def _rule(incident, house: str | None):
     from rulings import books
     from rulings.ruling import rule_on
@@ -51,7 +58,7 @@ def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
         data = dict(data, incident=f"{file.rsplit('/', 1)[-1]}:{lineno}")
     name = data["incident"] if isinstance(data["incident"], str) else where
     try:
-        incident = read_incident(Located(file, data, {(): (int(lineno), 1, 1)}))
+        incident = read_incident(Located(file, data, {(): (int(lineno), 1, 1)}), _house_book(house))
         report = _rule(incident, house)
     except ProblemsError as exc:
         return INPUT, _compact(_refusal(name, exc.problems))
@@ -117,7 +124,7 @@ def rule_files(paths: list[str], house: str | None, fmt: str, out=None) -> int:
     code = OK
     for i, path in enumerate(paths):
         try:
-            report = _rule(load_incident(path), house)
+            report = _rule(load_incident(path, _house_book(house)), house)
         except ProblemsError as exc:
             code = max(code, INPUT)
             if fmt == "json":

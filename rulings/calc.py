@@ -63,7 +63,7 @@ def _check_pot(incident, pos: Position) -> None:
             f"which make the pot {show(pos.pot, setting)}", "check the pot and the listed actions")])
 
 
-def _hand_and_setting(args) -> tuple[Hand, str, list[str], Any]:
+def _hand_and_setting(args, book) -> tuple[Hand, str, list[str], Any]:
     path = Path(args.source)
     if path.suffix in (".phh", ".phhs"):
         from rulings.phh import read_phh
@@ -71,7 +71,7 @@ def _hand_and_setting(args) -> tuple[Hand, str, list[str], Any]:
         args.after = _phh_after(ph.actions, args.after)
         return ph.hand, ph.hand.game.setting, list(ph.filled), ph
     from rulings.incident import load_incident
-    incident = load_incident(path)
+    incident = load_incident(path, book)   # checked under the book the numbers come from
     hand = incident.hand
     if args.structure:
         hand = replace(hand, game=replace(hand.game, structure=args.structure))
@@ -84,9 +84,9 @@ def calc(args) -> int:
     from rulings.situation import betting_params
     incident = phh = None
     try:
-        hand, setting, notes, source = _hand_and_setting(args)
-        incident, phh = (source, None) if not hasattr(source, "line_of") else (None, source)
         book, _ = books.load(args.house, compile=False)
+        hand, setting, notes, source = _hand_and_setting(args, book)
+        incident, phh = (source, None) if not hasattr(source, "line_of") else (None, source)
         overrides = incident_params(book, incident) if incident is not None else {}
         params = betting_params(book.param_values(setting, overrides))
         pos = position(hand, params, after=args.after, seat=args.seat)
@@ -97,8 +97,8 @@ def calc(args) -> int:
         return 2
     except BettingError as exc:
         if incident is not None:
-            from rulings.situation import refusal
-            print(render_text(refusal(incident, exc).problems), file=sys.stderr)
+            from rulings.incident.checks import betting_problem
+            print(render_text([betting_problem(incident, exc)]), file=sys.stderr)
             return 2
         line = phh.line_of(exc.index) if phh is not None and exc.index is not None else None
         where = f"actions[{line}]" if line is not None else f"action {exc.index}" if exc.index is not None \

@@ -143,7 +143,7 @@ class Consultation:
         return Located(self.file, incident, {})
 
     def _rule(self, doc: Located, data: dict) -> Report:
-        return rule_on(read_incident(Located(doc.file, data, doc.marks)), self.book, self.engine)
+        return rule_on(read_incident(Located(doc.file, data, doc.marks), self.book), self.book, self.engine)
 
     def rule(self, incident: dict | str | Located, answers: dict[str, Any] | None = None) -> Step:
         """Rule once with the answers, without searching for questions (what a recorded ruling needs)."""

@@ -190,7 +190,7 @@ def example_result(book: Rulebook, engine: Engine, rule_id: str, ex: Example,
     if params:
         book = replace(book, settings={**book.settings, **params})
     try:
-        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin)), book, engine)
+        report = rule_on(incident_from_data(ex.incident, file=str(ex.origin), book=book), book, engine)
     except (ProblemsError, EngineError) as exc:
         if keep is not None:
             keep[(rule_id, ex.name)] = exc
@@ -301,9 +301,16 @@ def _causes(u: _Undoing, changes: list[Change], rule_id: str, ex: Example, setti
 
 def _setting_and_params(book: Rulebook, against: Rulebook, ex: Example) -> tuple[str, dict[str, tuple[Any, Any]]]:
     """The example's setting, and the parameters whose value for it differs (those its incident does not set)."""
-    try:
-        incident = incident_from_data(ex.incident, file=str(ex.origin))
-    except ProblemsError:
+    # read under either book: an incident one of them refuses (a kill the house sizes otherwise) still has
+    # a setting and parameters, and a refusal under one book is what a changed parameter may explain
+    incident = None
+    for under in (against, book):
+        try:
+            incident = incident_from_data(ex.incident, file=str(ex.origin), book=under)
+            break
+        except ProblemsError:
+            continue
+    if incident is None:
         return "cash", {}
     setting = incident.hand.game.setting
     overrides = {k: v for k, v in incident.params.items() if k in book.parameters}

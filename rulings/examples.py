@@ -78,7 +78,7 @@ def check(report: Report, rule: Rule, expect: dict) -> list[str]:
 
 def run_example(book: Rulebook, engine: Engine, rule: Rule, ex: Example) -> Outcome:
     try:
-        incident = incident_from_data(ex.incident, file=str(ex.origin))
+        incident = incident_from_data(ex.incident, file=str(ex.origin), book=book)
         report = rule_on(incident, book, engine)
     except ProblemsError as exc:
         return Outcome(rule.id, ex.name, str(ex.origin), False,

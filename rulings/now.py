@@ -8,17 +8,18 @@ ruled to say whose turn it is and what that player faces.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from rulings.betting import BettingError
 from rulings.betting.arithmetic import position
 from rulings.betting.model import Action
 from rulings.incident import Incident
 from rulings.money import show
-from rulings.ruling import Report, Ruling, matters
-from rulings.situation import betting_params
+from rulings.matters import matters
+from rulings.incident.checks import betting_params
 
 
-def _wager(report: Report) -> Ruling | None:
+def _wager(report: Any) -> Any:
     return next((r for r in report.rulings if r.decides == "wager" and isinstance(r.effects.get("wager_to"), int)),
                 None)
 
@@ -33,7 +34,7 @@ def _kind(to: int, f: dict) -> str | None:
     return None
 
 
-def _next(incident: Incident, report: Report, to: int) -> str | None:
+def _next(incident: Incident, report: Any, to: int) -> str | None:
     """Whose turn it is after the act as ruled, and what he faces; None when it cannot be said."""
     f = report.facts
     if incident.after or not f.get("in_turn") or incident.disputed is None:
@@ -55,7 +56,7 @@ def _next(incident: Incident, report: Report, to: int) -> str | None:
     return f"Seat {pos.actor} is next to act and faces {faces}."
 
 
-def now(incident: Incident, report: Report) -> list[str]:
+def now(incident: Incident, report: Any) -> list[str]:
     """The dealer's next steps, most important first."""
     money = lambda v: show(v, report.setting)  # noqa: E731
     lines: list[str] = []

@@ -418,3 +418,8 @@ class _Table:
             after = [(i + k) % self.n for k in range(1, self.n)]
             self.pending = [j for j in after if self._can_act(j)]
         self._record(index, action)
+
+
+def phh_from_fields(fields: dict[str, Any], source: str | None = None) -> PhhHand:
+    """One hand from PHH fields already parsed from TOML (an incident's hand history, its ``_rulings`` table removed)."""
+    return _read_hand(fields, None, None, source)

@@ -1,7 +1,12 @@
 """Problems found in rulebooks and incidents: position, code, path, hint; rendered as text or JSON."""
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_FILE_BYTES = 1_000_000   # a rulebook topic file or house book (Y007)
 
 
 @dataclass(frozen=True, order=True)
@@ -43,7 +48,6 @@ def _source_line(file: str, line: int, cache: dict[str, list[str]]) -> str | Non
     if not line:
         return None
     if file not in cache:
-        from rulings.yamlsrc import LimitError, read_bounded   # the same bounded reading as the loader
         try:
             cache[file] = read_bounded(file).decode("utf-8").splitlines()
         except (LimitError, UnicodeDecodeError):
@@ -86,3 +90,60 @@ def render_text(problems: list[Problem], limit: int = MAX_SHOWN) -> str:
         out.append(f"... and {n - limit} more problem{'s' if n - limit != 1 else ''} not shown")
     out.append(f"{n} problem{'s' if n != 1 else ''} found")
     return "\n".join(out)
+
+
+class LimitError(Exception):
+    """A document over one of the reading limits; carries the problem to report."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _display(path: Path) -> str:
+    """A path as people read it: relative to the working folder when it lies inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def read_bounded(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``max_bytes`` of a regular file; ``LimitError`` for anything else.
+
+    The file is opened without blocking and checked with ``fstat`` on the open
+    descriptor (a FIFO, a device such as ``/dev/zero`` or ``/dev/urandom``, a
+    socket or a folder is refused, also behind a link); then read with a bound,
+    so a file that is bigger than its ``stat`` said (or grows) is refused too.
+    """
+    name = _display(Path(path))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else
+                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
+                    if stat.S_ISSOCK(mode) else "not a plain file")
+            raise LimitError(Problem(name, 0, 0, "Y010", f"this is {kind}, not a regular file",
+                                     hint="give a YAML file"))
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 16, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except BlockingIOError:
+        raise LimitError(Problem(name, 0, 0, "Y010", "the file cannot be read without waiting",
+                                 hint="give a YAML file")) from None
+    except OSError as exc:
+        raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
+    finally:
+        os.close(fd)
+    if total > max_bytes:
+        raise LimitError(Problem(name, 0, 0, "Y007", f"the file is over the limit of {max_bytes:,} bytes",
+                                 hint="split it into smaller files"))
+    return b"".join(chunks)

@@ -14,29 +14,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulings.betting import BettingError, Params, Position
-from rulings.betting.arithmetic import _walk
+from rulings.betting import Params, Position
 from rulings.betting.limits import street_bet
 from rulings.betting.model import SidePot
-from rulings.betting.pots import side_pots, uncalled
+from rulings.betting.pots import uncalled
+from rulings.incident.checks import pots_now, replayed
+from rulings.incident.model import Incident
 from rulings.money import show
 
 if TYPE_CHECKING:
     from rulings.betting.table import Table
-    from rulings.incident import Incident
 
 WAGERS = ("bet", "raise", "complete")
 
 
 def final_table(incident: Incident, params: Params) -> Table | None:
-    """The table after the incident's actions (the replay the Position is made from), or None."""
-    table = None
-    try:
-        for _index, _action, table, _how, _quote in _walk(incident.hand, params):
-            pass
-    except BettingError:   # situation.build has already refused such a hand by field
-        return None
-    return table
+    """The table after the incident's actions (the replay the Position is made from); the reader has checked them."""
+    return replayed(incident.hand, params)
 
 
 def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +59,7 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
 def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str, Any]:
     """The seat's place in the round: acted or not, reopened or not, why it may not raise, what it may do."""
     out: dict[str, Any] = {}
-    same_street = table.street == table.hand.first_street and not table.over
+    same_street = table.street == _last_street(table) and not table.over
     stack = table.behind.get(seat)
     committed = table.committed.get(seat, 0) if same_street else 0
     if stack is not None:
@@ -79,7 +73,7 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["raised_since"] = max(table.facing(seat) - table.acted[seat], 0)
     short = table.short_all_in
     out["bet_is_short_all_in"] = short is not None and short[1] == table.current_bet and table.current_bet > 0
-    wagers = [a for a in (table.hand.streets[0] if table.hand.streets else ()) if a.kind in WAGERS]
+    wagers = [a for a in (table.hand.streets[-1] if table.hand.streets else ()) if a.kind in WAGERS]
     out["raises_this_round"] = max(len(wagers) - (0 if table.street == 0 else 1), 0)
     out["bet_is_all_in"] = bool(wagers) and table.behind[wagers[-1].seat] == 0 \
         and table.committed[wagers[-1].seat] == table.current_bet
@@ -93,7 +87,7 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
     if not table.big_bet and f.get("can_raise") and f.get("min_raise_to") and \
             table.full_level < table.current_bet < table.full_level + table.full_size():
         out["complete_to"] = f["min_raise_to"]     # the bet faced is a bring-in, a short blind or a short all-in
-    acts = table.hand.streets[0] if table.hand.streets else ()
+    acts = table.hand.streets[-1] if table.hand.streets else ()
     out["facing_bring_in"] = any(a.kind == "bring-in" for a in acts) and not wagers
     nxt = _next_seat(table, seat)
     if nxt is not None:
@@ -105,6 +99,11 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["uncapped_raise_to"] = table.full_level + street_bet(table.hand.game, table.street)
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
     return out
+
+
+def _last_street(table: Table) -> int:
+    """The betting round of the act: the last street the hand gives."""
+    return table.hand.first_street + len(table.hand.streets) - 1
 
 
 def _barred(table: Table, seat: int) -> str | None:
@@ -162,24 +161,6 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def pots_now(table: Table) -> tuple[SidePot, ...]:
-    """The main pot and side pots as they stand, in our reading of an incident that starts mid-hand.
-
-    The money already in the middle when the street began (``pot``) is one pot
-    contested by every player still in: a player who went all-in on an earlier
-    street (no chips when this street began) contests it and nothing after it.
-    This street's chips are cut into pots at each live player's level on top.
-    """
-    pots = list(side_pots(dict(table.total), set(table.folded)))
-    if table.dead:
-        live = tuple(sorted(table.live_seats))
-        if pots and pots[0].eligible == live:
-            pots[0] = SidePot(pots[0].amount + table.dead, live)
-        else:
-            pots.insert(0, SidePot(table.dead, live))
-    return tuple(pots)
-
-
 def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     """The pots, who may win each, the chips nobody called, and the disputed seat's share."""
     pots = pots_now(table)
@@ -198,7 +179,7 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     who, excess = uncalled(dict(table.total))
     out.update(_split(incident, pots, setting))
     seat = incident.disputed.seat if incident.disputed else None
-    if who is not None and (table.over or table.able <= 1 or table.street > table.hand.first_street):
+    if who is not None and (table.over or table.able <= 1 or table.street > _last_street(table)):
         out["uncalled_seat"], out["uncalled_amount"] = who, excess
         if seat is not None:
             out["seat_uncalled"] = excess if who == seat else 0

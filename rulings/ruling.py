@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
 
 from rulings.catalogue import citations, did_you_mean, facts
+from rulings.matters import matters
 from rulings.problems import Problem, ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
-from rulings.incident import Incident
+from rulings.incident import Incident, ensure_checked
 from rulings.money import show
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook
 from rulings.situation import build
@@ -82,15 +80,6 @@ class Report:
 
     def final(self, name: str) -> Ruling | None:
         return next((r for r in self.rulings if r.ruling == name), None)
-
-
-@lru_cache(maxsize=1)
-def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
-    """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
-    standing outside the limits (rulings/matters.yaml)."""
-    from rulings.bookcache import yaml_data   # parsed once, then read back as JSON
-    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], yaml.safe_load)[0]
-    return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
 
 
 def group_of(decides: str) -> str:
@@ -306,6 +295,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided."""
     setting = incident.hand.game.setting
     params = param_values(book, setting, incident_params(book, incident))
+    ensure_checked(incident, params)   # read under other parameter values (another book): check again
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.declaration import Context, Declaration, Unclear, bare_readings, parse_declaration
-from rulings.incident import Incident
+from rulings.incident.model import Incident
 
 # House parameters naming room slang for amounts (0: the room does not use the word).
 HOUSE_WORDS = {"dime": "amount_words.dime", "nickel": "amount_words.nickel"}

@@ -129,3 +129,95 @@ def rulebook_schema() -> dict[str, Any]:
         "oneOf": [{"$ref": "#/$defs/topic_file"}, {"$ref": "#/$defs/house_file"}],
         "$defs": dict(sorted(defs.items())),
     }
+
+
+INCIDENT_ID = "https://rulings.example/schemas/incident.schema.json"
+_MONEY = {"description": "an amount in the game's units (dollars or tournament chips), cents allowed",
+          "anyOf": [{"type": "number", "minimum": 0}, {"type": "string", "pattern": MONEY}]}
+_SEAT = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
+_BOOL = {"type": "boolean"}
+_CARDS = {"description": "cards: a list ['Ah', '7c'] or text 'Ah 7c' (rank 2-9 T J Q K A, suit c d h s)",
+          "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string", "pattern": "^(10|[2-9TJQKAtjqka])[cdhsCDHS]$"}}]}
+
+
+def _obj(props: dict[str, Any], description: str, required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"type": "object", "description": description, "additionalProperties": False,
+            "properties": props, **({"required": list(required)} if required else {})}
+
+
+def _enum(name: str) -> dict[str, Any]:
+    return {"enum": list(facts()[name].values)}
+
+
+def incident_schema() -> dict[str, Any]:
+    """The incident format (one-street shorthand and whole hand) as JSON Schema, from the reader's own field lists."""
+    from rulings.incident import fields as f
+    from rulings.incident import hand, procedure, table
+    action = _obj({"seat": _SEAT, "action": {"enum": list(f.ACTIONS) + list(f.PHH_ACTIONS)}, "to": _MONEY},
+                  "one action; `to` is the seat's street total after it", ("seat", "action"))
+    actions = {"type": "array", "items": action, "maxItems": f.MAX_LIST}
+    streets = [s for fam in f.STREETS.values() for s in fam]
+    chips = {"type": "array", "items": _MONEY}
+    disputed_props: dict[str, Any] = {k: _BOOL for k in f.DISPUTED_FLAGS}
+    disputed_props.update(seat=_SEAT, said={"type": "string", "maxLength": f.MAX_SAID}, chips=chips,
+                          motions={"type": "array", "items": chips}, words_first=_enum("words_first"),
+                          based_on_count=_MONEY, chips_total=_MONEY, prior_chips=chips,
+                          prior_pulled={"enum": ["none", "part", "all"]}, count_answer=_MONEY, hidden_chips=_MONEY,
+                          side_deal={"enum": ["insurance", "proposition", "run_twice"]}, buy_in=_MONEY,
+                          at=_obj({"street": {"enum": streets}, "after": {"type": "integer", "minimum": 0}},
+                                  "where the act happened: on this street, after its first `after` actions"))
+    timing = {"noticed": _enum("noticed"), "pointed_out_by": _enum("pointed_out_by"),
+              "deliberated": _BOOL, "count_requested": _BOOL}
+    assert set(disputed_props) == set(f.DISPUTED) | {"at"}
+    one_act = _obj(disputed_props, "the disputed act", ("seat",))
+    listed_act = _obj({**disputed_props, "after": actions, **timing},
+                      "one of several disputed acts, placed `at` a point, with its own timing", ("seat", "at"))
+    game = _obj({"variant": _enum("variant"), "structure": _enum("structure"), "setting": _enum("setting"),
+                 "blinds": {"type": "array", "items": _MONEY, "maxItems": 2}, "ante": _MONEY,
+                 "big_blind_ante": _MONEY, "straddles": {"type": "array", "items": _MONEY},
+                 "bet_sizes": {"type": "array", "items": _MONEY}, "spread": {"type": "array", "items": _MONEY},
+                 "betting_unit": _MONEY, "bring_in": _MONEY, "players_left": {"type": "integer", "minimum": 2}},
+                "the game and its stakes", ("structure",))
+    assert set(game["properties"]) == set(f.GAME)
+    street = _obj({"street": {"enum": streets}, "actions": actions, "board": _CARDS,
+                   "upcards": {"type": "object", "additionalProperties": _CARDS, "description": "stud: seat -> new upcards"}},
+                  "one betting round: its new board cards (or stud upcards) and its actions in order")
+    assert set(street["properties"]) == set(hand.STREET_KEYS)
+    event = _obj({"seat": _SEAT, "shows": _CARDS, "tables": _CARDS,
+                  "mucks": {"anyOf": [{"const": True}, _CARDS]}, "declares": {"enum": list(hand.DECLARATIONS)}},
+                 "one showdown event: exactly one of shows, mucks, tables, declares", ("seat",))
+    award = _obj({"pot": {"type": "integer", "minimum": 0}, "winners": {"type": "array", "items": _SEAT, "minItems": 1}},
+                 "who won one pot (0: the main pot, then side pots in order)", ("winners",))
+    seats_or_map = {"anyOf": [{"type": "object", "additionalProperties": {"anyOf": [_MONEY, {"type": "null"}]}},
+                              {"type": "array", "items": _SEAT}]}
+    kinds = {"bool": _BOOL, "count": {"type": "integer", "minimum": 0}, "money": _MONEY, "seat": _SEAT,
+             "hand_seat": _SEAT, "seats": {"type": "array", "items": _SEAT},
+             "seat_or_seats": {"anyOf": [_SEAT, {"type": "array", "items": _SEAT}]}, "board": _CARDS,
+             "cards": {"type": "object", "additionalProperties": _CARDS}}
+    proc = _obj({name: _obj({k: ({"enum": list(kind)} if isinstance(kind, tuple) else kinds[kind])
+                             for k, (kind, _) in spec.items()}, f"procedure: {name}")
+                 for name, spec in procedure.SPEC.items()}, "a table procedure in dispute (no disputed act needed)")
+    tbl = {"type": "object", "description": "kill pots: the table's recent history (fields: "
+           + ", ".join(table.TABLE) + ")", "propertyNames": {"enum": list(table.TABLE)}}
+    props: dict[str, Any] = {
+        "incident": {"type": "string"}, "house": {"type": "string"}, "note": {"type": "string"}, "game": game,
+        "button": _SEAT, "players": seats_or_map,
+        "street": {"enum": streets}, "pot": _MONEY, "actions": actions, "pot_now": _MONEY,
+        "streets": {"type": "array", "items": street, "minItems": 1, "maxItems": hand.MAX_STREET_LIST},
+        "showdown": {"type": "array", "items": event}, "pots_won": {"type": "array", "items": award},
+        "disputed": {"anyOf": [one_act, {"type": "array", "items": listed_act, "minItems": 1, "maxItems": f.MAX_ACTS}]},
+        "after": actions, **timing, "params": {"type": "object", "maxProperties": f.MAX_PARAMS},
+        "table": tbl, "procedure": proc,
+        "upcards": {"type": "object", "additionalProperties": {"type": "string"}}, "exposed_downcard": _SEAT,
+        "split": _obj({"winners": {"type": "array", "items": _SEAT, "minItems": 2}, "pot": {"type": "integer", "minimum": 0},
+                       "smallest_chip": _MONEY}, "a tied pot", ("winners",)),
+    }
+    assert set(props) == set(f.TOP), set(props) ^ set(f.TOP)
+    return {**_obj(props, "an incident", ("game", "players", "button")),
+            "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": INCIDENT_ID,
+            "title": "rulings incident",
+            "description": "A disputed poker incident: the one-street form (street, pot, actions, one disputed act) "
+                           "or the whole hand (streets, showdown, pots_won, one or more disputed acts placed `at` "
+                           "a point). Amounts are in the game's units; see docs/incident-format.md.",
+            "not": {"anyOf": [{"required": ["streets", "street"]}, {"required": ["streets", "actions"]},
+                              {"required": ["streets", "pot"]}]}}

@@ -10,14 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulings.acts import act_facts
-from rulings.betting import BettingError, Hand, Params
-from rulings.betting.model import PARAM_NAMES
+from rulings.betting import Hand
 from rulings.betting.arithmetic import position
-from rulings.incident import Incident
+from rulings.hand_facts import hand_facts
+from rulings.incident.checks import betting_params
+from rulings.incident.model import Incident
 from rulings.kill import kill_facts
-from rulings.money import show
 from rulings.procedure import procedure_facts
-from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.model import ParamValues
 from rulings.round_facts import round_facts
 from rulings.said import said_facts
@@ -33,37 +32,16 @@ class Situation:
     questions: list[dict] = field(default_factory=list)
 
 
-def betting_params(values: ParamValues) -> Params:
-    """The house parameters the arithmetic honours, from the book's values and its declarations.
-
-    Which parameter supplies which attribute is the book's word (each
-    declaration's ``arithmetic:``); a book that leaves one out is refused.
-    """
-    supplied = {attr: values[name] for name, attr in values.arithmetic.items() if name in values}
-    missing = [f for f in PARAM_NAMES if f not in supplied]
-    if missing:
-        raise ProblemsError([Problem("<rulebook>", 0, 0, "R111",
-                                     "no parameter of the book supplies the betting arithmetic's "
-                                     + ", ".join(missing), hint="declare one with arithmetic: NAME")])
-    return Params(**supplied)
-
-
-def refusal(incident: Incident, exc: BettingError) -> ProblemsError:
-    """A betting error as an incident problem pointing at the action at fault."""
-    path: tuple = ("actions",)
-    if exc.index is not None:
-        path = ("actions", exc.index)
-    doc = incident.source
-    where = ".".join(str(p) for p in path) if exc.index is None else f"actions[{path[1]}]"
-    msg = f"{where}: {exc}" + (f" (seat {exc.seat})" if exc.seat is not None else "")
-    hint = f"expected {exc.expected}" if exc.expected else None
-    if doc is None:
-        return ProblemsError([Problem("<incident>", 0, 0, "I106", msg, hint=hint)])
-    return ProblemsError([doc.problem(path, "I106", msg, hint)])
+__all__ = ["Situation", "betting_params", "build"]
 
 
 def build(incident: Incident, params: ParamValues) -> Situation:
-    """Compute every fact the rules may read; refuse contradictions with the field at fault."""
+    """Compute every fact the rules may read, from an incident the reader has checked (rulings/incident/).
+
+    Nothing here refuses: the reader has replayed the betting, compared the pot
+    and the chips with the stacks and checked the kill and procedure sections
+    under these parameter values (``rulings.incident.ensure_checked``).
+    """
     hand: Hand = incident.hand
     game = hand.game
     setting = game.setting
@@ -78,29 +56,21 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     f.update(incident.inputs)
     sit = Situation(f)
     seat = incident.disputed.seat if incident.disputed else None
-    try:
-        pos = position(hand, bparams, seat=seat)
-    except BettingError as exc:
-        raise refusal(incident, exc) from None
-    if incident.pot_now is not None and incident.pot_now != pos.pot:
-        doc = incident.source
-        raise ProblemsError([doc.problem(("pot_now",), "I105",
-                                         f"pot_now: {show(incident.pot_now, setting)} does not match the actions, "
-                                         f"which make the pot {show(pos.pot, setting)}",
-                                         "check the pot and the listed actions")])
+    pos = position(hand, bparams, seat=seat)
     f.update(pot=pos.pot, pot_in_middle=pos.pot_in_middle, current_bet=pos.current_bet,
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,
              capped=pos.capped, cap_reached=pos.cap_reached)
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
+    f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
     if seat is None:
         return sit
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
              facing_bet=pos.to_call > 0, in_turn=pos.actor == seat)
     if incident.street == "preflop":
         f.update(_preflop_facts(hand))
-    _chips(incident, f, setting)
+    _chips(incident, f)
     _words(incident, f, sit, params)
     if incident.after:
         f["actions_since"] = len(incident.after)
@@ -126,18 +96,13 @@ def _preflop_facts(hand: Hand) -> dict[str, Any]:
             "blind_short_or_dead": short}
 
 
-def _chips(incident: Incident, f: dict, setting: str) -> None:
+def _chips(incident: Incident, f: dict) -> None:
     motions = incident.disputed.motions
     chips = [c for m in motions for c in m]
     if not chips:
         return
     total = sum(chips)
-    stack = f.get("stack")
-    if stack is not None and total > stack:
-        raise ProblemsError([incident.source.problem(
-            ("disputed",), "I107",
-            f"disputed.chips: {show(total, setting)} is more than the {show(stack, setting)} "
-            f"seat {incident.disputed.seat} had behind", "check the chips or the stack")])
+    stack = f.get("stack")   # never below the chips: the reader refuses that (I107)
     smallest = min(chips)
     f.update(chips_total=total, chip_count=len(chips), motion_count=len(motions),
              chips_to=f["committed"] + total,

@@ -26,7 +26,7 @@ def lowball(players: int, raises_to: list[int]) -> dict:
 
 
 def cap_facts(data: dict, params: dict | None = None) -> tuple[bool, bool, bool]:
-    inc = incident_from_data(data)
+    inc = incident_from_data({**data, "params": params} if params else data)   # read under those values too
     book, _ = books.load(None, compile=False)
     values = book.param_values(inc.hand.game.setting, params)
     pos = position(inc.hand, betting_params(values), seat=inc.disputed.seat)

@@ -36,7 +36,7 @@ def _outcome(book, engine, data: dict, file: str = "<example>") -> str:
     from rulings.render import dumps, report_json
     from rulings.ruling import rule_on
     try:
-        report = rule_on(incident_from_data(data, file=file), book, engine)
+        report = rule_on(incident_from_data(data, file=file, book=book), book, engine)
     except ProblemsError as exc:
         return "refused " + json.dumps([p.to_json() for p in exc.problems], sort_keys=True)
     except EngineError as exc:

@@ -1,0 +1,281 @@
+"""The incident checks that need the hand replayed under the book's parameters, reported with the field checks.
+
+The reader (rulings/incident/fields.py) reads every field; here the hand is
+replayed with the betting arithmetic (rulings/betting/) under the parameter
+values in force, so an action the betting does not allow (I106), a pot count
+the actions do not make (I105), chips beyond a stack (I107), a kill the
+limits do not allow (I120, I122, I123), a seat count below the seats dealt in
+(I131) and a pot awarded to a seat not in it (I142) are found with every
+other problem, in one run. The fact builders that follow never refuse.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rulings.betting import BettingError, Game, Hand, KillLimits, Params, SidePot, kill_limits, position, side_pots
+from rulings.betting.arithmetic import _walk
+from rulings.betting.model import PARAM_NAMES
+from rulings.betting.table import Table as Replay
+from rulings.incident.model import Act, Incident, focus
+from rulings.incident.reader import _dotted
+from rulings.money import show
+from rulings.problems import Problem, ProblemsError
+
+
+def betting_params(values: Any) -> Params:
+    """The house parameters the arithmetic honours, from the book's values and its declarations.
+
+    Which parameter supplies which attribute is the book's word (each
+    declaration's ``arithmetic:``); a book that leaves one out is refused (R111, a book problem).
+    """
+    supplied = {attr: values[name] for name, attr in values.arithmetic.items() if name in values}
+    missing = [f for f in PARAM_NAMES if f not in supplied]
+    if missing:
+        raise ProblemsError([Problem("<rulebook>", 0, 0, "R111",
+                                     "no parameter of the book supplies the betting arithmetic's "
+                                     + ", ".join(missing), hint="declare one with arithmetic: NAME")])
+    return Params(**supplied)
+
+
+def kill_sizes(game: Game) -> dict[str, KillLimits | None]:
+    """The full and half kill of a limit game's limits (None: that kill is not a whole amount)."""
+    sizes: dict[str, KillLimits | None] = {}
+    for size in ("full", "half"):
+        try:
+            sizes[size] = kill_limits(game, size)
+        except BettingError:
+            sizes[size] = None
+    return sizes
+
+
+def pots_now(table: Replay) -> tuple[SidePot, ...]:
+    """The main pot and side pots as they stand, in our reading of an incident that starts mid-hand.
+
+    The money already in the middle when the street began (``pot``) is one pot
+    contested by every player still in: a player who went all-in on an earlier
+    street (no chips when this street began) contests it and nothing after it.
+    This street's chips are cut into pots at each live player's level on top.
+    """
+    pots = list(side_pots(dict(table.total), set(table.folded)))
+    if table.dead:
+        live = tuple(sorted(table.live_seats))
+        if pots and pots[0].eligible == live:
+            pots[0] = SidePot(pots[0].amount + table.dead, live)
+        else:
+            pots.insert(0, SidePot(table.dead, live))
+    return tuple(pots)
+
+
+def replayed(hand: Hand, params: Params) -> Replay | None:
+    """The replay state after every action of ``hand``, or None when an action is refused."""
+    table = None
+    try:
+        for _index, _action, table, _how, _quote in _walk(hand, params):
+            pass
+    except BettingError:
+        return None
+    return table
+
+
+def _problem(incident: Incident, path: tuple, code: str, message: str, hint: str | None = None) -> Problem:
+    text = f"{_dotted(path)}: {message}"
+    if incident.source is None:
+        return Problem("<incident>", 0, 0, code, text, path, hint=hint)
+    return incident.source.problem(path, code, text, hint)
+
+
+def params_key(values: Any) -> tuple:
+    """What the checks depend on: the arithmetic's parameters and the kill size."""
+    return (betting_params(values), values.get("kill.size"))
+
+
+def incident_overrides(book: Any, incident: Incident) -> tuple[dict[str, Any], list[Problem]]:
+    """The incident's own parameter values (what-if overrides), checked against the book (I104)."""
+    from rulings.catalogue import did_you_mean
+    out, problems = {}, []
+    for name, value in incident.params.items():
+        p = book.parameters.get(name)
+        try:
+            if p is None:
+                close = did_you_mean(name, book.parameters)
+                raise ValueError(f"unknown parameter '{name}'" + (f"; did you mean '{close}'?" if close else ""))
+            out[name] = p.coerce(value)
+        except ValueError as exc:
+            problems.append(_problem(incident, ("params", name), "I104", str(exc)))
+    return out, problems
+
+
+@lru_cache(maxsize=8)
+def _book(house: str | None) -> Any:
+    """The book an incident is checked under when no book is given: the house it names, else the standard.
+
+    Loaded once per process (and not compiled); a caller that holds the book it rules with passes it,
+    as the command line, batch, calc, the consultation and the examples do.
+    """
+    from rulings.rulebook.load import standard_book
+    book = standard_book()
+    if house:
+        from rulings.rulebook.house import find_house, load_house
+        path = find_house(house)
+        if path is not None:
+            book = load_house(path, book)
+    return book
+
+
+def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Problem], tuple | None]:
+    """Every check needing the book's parameters, and the key of the values checked under."""
+    if book is None:
+        try:
+            book = _book(incident.house)
+        except ProblemsError:
+            return [], None     # no book to check under: a book problem, reported when the book is loaded to rule
+    overrides, problems = incident_overrides(book, incident)
+    values = book.param_values(incident.hand.game.setting, overrides)
+    problems += check(incident, values, replay)
+    return problems, params_key(values)
+
+
+def ensure_checked(incident: Incident, values: Any) -> None:
+    """Check the incident again when the parameters in force differ from those it was read under."""
+    if incident.checked == params_key(values):
+        return
+    problems = check(incident, values)
+    if problems:
+        raise ProblemsError(problems)
+
+
+def _last_point(incident: Incident) -> Hand:
+    """The hand up to its last disputed act (every action when there is none): what must replay."""
+    whole = incident.whole_hand or incident.hand
+    if not incident.acts:
+        return whole
+    last = incident.acts[-1]
+    names = incident.log.streets if incident.log is not None else (last.street,)
+    k = names.index(last.street)
+    return Hand(whole.game, whole.players, whole.streets[:k] + (whole.streets[k][:last.after_count],),
+                whole.first_street, whole.pot_before, whole.straddles)
+
+
+def check(incident: Incident, values: Any, replay: bool = True) -> list[Problem]:
+    """The problems of an incident under these parameter values (empty: the facts can be built)."""
+    problems: list[Problem] = []
+    bparams = betting_params(values)
+    if replay:
+        problems += _replay(incident, bparams)
+    problems += _kill(incident, values)
+    problems += _procedure(incident)
+    return problems
+
+
+def betting_problem(incident: Incident, exc: BettingError) -> Problem:
+    """A betting error as an incident problem pointing at the action at fault (I106)."""
+    paths = incident.action_paths
+    if exc.index is not None and exc.index < len(paths):
+        path = paths[exc.index]
+    else:
+        path = ("streets",) if incident.log is not None else ("actions",)
+    msg = str(exc) + (f" (seat {exc.seat})" if exc.seat is not None else "")
+    return _problem(incident, path, "I106", msg, f"expected {exc.expected}" if exc.expected else None)
+
+
+def _replay(incident: Incident, params: Params) -> list[Problem]:
+    """Replay the hand up to its last disputed act (every action without one): one problem for the first
+    action the betting refuses; then each act's pot count and chips against the seat's stack."""
+    acts = incident.acts or ((Act(incident.disputed, incident.street, 0),) if incident.disputed else ())
+    seen = [focus(incident, act) if incident.acts else incident for act in acts]
+    try:    # the last act's hand is the longest: any refused action is in it (a single act: the only replay)
+        last = position(seen[-1].hand if acts else _last_point(incident), params,
+                        seat=acts[-1].disputed.seat if acts else None)
+    except BettingError as exc:
+        return [betting_problem(incident, exc)]
+    out: list[Problem] = []
+    setting = incident.hand.game.setting
+    for n, (act, one) in enumerate(zip(acts, seen)):
+        pos = last if n == len(acts) - 1 else position(one.hand, params, seat=act.disputed.seat)
+        if n == 0 and incident.pot_now is not None and incident.pot_now != pos.pot:
+            out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
+                                f"the actions, which make the pot {show(pos.pot, setting)}",
+                                "check the pot and the listed actions"))
+        chips = sum(c for m in act.disputed.motions for c in m)
+        stack = pos.stacks.get(act.disputed.seat)
+        if chips and stack is not None and chips > stack:
+            out.append(_problem(incident, (*act.path, act.chips_key), "I107", f"{show(chips, setting)} is more than the "
+                                f"{show(stack, setting)} seat {act.disputed.seat} had behind",
+                                "check the chips or the stack"))
+    if not acts and incident.pot_now is not None and incident.pot_now != last.pot:
+        out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
+                            f"the actions, which make the pot {show(last.pot, setting)}",
+                            "check the pot and the listed actions"))
+    out += _awards(incident, params)
+    return out
+
+
+def _awards(incident: Incident, params: Params) -> list[Problem]:
+    """A pot awarded to a seat that does not contest it, or a pot the hand does not have (I142)."""
+    log = incident.log
+    if log is None or not log.awards:
+        return []
+    table = replayed(incident.whole_hand or incident.hand, params)
+    if table is None:
+        return []       # the log runs on past a disputed act it does not record: its pots are not known
+    pots = pots_now(table)
+    out = []
+    for award in log.awards:
+        if award.pot >= len(pots):
+            out.append(_problem(incident, award.path + ("pot",), "I142", f"the hand has no pot {award.pot}",
+                                f"pots: 0 to {len(pots) - 1} (0 is the main pot)" if pots else "no pot was made"))
+            continue
+        for j, seat in enumerate(award.winners):
+            if seat not in pots[award.pot].eligible:
+                where = "the main pot" if award.pot == 0 else f"side pot {award.pot}"
+                out.append(_problem(incident, award.path + ("winners", j), "I142",
+                                    f"{where} is awarded to seat {seat}, which is not in it",
+                                    "seats in it: " + ", ".join(map(str, pots[award.pot].eligible))))
+    return out
+
+
+def _kill(incident: Incident, values: Any) -> list[Problem]:
+    t = incident.table
+    if t is None:
+        return []
+    game = incident.hand.game
+    setting = game.setting
+    if game.structure not in ("fixed-limit", "spread-limit"):
+        return [_problem(incident, ("game", "structure"), "I123", f"kill pots raise the limits of a limit game, "
+                         f"not of a {game.structure} game", "structure: fixed-limit, with bet_sizes")]
+    size = values["kill.size"]
+    limits = kill_sizes(game)[size]
+    if limits is None:
+        return [_problem(incident, ("game", "bet_sizes"), "I123", f"a {size} kill of these limits is not a whole "
+                         "amount", "use a full kill (params: {kill.size: full}) or limits that divide evenly")]
+    out = []
+    blind = limits.kill_blind
+    for i, pot in enumerate(t.pots):
+        if pot.kill_blind is not None and pot.kill_blind != blind:
+            out.append(_problem(incident, ("table", "pots", i, "kill", "amount"), "I122",
+                                f"a {size} kill here is {show(blind, setting)}, not {show(pot.kill_blind, setting)}",
+                                "check the kill blind or the kill.size parameter"))
+    if t.kill_posted and t.kill_posted["amount"] != blind:
+        out.append(_problem(incident, ("table", "kill_posted", "amount"), "I122",
+                            f"a {size} kill here is {show(blind, setting)}, not "
+                            f"{show(t.kill_posted['amount'], setting)}", "check the kill blind or the kill.size parameter"))
+    elif t.underpaid and t.kill_posted and t.underpaid["amount"] >= t.kill_posted["amount"]:
+        out.append(_problem(incident, ("table", "underpaid", "amount"), "I120",
+                            f"{show(t.underpaid['amount'], setting)} is not less than the {show(blind, setting)} kill",
+                            "underpaid.amount is what the player put in, short of the kill"))
+    return out
+
+
+def _procedure(incident: Incident) -> list[Problem]:
+    p = incident.procedure
+    if p is None or "button" not in p.raw:
+        return []
+    b = p.raw["button"]
+    occupied = [pl.seat for pl in incident.hand.players]
+    marks = [b.get("last_button", 0), b.get("last_small", 0), *b.get("last_big", ())]
+    size = b.get("table_seats") or max(occupied + marks)
+    if size < max(occupied):
+        return [_problem(incident, ("procedure", "button", "table_seats"), "I131",
+                         f"{size} seats, but seat {max(occupied)} is dealt in", f"table_seats: {max(occupied)} or more")]
+    return []

@@ -1,0 +1,560 @@
+"""Reading an incident (YAML or JSON) into typed values with exact money: every problem by field, at once.
+
+Two forms, one reader. The one-street form (``street``, ``pot``, ``actions``,
+one ``disputed`` act) is a shorthand for the whole hand (``streets``: every
+street's actions and board in order, ``showdown``, ``pots_won``, one or more
+disputed acts each placed ``at`` a point of the hand). The sections for kill
+pots (``table:``) and table procedure (``procedure:``) are read in
+rulings/incident/table.py and procedure.py; what needs the betting replayed
+under the book's parameters is checked in rulings/incident/checks.py. All
+their problems are reported together.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rulings.betting import Action, Game, Hand, Player
+from rulings.catalogue import did_you_mean, facts
+from rulings.incident.hand import read_at, read_awards, read_showdown, read_streets
+from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
+from rulings.incident.procedure import read_procedure
+from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards
+from rulings.incident.table import read_table
+from rulings.money import major
+from rulings.problems import ProblemsError
+from rulings.yamlsrc import Located, load_file, load_text
+
+STREETS = {
+    "board": ("preflop", "flop", "turn", "river"),
+    "stud": ("third", "fourth", "fifth", "sixth", "seventh"),
+    "draw": ("before-draw", "after-draw"),   # single-draw games: two betting rounds (RRP-BR-3)
+}
+VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": "stud",
+                   "draw": "draw", "lowball": "draw", "other": "board"}
+ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+PHH_ACTIONS = {"f": "fold", "cc": "call", "cbr": "raise"}   # PHH's codes: fold, check or call, bet or raise
+SHORT = ("street", "pot", "actions")          # the one-street form
+TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
+TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
+       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
+       "table", "upcards", "exposed_downcard", "split", "procedure", "streets", "showdown", "pots_won")
+GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
+        "betting_unit", "bring_in", "players_left", "big_blind_ante")
+DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
+            "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
+            "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
+            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known")
+ACT_KEYS = DISPUTED + ("at", "after") + TIMING    # one act of a list: where it happened and its own timing
+DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
+                  "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before",
+                  "amount_not_known")
+ACTION_KEYS = ("seat", "action", "to")
+MAX_INCIDENT_BYTES = 256_000   # an incident is a page of YAML; the examples are under 2 KB (Y007)
+MAX_INCIDENT_NODES = 20_000    # values in one incident (Y012)
+MAX_SEATS = 30                 # players in one hand (a table seats at most 11)
+MAX_LIST = 500                 # actions, chips or pots in one list: far beyond any hand
+MAX_PARAMS = 100               # what-if parameters in one incident (the book declares about 60)
+MAX_SAID = 500                 # characters of the player's words (disputed.said)
+MAX_ACTS = 10                  # disputed acts in one incident
+# the fields whose problems leave no hand to replay
+HAND_FIELDS = ("game", "players", "button", "street", "pot", "actions", "streets")
+
+
+def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
+    r.keys(raw, GAME, ("game",))
+    structure = r.choice(raw.get("structure"), facts()["structure"].values, ("game", "structure"))
+    setting = r.choice(raw.get("setting", "cash"), ("cash", "tournament"), ("game", "setting"))
+    variant = r.choice(raw.get("variant", "holdem"), facts()["variant"].values, ("game", "variant"))
+    blinds = raw.get("blinds", [])
+    if not isinstance(blinds, list) or len(blinds) > 2:
+        r.bad(("game", "blinds"), "I103", "give the blinds as [small, big] (or [big] alone)")
+        blinds = []
+    amounts = [r.money(b, ("game", "blinds", i)) for i, b in enumerate(blinds)]
+    sb, bb = (amounts + [0, 0])[:2] if len(amounts) == 2 else (0, amounts[0] if amounts else 0)
+    sizes = raw.get("bet_sizes", [])
+    if not isinstance(sizes, list):
+        r.bad(("game", "bet_sizes"), "I103", "give the bet sizes as a list, one per street or [small, big]")
+        sizes = []
+    bet_sizes = [r.money(s, ("game", "bet_sizes", i)) for i, s in enumerate(sizes)]
+    if structure in ("fixed-limit", "spread-limit") and not bet_sizes:
+        r.bad(("game", "bet_sizes"), "I102", f"a {structure} game needs its bet sizes", "e.g. bet_sizes: [20, 40]")
+    family = STREETS[VARIANT_STREETS.get(variant or "holdem", "board")]
+    if len(bet_sizes) == 2 and len(family) > 2:   # [small, big]: small bets on the first half of the streets
+        bet_sizes = [bet_sizes[0]] * 2 + [bet_sizes[1]] * (len(family) - 2)
+    spread = raw.get("spread")
+    spread_min = r.money(spread[0], ("game", "spread", 0)) if isinstance(spread, list) and spread else 0
+    if None in amounts or None in bet_sizes or structure is None or setting is None:
+        return None, variant
+    game = Game(structure=structure, setting=setting, small_blind=sb or 0, big_blind=bb or 0,
+                ante=r.money(raw.get("ante", 0), ("game", "ante")) or 0,
+                bring_in=r.money(raw.get("bring_in", 0), ("game", "bring_in")) or 0,
+                bet_sizes=tuple(b for b in bet_sizes if b is not None), spread_min=spread_min or 0,
+                betting_unit=r.money(raw.get("betting_unit", 0), ("game", "betting_unit")) or 0,
+                betting_rounds=len(family))
+    return game, variant
+
+
+def _actions(r: Reader, raw: Any, path: tuple, seats: set[int]) -> tuple[list[Action], list[tuple]]:
+    """A list of actions, and where each one read is written."""
+    if raw is None:
+        return [], []
+    if not isinstance(raw, list):
+        r.bad(path, "I103", "expected a list of actions")
+        return [], []
+    if len(raw) > MAX_LIST:
+        r.bad(path, "I103", f"{len(raw):,} actions; at most {MAX_LIST} are read")
+        return [], []
+    out, paths = [], []
+    for i, a in enumerate(raw):
+        here = path + (i,)
+        if not isinstance(a, dict):
+            r.bad(here, "I103", "an action is a mapping like {seat: 3, action: raise, to: 300}")
+            continue
+        r.keys(a, ACTION_KEYS, here)
+        seat = r.whole(a.get("seat"), here + ("seat",))
+        word = a.get("action")
+        kind = r.choice(PHH_ACTIONS.get(word, word) if isinstance(word, str) else word, ACTIONS + tuple(PHH_ACTIONS),
+                        here + ("action",))
+        to = r.money(a.get("to"), here + ("to",), required=kind in ("post", "bet", "raise", "complete", "bring-in"))
+        if seat is not None and seats and seat not in seats:
+            r.bad(here + ("seat",), "I105", f"seat {seat} is not in the hand", "seats: " + ", ".join(map(str, sorted(seats))))
+            continue
+        if seat is not None and kind is not None:
+            out.append(Action(seat, kind, to))
+            paths.append(here)
+    return out, paths
+
+
+def _motions(r: Reader, raw: dict, base: tuple) -> tuple[tuple[int, ...], ...]:
+    if "chips" in raw and "motions" in raw:
+        r.bad((*base, "motions"), "I105", "give either chips (one motion) or motions, not both")
+        return ()
+    if "chips" in raw:
+        groups, base = [raw["chips"]], (*base, "chips")
+    else:
+        groups, base = raw.get("motions", []), (*base, "motions")
+    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+        r.bad(base, "I103", "chips are a list of chip values, e.g. [500] or [100, 100, 25]")
+        return ()
+    if sum(len(g) for g in groups) > MAX_LIST:
+        r.bad(base, "I103", f"{sum(len(g) for g in groups):,} chips; at most {MAX_LIST} are read",
+              "give the chips' values, or chips_total")
+        return ()
+    out = []
+    for m, group in enumerate(groups):
+        values = []
+        for i, chip in enumerate(group):
+            here = base + ((i,) if "chips" in raw else (m, i))
+            v = r.money(chip, here)
+            if v is not None and v == 0:
+                r.bad(here, "I103", "a chip is worth more than nothing")
+            elif v is not None:
+                values.append(v)
+        out.append(tuple(values))
+    return tuple(out)
+
+
+def _disputed_act(r: Reader, raw: dict, base: tuple, motions: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
+    """The chip-handling details of the disputed act; fields that contradict each other are refused (I108)."""
+    stated = r.money(raw.get("chips_total"), (*base, "chips_total"), required=False)
+    counted = sum(c for m in motions for c in m)
+    if stated is not None and stated != counted:
+        r.bad((*base, "chips_total"), "I108", f"the chips listed add up to {major(counted)}, not "
+              f"{major(stated)}", "list every chip of every motion, or correct the total")
+    prior: tuple[int, ...] = ()
+    if raw.get("prior_chips") is not None:
+        chips = raw["prior_chips"]
+        if not isinstance(chips, list) or not chips:
+            r.bad((*base, "prior_chips"), "I103", "a list of chip values, e.g. [1000]")
+        else:
+            values = [r.money(c, (*base, "prior_chips", i)) for i, c in enumerate(chips)]
+            prior = tuple(v for v in values if v)
+    pulled = r.choice(raw.get("prior_pulled"), ("none", "part", "all"), (*base, "prior_pulled"), required=False)
+    if pulled is not None and not prior:
+        r.bad((*base, "prior_pulled"), "I108", "says how earlier chips were pulled back, but no prior_chips "
+              "are listed", "add prior_chips: [...] or remove prior_pulled")
+    flags = {}
+    for name in DISPUTED_FLAGS:
+        if raw.get(name) is not None:
+            if isinstance(raw[name], bool):
+                flags[name] = raw[name]
+            else:
+                r.bad((*base, name), "I103", "expected true or false")
+    answer = r.money(raw.get("count_answer"), (*base, "count_answer"), required=False)
+    if answer is not None and not flags.get("count_asked", False):
+        r.bad((*base, "count_answer"), "I108", "a count answer is given but count_asked is not true",
+              "set count_asked: true, or remove count_answer")
+    hidden = r.money(raw.get("hidden_chips"), (*base, "hidden_chips"), required=False)
+    deal = r.choice(raw.get("side_deal"), ("insurance", "proposition", "run_twice"), (*base, "side_deal"),
+                    required=False)
+    buy_in = r.money(raw.get("buy_in"), (*base, "buy_in"), required=False)
+    return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
+            "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in}
+
+
+def _house_name(r: Reader, value: Any) -> str | None:
+    """An incident names its house; it never gives a path (a path comes only from --house)."""
+    if value is None:
+        return None
+    from rulings.rulebook.house import HOUSE_NAME, find_house, house_names
+    if not isinstance(value, str) or not HOUSE_NAME.match(value):
+        r.bad(("house",), "I104", "a house book is named here, not given as a path or other value",
+              "write a house name such as " + ", ".join(house_names()[:3]) +
+              "; a file is given on the command line with --house PATH")
+        return None
+    if find_house(value) is None:
+        names = house_names()
+        close = did_you_mean(value, names)
+        r.bad(("house",), "I104", f"no house book named '{value}'",
+              f"did you mean '{close}'?" if close else "house books: " + ", ".join(names))
+        return None
+    return value
+
+
+def _acts(r: Reader, data: dict, seats: set[int], log: list, default_street: str | None) -> list[Act]:
+    """The disputed acts: one mapping (the one-street form), or a list, each placed ``at`` a point of the hand."""
+    raw = data.get("disputed")
+    if raw is None:
+        return []
+    one = isinstance(raw, dict)
+    items = [raw] if one else raw
+    if not isinstance(items, list) or not items or not all(isinstance(x, dict) for x in items):
+        r.bad(("disputed",), "I103", "the disputed act is a mapping of fields, or a list of them (several acts), "
+              "each placed with at: {street, after}")
+        return []
+    if len(items) > MAX_ACTS:
+        r.bad(("disputed",), "I103", f"{len(items)} disputed acts; at most {MAX_ACTS} are read")
+        return []
+    acts: list[Act] = []
+    points: dict[tuple[str, int], tuple] = {}
+    for i, d_raw in enumerate(items):
+        base: tuple = ("disputed",) if one else ("disputed", i)
+        r.keys(d_raw, DISPUTED + ("at",) if one else ACT_KEYS, base)
+        seat = r.whole(d_raw.get("seat"), (*base, "seat"))
+        if seat is not None and seats and seat not in seats:
+            r.bad((*base, "seat"), "I105", f"seat {seat} is not in the hand",
+                  "seats: " + ", ".join(map(str, sorted(seats))))
+            seat = None
+        said = d_raw.get("said")
+        if said is not None and not isinstance(said, str):
+            said = str(said)
+        if said is not None and len(said) > MAX_SAID:
+            r.bad((*base, "said"), "I103", f"{len(said):,} characters; the player's words are at most "
+                  f"{MAX_SAID}", "write what the player said, word for word")
+        words_first = r.choice(d_raw.get("words_first"), facts()["words_first"].values,
+                               (*base, "words_first"), required=False)
+        motions = _motions(r, d_raw, base)
+        count = r.money(d_raw.get("based_on_count"), (*base, "based_on_count"), required=False)
+        act = _disputed_act(r, d_raw, base, motions)
+        at = read_at(r, d_raw.get("at"), (*base, "at"), log, default_street)
+        if at is not None and at in points:
+            r.bad((*base, "at"), "I144", f"two disputed acts at the same point ({at[0]}, after {at[1]} action(s)); "
+                  f"the other is {_dotted(points[at])}",
+                  "list the earlier act among the street's actions as the dealer took it, and place the next "
+                  "act after it")
+            continue
+        if at is not None:
+            points[at] = base
+        after: tuple[Action, ...] = ()
+        inputs = _timing(r, d_raw, base) if not one else {}
+        if not one and d_raw.get("after") is not None:
+            after = tuple(_actions(r, d_raw["after"], (*base, "after"), seats)[0])
+        elif at is not None and seat is not None:
+            rest = next(a for name, a, _ in log if name == at[0])[at[1]:]
+            if rest and rest[0].seat == seat:
+                rest = rest[1:]            # the log's own record of the act, as the dealer took it
+            after = tuple(rest)
+        if seat is not None and at is not None:
+            acts.append(Act(Disputed(seat, said, motions, words_first, count, **act), at[0], at[1], after,
+                            inputs, base, "motions" if "motions" in d_raw else "chips"))
+    return acts
+
+
+def _timing(r: Reader, raw: dict, path: tuple) -> dict[str, Any]:
+    """When the act was noticed and by whom, whether a player deliberated or asked for a count."""
+    out: dict[str, Any] = {}
+    for name in ("noticed", "pointed_out_by"):
+        if raw.get(name) is not None:
+            out[name] = r.choice(raw[name], facts()[name].values, (*path, name))
+    for name in ("deliberated", "count_requested"):
+        if raw.get(name) is not None:
+            if isinstance(raw[name], bool):
+                out[name] = raw[name]
+            else:
+                r.bad((*path, name), "I103", "expected true or false")
+    return {k: v for k, v in out.items() if v is not None}
+
+
+BOARD_DEALT = {"flop": 3, "turn": 1, "river": 1}      # new community cards by street, board games
+HOLE_CARDS = {"holdem": 2, "omaha": 4}
+
+
+def _card_counts(r: Reader, data: dict, variant: str, board: tuple[str, ...]) -> None:
+    """A street's board or a shown hand of the wrong size for the game would be read wrongly (I105)."""
+    if variant not in HOLE_CARDS:
+        return
+    streets = data.get("streets") if isinstance(data.get("streets"), list) else []
+    for k, entry in enumerate(streets):
+        if not isinstance(entry, dict) or entry.get("board") is None or not isinstance(entry.get("street"), str):
+            continue
+        name, cards = entry["street"], split_cards(entry["board"]) or []
+        if name == "preflop" or (name in BOARD_DEALT and len(cards) != BOARD_DEALT[name]):
+            r.bad(("streets", k, "board"), "I105", f"the {name} deals {BOARD_DEALT.get(name, 0)} board card(s), "
+                  f"not {len(cards)}", "flop: 3 cards, turn: 1, river: 1")
+    need = HOLE_CARDS[variant]
+    events = data.get("showdown") if isinstance(data.get("showdown"), list) else []
+    for i, ev in enumerate(events):
+        for kind in ("shows", "tables"):
+            cards = split_cards(ev.get(kind)) if isinstance(ev, dict) and ev.get(kind) is not None else None
+            if cards is not None and len(cards) != need:
+                r.bad(("showdown", i, kind), "I105", f"a {variant} hand has {need} cards, not {len(cards)}",
+                      f"list all {need} of the hand's cards")
+
+
+def _stacks(r: Reader, players_raw: Any) -> dict[int, int | None]:
+    stacks: dict[int, int | None] = {}
+    if isinstance(players_raw, dict):
+        for seat, stack in players_raw.items():
+            seat = seat_key(seat)
+            s = r.whole(seat, ("players", seat))
+            if s is not None:
+                stacks[s] = None if stack is None else r.money(stack, ("players", seat))
+    elif isinstance(players_raw, list):
+        for i, seat in enumerate(players_raw):
+            s = r.whole(seat, ("players", i))
+            if s is not None:
+                stacks[s] = None
+    else:
+        r.bad(("players",), "I102", "list the seats in the hand, with their stacks: {1: 500, 2: 300}")
+    if len(stacks) < 2 and isinstance(players_raw, (dict, list)):
+        r.bad(("players",), "I105", "a hand needs at least two players")
+    return stacks
+
+
+def read_incident(doc: Located, book: Any = None) -> Incident:
+    """Read and check an incident document; raise ProblemsError naming every field that is wrong, at once.
+
+    ``book`` is the rulebook whose parameters the betting is checked under (a
+    ``Rulebook``); without one, the house the incident names, else the standard book.
+    """
+    r = Reader(doc)
+    data = r.mapping(doc.data, ())
+    if data is None:
+        raise ProblemsError(r.problems)
+    r.keys(data, TOP, ())
+    whole = "streets" in data
+    for k in SHORT:
+        if whole and k in data:
+            r.bad((k,), "I105", f"{k} belongs to the one-street form, and this incident gives the whole hand "
+                  "(streets)", "give the hand's streets in streets:, or use street, pot and actions alone")
+    game_raw = r.mapping(data.get("game"), ("game",))
+    game, variant = _game(r, game_raw) if game_raw is not None else (None, None)
+    family = STREETS[VARIANT_STREETS.get(variant or "holdem", "board")]
+    players_raw = data.get("players")
+    if isinstance(players_raw, (dict, list)) and len(players_raw) > MAX_SEATS:
+        r.bad(("players",), "I103", f"{len(players_raw):,} players; a hand has at most {MAX_SEATS}")
+        raise ProblemsError(r.problems)
+    stacks = _stacks(r, players_raw)
+    button = data.get("button")
+    if button is not None and r.whole(button, ("button",)) is None:
+        button = None
+    order = sorted(stacks)
+    if button is not None:
+        order = [s for s in order if s > button] + [s for s in order if s <= button]
+    elif stacks:
+        r.bad(("button",), "I102", "which seat has the button?", "button: 6")
+    seats = set(stacks)
+    table = read_table(r, data.get("table"), seats, variant)
+    procedure = read_procedure(r, data.get("procedure"), seats, variant)
+    log: list[tuple[str, list[Action], list[tuple]]] = []
+    board: tuple[str, ...] = ()
+    street_upcards: dict[str, dict[int, tuple[str, ...]]] = {}
+    pot: int | None = 0
+    street = None
+    if whole:
+        log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions)
+    else:
+        street = r.choice(data.get("street", family[0]), family, ("street",))
+        pot = r.money(data.get("pot", 0), ("pot",))
+        actions, paths = _actions(r, data.get("actions"), ("actions",), seats)
+        if street is not None:
+            log = [(street, actions, paths)]
+    _card_counts(r, data, variant or "holdem", board)
+    folded = {a.seat for _, acts_, _ in log for a in acts_ if a.kind == "fold"}
+    showdown = read_showdown(r, data.get("showdown"), seats, folded)
+    awards = read_awards(r, data.get("pots_won"), seats, folded)
+    acts = _acts(r, data, seats, log, street)
+    top_after, _ = _actions(r, data.get("after"), ("after",), seats)
+    if isinstance(data.get("disputed"), list) and data.get("after") is not None:
+        r.bad(("after",), "I105", "with several disputed acts, each act gives what came after it",
+              "move after: into the act it follows, or leave it out: the actions listed after each act's point count")
+    pot_now = r.money(data.get("pot_now"), ("pot_now",), required=False)
+    inputs = _timing(r, data, ())
+    params = data.get("params") or {}
+    if not isinstance(params, dict):
+        r.bad(("params",), "I103", "params is a mapping of parameter names to values")
+        params = {}
+    elif len(params) > MAX_PARAMS:
+        r.bad(("params",), "I103", f"{len(params):,} parameters; an incident sets at most {MAX_PARAMS}",
+              "rulings explain NAME describes each parameter")
+        params = {}
+    house = _house_name(r, data.get("house"))
+    first_up = {s: c[-1] for s, c in street_upcards.get(family[0], {}).items()}
+    if first_up and data.get("upcards") is not None:
+        r.bad(("upcards",), "I105", "the upcards are given in the streets already",
+              "give each street's upcards in streets:, and leave out the top-level upcards")
+    upcards, exposed = _upcards(r, data, seats, first_up)
+    split = _split(r, data, seats)
+    if variant is not None:
+        inputs["variant"] = variant
+    if game_raw is not None and game_raw.get("players_left") is not None:
+        left = r.whole(game_raw["players_left"], ("game", "players_left"), low=2)
+        if left is not None:
+            inputs["event_players_left"] = left
+    straddles = (game_raw or {}).get("straddles") or []
+    if not isinstance(straddles, list):
+        r.bad(("game", "straddles"), "I103", "expected a list of amounts")
+        straddles = []
+    amounts = tuple(r.money(s, ("game", "straddles", i)) for i, s in enumerate(straddles))
+    bba = r.money((game_raw or {}).get("big_blind_ante", 0), ("game", "big_blind_ante")) or 0
+    if bba and game is not None and game.ante:
+        r.bad(("game", "big_blind_ante"), "I105", "a big blind ante replaces the antes of every player",
+              "give ante or big_blind_ante, not both")
+    if game is None or not log or not stacks:
+        raise ProblemsError(r.problems)
+    replay = not any(p[0] in HAND_FIELDS for p in r.paths if p)   # a broken hand is not replayed
+    assert game is not None
+    players = [Player(s, stacks[s]) for s in order]
+    first = family.index(log[0][0])
+    if first > 0:
+        bba = 0          # a hand described from a later street: the big blind's ante is in its pot
+    if bba:
+        bb_seat = order[0] if len(order) == 2 else order[1]
+        players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
+                   for p in players]
+    whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
+                      pot_before=(pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
+    action_paths = tuple(p for _, _, ps in log for p in ps)
+    acts.sort(key=lambda a: (family.index(a.street), a.after_count))
+    if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
+        acts[0] = replace(acts[0], after=tuple(top_after))
+    hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba,
+                       tuple(sorted(folded))) \
+        if whole or showdown or awards else None
+    incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
+                        tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
+                        procedure, tuple(acts), hand_log, action_paths, None, whole_hand)
+    if acts:
+        incident = focus(incident, acts[0])
+    from rulings.incident.checks import check_read
+    later, checked = check_read(incident, book, replay)
+    if r.problems or later:
+        raise ProblemsError(r.problems + later)
+    return replace(incident, checked=checked)
+
+
+def each_act(incident: Incident) -> list[Incident]:
+    """One incident per disputed act, in hand order (one report each); with several, each is named
+    after its act ('name, act 2 of 3 (seat 5)')."""
+    if len(incident.acts) <= 1:
+        return [incident]
+    n = len(incident.acts)
+    return [replace(focus(incident, act), name=f"{incident.name}, act {i} of {n} (seat {act.disputed.seat})")
+            for i, act in enumerate(incident.acts, 1)]
+
+
+def _upcards(r: Reader, data: dict, seats: set[int], seed: dict[int, str]) -> tuple[dict[int, str], int | None]:
+    """Stud upcards (``upcards: {1: Kd, 2: 2c}``, or third street's from the streets: ``seed``) and the seat
+    showing an exposed downcard, checked by field."""
+    raw = data.get("upcards")
+    out: dict[int, str] = dict(seed)
+    if raw is not None and not seed:
+        if not isinstance(raw, dict):
+            r.bad(("upcards",), "I103", "upcards are a mapping of seat to card, e.g. {1: Kd, 2: 2c}")
+            raw = {}
+        for key, value in raw.items():
+            seat = seat_key(key)
+            if r.whole(seat, ("upcards", key)) is None:
+                continue
+            if seats and seat not in seats:
+                r.bad(("upcards", key), "I105", f"seat {seat} is not in the hand")
+                continue
+            text = card(value)
+            if text is None:
+                r.bad(("upcards", key), "I104", f"'{value}' is not a card", "a rank (2-9, T, J, Q, K, A) and a suit "
+                      "(c, d, h, s), e.g. Td or 2c")
+                continue
+            if text in out.values():
+                r.bad(("upcards", key), "I105", f"{text} is showing in front of two seats")
+                continue
+            if text in r.dealt:
+                r.bad(("upcards", key), "I140", f"the card {text} is dealt twice", "each card is in the deck once")
+                continue
+            r.dealt[text] = ("upcards", key)
+            out[seat] = text
+    exposed = data.get("exposed_downcard")
+    if exposed is not None:
+        if r.whole(exposed, ("exposed_downcard",)) is None:
+            exposed = None
+        elif exposed not in out:
+            r.bad(("exposed_downcard",), "I105", f"seat {exposed} has no upcard listed",
+                  "list the exposed card among the upcards: it plays as his upcard")
+            exposed = None
+    return out, exposed
+
+
+def load_incident(path: str | Path, book: Any = None) -> Incident:
+    """An incident file: YAML or JSON, or a PHH hand history with a ``[_rulings]`` dispute table (.phh)."""
+    if str(path).endswith(".phh"):
+        from rulings.incident.phh import load_phh_document
+        return read_incident(load_phh_document(path), book)
+    doc, problems = load_file(path, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
+    if doc is None:
+        raise ProblemsError(problems)
+    return read_incident(doc, book)
+
+
+def incident_from_data(data: dict, file: str = "<example>", book: Any = None) -> Incident:
+    """An incident given as data (a rulebook example): positions are those of the YAML it came from."""
+    return read_incident(Located(file, data, {}), book)
+
+
+def incident_from_text(text: str, file: str = "<text>", book: Any = None) -> Incident:
+    doc, problems = load_text(text, file, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
+    if doc is None:
+        raise ProblemsError(problems)
+    return read_incident(doc, book)
+
+
+def _split(r: Reader, data: dict, seats: set[int]) -> dict | None:
+    """A pot the showdown left tied: ``split: {winners: [2, 5], pot: 0, smallest_chip: 1}`` (pot 0 is the main pot)."""
+    raw = data.get("split")
+    if raw is None:
+        return None
+    d = r.mapping(raw, ("split",))
+    if d is None:
+        return None
+    r.keys(d, ("winners", "pot", "smallest_chip"), ("split",))
+    winners = d.get("winners")
+    if not isinstance(winners, list) or len(winners) < 2:
+        r.bad(("split", "winners"), "I103", "a split pot needs the two or more seats that tie, e.g. [2, 5]")
+        return None
+    out = []
+    for i, seat in enumerate(winners):
+        if r.whole(seat, ("split", "winners", i)) is None:
+            continue
+        if seats and seat not in seats:
+            r.bad(("split", "winners", i), "I105", f"seat {seat} is not in the hand")
+        elif seat in out:
+            r.bad(("split", "winners", i), "I105", f"seat {seat} is listed twice")
+        else:
+            out.append(seat)
+    pot = d.get("pot", 0)
+    if pot != 0 and r.whole(pot, ("split", "pot")) is None:
+        pot = 0
+    chip = r.money(d.get("smallest_chip"), ("split", "smallest_chip"), required=False)
+    if chip == 0:
+        r.bad(("split", "smallest_chip"), "I103", "a chip is worth more than nothing")
+    return {"winners": tuple(out), "pot": pot, "smallest_chip": chip}

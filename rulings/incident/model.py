@@ -1,0 +1,161 @@
+"""The values an incident is read into: the hand, its disputed acts, the table's history, the procedure.
+
+Plain data, checked by the reader (rulings/incident/); the fact builders
+(rulings/situation.py and the modules it calls) read these and never refuse.
+Money is in minor units (hundredths), never float.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rulings.betting import Action, Hand
+from rulings.yamlsrc import Located
+
+
+@dataclass(frozen=True)
+class Disputed:
+    seat: int
+    said: str | None = None
+    motions: tuple[tuple[int, ...], ...] = ()   # chip values per motion, minor units
+    words_first: str | None = None
+    based_on_count: int | None = None
+    prior_chips: tuple[int, ...] = ()            # chips of an earlier bet still in front (TDA-2024-46)
+    prior_pulled: str | None = None              # none | part | all of them pulled back
+    flags: dict[str, bool] = field(default_factory=dict)   # released, misunderstood, bettor_showed, ...
+    count_answer: int | None = None              # the bet size the dealer gave when asked (TDA-2024-49)
+    hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
+    side_deal: str | None = None                 # insurance | proposition | run_twice (RRP-NL-17)
+    buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
+
+
+@dataclass(frozen=True)
+class Act:
+    """One disputed act placed in the hand: on ``street`` after the first ``after_count`` actions listed there."""
+
+    disputed: Disputed
+    street: str
+    after_count: int
+    after: tuple[Action, ...] = ()             # what happened after it on its street, before it was noticed
+    inputs: dict[str, Any] = field(default_factory=dict)   # this act's noticed, pointed_out_by, ...
+    path: tuple = ("disputed",)                # where the act is written (for problems)
+    chips_key: str = "chips"                   # chips (one motion) or motions, as written
+
+
+@dataclass(frozen=True)
+class ShowdownEvent:
+    """One thing done at showdown, in order: a seat shows, mucks, tables or declares."""
+
+    seat: int
+    kind: str                                  # shows | mucks | tables | declares
+    cards: tuple[str, ...] = ()
+    declares: str | None = None                # high | low | both (a declaration game)
+    path: tuple = ()                           # where it is written
+
+
+@dataclass(frozen=True)
+class Award:
+    """Who won one pot: 0 is the main pot, 1 the first side pot, and so on."""
+
+    pot: int
+    winners: tuple[int, ...]
+    path: tuple = ()                           # where it is written
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One finished pot at the table: who won it, its size, how much was blinds, whether it saw a flop, its kill."""
+
+    winners: tuple[int, ...]
+    amount: int
+    blind_money: int
+    flop: bool | None = None
+    kill_seat: int | None = None
+    kill_blind: int | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table's kill-pot state as the floor describes it before the hand about to be dealt."""
+
+    pots: tuple[Pot, ...] = ()                      # oldest first; the last is the pot just finished
+    split_game: bool = False
+    new_game: bool = False
+    button: tuple[int, int] | None = None           # (seat, legs) entering the last pot
+    button_neutral: bool = False                    # the floor said the button was in the middle
+    left: tuple[int, ...] = ()
+    returned: tuple[int, ...] = ()
+    new_players: tuple[int, ...] = ()
+    voluntary: dict[str, Any] | None = None
+    kill_posted: dict[str, Any] | None = None
+    face_up: bool | None = None
+    underpaid: dict[str, Any] | None = None
+    blind_passed: dict[str, Any] | None = None
+    broken_game: dict[str, bool] | None = None
+    variant: str = "holdem"
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """The procedure section as read: input facts, plus the raw values the arithmetic needs."""
+
+    facts: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, dict[str, Any]] = field(default_factory=dict)
+    variant: str = "holdem"
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """What the whole-hand form adds to the hand: the board, stud upcards by street, showdown, pot winners."""
+
+    streets: tuple[str, ...] = ()                           # the streets the log covers, in order
+    board: tuple[str, ...] = ()                             # the community cards dealt, in order
+    upcards: dict[str, dict[int, tuple[str, ...]]] = field(default_factory=dict)   # street -> seat -> its upcards
+    showdown: tuple[ShowdownEvent, ...] = ()
+    awards: tuple[Award, ...] = ()
+    big_blind_ante: int = 0                                 # posted by the big blind for the whole table
+    folded: tuple[int, ...] = ()                            # seats that folded anywhere in the log
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A validated incident: the hand so far, the disputed act, when it was noticed.
+
+    ``disputed``, ``street``, ``hand`` and ``after`` are those of the act ruled on (the first
+    in hand order); ``acts`` lists every disputed act of the incident (one or more).
+    """
+
+    name: str
+    hand: Hand
+    street: str
+    disputed: Disputed | None
+    after: tuple[Action, ...]
+    inputs: dict[str, Any]                     # other input facts: noticed, pointed_out_by, ...
+    params: dict[str, Any] = field(default_factory=dict)
+    house: str | None = None
+    pot_now: int | None = None
+    source: Located | None = None
+    table: Table | None = None                 # the table's kill-pot history (rulings/kill.py)
+    upcards: dict[int, str] = field(default_factory=dict)   # stud: each seat's upcard on the first round, e.g. "2c"
+    exposed_downcard: int | None = None        # stud: the seat whose showing card is a downcard exposed in the deal
+    split: dict | None = None                  # a tied pot: {winners: (seats), pot: index, smallest_chip: minor units}
+    procedure: Procedure | None = None         # a table procedure in dispute (rulings/procedure.py)
+    acts: tuple[Act, ...] = ()                 # every disputed act, in hand order
+    log: HandLog | None = None                 # the whole-hand form's board, upcards, showdown, pot winners
+    action_paths: tuple[tuple, ...] = ()       # each action of ``hand`` (over all streets): where it is written
+    checked: Any = None                        # the parameter values the reader checked it under
+    whole_hand: Hand | None = None             # the whole log (``hand`` stops at the act ruled on)
+
+
+def focus(incident: Incident, act: Act) -> Incident:
+    """The incident as seen at one disputed act: the hand up to it, its street, what came after it, its timing."""
+    whole = incident.whole_hand or incident.hand
+    log = incident.log
+    names = log.streets if log is not None else (incident.street,)
+    k = names.index(act.street)
+    streets = whole.streets[:k] + (whole.streets[k][:act.after_count],)
+    hand = replace(whole, streets=streets)
+    count = sum(map(len, streets))
+    inputs = {**incident.inputs, **act.inputs}
+    return replace(incident, hand=hand, street=act.street, disputed=act.disputed, after=act.after,
+                   inputs=inputs, action_paths=incident.action_paths[:count])

@@ -1,0 +1,136 @@
+"""The incident reader's helper: reads typed values by field and collects every problem, never raising.
+
+Each problem carries the file, line and column of the field (rulings/yamlsrc.py),
+the field's dotted name, what is wrong and the legal options.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.catalogue import did_you_mean
+from rulings.money import MoneyError, to_minor
+from rulings.problems import Problem
+from rulings.yamlsrc import Located
+
+MAX_UNKNOWN_SHOWN = 20         # unknown fields reported one by one per mapping; the rest are counted
+
+
+class Reader:
+    def __init__(self, doc: Located):
+        self.doc = doc
+        self.problems: list[Problem] = []
+        self.paths: list[tuple] = []               # the field of each problem, in the same order
+        self.dealt: dict[str, tuple] = {}          # each card seen in the hand, and where it was first written
+
+    def bad(self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False) -> None:
+        where = _dotted(path)
+        self.paths.append(path)
+        self.problems.append(self.doc.problem(path, code, f"{where}: {message}" if where else message, hint, key))
+
+    def keys(self, data: dict, allowed: tuple, path: tuple) -> None:
+        unknown = [k for k in data if k not in allowed]
+        if len(unknown) > MAX_UNKNOWN_SHOWN:
+            self.bad(path, "I101", f"{len(unknown):,} unknown fields; the first {MAX_UNKNOWN_SHOWN} follow",
+                     "allowed: " + ", ".join(allowed))
+        for k in unknown[:MAX_UNKNOWN_SHOWN]:
+            close = did_you_mean(k, allowed)
+            self.bad(path + (k,), "I101", "unknown field",
+                     f"did you mean '{close}'?" if close else "allowed: " + ", ".join(allowed), key=True)
+
+    def mapping(self, data: Any, path: tuple, required: bool = True) -> dict | None:
+        if data is None and not required:
+            return None
+        if not isinstance(data, dict):
+            self.bad(path, "I103", "expected a mapping of fields")
+            return None
+        return data
+
+    def money(self, value: Any, path: tuple, required: bool = True) -> int | None:
+        if value is None:
+            if required:
+                self.bad(path, "I102", "an amount is required")
+            return None
+        try:
+            return to_minor(value)
+        except MoneyError as exc:
+            self.bad(path, "I103", str(exc))
+            return None
+
+    def whole(self, value: Any, path: tuple, low: int = 1, high: int = 1_000_000) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+            self.bad(path, "I103", f"expected a whole number from {low} to {high:,}, found {shown}")
+            return None
+        return value
+
+    def choice(self, value: Any, allowed: tuple, path: tuple, required: bool = True) -> Any:
+        if value is None:
+            if required:
+                self.bad(path, "I102", "is required", "one of: " + ", ".join(map(str, allowed)))
+            return None
+        if value not in allowed:
+            close = did_you_mean(value, allowed)
+            self.bad(path, "I104", f"'{value}' is not one of: {', '.join(map(str, allowed))}",
+                     f"did you mean '{close}'?" if close else None)
+            return None
+        return value
+
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+CARD_HINT = "a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. Td or 2c"
+
+
+def card(text: Any) -> str | None:
+    """One card in our notation ('Td'), from 'Td', '10d' or 'td'; None when it is not a card."""
+    t = str(text).strip()
+    t = "T" + t[2:] if t[:2] == "10" else t
+    if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
+        return None
+    return t[0].upper() + t[1].lower()
+
+
+def split_cards(value: Any) -> list[str] | None:
+    """Cards given as a list (['Ah', '7c']) or as text ('Ah 7c', 'Ah7c'); None when the shape is wrong."""
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    if isinstance(value, str):
+        text = value.replace(",", " ").split()
+        if len(text) == 1 and len(text[0]) > 3:
+            return [text[0][i:i + 2] for i in range(0, len(text[0]), 2)]
+        return text
+    return None
+
+
+def _dotted(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (("." if out else "") + str(p))
+    return out
+
+
+def read_cards(r: Reader, value: Any, path: tuple) -> tuple[str, ...] | None:
+    """Cards dealt in the hand (board, upcards, shown hands); a card seen twice anywhere in the hand is refused (I140)."""
+    parts = split_cards(value)
+    if parts is None:
+        r.bad(path, "I103", "cards are a list or text like 'Ah 7c 2d'", CARD_HINT)
+        return None
+    out = []
+    for i, text in enumerate(parts):
+        c = card(text)
+        if c is None:
+            r.bad(path, "I104", f"'{text}' is not a card", CARD_HINT)
+            continue
+        if c in r.dealt:
+            where = "listed twice here" if r.dealt[c] == path else f"dealt twice (also at {_dotted(r.dealt[c])})"
+            r.bad(path, "I140", f"the card {c} is {where}",
+                  "each card is in the deck once: correct one of the two")
+            continue
+        r.dealt[c] = path
+        out.append(c)
+    return tuple(out)
+
+
+def seat_key(key: Any) -> Any:
+    """A seat given as a mapping key: JSON keys are text."""
+    return int(key) if isinstance(key, str) and key.isdigit() else key

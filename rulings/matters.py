@@ -1,0 +1,17 @@
+"""The matters rulings decide (rulings/matters.yaml): which sit within which, the rulings that undo the act,
+the rulings that may leave a wager standing outside the limits. Read by rulings/ruling.py and rulings/now.py."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+
+@lru_cache(maxsize=1)
+def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
+    """The matters rulings decide, the rulings that undo the act, the rulings that may leave a wager
+    standing outside the limits (rulings/matters.yaml)."""
+    from rulings.bookcache import yaml_data   # parsed once, then read back as JSON
+    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], yaml.safe_load)[0]
+    return raw.get("matters") or {}, raw.get("voids") or {}, raw.get("stands") or []
