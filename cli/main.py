@@ -82,7 +82,8 @@ def cmd_lint(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from rulings.examples import house_outcomes, run_examples
+    from rulings.diff import house_outcomes
+    from rulings.examples import run_examples
     book, engine = books.load(args.house)
     if args.house:
         outcomes = house_outcomes(book, engine, *books.load())

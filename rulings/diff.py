@@ -5,12 +5,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from rulings.engine import Engine, EngineError
-from rulings.examples import _shown
+from rulings.examples import Outcome, _shown, judged
 from rulings.incident import incident_from_data
 from rulings.money import show
 from rulings.problems import ProblemsError
 from rulings.rulebook.model import Example, Parameter, Rule, Rulebook
-from rulings.ruling import rule_on
+from rulings.ruling import Report, rule_on
 
 SETTINGS = ("cash", "tournament")
 
@@ -409,3 +409,40 @@ def because(e: ExampleChange) -> str:
     """The line naming what changed an example's ruling, the same in `rulings diff` and `rulings test --house`."""
     how = {"but-for": "", "each alone": " (each alone gives this ruling)", "together": " (only together)"}[e.found]
     return f"changed by{how}: " + "; ".join(e.causes)
+
+
+def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine) -> list[Outcome]:
+    """The house's own examples, then the base book's examples re-run under the house.
+
+    Which examples the house changes, and the changes that caused each, come
+    from `rulings.diff.example_changes`, the same list `rulings diff` prints.
+    A house example passes when its expectation is met (and is marked changed
+    when its ruling differs from the base book's). A base example whose ruling
+    the house changed is not a failure, but for one case: its expectation is
+    no longer met and a cause is a rule the house added without declaring it
+    an exception to (or a replacement of) anything, which changes the base
+    rule's ruling only by being narrower. A base example the house did not
+    change is checked against its expectation as usual.
+    """
+    reports: dict[tuple[str, str], Report | Exception] = {}
+    changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
+    own = [r for r in book.rules.values() if r.house and r.id not in base.rules]
+    undeclared = {f"added rule {r.id}" for r in own if not r.exception_to and not r.replaces}
+    out = []
+    for rule in own:
+        for ex in rule.examples:
+            result = judged(reports[(rule.id, ex.name)], rule, ex)
+            e = changed.get((rule.id, ex.name))
+            out.append(replace(result, changed_by_house=because(e)) if e and result.ok else result)
+    for rule in base.rules.values():
+        for ex in rule.examples:
+            e = changed.get((rule.id, ex.name))
+            result = judged(reports[(rule.id, ex.name)], rule, ex)
+            if e is None or result.ok:
+                out.append(replace(result, changed_by_house=because(e)) if e else result)
+            elif undeclared & set(e.causes):
+                out.append(replace(result, why=result.why + "; " + because(e) + ", which is not declared an "
+                                   f"exception to {rule.id} nor its replacement"))
+            else:
+                out.append(replace(result, ok=True, why="", changed_by_house=because(e)))
+    return out

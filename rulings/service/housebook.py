@@ -172,7 +172,7 @@ def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = Non
     from rulings import books
     from rulings.diff import diff
     from rulings.engine import Engine
-    from rulings.examples import house_outcomes
+    from rulings.diff import house_outcomes
     from rulings.rulebook.house import load_house
     from rulings.rulebook.load import standard_book
     standard = standard_book()
