@@ -314,11 +314,12 @@ streets:
       - {seat: 1, action: post, to: 1}
       - {seat: 2, action: post, to: 2}
       - {seat: 4, action: post, to: 4}
-      - {seat: 3, action: call, to: 4}
-disputed: {seat: 4, said: raise to twelve}
+      - {seat: 1, action: call, to: 4}
+disputed: {seat: 2, said: raise to twelve}
 """
     g = facts_of(straddle)
     assert g["straddle_position"] == "button" and g["straddle_to"] == 4 * 100 and g["straddle_seat"] == 4
+    assert g["to_call"] == 2 * 100             # the big blind, next after the small blind, owes $2 of the $4
 
 
 def test_showdown_events_and_pot_winners():
