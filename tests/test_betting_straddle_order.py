@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pokerkit import Mode, NoLimitTexasHoldem
+from pokerkit import HandHistory, Mode, NoLimitTexasHoldem
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -23,6 +23,7 @@ from oracle import AUTOMATIONS  # noqa: E402
 
 from cash_params import CASH  # noqa: E402
 from rulings.betting import Action, BettingError, Game, Hand, Player, position, positions  # noqa: E402
+from rulings.phh import loads_phh  # noqa: E402
 
 A = Action
 NL_10_25 = Game("no-limit", small_blind=1000, big_blind=2500)
@@ -166,3 +167,29 @@ def test_order_calls_and_pot_agree_with_pokerkit(forced):
     assert steps == 6
     after = position(hand(*acts, flop=True), CASH)
     assert (after.street, after.actor, after.pot) == (1, 1, state.total_pot_amount)
+
+
+# -- PHH files with straddles --------------------------------------------------------------------
+
+PHH = """variant = 'NT'
+antes = [0, 0, 0, 0, 0, 0]
+blinds_or_straddles = {forced}
+min_bet = 25
+starting_stacks = [2000, 2000, 2000, 2000, 2000, 2000]
+actions = {actions}
+"""
+
+
+@pytest.mark.parametrize("forced, actions, due, to_call", [
+    # the button straddle: SB, BB and seat 3 call; seat 4 faces the whole $50
+    ([10, 25, 0, 0, 0, 50], ["p1 cc", "p2 cc", "p3 cc"], 4, 5000),
+    # a $50 button straddle re-straddled to $100 by the cutoff: the button opens, then the SB; the BB owes $75
+    ([10, 25, 0, 0, 100, 50], ["p6 cc", "p1 cc"], 2, 7500),
+])
+def test_phh_straddles_are_read_in_pokerkits_order(forced, actions, due, to_call):
+    text = PHH.format(forced=forced, actions=actions)
+    [ours] = loads_phh(text)
+    p = position(ours.hand, CASH)
+    *_, state = iter(HandHistory.loads(text))
+    assert (p.actor, p.to_call) == (due, to_call)
+    assert (state.actor_index + 1, state.checking_or_calling_amount * 100) == (due, to_call)
