@@ -298,10 +298,13 @@ class _Table:
         self.log: list[PhhAction] = []
         self.filled: list[str] = []
         self._post_blinds()
-        self._start_street(first=1 if self.n == 2 else self._poster_count() % self.n)
+        self._start_street(first=1 if self.n == 2 else self._after_largest_blind())
 
-    def _poster_count(self) -> int:
-        return max((i + 1 for i, b in enumerate(self.reader.blinds) if b), default=0)
+    def _after_largest_blind(self) -> int:
+        """The player after the largest blind or straddle (the last of equal ones), as pokerkit opens:
+        a straddle from any seat, or a re-straddle on its right, acts last (WIKI-STRADDLE-MS)."""
+        blinds = self.reader.blinds
+        return (max(range(self.n), key=lambda i: (blinds[i], i)) + 1) % self.n
 
     def _post_blinds(self) -> None:
         order = [1, 0] if self.n == 2 else range(self.n)

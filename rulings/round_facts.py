@@ -216,7 +216,9 @@ def _straddles(incident: Incident) -> dict[str, Any]:
     utg = order[2]
     where = "utg" if seat == utg else "button" if seat == button else "other"
     out: dict[str, Any] = {"straddle_count": len(posts), "straddle_seat": seat, "straddle_position": where,
-                           "straddle_to": to, "straddle_largest": max(t for _, t in posts)}
+                           "straddle_to": to, "straddle_largest": max(t for _, t in posts),
+                           # the largest (the last re-straddle) acts last, as in Table.last_blind
+                           "straddle_last_seat": max(reversed(posts), key=lambda p: p[1])[0]}
     if len(posts) > 1:
         out["restraddle_to"] = posts[1][1]
     return out

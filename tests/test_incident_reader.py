@@ -314,11 +314,18 @@ streets:
       - {seat: 1, action: post, to: 1}
       - {seat: 2, action: post, to: 2}
       - {seat: 4, action: post, to: 4}
-      - {seat: 3, action: call, to: 4}
-disputed: {seat: 4, said: raise to twelve}
+      - {seat: 1, action: call, to: 4}
+disputed: {seat: 2, said: raise to twelve}
 """
     g = facts_of(straddle)
     assert g["straddle_position"] == "button" and g["straddle_to"] == 4 * 100 and g["straddle_seat"] == 4
+    assert g["to_call"] == 2 * 100             # the big blind, next after the small blind, owes $2 of the $4
+    assert g["straddle_last_seat"] == 4
+    # The $4 button straddle re-straddled to $8 by seat 3 on its right: seat 3 acts last, the button first.
+    h = facts_of(straddle.replace("- {seat: 1, action: call, to: 4}", "- {seat: 3, action: post, to: 8}")
+                 .replace("disputed: {seat: 2, said: raise to twelve}", "disputed: {seat: 4}"))
+    assert (h["straddle_seat"], h["straddle_last_seat"], h["straddle_largest"], h["restraddle_to"]) == (4, 3, 800, 800)
+    assert (h["to_call"], h["min_raise_to"]) == (4 * 100, 16 * 100)
 
 
 def test_showdown_events_and_pot_winners():

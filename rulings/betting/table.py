@@ -221,7 +221,7 @@ class Table:
         if game.bring_in > 0:
             self.cursor = None       # stud: the bring-in seat, named by the actions, opens
         elif posts:
-            self.cursor = (self.place[run[-1]] + 1) % len(self.order)
+            self.cursor = (self.place[self.last_blind(posts, run)] + 1) % len(self.order)
         else:
             self.cursor = 0
         self.begin_round()
@@ -229,9 +229,10 @@ class Table:
     def blind_run(self, posts: list[tuple[int, Money]]) -> list[int]:
         """The unbroken run of posting seats, in turn order, that starts with the first post.
 
-        Blinds and straddles sit in such a run (SB, BB, straddles) and the
-        action starts after it; a post from a seat outside it (a new player,
-        a kill) acts in its normal turn, with the option.
+        Blinds and straddles under the gun sit in such a run (SB, BB,
+        straddles) and the action starts after it; a post from a seat outside
+        it (a new player, a kill) acts in its normal turn, with the option,
+        except a straddle in a big-bet game (``last_blind``).
         """
         posters = {seat for seat, _ in posts}
         start = self.place[posts[0][0]]
@@ -241,6 +242,30 @@ class Table:
                 break
             run.append(seat)
         return run
+
+    def last_blind(self, posts: list[tuple[int, Money]], run: list[int]) -> int:
+        """The seat the first round's action starts after, which acts last with the option.
+
+        In a big-bet game the largest post above the big blind from a seat
+        other than the blinds is the (last) straddle, wherever it sits: a
+        straddle under the gun, a re-straddle, a button (Mississippi)
+        straddle. Action starts on its left and the straddler acts last
+        (WIKI-STRADDLE-1, WIKI-STRADDLE-MS: at $10-$25 with a $50 button
+        straddle the small blind acts first). Otherwise it is the end of the
+        blind run (``blind_run``). In a limit game a post above the big blind
+        from outside the blinds may be a kill blind, which acts in turn
+        (RRP-KILL-2), so limit games keep the run.
+        """
+        big = self.hand.game.big_blind
+        if self.big_bet and big > 0 and self.blinds is not None:
+            blinds = (self.blinds.sb_seat, self.blinds.bb_seat)
+            last, level = None, big
+            for seat, to in posts:
+                if to > big and to >= level and seat not in blinds:
+                    last, level = seat, to
+            if last is not None:
+                return last
+        return run[-1]
 
     def find_blinds(self, posts: list[tuple[int, Money]], run: list[int]) -> Blinds:
         """Which posts are the small and big blind: the run's (``blind_run``) first seat is the SB
