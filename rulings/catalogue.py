@@ -1,7 +1,6 @@
 """The fact catalogue and the citation catalogue, read once from the package's YAML."""
 from __future__ import annotations
 
-import difflib
 from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,6 +34,8 @@ class Fact:
 
 @dataclass(frozen=True)
 class Citation:
+    """One key of the rules inventory: where the rule it names is written."""
+
     key: str
     source: str
     section: str
@@ -78,5 +79,6 @@ def citations() -> dict[str, Citation]:
 
 def did_you_mean(word: str, choices, n: int = 1) -> str | None:
     """The closest known name, for hints."""
+    import difflib   # only for a problem's hint: not imported on a start that finds none
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
     return close[0] if close else None

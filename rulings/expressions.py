@@ -311,13 +311,24 @@ def _all(tree: nodes.Node, kind: type) -> list:
 
 def names_in(text: str, template: bool = False) -> set[str]:
     """The fact names an expression or template reads (``param`` stands for all parameters)."""
-    tree = _parse(text) if template else parse_expression(str(text))
-    return {n.name for n in _all(tree, nodes.Name)}
+    return set(_names_in(str(text), template))
+
+
+@lru_cache(maxsize=2048)
+def _names_in(text: str, template: bool) -> frozenset[str]:
+    # loading, checking and compiling a book ask this of each expression several times
+    tree = _parse(text) if template else parse_expression(text)
+    return frozenset(n.name for n in _all(tree, nodes.Name))
 
 
 def param_names_in(text: str, template: bool = False) -> set[str]:
     """The parameters (``param.a.b`` -> 'a.b') an expression or template reads."""
-    tree = _parse(text) if template else parse_expression(str(text))
+    return set(_param_names_in(str(text), template))
+
+
+@lru_cache(maxsize=2048)
+def _param_names_in(text: str, template: bool) -> frozenset[str]:
+    tree = _parse(text) if template else parse_expression(text)
     found = set()
     for node in _all(tree, nodes.Getattr):
         parts, root = [], node
@@ -327,7 +338,7 @@ def param_names_in(text: str, template: bool = False) -> set[str]:
         if isinstance(root, nodes.Name) and root.name == "param":
             found.add(".".join(reversed(parts)))
     # keep only the longest chains (a.b, not a)
-    return {f for f in found if not any(g != f and g.startswith(f + ".") for g in found)}
+    return frozenset(f for f in found if not any(g != f and g.startswith(f + ".") for g in found))
 
 
 def compile_expression(text: str | int) -> Callable[..., Any]:

@@ -6,13 +6,15 @@ later check can point at the source. Floats are read as Decimal from their
 text, never through binary floating point. Duplicate keys, tags, anchors and
 aliases are refused: each could silently change what a rule means.
 
-Every file is read through ``read_bounded`` and every text through one pass of
-``_limits`` before anything is built, so no input can exhaust memory, time or
-the stack: only regular files are opened, at most ``max_bytes`` are read (a
-bound on the read, not a ``stat``, so ``/dev/zero`` or a growing file cannot
-slip past), nesting is at most ``MAX_DEPTH`` deep, a document holds at most
-``max_nodes`` values, and anchors and aliases are refused before any of them
-is expanded. Each limit has its own code (docs/errors.md).
+Every file is read through ``read_bounded`` and every text through one pass
+over the parser's events (``_Reader``: libyaml's parser when PyYAML has it)
+that checks the limits as it builds the values, so no input can exhaust memory,
+time or the stack: only regular files are opened, at most ``max_bytes`` are
+read (a bound on the read, not a ``stat``, so ``/dev/zero`` or a growing file
+cannot slip past), nesting is at most ``MAX_DEPTH`` deep, a document holds at
+most ``max_nodes`` values, and anchors and aliases are refused before any of
+them is expanded (the reader stops at the first alias; it never recurses).
+Each limit has its own code (docs/errors.md).
 """
 from __future__ import annotations
 
@@ -65,9 +67,24 @@ _TAG = {
 }
 
 
-def _scalar(node: yaml.ScalarNode) -> Any:
-    text = node.value
-    tag = node.tag
+# the implicit resolvers of PyYAML's safe loader, by a plain scalar's first character: the tags
+# yaml.compose would give, without going through a composer and its nodes
+_RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
+_WILD = _RESOLVERS.get(None, [])
+_STR = "tag:yaml.org,2002:str"
+
+
+def _resolve(text: str) -> str:
+    """The tag of an untagged plain (unquoted) scalar; quoted ones are always text."""
+    for tag, regexp in _RESOLVERS.get(text[:1], []) + _WILD:
+        if regexp.match(text):
+            return tag
+    return _STR
+
+
+def _scalar(tag: str, text: str) -> Any:
+    if tag == _STR:
+        return text
     if tag == "tag:yaml.org,2002:int":
         try:
             return int(text.replace("_", ""), 10)
@@ -87,84 +104,180 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     return text
 
 
-class _Builder:
-    def __init__(self, file: str):
-        self.file = file
-        self.marks: dict[Path_, tuple[int, int, int]] = {}
-        self.problems: list[Problem] = []
-
-    def _mark(self, path: Path_, node: yaml.Node) -> None:
-        s, e = node.start_mark, node.end_mark
-        width = e.column - s.column if e.line == s.line else 1
-        self.marks[path] = (s.line + 1, s.column + 1, max(1, width))
-
-    def build(self, node: yaml.Node, path: Path_) -> Any:
-        self._mark(path, node)
-        if isinstance(node, yaml.ScalarNode):
-            return _scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        result: dict[Any, Any] = {}
-        for knode, vnode in node.value:
-            if not isinstance(knode, yaml.ScalarNode):
-                self.problems.append(Problem(self.file, knode.start_mark.line + 1,
-                                             knode.start_mark.column + 1, "Y003",
-                                             "a key must be a plain word or number",
-                                             tuple(str(x) for x in path)))
-                continue
-            key = _scalar(knode)
-            if key in result:
-                first = self.marks.get(path + (key, "<key>"), (0, 0, 0))[0]
-                self.problems.append(Problem(
-                    self.file, knode.start_mark.line + 1, knode.start_mark.column + 1, "Y002",
-                    f"duplicate key '{key}'", tuple(str(x) for x in path + (key,)),
-                    f"the first '{key}' is on line {first}; YAML would silently keep only the last one",
-                    len(str(knode.value))))
-                continue
-            self._mark(path + (key, "<key>"), knode)
-            result[key] = self.build(vnode, path + (key,))
-        return result
+def _width(s: Any, e: Any) -> tuple[int, int, int]:
+    """(line, column, width) from a value's start and end marks; width 1 when it spans lines."""
+    return (s.line + 1, s.column + 1, max(1, e.column - s.column) if e.line == s.line else 1)
 
 
-def _limits(text: str, file: str, max_nodes: int) -> list[Problem]:
-    """One streaming pass over the parser's events, before any node is built.
+class _Open:
+    """A mapping or list being read: where it is, what it holds so far, what comes next in it."""
 
-    Tags, anchors and aliases (refused: an alias expands to a copy of what it
-    names, so a few hundred bytes can stand for gigabytes), nesting deeper than
-    ``MAX_DEPTH`` and more than ``max_nodes`` values stop the pass at once.
+    __slots__ = ("value", "path", "skip", "start", "is_map", "want_key", "key", "skip_value")
+
+    def __init__(self, value: Any, path: Path_, skip: bool, start: Any, is_map: bool):
+        self.value = value            # the dict or list (None while skipped)
+        self.path = path
+        self.skip = skip              # built for the limits only: under a refused key, or a later document
+        self.start = start
+        self.is_map = is_map
+        self.want_key = True          # a mapping: the next value is a key
+        self.key: Any = None
+        self.skip_value = False       # a mapping: the value after a refused key is not built
+
+
+_NODE = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+class _Reader:
+    """One pass over the parser's events that checks the limits and builds the values with positions.
+
+    Tags, anchors and aliases (refused: an alias expands to a copy of what it names, so a few hundred
+    bytes can stand for gigabytes), nesting deeper than ``MAX_DEPTH`` and more than ``max_nodes``
+    values are found as the events arrive; an alias, too many values or too deep a nesting stops the
+    pass at once. Nothing is ever expanded, and the values built are bounded by ``max_nodes``.
     """
-    found: list[Problem] = []
-    depth = nodes = 0
-    for ev in yaml.parse(text, Loader=LOADER):
-        m = ev.start_mark
-        if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
-            name = ev.anchor
-            found.append(Problem(file, m.line + 1, m.column + 1, "Y005",
-                                 f"YAML anchor or alias '{_short(name)}' is not allowed", (),
-                                 "repeat the value; anchors and aliases are not allowed", len(name or "") + 1))
-            if isinstance(ev, yaml.AliasEvent):
-                return found   # stop at the first alias: nothing is ever expanded
-        if isinstance(ev, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if ev.tag is not None:   # set only when the text writes a tag
-                tag = ev.tag.replace("tag:yaml.org,2002:", "!!", 1)
-                found.append(Problem(file, m.line + 1, m.column + 1, "Y004",
-                                     f"YAML tag '{_short(tag, 60)}' is not allowed", (),
-                                     "write the value plainly; tags are not part of the rulebook format",
-                                     len(tag)))
-            nodes += 1
-            if nodes > max_nodes:
-                return found + [Problem(file, m.line + 1, m.column + 1, "Y012",
-                                        f"the document holds more than {max_nodes:,} values", (),
-                                        "split it into smaller files; nothing real comes close")]
-        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                return found + [Problem(file, m.line + 1, m.column + 1, "Y011",
-                                        f"values are nested more than {MAX_DEPTH} deep", (),
-                                        "flatten the structure; the formats need at most 10 levels")]
-        elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            depth -= 1
-    return found
+
+    def __init__(self, file: str, max_nodes: int):
+        self.file = file
+        self.max_nodes = max_nodes
+        self.limits: list[Problem] = []     # limit problems: any of them and nothing is built
+        self.problems: list[Problem] = []   # duplicate and non-word keys, found while building
+        self.marks: dict[Path_, tuple[int, int, int]] = {}
+        self.data: Any = None
+        self.documents = 0
+        self.second: Any = None             # where a second document starts
+        self._seen: dict[str, Any] = {}     # plain scalars read so far, by their text
+
+    def _plain(self, text: str) -> Any:
+        """The value of a plain scalar; the same words come back again and again (every rule's keys)."""
+        try:
+            return self._seen[text]
+        except KeyError:
+            value = self._seen[text] = _scalar(_resolve(text), text)
+            return value
+
+    def read(self, text: str) -> None:
+        parser = LOADER(text)
+        try:
+            self._events(parser.get_event)
+        finally:
+            parser.dispose()
+
+    def _limit(self, m: Any, code: str, message: str, hint: str, width: int = 1) -> None:
+        self.limits.append(Problem(self.file, m.line + 1, m.column + 1, code, message, (), hint, width))
+
+    def _events(self, get: Any) -> None:
+        file, marks, problems = self.file, self.marks, self.problems
+        stack: list[_Open] = []
+        depth = nodes = 0
+        scalar, alias = yaml.ScalarEvent, yaml.AliasEvent
+        while True:
+            ev = get()
+            cls = ev.__class__
+            if cls in _END:
+                depth -= 1
+                done = stack.pop()
+                if not done.skip:
+                    marks[done.path] = _width(done.start, ev.end_mark)
+                value, skip = done.value, done.skip
+            elif cls in _NODE or cls is alias:
+                m = ev.start_mark
+                if ev.anchor:
+                    self._limit(m, "Y005", f"YAML anchor or alias '{_short(ev.anchor)}' is not allowed",
+                                "repeat the value; anchors and aliases are not allowed", len(ev.anchor) + 1)
+                    if cls is alias:
+                        return   # stop at the first alias: nothing is ever expanded
+                if cls is alias:   # an alias always names an anchor; kept so no event is left unread
+                    return
+                if ev.tag is not None:   # set only when the text writes a tag
+                    tag = ev.tag.replace("tag:yaml.org,2002:", "!!", 1)
+                    self._limit(m, "Y004", f"YAML tag '{_short(tag, 60)}' is not allowed",
+                                "write the value plainly; tags are not part of the rulebook format", len(tag))
+                nodes += 1
+                if nodes > self.max_nodes:
+                    self._limit(m, "Y012", f"the document holds more than {self.max_nodes:,} values",
+                                "split it into smaller files; nothing real comes close")
+                    return
+                # where this value goes, and whether it is built
+                if not stack:
+                    path: Path_ = ()
+                    skip = self.documents > 1
+                else:
+                    top = stack[-1]
+                    skip = top.skip
+                    if not top.is_map:
+                        path = top.path + (len(top.value),) if not skip else ()
+                    elif not top.want_key:
+                        path = top.path + (top.key,)
+                        skip = skip or top.skip_value
+                    elif cls is scalar:   # a key
+                        top.want_key = False
+                        if skip:
+                            continue
+                        key = self._plain(ev.value) if ev.implicit[0] else ev.value
+                        if key in top.value:
+                            first = marks.get(top.path + (key, "<key>"), (0, 0, 0))[0]
+                            problems.append(Problem(
+                                file, m.line + 1, m.column + 1, "Y002", f"duplicate key '{key}'",
+                                tuple(str(x) for x in top.path + (key,)),
+                                f"the first '{key}' is on line {first}; YAML would silently keep only the last one",
+                                len(str(ev.value))))
+                            top.skip_value = True
+                        else:
+                            e = ev.end_mark   # _width, written out: a key or a word is most of the events
+                            marks[top.path + (key, "<key>")] = (m.line + 1, m.column + 1, max(
+                                1, e.column - m.column) if e.line == m.line else 1)
+                            top.key, top.skip_value = key, False
+                        continue
+                    else:   # a mapping or list as a key: refused, it and its value left unbuilt
+                        if not skip:
+                            problems.append(Problem(file, m.line + 1, m.column + 1, "Y003",
+                                                    "a key must be a plain word or number",
+                                                    tuple(str(x) for x in top.path)))
+                        skip = True
+                        path = ()
+                if cls is scalar:
+                    value = self._plain(ev.value) if ev.implicit[0] else ev.value
+                    if not skip:
+                        e = ev.end_mark
+                        marks[path] = (m.line + 1, m.column + 1,
+                                       max(1, e.column - m.column) if e.line == m.line else 1)
+                else:
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        self._limit(m, "Y011", f"values are nested more than {MAX_DEPTH} deep",
+                                    "flatten the structure; the formats need at most 10 levels")
+                        return
+                    is_map = cls is yaml.MappingStartEvent
+                    if not skip:
+                        marks[path] = (0, 0, 0)   # its place in the table now; its position at its end
+                    stack.append(_Open(None if skip else {} if is_map else [], path, skip, m, is_map))
+                    continue
+            elif cls is yaml.DocumentStartEvent:
+                self.documents += 1
+                if self.documents == 2:
+                    self.second = ev.start_mark
+                continue
+            elif cls is yaml.StreamEndEvent:
+                return
+            else:
+                continue
+            # a value is complete: into its parent
+            if not stack:
+                if not skip:
+                    self.data = value
+                continue
+            top = stack[-1]
+            if not top.is_map:
+                if not skip:
+                    top.value.append(value)
+            elif top.want_key:   # a mapping or list that was a key: its value is skipped
+                top.want_key, top.skip_value = False, True
+            else:
+                top.want_key = True
+                if not skip:
+                    top.value[top.key] = value
 
 
 def _short(text: str | None, limit: int = 40) -> str:
@@ -181,11 +294,9 @@ def load_text(text: str, file: str, max_bytes: int = MAX_FILE_BYTES,
     if not text.strip():
         return None, [Problem(file, 0, 0, "Y006", "the file is empty",
                               hint="write a YAML mapping")]
+    reader = _Reader(file, max_nodes)
     try:
-        problems = _limits(text, file, max_nodes)
-        if problems:
-            return None, problems
-        node = yaml.compose(text, Loader=LOADER)
+        reader.read(text)
     except yaml.MarkedYAMLError as exc:
         m = exc.problem_mark
         line, col = (m.line + 1, m.column + 1) if m else (0, 0)
@@ -193,14 +304,16 @@ def load_text(text: str, file: str, max_bytes: int = MAX_FILE_BYTES,
                               hint=str(exc.context) if exc.context else "check indentation and quoting")]
     except yaml.YAMLError as exc:
         return None, [Problem(file, 0, 0, "Y001", f"malformed YAML: {_short(str(exc), 200)}")]
-    except RecursionError:   # not reached within MAX_DEPTH; kept so no input can give a traceback
-        return None, [Problem(file, 0, 0, "Y011", "values are nested too deep")]
-    if node is None:
+    if reader.limits:
+        return None, reader.limits
+    if reader.second is not None:   # what yaml.compose says of a second document
+        m = reader.second
+        return None, [Problem(file, m.line + 1, m.column + 1, "Y001", "malformed YAML: but found another document",
+                              hint="expected a single document in the stream")]
+    if not reader.documents:
         return None, [Problem(file, 0, 0, "Y006", "the file is empty", hint="write a YAML mapping")]
-    builder = _Builder(file)
-    data = builder.build(node, ())
-    problems += builder.problems
-    return (None if problems else Located(file, data, builder.marks)), problems
+    problems = reader.problems
+    return (None if problems else Located(file, reader.data, reader.marks)), problems
 
 
 def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES,

@@ -110,6 +110,8 @@ class Hand:
 
 @dataclass(frozen=True)
 class SidePot:
+    """A pot and the seats that may win it."""
+
     amount: Money
     eligible: tuple[int, ...]   # seats
 

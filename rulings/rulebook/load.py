@@ -195,8 +195,8 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
 
 def effects_named(template: str) -> set[str]:
     """The names a sentence reads as effect.NAME: the ruling's own numbers."""
-    from rulings.expressions import ENV
-    return {n.attr for n in ENV.parse(template).find_all(nodes.Getattr)
+    from rulings.expressions import parse_template   # the tree check_template parsed: once per process
+    return {n.attr for n in parse_template(template).find_all(nodes.Getattr)
             if isinstance(n.node, nodes.Name) and n.node.name == "effect"}
 
 

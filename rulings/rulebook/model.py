@@ -42,6 +42,8 @@ class AnyOf:
 
 @dataclass(frozen=True)
 class Discretion:
+    """A ruling left to the floor: what is usual, and what to weigh."""
+
     usual: str
     weigh: tuple[str, ...]
 
@@ -62,6 +64,8 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Example:
+    """One worked example of a rule: an incident and what the rule should do with it."""
+
     name: str
     incident: dict
     expect: dict
@@ -70,6 +74,8 @@ class Example:
 
 @dataclass(frozen=True)
 class Rule:
+    """One checked rule of a book: when it applies, what it rules, where it came from."""
+
     id: str
     title: str
     topic: str
@@ -96,6 +102,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class Parameter:
+    """A house parameter a book declares: its type, default and limits."""
+
     name: str
     type: str                         # enum | bool | money | count | percent
     description: str

@@ -12,6 +12,8 @@ from rulings.yamlsrc import Located
 
 @dataclass(frozen=True)
 class Spec:
+    """The shape one value of a rulebook file must have."""
+
     kind: str                  # map | dict | list | str | bool | int | scalar | any
     description: str
     fields: dict[str, tuple["Spec", bool]] = field(default_factory=dict)   # map: name -> (spec, required)
