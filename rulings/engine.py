@@ -329,7 +329,7 @@ class Memo:
     __slots__ = ("matches", "fires")
 
     def __init__(self) -> None:
-        self.matches: dict[tuple[str, str], list[int]] = {}
+        self.matches: dict[tuple[str, str], list[int] | None] = {}   # None: the pre-check found no rule
         self.fires: dict[tuple, tuple[dict, dict, str | None]] = {}
 
 
@@ -814,9 +814,18 @@ class Engine:
         """The rules of ``part`` that match ``body``, appended to ``self._matched``: taken from the memo when
         this very fact was matched before in the incident (matching one fact is a function of the fact
         alone), else by replacing the part's fact in durable-rules."""
-        if not part.may_match(body):   # durable-rules would match nothing: its old fact can stay
-            return
-        text = json.dumps(body, ensure_ascii=False)
+        if memo is None:
+            if not part.may_match(body):   # durable-rules would match nothing: its old fact can stay
+                return
+            text = json.dumps(body, ensure_ascii=False)
+        else:   # the second stratum asks again of most parts' very facts: the pre-check's answer is kept too
+            text = json.dumps(body, ensure_ascii=False)
+            got = memo.matches.get((part.name, text), _ABSENT)
+            if got is None:
+                return
+            if got is _ABSENT and not part.may_match(body):
+                memo.matches[(part.name, text)] = None
+                return
         key = (part.name, text)
         if memo is not None and key in memo.matches:
             old = live.get(part.name)
@@ -824,7 +833,7 @@ class Engine:
                 run.asserts += 1
                 self._post(part, old, durable_rules_engine.retract_fact)
             live[part.name] = None
-            self._matched += memo.matches[key]
+            self._matched += memo.matches[key] or ()
             return
         full = f'{{"t": "situation", "sid": "{sid}"' + (", " + text[1:] if len(text) > 2 else "}")
         old = live.get(part.name)

@@ -119,7 +119,8 @@ def report_json(report: Report) -> dict:
         "questions": report.questions,
         "not_considered": list(report.not_considered),
         "not_covered": list(report.not_covered),
-        "facts": {k: _value(k, v, money) for k, v in sorted(report.facts.items())},
+        "facts": {k: major(v) if k in money and isinstance(v, int) and v.__class__ is not bool else v
+                  for k, v in sorted(report.facts.items())},
         "problems": report.problems,
     }
 
@@ -129,12 +130,16 @@ _DEC = re.compile(r'"__dec__(-?[0-9.]+)__"')
 
 def dumps(data: Any, indent: int | None = 2) -> str:
     """JSON with exact decimal money: 84.50 is written as the number 84.5, never through a float."""
+    marked = []
+
     def default(o):
         if isinstance(o, Decimal):
+            marked.append(o)
             return f"__dec__{o.normalize():f}__"
         raise TypeError(f"cannot write {type(o).__name__} as JSON")
-    return _DEC.sub(r"\1", json.dumps(data, indent=indent, default=default, ensure_ascii=False,
-                                       separators=None if indent else (",", ":")))
+    text = json.dumps(data, indent=indent, default=default, ensure_ascii=False,
+                      separators=None if indent else (",", ":"))
+    return _DEC.sub(r"\1", text) if marked or "__dec__" in text else text   # no marker: nothing to take out
 
 
 def _numbers(r: Ruling, setting: str) -> str:

@@ -84,13 +84,31 @@ def _said_to(f: dict[str, Any]) -> int | None:
     return None
 
 
+_PARSED: dict[tuple[str, Context], Declaration | Unclear] = {}
+
+
+def _parse(text: str, ctx: Context) -> Declaration | Unclear:
+    """``parse_declaration``, each (words, context) read once per process: a batch hears the same words often,
+    and the reading is a function of the two (both frozen)."""
+    key = (text, ctx)
+    try:
+        got = _PARSED.get(key)
+    except TypeError:   # a house word's value that cannot be a key: read it afresh
+        return parse_declaration(text, ctx)
+    if got is None:
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        got = _PARSED[key] = parse_declaration(text, ctx)
+    return got
+
+
 def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The said_* facts of the disputed act, or the question the words raise."""
     text = incident.disputed.said
     if text is None:
         return {"said": False}, None
     ctx = context(incident, params)
-    d = parse_declaration(text, ctx)
+    d = _parse(text, ctx)
     if isinstance(d, Unclear):
         return ({"said": True, "said_conditional": True} if d.conditional else {"said": True}), d.question
     if d.pot_percent is not None:

@@ -11,9 +11,8 @@ from typing import Any
 
 from rulings.acts import act_facts
 from rulings.betting import Hand
-from rulings.betting.arithmetic import position
 from rulings.hand_facts import hand_facts
-from rulings.incident.checks import betting_params
+from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts
@@ -56,7 +55,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     f.update(incident.inputs)
     sit = Situation(f)
     seat = incident.disputed.seat if incident.disputed else None
-    pos = position(hand, bparams, seat=seat)
+    pos = replayed_position(hand, bparams, seat)   # the reader's replay, when it asked the same question
     f.update(pot=pos.pot, pot_in_middle=pos.pot_in_middle, current_bet=pos.current_bet,
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,

@@ -14,10 +14,11 @@ from functools import lru_cache
 from typing import Any
 
 from rulings.betting import BettingError, Game, Hand, KillLimits, Params, SidePot, kill_limits, position, side_pots
+from rulings.betting.model import Position
 from rulings.betting.arithmetic import _walk
 from rulings.betting.model import PARAM_NAMES
 from rulings.betting.table import Table as Replay
-from rulings.incident.model import Act, Incident, focus
+from rulings.incident.model import Act, Incident, hand_at
 from rulings.incident.reader import _dotted
 from rulings.money import show
 from rulings.problems import Problem, ProblemsError
@@ -131,9 +132,30 @@ def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Proble
         except ProblemsError:
             return [], None     # no book to check under: a book problem, reported when the book is loaded to rule
     overrides, problems = incident_overrides(book, incident)
-    values = book.param_values(incident.hand.game.setting, overrides)
+    if overrides:
+        values = book.param_values(incident.hand.game.setting, overrides)
+        key = params_key(values)
+    else:
+        values, key = _defaults(book, incident.hand.game.setting)
     problems += check(incident, values, replay)
-    return problems, params_key(values)
+    return problems, key
+
+
+_DEFAULTS: dict[tuple[int, str], tuple[Any, Any, Any, tuple]] = {}
+
+
+def _defaults(book: Any, setting: str) -> tuple[Any, tuple]:
+    """The book's own parameter values for a setting and their key, worked out once (a batch checks thousands
+    of incidents under one book); only read, never changed. Kept while the book and its parameters are the same."""
+    got = _DEFAULTS.get((id(book), setting))
+    if got is None or got[0]() is not book or got[1] is not book.parameters or got[2] != book.settings:
+        import weakref
+        values = book.param_values(setting)
+        got = (weakref.ref(book), book.parameters, dict(book.settings), (values, params_key(values)))
+        if len(_DEFAULTS) > 32:
+            _DEFAULTS.clear()
+        _DEFAULTS[(id(book), setting)] = got
+    return got[3]
 
 
 def ensure_checked(incident: Incident, values: Any) -> None:
@@ -183,16 +205,18 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
     """Replay the hand up to its last disputed act (every action without one): one problem for the first
     action the betting refuses; then each act's pot count and chips against the seat's stack."""
     acts = incident.acts or ((Act(incident.disputed, incident.street, 0),) if incident.disputed else ())
-    seen = [focus(incident, act) if incident.acts else incident for act in acts]
+    seen = [hand_at(incident, act) if incident.acts else incident.hand for act in acts]
     try:    # the last act's hand is the longest: any refused action is in it (a single act: the only replay)
-        last = position(seen[-1].hand if acts else _last_point(incident), params,
-                        seat=acts[-1].disputed.seat if acts else None)
+        hand = seen[-1] if acts else _last_point(incident)
+        seat = acts[-1].disputed.seat if acts else None
+        last = position(hand, params, seat=seat)
     except BettingError as exc:
         return [betting_problem(incident, exc)]
+    _REPLAYED[:] = [(hand, params, seat, last)]
     out: list[Problem] = []
     setting = incident.hand.game.setting
     for n, (act, one) in enumerate(zip(acts, seen)):
-        pos = last if n == len(acts) - 1 else position(one.hand, params, seat=act.disputed.seat)
+        pos = last if n == len(acts) - 1 else position(one, params, seat=act.disputed.seat)
         if n == 0 and incident.pot_now is not None and incident.pot_now != pos.pot:
             out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
                                 f"the actions, which make the pot {show(pos.pot, setting)}",
@@ -209,6 +233,19 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
                             "check the pot and the listed actions"))
     out += _awards(incident, params)
     return out
+
+
+_REPLAYED: list[tuple[Hand, Params, int | None, Position]] = []   # the last replay's hand and its position
+
+
+def replayed_position(hand: Hand, params: Params, seat: int | None) -> Position:
+    """``position(hand, params, seat=seat)``, taken from the check's replay when it was this very question
+    (the same hand, parameters and seat: the answer is the same), else worked out. Handed over once."""
+    if _REPLAYED:
+        got_hand, got_params, got_seat, pos = _REPLAYED.pop()
+        if got_seat == seat and got_params == params and got_hand == hand:
+            return pos
+    return position(hand, params, seat=seat)
 
 
 def _awards(incident: Incident, params: Params) -> list[Problem]:

@@ -147,15 +147,19 @@ class Incident:
     whole_hand: Hand | None = None             # the whole log (``hand`` stops at the act ruled on)
 
 
-def focus(incident: Incident, act: Act) -> Incident:
-    """The incident as seen at one disputed act: the hand up to it, its street, what came after it, its timing."""
+def hand_at(incident: Incident, act: Act) -> Hand:
+    """The hand up to one disputed act."""
     whole = incident.whole_hand or incident.hand
     log = incident.log
     names = log.streets if log is not None else (incident.street,)
     k = names.index(act.street)
-    streets = whole.streets[:k] + (whole.streets[k][:act.after_count],)
-    hand = replace(whole, streets=streets)
-    count = sum(map(len, streets))
+    return replace(whole, streets=whole.streets[:k] + (whole.streets[k][:act.after_count],))
+
+
+def focus(incident: Incident, act: Act) -> Incident:
+    """The incident as seen at one disputed act: the hand up to it, its street, what came after it, its timing."""
+    hand = hand_at(incident, act)
+    count = sum(map(len, hand.streets))
     inputs = {**incident.inputs, **act.inputs}
     return replace(incident, hand=hand, street=act.street, disputed=act.disputed, after=act.after,
                    inputs=inputs, action_paths=incident.action_paths[:count])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.catalogue import did_you_mean
-from rulings.money import MoneyError, to_minor
+from rulings.money import MAX_AMOUNT, SCALE, MoneyError, to_minor
 from rulings.problems import Problem
 from rulings.yamlsrc import Located
 
@@ -50,6 +50,8 @@ class Reader:
             if required:
                 self.bad(path, "I102", "an amount is required")
             return None
+        if type(value) is int and 0 <= value <= MAX_AMOUNT:   # the common case, as to_minor gives it
+            return value * SCALE
         try:
             return to_minor(value)
         except MoneyError as exc:
