@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from rulings.catalogue import citations, did_you_mean, facts
+from rulings.catalogue import citations, facts
 from rulings.matters import matters
-from rulings.problems import Problem, ProblemsError
+from rulings.problems import ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
 from rulings.incident import Incident, ensure_checked
+from rulings.incident.checks import incident_overrides
 from rulings.money import show
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook
 from rulings.situation import build
@@ -264,20 +265,8 @@ def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
 
 
 def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
-    """The incident's own parameter values (what-if overrides), checked against the book."""
-    out, problems = {}, []
-    for name, value in incident.params.items():
-        p = book.parameters.get(name)
-        where = ("params", name)
-        try:
-            if p is None:
-                close = did_you_mean(name, book.parameters)
-                raise ValueError(f"unknown parameter '{name}'" + (f"; did you mean '{close}'?" if close else ""))
-            out[name] = p.coerce(value)
-        except ValueError as exc:
-            msg = f"params.{name}: {exc}"
-            problems.append(incident.source.problem(where, "I104", msg) if incident.source
-                            else Problem("<incident>", 0, 0, "I104", msg))
+    """The incident's own parameter values (what-if overrides), checked against the book (the reader's check)."""
+    out, problems = incident_overrides(book, incident)
     if problems:
         raise ProblemsError(problems)
     return out
