@@ -20,7 +20,6 @@ route decided it.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +31,7 @@ from rulings.engine import Engine, Fired, Memo, rule_reads
 from rulings.incident import Incident, ensure_checked
 from rulings.incident.checks import incident_overrides
 from rulings.money import show
-from rulings.rulebook.model import Discretion, ParamValues, Rulebook
+from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
 from rulings.situation import build
 from rulings.wager_facts import DECIDED, decided_facts, given_facts
 
@@ -135,24 +134,9 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
-_PER_BOOK: dict[tuple, tuple[weakref.ref, int, Any]] = {}
-
-
-def _per_book(book: Rulebook, what: str, make) -> Any:
-    """``make()`` worked out once per book (and ``what``), without keeping the book alive."""
-    key = (id(book), what)
-    got = _PER_BOOK.get(key)
-    if got is None or got[0]() is not book or got[1] != id(book.rules):
-        def forget(_: weakref.ref) -> None:
-            _PER_BOOK.pop(key, None)
-        got = (weakref.ref(book, forget), id(book.rules), make())
-        _PER_BOOK[key] = got
-    return got[2]
-
-
 def _book_order(book: Rulebook) -> dict[str, int]:
     """Each rule's place in the book."""
-    order = _per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
+    order = per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
     return order if len(order) == len(book.rules) else {rid: i for i, rid in enumerate(book.rules)}
 
 
@@ -160,7 +144,7 @@ def param_values(book: Rulebook, setting: str, overrides: dict[str, Any]) -> Par
     """``book.param_values``, the defaults worked out once per book and setting (a copy each time)."""
     if overrides:
         return book.param_values(setting, overrides)
-    base = _per_book(book, "params:" + setting, lambda: book.param_values(setting))
+    base = per_book(book, "params:" + setting, lambda: book.param_values(setting))
     out = ParamValues(base)
     out.arithmetic = dict(base.arithmetic)
     return out

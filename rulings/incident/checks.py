@@ -22,6 +22,7 @@ from rulings.incident.model import Act, Incident, hand_at
 from rulings.incident.reader import _dotted
 from rulings.money import show
 from rulings.problems import Problem, ProblemsError
+from rulings.rulebook.model import per_book
 
 
 def betting_params(values: Any) -> Params:
@@ -141,21 +142,13 @@ def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Proble
     return problems, key
 
 
-_DEFAULTS: dict[tuple[int, str], tuple[Any, Any, Any, tuple]] = {}
-
-
 def _defaults(book: Any, setting: str) -> tuple[Any, tuple]:
     """The book's own parameter values for a setting and their key, worked out once (a batch checks thousands
-    of incidents under one book); only read, never changed. Kept while the book and its parameters are the same."""
-    got = _DEFAULTS.get((id(book), setting))
-    if got is None or got[0]() is not book or got[1] is not book.parameters or got[2] != book.settings:
-        import weakref
+    of incidents under one book); only read, never changed."""
+    def make() -> tuple[Any, tuple]:
         values = book.param_values(setting)
-        got = (weakref.ref(book), book.parameters, dict(book.settings), (values, params_key(values)))
-        if len(_DEFAULTS) > 32:
-            _DEFAULTS.clear()
-        _DEFAULTS[(id(book), setting)] = got
-    return got[3]
+        return values, params_key(values)
+    return per_book(book, "checked:" + setting, make)
 
 
 def ensure_checked(incident: Incident, values: Any) -> None:

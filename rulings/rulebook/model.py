@@ -1,6 +1,7 @@
 """What a loaded rulebook is: parameters, rules with their conditions, outcomes and examples."""
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,3 +182,20 @@ class Rulebook:
 
     def rulings(self) -> set[str]:
         return {r.then.ruling for r in self.rules.values() if r.then.ruling}
+
+
+_PER_BOOK: dict[tuple, tuple] = {}
+
+
+def per_book(book: Rulebook, what: str, make) -> Any:
+    """``make()`` worked out once per book and ``what``: kept while the book's rules, parameters and house
+    settings are those it was worked out from, and never keeping the book itself alive."""
+    key = (id(book), what)
+    got = _PER_BOOK.get(key)
+    if (got is None or got[0]() is not book or got[1] is not book.rules or got[2] is not book.parameters
+            or got[3] != book.settings):
+        def forget(_: weakref.ref) -> None:
+            _PER_BOOK.pop(key, None)
+        got = (weakref.ref(book, forget), book.rules, book.parameters, dict(book.settings), make())
+        _PER_BOOK[key] = got
+    return got[4]
