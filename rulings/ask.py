@@ -102,7 +102,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             q = step.questions[0]
             print(f"\nQUESTION ({len(step.questions)} left that could change the ruling; asked by {q['asked_by']}):",
                   file=out)
-            print(f"  {q['question']}", file=out)
+            print(f"  {q['question']}" + (f"  (act {q['act']})" if q.get("act") else ""), file=out)
             for i, v in enumerate(q["values"], 1):
                 leads = "; ".join(x["ruling"] for x in v["leads_to"]) or "no ruling"
                 print(f"  {i}. {_words(v['value'])}   -> {leads}", file=out)
@@ -113,7 +113,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             if choice in ("q", "quit", ""):
                 break
             if choice in ("s", "skip"):
-                skipped.append(q["fact"])
+                skipped.append(q["key"])
                 continue
             picked = None
             if choice.isdigit() and 1 <= int(choice) <= len(q["values"]):
@@ -125,7 +125,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             if picked is None:
                 print(f"  '{choice}' is not one of the answers; give its number", file=out)
                 continue
-            answers[q["fact"]] = picked
+            answers[q["key"]] = picked      # FACT, or FACT@N for act N of several
         print("", file=out)
         print(report_text(step.report), file=out)
         print(f"\noutcome: {step.outcome}", file=out)

@@ -1,12 +1,18 @@
 """Consultation: from a partial incident, the ruling so far and only the questions whose answers change it.
 
-A step rules on the incident as it stands, then tries every allowed answer of
+A step rules on the incident as it stands (every disputed act of it), then tries every allowed answer of
 every fact the floorperson could still give (a fact some rule asked for, or an
 input fact the incident leaves out) and keeps a question only when at least
 one answer gives different rulings from now. Questions come most important
 first: one a rule asked, then the one whose answers lead to the most
 different rulings. An answer is written into the incident at the fact's own
 field (the catalogue's ``from``) and the incident is ruled on again at once.
+
+With several disputed acts (``disputed:`` as a list) a fact about the act (``disputed.…``, and when it
+was noticed and by whom) is asked of each act that leaves it out, answered as ``FACT@N`` (N: the act's
+place in hand order, as the reports number them) and written into that act; a fact about the table is
+asked once, of the whole incident. A plain ``noticed`` answer is written at the top and holds for every
+act that gives none of its own.
 
 Nothing here decides what a fact means: the rulebook does, through the same
 ``rule_on`` the command line uses.
@@ -45,53 +51,101 @@ def _path(fact: Fact) -> tuple[str, ...]:
     return tuple(fact.source.split("."))
 
 
-def _get(data: dict, path: tuple[str, ...]) -> Any:
+# facts about one act: where it was noticed and by whom are written into the act when there are several
+_TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
+
+
+def _get(data: Any, path: tuple) -> Any:
     node: Any = data
     for p in path:
-        if not isinstance(node, dict) or p not in node:
+        if isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            node = node[p]
+        elif isinstance(node, dict) and p in node:
+            node = node[p]
+        else:
             return None
-        node = node[p]
     return node
 
 
-def _parent_present(data: dict, path: tuple[str, ...]) -> bool:
-    return len(path) == 1 or isinstance(data.get(path[0]), dict)
+def _parent_present(data: dict, path: tuple) -> bool:
+    return len(path) == 1 or isinstance(_get(data, path[:-1]), dict)
 
 
-def _set(data: dict, path: tuple[str, ...], value: Any) -> dict:
+def _set(data: dict, path: tuple, value: Any) -> dict:
     out = copy.deepcopy(data)
-    node = out
+    node: Any = out
     for p in path[:-1]:
-        node = node.setdefault(p, {})
+        node = node[p] if isinstance(node, list) else node.setdefault(p, {})
     node[path[-1]] = value
     return out
+
+
+def per_act(fact: Fact) -> bool:
+    """A fact about one disputed act (asked of each act when there are several)."""
+    return _path(fact)[0] == "disputed" or fact.name in _TIMING
+
+
+def act_field(fact: Fact, act_path: tuple) -> tuple:
+    """Where a fact about one act is written in that act (``act_path``: ``("disputed", i)``)."""
+    path = _path(fact)
+    return act_path + (path[1:] if path[0] == "disputed" else path)
+
+
+def several(data: Any) -> bool:
+    """Whether the incident gives its disputed acts as a list (each answered as ``FACT@N``)."""
+    return isinstance(data, dict) and isinstance(data.get("disputed"), list)
+
+
+def answer_key(name: str, act: int | None) -> str:
+    return name if act is None else f"{name}@{act}"
 
 
 def _answer_problem(fact: str, message: str, hint: str | None) -> Problem:
     return Problem("<answers>", 0, 0, "C101", f"answers.{fact}: {message}", ("answers", fact), hint)
 
 
-def apply_answers(data: dict, answers: dict[str, Any]) -> dict:
-    """The incident data with each answer written at its fact's field; every bad answer refused at once."""
+def apply_answers(data: dict, answers: dict[str, Any], acts: list[tuple] | None = None) -> dict:
+    """The incident data with each answer written at its fact's field; every bad answer refused at once.
+
+    ``acts`` are where the disputed acts are written, in hand order, for answers ``FACT@N`` (act N).
+    """
     cat = facts()
     problems = []
     out = data
-    for name, value in answers.items():
+    for key, value in answers.items():
+        name, _, number = str(key).partition("@")
         fact = cat.get(name)
         if fact is None or not askable(fact):
             choices = [f for f, spec in cat.items() if askable(spec)]
             close = did_you_mean(name, choices)
-            problems.append(_answer_problem(name, "is not a question the consultation can take an answer to",
+            problems.append(_answer_problem(key, "is not a question the consultation can take an answer to",
                                             f"did you mean '{close}'?" if close else "answerable: " + ", ".join(choices)))
             continue
         if isinstance(value, bool) is not (fact.type == "bool") or value not in allowed(fact):
-            problems.append(_answer_problem(name, f"{value!r} is not one of the allowed answers",
+            problems.append(_answer_problem(key, f"{value!r} is not one of the allowed answers",
                                             "one of: " + ", ".join(str(v).lower() if isinstance(v, bool) else str(v)
                                                                    for v in allowed(fact))))
             continue
         path = _path(fact)
+        if number:
+            count = len(acts or ())
+            if not per_act(fact):
+                problems.append(_answer_problem(key, "is asked of the whole incident, not of one act",
+                                                f"answer it as '{name}'"))
+                continue
+            if not (number.isdigit() and 1 <= int(number) <= count):
+                problems.append(_answer_problem(key, f"the incident has no disputed act {number}",
+                                                f"acts 1 to {count}, in hand order" if count else
+                                                f"answer it as '{name}'"))
+                continue
+            path = act_field(fact, acts[int(number) - 1])   # type: ignore[index]
+        elif path[0] == "disputed" and several(out):
+            count = len(out["disputed"])
+            problems.append(_answer_problem(key, f"the incident has {count} disputed acts; say which act it is about",
+                                            "answer " + " or ".join(f"{name}@{i}" for i in range(1, count + 1))))
+            continue
         if not _parent_present(out, path):
-            problems.append(_answer_problem(name, f"the incident has no {path[0]} section to answer it in",
+            problems.append(_answer_problem(key, f"the incident has no {path[0]} section to answer it in",
                                             f"describe the {path[0]} first"))
             continue
         out = _set(out, path, value)
@@ -100,13 +154,44 @@ def apply_answers(data: dict, answers: dict[str, Any]) -> dict:
     return out
 
 
+def answered(answers: dict[str, Any]) -> list[dict]:
+    """Answers as the log keeps them: each fact with its question (and the act, for ``FACT@N``)."""
+    cat = facts()
+    out = []
+    for key, value in answers.items():
+        name, _, number = str(key).partition("@")
+        item = {"fact": name, "question": cat[name].question if name in cat else name, "answer": value}
+        if number.isdigit():
+            item["act"] = int(number)
+        out.append(item)
+    return out
+
+
+def _reports(report: Report) -> list[Report]:
+    """One report per disputed act, in hand order."""
+    return [report, *report.more_acts]
+
+
 def _signature(report: Report) -> tuple:
-    return (tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
-                         for r in report.rulings)), tuple(tuple(c) for c in report.conflicts))
+    return tuple((tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
+                               for r in one.rulings)), tuple(tuple(c) for c in one.conflicts))
+                 for one in _reports(report))
 
 
-def _brief(report: Report) -> list[dict]:
-    return [{"rule": r.rule, "ruling": r.ruling, "sentence": r.sentence} for r in report.rulings]
+def _brief(report: Report, act: int | None = None) -> list[dict]:
+    """The rulings a question's answer leads to: of its act, or of every act (each named by its number)."""
+    reports = _reports(report)
+    if act is not None:
+        return [{"rule": r.rule, "ruling": r.ruling, "sentence": r.sentence} for r in reports[act - 1].rulings]
+    return [{"rule": r.rule, "ruling": r.ruling, "sentence": r.sentence, **({"act": n} if len(reports) > 1 else {})}
+            for n, one in enumerate(reports, 1) for r in one.rulings]
+
+
+def combined(outcomes: list[str]) -> str:
+    """The outcome of the whole incident: ruled when every act is, else questions when any act has them."""
+    if all(o == "ruled" for o in outcomes):
+        return "ruled"
+    return "questions" if "questions" in outcomes else "not_covered"
 
 
 @dataclass
@@ -119,6 +204,7 @@ class Step:
     open: list[dict] = field(default_factory=list)
     data: dict = field(default_factory=dict)        # the incident with the answers written in
     answers: dict = field(default_factory=dict)
+    outcomes: list[str] = field(default_factory=list)   # each disputed act's, in hand order (``outcome``: all)
 
 
 class Consultation:
@@ -142,63 +228,115 @@ class Consultation:
             raise ProblemsError([Problem(self.file, 0, 0, "I103", "the incident is a mapping of fields")])
         return Located(self.file, incident, {})
 
+    def _read(self, doc: Located, data: dict):
+        return read_incident(Located(doc.file, data, doc.marks), self.book)
+
     def _rule(self, doc: Located, data: dict) -> Report:
-        return rule_on(read_incident(Located(doc.file, data, doc.marks), self.book), self.book, self.engine)
+        return rule_on(self._read(doc, data), self.book, self.engine)
+
+    def _acts(self, doc: Located, answers: dict[str, Any]) -> list[tuple] | None:
+        """Where each disputed act is written, in hand order, when an answer names an act (``FACT@N``)."""
+        if not any("@" in str(k) for k in answers):
+            return None
+        try:
+            return [act.path for act in self._read(doc, doc.data).acts]
+        except ProblemsError:   # refused as it stands: the acts in the order written (the ruling says why)
+            raw = doc.data.get("disputed") if isinstance(doc.data, dict) else None
+            return [("disputed", i) for i in range(len(raw))] if isinstance(raw, list) else []
 
     def rule(self, incident: dict | str | Located, answers: dict[str, Any] | None = None) -> Step:
         """Rule once with the answers, without searching for questions (what a recorded ruling needs)."""
         doc = self.parse(incident)
         answers = dict(answers or {})
-        data = apply_answers(doc.data, answers)
+        data = apply_answers(doc.data, answers, self._acts(doc, answers))
         report = self._rule(doc, data)
-        return Step(report.outcome, report, [], list(report.questions), data, answers)
+        reports = _reports(report)
+        outcomes = [r.outcome for r in reports]
+        open_ = [q if len(reports) == 1 else {**q, "act": n} for n, r in enumerate(reports, 1) for q in r.questions]
+        return Step(combined(outcomes), report, [], open_, data, answers, outcomes)
 
     def step(self, incident: dict | str | Located, answers: dict[str, Any] | None = None,
              skipped: tuple[str, ...] = ()) -> Step:
         """Rule on the incident with the answers so far; list the questions whose answers change the rulings."""
         doc = self.parse(incident)
         answers = dict(answers or {})
-        data = apply_answers(doc.data, answers)
-        report = self._rule(doc, data)
+        data = apply_answers(doc.data, answers, self._acts(doc, answers))
+        read = self._read(doc, data)
+        report = rule_on(read, self.book, self.engine)
+        reports = _reports(report)
         now = _signature(report)
         cat = facts()
-        asked = {q["fact"]: q for q in report.questions if q.get("fact")}
-        candidates: list[str] = [f for f in asked if f in cat and askable(cat[f])]
-        for name, fact in cat.items():
-            if askable(fact) and name not in candidates and _parent_present(data, _path(fact)) \
-                    and _get(data, _path(fact)) is None:
-                candidates.append(name)
+        # (fact, act, field): act None for a fact of the whole incident (or of its only act)
+        candidates: list[tuple[str, int | None, tuple]] = []
+        asked: dict[tuple[str, int | None], dict] = {}
+        if several(data):
+            paths = [act.path for act in read.acts]
+            for n, one in enumerate(reports, 1):
+                for q in one.questions:
+                    fact = cat.get(q.get("fact") or "")
+                    if fact is not None and askable(fact):
+                        key = (fact.name, n if per_act(fact) else None)
+                        asked.setdefault(key, q)
+            for n, path in enumerate(paths, 1):
+                for name, fact in cat.items():
+                    if not askable(fact) or not per_act(fact):
+                        continue
+                    where = act_field(fact, path)
+                    if (name, n) in asked or (_get(data, where) is None and _parent_present(data, where)
+                                              and (name not in _TIMING or data.get(name) is None)):
+                        candidates.append((name, n, where))
+            for name, fact in cat.items():
+                if askable(fact) and not per_act(fact) and ((name, None) in asked or (
+                        _parent_present(data, _path(fact)) and _get(data, _path(fact)) is None)):
+                    candidates.append((name, None, _path(fact)))
+        else:
+            for q in report.questions:
+                if q.get("fact") in cat and askable(cat[q["fact"]]):
+                    asked[(q["fact"], None)] = q
+            names = [f for f, _ in asked]
+            for name, fact in cat.items():
+                if askable(fact) and name not in names and _parent_present(data, _path(fact)) \
+                        and _get(data, _path(fact)) is None:
+                    names.append(name)
+            candidates = [(name, None, _path(cat[name])) for name in names]
         questions, order = [], list(cat)
-        for name in candidates:
-            if name in answers or name in skipped:
+        for name, act, where in candidates:
+            key = answer_key(name, act)
+            if key in answers or key in skipped or name in skipped:
                 continue
-            q = self._question(doc, data, cat[name], asked.get(name), now)
+            q = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act)
             if q is not None:
                 questions.append(q)
         # a rule's own question first, then one where leaving it out matches no answer (it decides),
         # then the one whose answers split the rulings most
         questions.sort(key=lambda q: (q.pop("_rule_asked"), q.pop("_now_is_an_answer"), -q.pop("_distinct"),
-                                      -q.pop("_changing"), order.index(q["fact"])))
-        open_ = [q for q in report.questions if not q.get("fact") or q["fact"] not in cat
-                 or not askable(cat[q["fact"]])]
-        outcome = "ruled" if report.rulings else "questions" if questions or open_ else "not_covered"
-        return Step(outcome, report, questions, open_, data, answers)
+                                      -q.pop("_changing"), order.index(q["fact"]), q.get("act") or 0))
+        open_ = [q if len(reports) == 1 else {**q, "act": n} for n, r in enumerate(reports, 1) for q in r.questions
+                 if not q.get("fact") or q["fact"] not in cat or not askable(cat[q["fact"]])]
+        outcomes = []
+        for n, r in enumerate(reports, 1):
+            mine = [q for q in questions if q.get("act") in (None, n)] or [q for q in open_ if q.get("act", 1) == n]
+            outcomes.append("ruled" if r.rulings else "questions" if mine else "not_covered")
+        return Step(combined(outcomes), report, questions, open_, data, answers, outcomes)
 
-    def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple) -> dict | None:
+    def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple,
+                  where: tuple | None = None, act: int | None = None) -> dict | None:
         values, signatures, changing, differing = [], set(), 0, set()
         current_rules: set[str] = set()
+        where = where or _path(fact)
         for value in allowed(fact):
             try:
-                report = self._rule(doc, _set(data, _path(fact), value))
+                report = self._rule(doc, _set(data, where, value))
             except ProblemsError:
                 continue   # not a possible answer for this incident (e.g. needs another field first)
             sig = _signature(report)
             signatures.add(sig)
             if sig != now:
                 changing += 1
-                differing |= {r.rule for r in report.rulings}
-            current_rules |= {r.rule for r in report.rulings}
-            values.append({"value": value, "outcome": report.outcome, "leads_to": _brief(report)})
+                differing |= {r.rule for one in _reports(report) for r in one.rulings}
+            current_rules |= {r.rule for one in _reports(report) for r in one.rulings}
+            outcome = report.outcome if act is None or act == 1 else report.more_acts[act - 2].outcome
+            values.append({"value": value, "outcome": outcome, "leads_to": _brief(report, act)})
         if not changing:
             return None
         field_name = fact.name
@@ -206,5 +344,7 @@ class Consultation:
                    if rid in self.book.rules and field_name in reads(self.book.rules[rid].when)]
         asked_by = asked["asked_by"] if asked else (needing[0] if needing else sorted(differing)[0] if differing else None)
         return {"fact": fact.name, "question": (asked or {}).get("question") or fact.question, "type": fact.type,
-                "field": fact.source, "asked_by": asked_by, "rules": needing or sorted(differing),
-                "values": values, "_rule_asked": asked is None, "_now_is_an_answer": now in signatures, "_distinct": len(signatures), "_changing": changing}
+                "field": ".".join(map(str, where)), "asked_by": asked_by, "rules": needing or sorted(differing),
+                "values": values, "key": answer_key(fact.name, act), **({"act": act} if act is not None else {}),
+                "_rule_asked": asked is None, "_now_is_an_answer": now in signatures, "_distinct": len(signatures),
+                "_changing": changing}

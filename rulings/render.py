@@ -122,7 +122,7 @@ def report_json(report: Report) -> dict:
         "facts": {k: major(v) if k in money and isinstance(v, int) and v.__class__ is not bool else v
                   for k, v in sorted(report.facts.items())},
         "problems": report.problems,
-    }
+    } | ({"more_acts": [report_json(r) for r in report.more_acts]} if report.more_acts else {})
 
 
 _DEC = re.compile(r'"__dec__(-?[0-9.]+)__"')
@@ -208,4 +208,5 @@ def report_text(report: Report, verbose: bool = False) -> str:
             lines += ["", "derived facts:"]
             lines += [f"  {d['fact']} = {_shown(d['fact'], d['value'], report.setting)}  (by {d['by']})"
                       for d in report.derived]
-    return "\n".join(escape(line) for line in lines)
+    text = "\n".join(escape(line) for line in lines)
+    return "\n\n".join([text] + [report_text(r, verbose) for r in report.more_acts])   # every act, in hand order

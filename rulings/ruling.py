@@ -20,6 +20,7 @@ route decided it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ from rulings.catalogue import citations, facts
 from rulings.matters import matters
 from rulings.problems import ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
-from rulings.incident import Incident, ensure_checked
+from rulings.incident import Incident, each_act, ensure_checked
 from rulings.incident.checks import incident_overrides
 from rulings.money import show
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
@@ -77,6 +78,7 @@ class Report:
     not_covered: list[str] = field(default_factory=list)
     given: dict[str, Any] = field(default_factory=dict)
     now: list[str] = field(default_factory=list)
+    more_acts: list[Report] = field(default_factory=list)   # the incident's other disputed acts, in hand order
 
     def final(self, name: str) -> Ruling | None:
         return next((r for r in self.rulings if r.ruling == name), None)
@@ -264,8 +266,23 @@ def _second_stratum(fired: list[Fired], base: Ruling) -> None:
             f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
 
 
+def _seen_at_one_act(incident: Incident) -> bool:
+    """An incident ``each_act`` gave (seen at one act, named after it): it is ruled on that act alone."""
+    if incident.disputed is not incident.acts[0].disputed:
+        return True
+    return re.search(r", act 1 of %d \(seat \d+\)\Z" % len(incident.acts), incident.name) is not None
+
+
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
-    """Rule on one incident with a compiled book: read the act, then check the wager it decided."""
+    """Rule on one incident with a compiled book: read the act, then check the wager it decided.
+
+    With several disputed acts every act is ruled on, in hand order, each seen at its own point of the
+    hand and named after it (``each_act``): the first act's report carries the others' in ``more_acts``.
+    """
+    if len(incident.acts) > 1 and not _seen_at_one_act(incident):
+        first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
+        first.more_acts = rest
+        return first
     setting = incident.hand.game.setting
     params = param_values(book, setting, incident_params(book, incident))
     ensure_checked(incident, params)   # read under other parameter values (another book): check again

@@ -264,6 +264,39 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     assert "kill.size: half" in page.locator("pre").inner_text()
 
 
+def test_the_kill_page_keeps_its_consultation_steps_as_the_floor_page_does(page, server):
+    """Each pot added on the kill page is a consultation (the kill in force for the pot just played, then the
+    kill for the next hand) kept step by step in consult_steps, and the ruling recorded is linked to it."""
+    import sqlalchemy as sa
+
+    from rulings.service import db
+    log_in(page, server.url, "fiona")
+    page.goto(server.url + "/podium/kill?table=K7")       # $20/$40 limit hold'em, standard book
+    pot_form = page.locator("form").filter(has=page.get_by_label("Pot amount"))
+    for amount in ("120", "90"):
+        pot_form.get_by_text("Seat 3", exact=True).click()
+        page.get_by_label("Pot amount").fill(amount)
+        page.get_by_role("button", name="Add the pot and rule").click()
+    # RRP-KILL-INTRO: two pots in a row at $20/$40 (full kill): a $40 kill blind, the hand played at $40/$80
+    assert _now(page) == ("Seat 3 has won two pots in a row and must kill the next one: a $40 kill blind, "
+                          "with the hand played at $40/$80.")
+    shoot(page, "kill-trail")
+    e = db.entries
+    with server.service.engine.connect() as conn:
+        ids = conn.execute(sa.select(e.c.id).where(e.c.table_name == "K7").order_by(e.c.id)).scalars().all()
+    entries = [server.service.log.get(i) for i in ids]
+    assert len(entries) == 2 and all(en["consultation"] for en in entries)
+    assert entries[0]["consultation"] != entries[1]["consultation"]     # one consultation per pot added
+    first, second = (en["trail"] for en in entries)
+    assert [t["step"] for t in first] == [1, 2] and [t["step"] for t in second] == [1, 2]
+    assert all(t["floorperson"] == "fiona" and t["table"] == "K7" and t["room"] == "main" for t in first + second)
+    # step 1: the kill in force for the pot just played; step 2: the next hand's, the ruling recorded
+    assert len(first[0]["incident"]["table"]["pots"]) == 0 and len(first[1]["incident"]["table"]["pots"]) == 1
+    assert len(second[0]["incident"]["table"]["pots"]) == 1 and len(second[1]["incident"]["table"]["pots"]) == 2
+    assert second[1]["rules"] == entries[1]["rules"] and "kill-pots.two-in-a-row" in second[1]["rules"]
+    assert "kill-pots.two-in-a-row" not in second[0]["rules"]
+
+
 def test_a_floor_account_is_refused_on_the_managers_pages(page, server):
     log_in(page, server.url, "fiona")
     for path in ("/podium/books", "/podium/books/east-coast-limit", "/podium/books/east-coast-limit/edit"):

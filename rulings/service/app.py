@@ -19,8 +19,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from rulings import books as bookstore
-from rulings.catalogue import did_you_mean, facts
-from rulings.consult import Consultation, Step
+from rulings.catalogue import did_you_mean
+from rulings.consult import Consultation, Step, answered
 from rulings.problems import Problem, ProblemsError
 from rulings.render import report_json
 from rulings.rulebook.load import ROOT
@@ -201,8 +201,7 @@ class Service:
         from concurrent.futures import Future
         out = step_json(step)
         if asked is None:
-            cat = facts()
-            asked = [{"fact": f, "question": cat[f].question, "answer": v} for f, v in step.answers.items()]
+            asked = answered(step.answers)
         room = room or account.room
         report_text = dumps(out["report"])     # written once: stored in the log and sent in the answer
         row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
@@ -227,8 +226,12 @@ class Service:
 
 
 def step_json(step: Step) -> dict:
+    """A step as the API gives it. With several disputed acts the report is the first act's and carries the
+    others' in ``more_acts`` (hand order); each report's ``outcome`` is its act's, ``outcome`` the whole one."""
     report = report_json(step.report)
-    report["outcome"] = step.outcome
+    report["outcome"] = step.outcomes[0] if step.outcomes else step.outcome
+    for act, outcome in zip(report.get("more_acts", ()), step.outcomes[1:]):
+        act["outcome"] = outcome
     return {"outcome": step.outcome, "report": report, "questions": step.questions, "open": step.open,
             "incident": step.data, "answers": step.answers}
 
@@ -370,7 +373,7 @@ async def consult(request: Request) -> Response:
     out["consultation"] = await run_in_threadpool(
         svc.log.record_step, account, consultation_id, room=account.room, table=table, book=warm.name,
         book_hash=warm.hash, incident=incident, answers=answers, questions=step.questions, outcome=step.outcome,
-        rules=[r.rule for r in step.report.rulings])
+        rules=[r.rule for one in (step.report, *step.report.more_acts) for r in one.rulings])
     return json_response(out)
 
 
@@ -462,10 +465,8 @@ async def correction(request: Request) -> Response:
             step = await run_in_threadpool(warm.consultation.rule, incident, answers)
         except ProblemsError as exc:
             raise _incident_error(exc) from None
-        cat = facts()
         ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
-                  "report": step_json(step)["report"],
-                  "answers": [{"fact": f, "question": cat[f].question, "answer": v} for f, v in answers.items()]}
+                  "report": step_json(step)["report"], "answers": answered(answers)}
     out = await run_in_threadpool(svc.log.follow_up, account, _entry_id(request), "correction", body, ruling)
     return json_response(out, 201)
 

@@ -127,8 +127,9 @@ def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: s
                answers: list, report: dict, outcome: str, request_id: str | None,
                report_text: str | None = None, consultation: str | None = None) -> dict:
     """A ruling's log row; ``report_text`` is the report already written as JSON, when the caller has it."""
-    rules = [r["rule"] for r in report.get("rulings", [])]
-    cites = [c["key"] for r in report.get("rulings", []) for c in r.get("citations", [])]
+    acts = _acts(report)       # every disputed act's rulings are searchable
+    rules = [r["rule"] for one in acts for r in one.get("rulings", [])]
+    cites = [c["key"] for one in acts for r in one.get("rulings", []) for c in r.get("citations", [])]
     return dict(kind="ruling", refers_to=None, at=db.now(), room=room, table_name=table,
                 floorperson=account.username, book=book, book_hash=book_hash, outcome=outcome,
                 incident=dumps(incident), answers=dumps(answers),
@@ -227,7 +228,9 @@ class Log:
                     at=db.now(), room=room, table_name=table, floorperson=account.username, book=book,
                     book_hash=book_hash, incident=dumps(incident), answers=dumps(answers), outcome=outcome,
                     rules=_padded(rules), questions=dumps([{"fact": q["fact"], "question": q["question"],
-                                                            "asked_by": q.get("asked_by")} for q in questions])),
+                                                            "asked_by": q.get("asked_by"),
+                                                            **({"act": q["act"]} if q.get("act") else {})}
+                                                           for q in questions])),
                     answers)
             except sa.exc.IntegrityError:
                 if consultation is None:
@@ -236,8 +239,8 @@ class Log:
 
     def _append_step(self, account, consultation: str | None, row: dict, answers: dict) -> dict:
         import secrets
-        from rulings.catalogue import facts
-        c, cat = db.consult_steps, facts()
+        from rulings.consult import answered
+        c = db.consult_steps
         with db.write_lock(self.engine), self.engine.begin() as conn:
             if consultation is None:
                 name, before, number = "c-" + secrets.token_hex(8), {}, 1
@@ -249,9 +252,8 @@ class Log:
                                    [{"field": "consultation", "message": "not a consultation this account may "
                                                                          "continue; leave it out to start one"}])
                 name, before, number = consultation, loads(last.answers) or {}, last.step + 1
-            answered = [{"fact": f, "question": cat[f].question if f in cat else f, "answer": v}
-                        for f, v in answers.items() if f not in before or before[f] != v]
-            conn.execute(c.insert().values(consultation=name, step=number, answered=dumps(answered), **row))
+            new = answered({f: v for f, v in answers.items() if f not in before or before[f] != v})
+            conn.execute(c.insert().values(consultation=name, step=number, answered=dumps(new), **row))
         return {"id": name, "step": number, "at": row["at"]}
 
     def where(self, filters: dict, account) -> list:
@@ -308,7 +310,7 @@ class Log:
         w.writerow(cols)
         for en in entries:
             en = dict(en, rules=" ".join(en["rules"]), citations=" ".join(en["citations"]),
-                      rulings=" | ".join(r["sentence"] for r in ((en["report"] or {}).get("rulings") or [])))
+                      rulings=" | ".join(r["sentence"] for one in _acts(en["report"]) for r in one.get("rulings") or []))
             w.writerow([_cell(en.get(c)) for c in cols])
         return out.getvalue()
 
@@ -356,6 +358,11 @@ class Log:
                                               "rules", "topics", "citations")})
         new_id = self.record(row).result(timeout=60)
         return self.get(new_id)
+
+
+def _acts(report: dict | None) -> list[dict]:
+    """A report and the reports of the incident's other disputed acts, in hand order."""
+    return [report, *(report.get("more_acts") or [])] if report else []
 
 
 def _sees(account, room: str) -> bool:

@@ -61,7 +61,8 @@ def document() -> dict:
             "incident": {"description": "the incident format of the README, as an object or YAML/JSON text",
                          "oneOf": [obj, {"type": "string"}]},
             "book": {"type": "string", "description": "standard or a house book name"},
-            "answers": {"type": "object", "description": "fact: one of its allowed values"},
+            "answers": {"type": "object", "description": "fact (or fact@N, about disputed act N in hand order): "
+                                                         "one of its allowed values"},
             "consultation": {"type": "string", "description": "the id an earlier step answered: this step is "
                                                               "appended to that consultation's trail"},
             "table": {"type": "string"}}},
@@ -69,9 +70,13 @@ def document() -> dict:
             "table": {"type": "string"}, "room": {"type": "string"}, "request_id": {"type": "string"},
             "asked": {"type": "array", "items": obj}}}]},
         "Step": {"type": "object", "properties": {
-            "outcome": {"enum": ["ruled", "questions", "not_covered"]}, "report": obj,
+            "outcome": {"enum": ["ruled", "questions", "not_covered"]},
+            "report": {"type": "object", "description": "the first disputed act's report; with several acts, "
+                                                        "more_acts holds the others' reports in hand order"},
             "questions": {"type": "array", "items": {"type": "object", "properties": {
-                "fact": {"type": "string"}, "question": {"type": "string"}, "type": {"type": "string"},
+                "fact": {"type": "string"}, "key": {"type": "string", "description": "the answers key: fact, or "
+                                                                                     "fact@N for act N"},
+                "act": {"type": "integer"}, "question": {"type": "string"}, "type": {"type": "string"},
                 "field": {"type": "string"}, "asked_by": {"type": ["string", "null"]},
                 "rules": {"type": "array", "items": {"type": "string"}},
                 "values": {"type": "array", "items": obj}}}},

@@ -205,7 +205,7 @@ def read_answers(form: dict[str, list[str]]) -> dict[str, Any]:
         if not key.startswith("a.") or not values or not values[-1]:
             continue
         name, raw = key[2:], values[-1]
-        f = cat.get(name)
+        f = cat.get(name.partition("@")[0])     # FACT@N: the fact asked of act N
         if f is not None and f.type == "bool":
             out[name] = raw == "true" if raw in ("true", "false") else raw
         else:
@@ -356,9 +356,8 @@ async def floor_post(request: Request) -> Response:
         record = first(form, "go") == "record" or (step["outcome"] in ("ruled", "not_covered")
                                                      and not step.get("questions"))
         if record:
-            cat = facts()
-            asked = [{"fact": k, "question": cat[k].question if k in cat else k, "answer": v}
-                     for k, v in answers.items()]
+            from rulings.consult import answered
+            asked = answered(answers)
             step = rule_and_record(request, account, read.incident, book, answers, table,
                                    asked, first(form, "rid") or None, ctx["consultation"])
             ctx["consultation"] = ""      # the next hand is a new consultation
@@ -373,7 +372,7 @@ async def floor_post(request: Request) -> Response:
     report = step["report"]
     setting = report.get("setting", "cash")
     questions = [question_view(q) for q in step.get("questions", [])]
-    ctx["asked_now"] = {q["fact"] for q in questions}
+    ctx["asked_now"] = {q.get("key", q["fact"]) for q in questions}
     ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
                      "questions": questions, "open": step.get("open", []), "problems": [],
                      "entry": step.get("entry"), "book": report.get("rulebook", book)}

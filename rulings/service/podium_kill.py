@@ -4,7 +4,9 @@ A table's state is a small JSON file in the data directory (``DATA/tables/ROOM/T
 replaced atomically): the game, the book, the last pots (oldest first, each with the kill
 posted in it, if any), where the kill button is going into the next pot, and the seats that
 just sat down. The kill ruling itself is the book's: the page writes the README's incident
-``table:`` section and asks the same consultation as the floor page.
+``table:`` section and asks the same consultation as the floor page; as there, each step a POST
+takes is kept in the consultation's trail (``consult_steps``): the kill in force for the pot just
+played, then the one for the next hand, whose ruling is recorded linked to that trail.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from starlette.routing import Route
 from rulings.service import podium_form as pf
 from rulings.service.housebook import _write
 from rulings.service.pages import (_account, _book_names, _service, consult, first, form_data, login_redirect,
-                                   problems_view, refuse, render, rule_and_record, ruling_view)
+                                   problems_view, record_step, refuse, render, rule_and_record, ruling_view)
 
 KEEP = 4                       # pots kept per table (the book reads the last two)
 TABLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,15}$")
@@ -77,15 +79,20 @@ def incident_for(state: dict) -> dict:
             "players": {s: None for s in sorted(seats)}, "table": table}
 
 
-def _ruling(request: Request, account: dict, state: dict, table: str, record: bool) -> dict:
+def _ruling(request: Request, account: dict, state: dict, table: str, record: bool, trail: bool = False,
+            consultation: str | None = None) -> dict:
+    """The kill ruling on the table's history. ``trail``: the consultation step is kept in its trail, as the
+    floor page keeps its steps (``consultation``: the trail to continue; a new one without it); ``record``:
+    the step is kept and the ruling recorded in the log, linked to that trail."""
     from rulings.problems import ProblemsError
     from rulings.service.app import ApiError
     incident = incident_for(state)
     try:
+        step = consult(request, incident, state["book"], {})
+        if trail or record:
+            consultation = record_step(request, account, consultation, incident, state["book"], {}, table, step)
         if record:
-            step = rule_and_record(request, account, incident, state["book"], {}, table, [], None)
-        else:
-            step = consult(request, incident, state["book"], {})
+            step = rule_and_record(request, account, incident, state["book"], {}, table, [], None, consultation)
     except ProblemsError as exc:
         return {"problems": problems_view(exc.problems), "rulings": [], "entry": None}
     except ApiError as exc:   # an unknown book (the service's 404)
@@ -98,7 +105,7 @@ def _ruling(request: Request, account: dict, state: dict, table: str, record: bo
         effects.update(r.get("effects") or {})
     rulings.sort(key=lambda r: r.get("decides") != "kill")
     return {"problems": [], "rulings": rulings, "entry": step.get("entry"), "kill": kill, "effects": effects,
-            "outcome": step["outcome"], "book": report.get("rulebook")}
+            "outcome": step["outcome"], "book": report.get("rulebook"), "consultation": consultation}
 
 
 def _table_name(request: Request, raw: str | None) -> str | None:
@@ -159,7 +166,7 @@ async def kill_post(request: Request) -> Response:
             pot: dict[str, Any] = {"winners": winners, "amount": amount, "blind_money": blind_money,
                                    "flop": first(form, "flop") != "no"}
             # what was in force for the hand just played: the ruling on the history before it
-            before = _ruling(request, account, state, table, record=False)
+            before = _ruling(request, account, state, table, record=False, trail=True)
             eff, kill = before.get("effects") or {}, before.get("kill")
             if kill and kill.get("ruling") == "kill-required" and eff.get("killer") is not None:
                 pot["kill"] = {"seat": eff["killer"], "amount": eff.get("kill_blind")}
@@ -177,8 +184,8 @@ async def kill_post(request: Request) -> Response:
         return render(request, "kill.html", status=422, nav="kill", table=table, state=state, result=result,
                       books=_book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
                       error=error, account=account)
-    if go == "pot":   # the kill ruling for the next hand is given, so it goes in the log
-        _ruling(request, account, state, table, record=True)
+    if go == "pot":   # the kill ruling for the next hand is given, so it goes in the log, after its trail
+        _ruling(request, account, state, table, record=True, consultation=before.get("consultation"))
     save_table(request, account["room"], table, state)
     return RedirectResponse(f"/podium/kill?table={table}", status_code=303)
 

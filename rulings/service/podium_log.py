@@ -69,9 +69,12 @@ async def log_entry(request: Request) -> Response:
     report = entry.get("report") or {}
     setting = report.get("setting", "cash")
     rulings = [ruling_view(r, setting) for r in report.get("rulings") or []]
+    acts = [{"name": one.get("incident"), "outcome": one.get("outcome"),   # every disputed act, in hand order
+             "rulings": [ruling_view(r, setting) for r in one.get("rulings") or []]}
+            for one in [report, *(report.get("more_acts") or [])]]
     incident_text = _yaml(entry.get("incident"))
     later = entry.get("later") or []
-    return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, incident_text=incident_text,
+    return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, acts=acts, incident_text=incident_text,
                   later=later, recorded=request.query_params.get("recorded", ""), account=account,
                   book_link=_book_link(entry), report_json=dumps(report))
 
