@@ -172,6 +172,8 @@ class Service:
                          config.session_check_seconds)
         self.log = Log(self.engine)
         self.books = Books(Path(config.data_dir))
+        from concurrent.futures import ThreadPoolExecutor
+        self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
 
     @property
     def database(self) -> str:
@@ -209,6 +211,12 @@ class Service:
                          report_text=report_text, consultation=consultation)
         done: Future = Future()
         done.report_text = report_text     # type: ignore[attr-defined]
+        # the answer up to its "entry", written here (off the event loop): the report and, when no answer
+        # changed it, the incident are the very texts the log row holds
+        data_text = row["incident"] if step.data is incident else dumps(step.data)
+        done.head = "".join((       # type: ignore[attr-defined]
+            '{"outcome":', dumps(out["outcome"]), ',"report":', report_text, ',"questions":', dumps(out["questions"]),
+            ',"open":', dumps(out["open"]), ',"incident":', data_text, ',"answers":', dumps(out["answers"])))
 
         def committed(fut: Future) -> None:
             if fut.exception() is not None:
@@ -221,6 +229,7 @@ class Service:
         return done
 
     def close(self) -> None:
+        self.rulers.shutdown(wait=True)
         self.log.close()
         self.engine.dispose()
 
@@ -402,17 +411,44 @@ async def rule(request: Request) -> Response:
         raise ApiError(404, "not_found", f"no consultation '{consultation_id}'",
                        [_request_problem("consultation", "not a consultation this account may record from",
                                          "the id POST /api/consult answered, or leave it out")])
+    how = warm.consultation.step if full else warm.consultation.rule
+
+    def rule_and_hand_to_the_log():
+        step = how(incident, answers)
+        return svc.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
+                          room=room, consultation=consultation_id)
     try:
-        how = warm.consultation.step if full else warm.consultation.rule
-        step = await run_in_threadpool(how, incident, answers)
+        pending, out = await _ruled_then_committed(svc, rule_and_hand_to_the_log)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
-    pending = svc.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id, room=room,
-                         consultation=consultation_id)
-    out = await asyncio.wrap_future(pending)
-    # the report as stored, spliced in: "outcome" comes first, so the first "report":null is this key
-    text = dumps({**out, "report": None}).replace('"report":null', '"report":' + pending.report_text, 1)
-    return Response(text, media_type="application/json")
+    return Response(pending.head + ',"entry":' + dumps(out["entry"]) + "}", media_type="application/json")
+
+
+async def _ruled_then_committed(svc: Service, work) -> tuple[Any, dict]:
+    """Run ``work`` (rule, then hand the entry to the log writer: a future) in a ruling thread; wake the event
+    loop once, when the entry is committed (or the ruling refused). The pending future and its result."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future = loop.create_future()
+
+    def settle(pending, exc: BaseException | None) -> None:
+        if done.cancelled():
+            return
+        if exc is None and pending.exception() is not None:
+            exc = pending.exception()
+        if exc is not None:
+            done.set_exception(exc)
+        else:
+            done.set_result((pending, pending.result()))
+
+    def run() -> None:
+        try:
+            pending = work()
+        except BaseException as exc:   # noqa: BLE001 - handed to the waiting request (a refusal: 422)
+            loop.call_soon_threadsafe(settle, None, exc)
+            return
+        pending.add_done_callback(lambda f: loop.call_soon_threadsafe(settle, f, None))
+    svc.rulers.submit(run)
+    return await done
 
 
 def _entry_id(request: Request) -> int:
@@ -663,6 +699,19 @@ def admin_password_if_none(service) -> str | None:
 
 
 SWITCH_INTERVAL = 0.0005
+RULING_THREADS = 2
+
+
+def ruling_threads() -> int:
+    """Threads that rule for one worker process (``RULINGS_RULING_THREADS``, default 2).
+
+    Rulings hold the interpreter lock, so more threads than cores only take turns: each request then waits
+    for every other one to be ruled a slice at a time, and the lock changes hands every switch interval.
+    Two threads (the machine's cores: durable-rules' matching and SQLite's commit run outside the lock)
+    rule the requests in the order they came. Measured with benchmarks/service_speed.py (README).
+    """
+    raw = os.environ.get("RULINGS_RULING_THREADS") or ""
+    return int(raw) if raw.isdigit() and int(raw) > 0 else RULING_THREADS
 
 
 def tune_worker() -> None:
