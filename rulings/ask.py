@@ -97,8 +97,12 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             if not step.questions:
                 break
             print(f"\nso far ({step.outcome}):", file=out)
-            for r in step.report.rulings:
-                print(f"  RULING  {r.sentence}  [{r.rule}]", file=out)
+            acts = [step.report, *step.report.more_acts]     # every disputed act, in hand order
+            for report in acts:
+                if len(acts) > 1:
+                    print(f"  {report.incident}:", file=out)
+                for r in report.rulings:
+                    print(f"  RULING  {r.sentence}  [{r.rule}]", file=out)
             q = step.questions[0]
             print(f"\nQUESTION ({len(step.questions)} left that could change the ruling; asked by {q['asked_by']}):",
                   file=out)

@@ -99,6 +99,26 @@ def test_jsonl_and_several_files_carry_every_act(tmp_path):
     assert out.getvalue().count("Incident undercalls, act ") == 2 and "he adds $60" in out.getvalue()
 
 
+def test_rulings_ask_asks_each_act_and_writes_the_answer_into_that_act(tmp_path):
+    from rulings.ask import run
+    src = tmp_path / "undercalls.yaml"
+    src.write_text(TWO_ACTS)
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:     # yes to act 2's question about the raise; every other question skipped
+        last = out.getvalue().rsplit("QUESTION", 1)[-1]
+        return "1" if "the raise" in last and "(act 2)" in last else "s"
+    saved = tmp_path / "done.yaml"
+    assert run(str(src), None, str(saved), read=read, out=out) == 0
+    text = out.getvalue()
+    assert "(act 1)" in text and "(act 2)" in text
+    final = text.rsplit("Incident ", 2)
+    assert "he adds $75" in final[1] and "seat 3" in final[2] and "he adds $60" not in final[2]
+    done = yaml.safe_load(saved.read_text())
+    assert done["disputed"][0] == {**two_acts()["disputed"][0], "unaware_of_raise": True}   # act 2: seat 3
+    assert done["disputed"][1] == two_acts()["disputed"][1]
+
+
 # ---------------------------------------------------------------- the service
 
 @pytest.fixture(params=BACKENDS)
