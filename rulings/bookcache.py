@@ -18,6 +18,17 @@ is wrong is ignored and rebuilt, never trusted and never a traceback.
   leftover temporary files older than an hour are removed.
 - ``RULINGS_CACHE=off`` turns it off; ``RULINGS_CACHE=DIR`` moves it
   (default ``~/.cache/rulings``).
+
+The package also carries its own checked copy of the standard book
+(``shipped-book.json``: the book, its compiled conditions and the catalogues,
+in the same data-only encoding), so an empty cache folder is not a miss while
+the standard book is the one the package came with. It is keyed by content
+only: each topic file's name and bytes, the code that loading and compiling
+run (``SHIP_CODE``) and the catalogues; every part carries its own digest.
+A copy that does not match is ignored and the book is read and checked from
+its files, as on any miss. ``scripts/ship_book.py`` writes it;
+``tests/test_shipped_book.py`` fails until it is current.
+``RULINGS_SHIPPED=off`` ignores it.
 """
 from __future__ import annotations
 
@@ -230,6 +241,10 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         return _remember(book, book_key)
     except (OSError, CacheError):
         pass
+    book = shipped_book(files, names)
+    if book is not None:   # the package's own checked copy: nothing to write
+        _SERVED.add(book_key)
+        return _remember(book, book_key)
     book = build()
     _store(where, path, book, book_key)
     return _remember(book, book_key)
@@ -288,6 +303,9 @@ def yaml_data(paths: list[Path], parse: Callable[[str], Any]) -> list[Any]:
                 return data
     except (OSError, ValueError, RecursionError):
         pass
+    shipped = shipped_data(paths)
+    if shipped is not None:   # the package's own copy of these very files: nothing to write
+        return shipped
     data = build()
     try:
         payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -387,3 +405,191 @@ def _remove(path: Path) -> None:
         path.unlink()
     except OSError:
         pass
+
+
+# -- the package's own checked copy of the standard book ------------------------------------------
+
+SHIP_FORMAT = "rulings.shipped/1"
+SHIPPED = PACKAGE / "shipped-book.json"
+# the code and data that reading, checking and compiling the standard book run (tests/test_shipped_book.py
+# checks that no other module of the package is imported while a book is built and compiled)
+SHIP_CODE = ("__init__.py", "bookcache.py", "catalogue.py", "engine.py", "expressions.py", "money.py",
+             "problems.py", "yamlsrc.py", "rulebook/*.py", "betting/*.py", "*.yaml", "facts/*.yaml")
+_SERVED: set[str] = set()   # the cache keys of books served from the shipped copy (their compiled form is in it)
+_SHIP: dict[Path, Any] = {}  # the shipped file, read once per process: its header and lines, or None
+
+
+def ship_code() -> list[Path]:
+    out: list[Path] = []
+    for pattern in SHIP_CODE:
+        out += sorted(PACKAGE.glob(pattern))
+    return out
+
+
+def _versions() -> str:
+    import jinja2
+    import yaml
+    return f"{SHIP_FORMAT}\0jinja2 {jinja2.__version__}\0PyYAML {yaml.__version__}\0"
+
+
+def ship_key(files: list[Path]) -> str:
+    """A digest of the book files' names and bytes and the code and catalogues that check and compile them;
+    where the files are plays no part (the copy's origins are given the files' own names when it is read)."""
+    h = hashlib.sha256(_versions().encode())
+    for f in files:
+        h.update(b"book\0" + f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    for f in ship_code():
+        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:40]
+
+
+def _data_key(paths: list[Path]) -> str:
+    h = hashlib.sha256((_versions() + "data\0").encode())
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:40]
+
+
+def _shipped_file() -> dict | None:
+    """The shipped copy's header and lines (each part's digest checked when it is first used), or None."""
+    if os.environ.get("RULINGS_SHIPPED", "").strip().lower() in ("off", "0", "no", "false", "none"):
+        return None
+    if SHIPPED not in _SHIP:
+        got = None
+        try:
+            lines = _read(SHIPPED).split(b"\n")
+            head = json.loads(lines[0])
+            if (isinstance(head, dict) and head.get("format") == SHIP_FORMAT and isinstance(head.get("key"), str)
+                    and isinstance(head.get("parts"), dict)):
+                got = {"head": head, "lines": lines, "checked": {}}
+        except (OSError, CacheError, ValueError, RecursionError):
+            pass
+        _SHIP[SHIPPED] = got
+    return _SHIP[SHIPPED]
+
+
+def _part(ship: dict, name: str) -> bytes | None:
+    """One part of the shipped copy, if its digest is right."""
+    checked = ship["checked"]
+    if name not in checked:
+        checked[name] = None
+        where = ship["head"]["parts"].get(name)
+        if isinstance(where, list) and len(where) == 2 and type(where[0]) is int and 0 < where[0] < len(ship["lines"]):
+            line = ship["lines"][where[0]]
+            if hashlib.sha256(line).hexdigest() == where[1]:
+                checked[name] = line
+    return checked[name]
+
+
+def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
+    """The shipped checked copy of these very files (by name and bytes), its origins given ``names``;
+    None when there is none, it does not match or anything in it is wrong."""
+    ship = _shipped_file()
+    if ship is None or len({f.name for f in files}) != len(files):
+        return None
+    try:
+        if ship["head"]["key"] != ship_key(files):
+            return None
+    except OSError:
+        return None
+    payload = _part(ship, "book")
+    if payload is None:
+        return None
+    try:
+        book = json.loads(payload, object_hook=_object)
+    except (CacheError, ValueError, RecursionError):
+        return None
+    if not isinstance(book, model.Rulebook) or book.files != [f.name for f in files]:
+        return None
+    where = {f.name: n for f, n in zip(files, names)}
+    origins = [p.origin for p in book.parameters.values()]
+    for r in book.rules.values():
+        origins.append(r.origin)
+        origins += [e.origin for e in r.examples]
+    for o in origins:
+        if type(o) is not model.Origin or o.file not in where:
+            return None
+        object.__setattr__(o, "file", where[o.file])   # a frozen Origin just decoded, held by nothing else
+    book.files = [str(f) for f in files]
+    return book
+
+
+def shipped_compiled(book_key: str, count: int) -> list | None:
+    """The compiled conditions of a book served from the shipped copy (``book_key``: its cache key)."""
+    ship = _shipped_file() if book_key in _SERVED else None
+    payload = _part(ship, "compiled") if ship is not None else None
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, list) and len(data) == count else None
+
+
+def shipped_data(paths: list[Path]) -> list | None:
+    """The shipped copy's parse of these catalogue files (by name and bytes), or None."""
+    ship = _shipped_file()
+    if ship is None:
+        return None
+    try:
+        name = "data-" + _data_key(paths)
+    except OSError:
+        return None
+    payload = _part(ship, name)
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, list) and len(data) == len(paths) else None
+
+
+def make_shipped() -> bytes:
+    """The shipped copy for the package's standard book as it is now, read and checked from its files
+    (``scripts/ship_book.py`` writes it to ``SHIPPED``)."""
+    from rulings import catalogue, matters
+    from rulings.engine import _compiled, ruled_flags
+    from rulings.problems import _display
+    from rulings.rulebook.load import ROOT, standard_book
+    saved = os.environ.get("RULINGS_CACHE")
+    os.environ["RULINGS_CACHE"] = "off"   # built from the files, whatever any cache holds
+    try:
+        files = sorted((ROOT / "standard").glob("*.yaml"))
+        book = standard_book(ROOT)
+        rules = list(book.rules.values())
+        compiled = _compiled(rules, ruled_flags(rules))
+        catalogues = [(sorted((PACKAGE / "facts").glob("*.yaml")), catalogue._parse),
+                      ([PACKAGE / "citations.yaml"], catalogue._parse), ([PACKAGE / "matters.yaml"], matters._parse)]
+        datas = [(_data_key(paths), [parse(p.read_text(encoding="utf-8")) for p in paths])
+                 for paths, parse in catalogues]
+    finally:
+        if saved is None:
+            del os.environ["RULINGS_CACHE"]
+        else:
+            os.environ["RULINGS_CACHE"] = saved
+    plain = {str(f): f.name for f in files}
+    plain.update({_display(f): f.name for f in files})
+    tree = encode(book)
+
+    def canonical(value: Any) -> None:   # every Origin's file, and the book's files, by file name only
+        if isinstance(value, list):
+            for v in value:
+                canonical(v)
+        elif isinstance(value, dict):
+            if value.get("@c") == "Origin":
+                value["v"][0] = plain[value["v"][0]]
+            for v in value.values():
+                canonical(v)
+    canonical(tree)
+    assert tree["@c"] == "Rulebook" and tree["v"][2] == [str(f) for f in files]
+    tree["v"][2] = [f.name for f in files]
+
+    def line(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    lines = [line(tree), line(compiled)] + [line(data) for _, data in datas]
+    names = ["book", "compiled"] + [f"data-{k}" for k, _ in datas]
+    head = {"format": SHIP_FORMAT, "key": ship_key(files),
+            "parts": {n: [i + 1, hashlib.sha256(b).hexdigest()] for i, (n, b) in enumerate(zip(names, lines))}}
+    return b"\n".join([json.dumps(head, indent=None).encode()] + lines) + b"\n"

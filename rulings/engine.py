@@ -274,8 +274,23 @@ def _cache_file(rules: list[Rule], ruled: dict, book_key: str | None = None) -> 
     return folder / f"compiled-{h.hexdigest()[:32]}.json"
 
 
+def ruled_flags(rules: list[Rule]) -> dict[str, list[str]]:
+    """Each ruling some rule gives, and the flags of the rules giving it (in book order)."""
+    ruled: dict[str, list[str]] = {}
+    for i, rule in enumerate(rules):
+        if rule.then.ruling:
+            ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
+    return ruled
+
+
 def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> list[dict]:
-    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached)."""
+    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached;
+    for the package's own standard book, from its shipped checked copy: rulings/bookcache.py)."""
+    if book_key is not None:
+        from rulings.bookcache import shipped_compiled
+        shipped = shipped_compiled(book_key, len(rules))
+        if shipped is not None:
+            return shipped
     path = None
     try:
         path = _cache_file(rules, ruled, book_key)
@@ -627,10 +642,7 @@ class Engine:
         self._closed = False
         self._matched: list[int] = []
         rules = list(book.rules.values())
-        self._ruled: dict[str, list[str]] = {}
-        for i, rule in enumerate(rules):
-            if rule.then.ruling:
-                self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
+        self._ruled = ruled_flags(rules)
         from rulings.bookcache import key_of
         compiled = _compiled(rules, self._ruled, key_of(book))
         self._needs = [c["needs"] for c in compiled]

@@ -1,0 +1,158 @@
+"""The package's own checked copy of the standard book (rulings/shipped-book.json, rulings/bookcache.py).
+
+It must be current (this test fails until scripts/ship_book.py is run after a
+change to the book, a catalogue or the loading code), serve an empty cache
+folder with exactly the book the files give, be ignored when any book file's
+bytes differ, and be ignored, never trusted, when it is damaged.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulings import bookcache
+from rulings.engine import Engine
+from rulings.rulebook.load import ROOT, standard_book
+
+REPO = Path(__file__).resolve().parents[1]
+HEADLINE = REPO / "examples" / "incidents" / "pl-silent-overchip.yaml"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("RULINGS_CACHE", str(where))
+    monkeypatch.delenv("RULINGS_SHIPPED", raising=False)
+    return where
+
+
+@pytest.fixture(scope="module")
+def from_files() -> object:
+    """The standard book read and checked from its files, no cache and no shipped copy."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULINGS_CACHE", "off")
+        return standard_book()
+
+
+def _written(where: Path) -> list[str]:
+    return sorted(p.name for p in where.iterdir()) if where.exists() else []
+
+
+def test_the_shipped_copy_is_current():
+    assert bookcache.SHIPPED.read_bytes() == bookcache.make_shipped(), (
+        "rulings/shipped-book.json is out of date: run .venv/bin/python scripts/ship_book.py")
+
+
+def test_an_empty_cache_folder_gets_the_book_the_files_give_and_writes_nothing(cache, from_files):
+    book = standard_book()
+    assert book == from_files   # every rule, parameter, example and origin (file, line, column)
+    assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
+    assert book.files == from_files.files
+    engine = Engine(book)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("RULINGS_CACHE", "off")
+            plain = Engine(from_files)
+        try:   # the shipped compiled conditions are those the compiler gives
+            assert (engine._conds, engine._needs, engine._uses) == (plain._conds, plain._needs, plain._uses)
+        finally:
+            plain.close()
+    finally:
+        engine.close()
+    assert _written(cache) == []
+
+
+def test_the_command_in_an_empty_folder_prints_what_a_full_check_prints(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "RULINGS_SHIPPED"}
+    outs = {}
+    for how in ("shipped", "off"):
+        where = tmp_path / how
+        run = subprocess.run([sys.executable, "-m", "rulings", "rule", str(HEADLINE), "--verbose"], cwd=tmp_path,
+                             env=dict(env, RULINGS_CACHE=str(where), RULINGS_SHIPPED=how), capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        outs[how] = (run.stdout, _written(where))
+    assert outs["shipped"][0] == outs["off"][0]
+    assert f"from:    {ROOT / 'standard' / 'pot-limit.yaml'}:" in outs["shipped"][0]   # outside the working folder
+    assert outs["shipped"][1] == []   # the book, its compiled conditions and the catalogues all came shipped
+    assert [n.split("-")[0] for n in outs["off"][1]] == ["book", "compiled", "data", "data", "data"]
+
+
+def test_a_copy_of_the_same_files_is_served_with_its_own_names_and_one_changed_byte_is_a_miss(
+        cache, from_files, tmp_path, monkeypatch):
+    root = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "standard", root / "standard")
+    monkeypatch.chdir(tmp_path)
+    same = standard_book(root)
+    assert _written(cache) == []
+    assert {r.origin.file for r in same.rules.values()} == {f"rulebooks/standard/{f.name}"
+                                                            for f in sorted((root / "standard").glob("*.yaml"))}
+    assert all(Path(f).parent == root / "standard" for f in same.files)
+
+    topic = root / "standard" / "wagers.yaml"
+    topic.write_bytes(topic.read_bytes() + b"# one comment more\n")
+    edited = standard_book(root)   # read and checked from the files, and kept in the cache folder
+    assert [n.split("-")[0] for n in _written(cache)] == ["book"]
+    assert edited == same and edited is not same
+
+
+def _damaged(tmp_path: Path, monkeypatch, raw: bytes) -> None:
+    path = tmp_path / "shipped-book.json"
+    path.write_bytes(raw)
+    monkeypatch.setattr(bookcache, "SHIPPED", path)
+    monkeypatch.setattr(bookcache, "_SHIP", {})
+
+
+def _with_line(raw: bytes, n: int, line: bytes, fix_digest: bool) -> bytes:
+    lines = raw.split(b"\n")
+    lines[n] = line
+    if fix_digest:
+        head = json.loads(lines[0])
+        name = next(k for k, (i, _) in head["parts"].items() if i == n)
+        head["parts"][name][1] = hashlib.sha256(line).hexdigest()
+        lines[0] = json.dumps(head).encode()
+    return b"\n".join(lines)
+
+
+def test_a_damaged_shipped_copy_is_ignored_and_runs_nothing(cache, from_files, tmp_path, monkeypatch):
+    good = bookcache.SHIPPED.read_bytes()
+    book_line = good.split(b"\n")[1]
+    marker = tmp_path / "ran"
+    planted = b'{"@c":"Popen","v":["touch ' + str(marker).encode() + b'"]}'
+    head = json.loads(good.split(b"\n")[0])
+    damaged = {
+        "truncated": good[: len(good) // 2],
+        "garbage": os.urandom(5000),
+        "empty": b"",
+        "content changed": _with_line(good, 1, book_line.replace(b"pot-size bet", b"pot-size BET", 1), False),
+        "another key": good.replace(head["key"].encode(), b"0" * 40, 1),
+        "a class outside the model": _with_line(good, 1, planted, True),
+        "not a book": _with_line(good, 1, b'{"@t":[1,2]}', True),
+    }
+    for i, (what, raw) in enumerate(damaged.items()):
+        (tmp_path / str(i)).mkdir()
+        _damaged(tmp_path / str(i), monkeypatch, raw)
+        assert standard_book() == from_files, what
+        assert [n.split("-")[0] for n in _written(cache)] == ["book"], what   # checked from the files
+        shutil.rmtree(cache)
+    assert not marker.exists()
+
+
+def test_the_shipped_copy_covers_the_code_that_loading_and_compiling_run():
+    """Every module of the package that reading, checking and compiling the book imports is in its key."""
+    code = ("import os, sys; os.environ['RULINGS_CACHE'] = 'off'\n"
+            "from rulings.rulebook.load import standard_book\nfrom rulings.engine import Engine\n"
+            "Engine(standard_book())\n"
+            "print('\\n'.join(sorted(m.__file__ for n, m in sys.modules.items()\n"
+            "      if n.startswith('rulings') and n != 'rulings.rulebooks' and getattr(m, '__file__', None))))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert run.returncode == 0, run.stderr
+    used = {Path(f).resolve() for f in run.stdout.split()}
+    assert used and used <= {f.resolve() for f in bookcache.ship_code()}
