@@ -432,14 +432,25 @@ def _versions() -> str:
     return f"{SHIP_FORMAT}\0jinja2 {jinja2.__version__}\0PyYAML {yaml.__version__}\0"
 
 
-def ship_key(files: list[Path]) -> str:
-    """A digest of the book files' names and bytes and the code and catalogues that check and compile them;
-    where the files are plays no part (the copy's origins are given the files' own names when it is read)."""
+def code_key() -> str:
+    """A digest of the code and catalogues that check and compile a book (``SHIP_CODE``) and the versions of
+    the libraries that parse it."""
     h = hashlib.sha256(_versions().encode())
-    for f in files:
-        h.update(b"book\0" + f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     for f in ship_code():
         h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:40]
+
+
+def file_digests(files: list[Path]) -> dict[str, str]:
+    return {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+
+
+def ship_key(files: list[Path], code: str | None = None) -> str:
+    """A digest of the book files' names and bytes and the code and catalogues that check and compile them;
+    where the files are plays no part (the copy's origins are given the files' own names when it is read)."""
+    h = hashlib.sha256((code or code_key()).encode())
+    for name, digest in file_digests(files).items():
+        h.update(b"book\0" + name.encode() + b"\0" + digest.encode() + b"\0")
     return h.hexdigest()[:40]
 
 
@@ -481,6 +492,18 @@ def _part(ship: dict, name: str) -> bytes | None:
     return checked[name]
 
 
+def _decoded(ship: dict) -> model.Rulebook | None:
+    """The shipped book as written: every origin's file, and the book's files, by file name only."""
+    payload = _part(ship, "book")
+    if payload is None:
+        return None
+    try:
+        book = json.loads(payload, object_hook=_object)
+    except (CacheError, ValueError, RecursionError):
+        return None
+    return book if isinstance(book, model.Rulebook) else None
+
+
 def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
     """The shipped checked copy of these very files (by name and bytes), its origins given ``names``;
     None when there is none, it does not match or anything in it is wrong."""
@@ -492,14 +515,8 @@ def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
             return None
     except OSError:
         return None
-    payload = _part(ship, "book")
-    if payload is None:
-        return None
-    try:
-        book = json.loads(payload, object_hook=_object)
-    except (CacheError, ValueError, RecursionError):
-        return None
-    if not isinstance(book, model.Rulebook) or book.files != [f.name for f in files]:
+    book = _decoded(ship)
+    if book is None or book.files != [f.name for f in files]:
         return None
     where = {f.name: n for f, n in zip(files, names)}
     origins = [p.origin for p in book.parameters.values()]
@@ -512,6 +529,28 @@ def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
         object.__setattr__(o, "file", where[o.file])   # a frozen Origin just decoded, held by nothing else
     book.files = [str(f) for f in files]
     return book
+
+
+def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
+    """On a miss (the cache folder on): the shipped book as written (origins by file name only) and the
+    names of the files among ``files`` whose bytes it was built from, when the code that checks a book is
+    the code it was checked with and at least one file is unchanged; else None. The loader takes the
+    unchanged files' parameters and rules from it and reads and checks only the others
+    (rulings/rulebook/load.py ``build_layered``)."""
+    ship = _shipped_file() if folder() is not None else None
+    if ship is None or len({f.name for f in files}) != len(files):
+        return None
+    head = ship["head"]
+    try:
+        if head.get("code") != code_key() or not isinstance(head.get("files"), dict):
+            return None
+        same = {n for n, d in file_digests(files).items() if head["files"].get(n) == d}
+    except OSError:
+        return None
+    book = _decoded(ship) if same else None
+    if book is None or not all(type(f) is str for f in book.files):
+        return None
+    return book, same
 
 
 def shipped_compiled(book_key: str, count: int) -> list | None:
@@ -590,6 +629,7 @@ def make_shipped() -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
     lines = [line(tree), line(compiled)] + [line(data) for _, data in datas]
     names = ["book", "compiled"] + [f"data-{k}" for k, _ in datas]
-    head = {"format": SHIP_FORMAT, "key": ship_key(files),
+    code = code_key()
+    head = {"format": SHIP_FORMAT, "key": ship_key(files, code), "code": code, "files": file_digests(files),
             "parts": {n: [i + 1, hashlib.sha256(b).hexdigest()] for i, (n, b) in enumerate(zip(names, lines))}}
     return b"\n".join([json.dumps(head, indent=None).encode()] + lines) + b"\n"

@@ -156,3 +156,91 @@ def test_the_shipped_copy_covers_the_code_that_loading_and_compiling_run():
     assert run.returncode == 0, run.stderr
     used = {Path(f).resolve() for f in run.stdout.split()}
     assert used and used <= {f.resolve() for f in bookcache.ship_code()}
+
+
+# -- a true miss: only the files that differ from the shipped copy are read and checked ----------------------
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "standard", root / "standard")
+    return root
+
+
+def _edit(root: Path, name: str, old: str, new: str) -> None:
+    f = root / "standard" / name
+    text = f.read_text(encoding="utf-8")
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _full(root: Path):
+    """What reading and checking every file gives: the book, or the problems."""
+    from rulings.problems import ProblemsError
+    from rulings.rulebook.load import build_book
+    try:
+        return build_book("standard", "Standard card-room rulebook", sorted((root / "standard").glob("*.yaml")))
+    except ProblemsError as exc:
+        return exc.problems
+
+
+def _layered(root: Path, monkeypatch) -> tuple:
+    """standard_book on a miss, with the names of the files it read."""
+    from rulings.problems import ProblemsError
+    from rulings.rulebook import load
+    read: list[str] = []
+    real = load.read_topic_files
+
+    def reading(files):
+        read.extend(f.name for f in files)
+        return real(files)
+    monkeypatch.setattr(load, "read_topic_files", reading)
+    try:
+        got = standard_book(root)
+    except ProblemsError as exc:
+        got = exc.problems
+    finally:
+        monkeypatch.setattr(load, "read_topic_files", real)
+    return got, read
+
+
+def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(cache, tmp_path, monkeypatch):
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    # the rule pot-limit.yaml's exception inherits from gets one more condition
+    _edit(root, "wagers.yaml", "      chip_count: 1\n      facing_bet: false\n",
+          "      chip_count: 1\n      facing_bet: false\n      setting: cash\n")
+    book, read = _layered(root, monkeypatch)
+    assert read == ["wagers.yaml"]
+    assert book == _full(root)
+    assert ("setting", "eq", "cash") in [(c.fact, c.op, c.value)
+                                         for c in book.rules["pot-limit.silent-overchip-is-pot-bet"].when]
+    assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
+    assert [n.split("-")[0] for n in _written(cache)] == ["book"]
+
+
+def test_an_edit_that_breaks_a_rule_of_another_file_is_reported_as_a_full_check_reports_it(
+        cache, tmp_path, monkeypatch):
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _edit(root, "wagers.yaml", "- id: wagers.silent-single-chip-bet\n", "- id: wagers.silent-single-chip-bet-x\n")
+    problems, read = _layered(root, monkeypatch)
+    assert read[0] == "wagers.yaml" and len(read) > 1   # the problem sent it back to every file
+    assert problems == _full(root)
+    assert [(p.code, p.file, p.line) for p in problems if "silent-single-chip-bet'" in p.message] == [
+        ("R104", "rulebooks/standard/pot-limit.yaml", 193)]
+
+
+def test_a_parameter_changed_or_a_problem_in_the_edited_file_reads_every_file(cache, tmp_path, monkeypatch):
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _edit(root, "pot-limit.yaml", "    default: false\n    cites: [RRP-PL-5]\n",
+          "    default: true\n    cites: [RRP-PL-5]\n")
+    book, read = _layered(root, monkeypatch)
+    assert read[0] == "pot-limit.yaml" and len(read) == 17
+    assert book == _full(root) and book.parameters["pot_limit.sb_counts_as_bb"].default is True
+
+    root = _copy(tmp_path / "again")
+    _edit(root, "wagers.yaml", "      chip_count: 1\n", "      chip_count: one\n")
+    problems, read = _layered(root, monkeypatch)
+    assert read[0] == "wagers.yaml" and len(read) == 17
+    assert problems == _full(root) and problems
