@@ -550,20 +550,43 @@ def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
     book = _decoded(ship) if same else None
     if book is None or not all(type(f) is str for f in book.files):
         return None
+    if "seed" not in ship:
+        from rulings.engine import ruled_flags
+        rules = list(book.rules.values())
+        ship["seed"] = ([(r.when, r.then) for r in rules], ruled_flags(rules))
     return book, same
 
 
-def shipped_compiled(book_key: str, count: int) -> list | None:
-    """The compiled conditions of a book served from the shipped copy (``book_key``: its cache key)."""
-    ship = _shipped_file() if book_key in _SERVED else None
-    payload = _part(ship, "compiled") if ship is not None else None
+def _compiled_part(ship: dict) -> list | None:
+    payload = _part(ship, "compiled")
     if payload is None:
         return None
     try:
         data = json.loads(payload)
     except (ValueError, RecursionError):
         return None
-    return data if isinstance(data, list) and len(data) == count else None
+    return data if isinstance(data, list) else None
+
+
+def shipped_compiled(book_key: str, rules: list[model.Rule], ruled: dict) -> list | None:
+    """The compiled conditions the shipped copy holds for these rules (``book_key``: the book's cache key,
+    ``ruled``: the rulings they give and the rules giving each): the whole list for a book served from the
+    copy; after a miss that read the copy (``shipped_parts``), the entry of each rule that is the copy's rule
+    at the same place with the same conditions and outcome (None for the others), when the same rules give
+    the same rulings; else None."""
+    ship = _shipped_file()
+    if ship is None:
+        return None
+    if book_key in _SERVED:
+        data = _compiled_part(ship)
+        return data if data is not None and len(data) == len(rules) else None
+    seed = ship.get("seed")   # the copy's rules' (when, then) and the rulings they give, noted by shipped_parts
+    if seed is None or seed[1] != ruled:
+        return None
+    data = _compiled_part(ship)
+    if data is None or len(data) != len(seed[0]):
+        return None
+    return [data[i] if i < len(data) and (r.when, r.then) == seed[0][i] else None for i, r in enumerate(rules)]
 
 
 def shipped_data(paths: list[Path]) -> list | None:

@@ -286,10 +286,11 @@ def ruled_flags(rules: list[Rule]) -> dict[str, list[str]]:
 def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> list[dict]:
     """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached;
     for the package's own standard book, from its shipped checked copy: rulings/bookcache.py)."""
+    shipped = None
     if book_key is not None:
         from rulings.bookcache import shipped_compiled
-        shipped = shipped_compiled(book_key, len(rules))
-        if shipped is not None:
+        shipped = shipped_compiled(book_key, rules, ruled)
+        if shipped is not None and None not in shipped:
             return shipped
     path = None
     try:
@@ -300,9 +301,10 @@ def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> li
                 return data
     except (OSError, ValueError):
         pass
-    out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
+    out = [shipped[i] if shipped and shipped[i] is not None else
+           {"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
             "trees": [expression_tree(v) for _, v in r.then.effects + r.then.derive],
-            "when": [compile_condition(c, ruled) for c in r.when]} for r in rules]
+            "when": [compile_condition(c, ruled) for c in r.when]} for i, r in enumerate(rules)]
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -203,7 +203,8 @@ def _layered(root: Path, monkeypatch) -> tuple:
     return got, read
 
 
-def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(cache, tmp_path, monkeypatch):
+def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(cache, from_files, tmp_path,
+                                                                               monkeypatch):
     root = _copy(tmp_path)
     monkeypatch.chdir(tmp_path)
     # the rule pot-limit.yaml's exception inherits from gets one more condition
@@ -216,6 +217,33 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
                                          for c in book.rules["pot-limit.silent-overchip-is-pot-bet"].when]
     assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
     assert [n.split("-")[0] for n in _written(cache)] == ["book"]
+
+    # compiled: the copy's entries for the rules it holds unchanged, the compiler's for the others
+    from rulings import engine as engine_module
+    compiled: list[str] = []
+    real = engine_module.uses
+
+    def compiling(rule):
+        compiled.append(rule.id)
+        return real(rule)
+    monkeypatch.setattr(engine_module, "uses", compiling)
+    engine = Engine(book)
+    monkeypatch.setattr(engine_module, "uses", real)
+    try:
+        before = {r.id: (r.when, r.then) for r in from_files.rules.values()}
+        changed = [r.id for r in book.rules.values() if before[r.id] != (r.when, r.then)]
+        assert changed == ["misdeclared-calls.opening-overchip-stands-late", "pot-limit.silent-overchip-is-pot-bet",
+                           "wagers.silent-single-chip-bet"]
+        assert compiled == changed
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("RULINGS_CACHE", "off")
+            plain = Engine(_full(root))
+        try:
+            assert (engine._conds, engine._needs, engine._uses) == (plain._conds, plain._needs, plain._uses)
+        finally:
+            plain.close()
+    finally:
+        engine.close()
 
 
 def test_an_edit_that_breaks_a_rule_of_another_file_is_reported_as_a_full_check_reports_it(
