@@ -195,7 +195,8 @@ def decode(data: Any) -> Any:
 
 
 def dumps(book: model.Rulebook, book_key: str) -> bytes:
-    payload = json.dumps(encode(book), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    payload = json.dumps(encode(book), separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                         check_circular=False)   # a tree of fresh lists and dicts: encode would have looped first
     digest = hashlib.sha256(payload.encode()).hexdigest()
     head = json.dumps({"format": FORMAT, "key": book_key, "sha256": digest})
     return (head + "\n" + payload).encode()
