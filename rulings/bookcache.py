@@ -552,9 +552,7 @@ def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
     if book is None or not all(type(f) is str for f in book.files):
         return None
     if "seed" not in ship:
-        from rulings.engine import ruled_flags
-        rules = list(book.rules.values())
-        ship["seed"] = ([(r.when, r.then) for r in rules], ruled_flags(rules))
+        ship["seed"] = [(r.when, r.then) for r in book.rules.values()]
     return book, same
 
 
@@ -569,25 +567,25 @@ def _compiled_part(ship: dict) -> list | None:
     return data if isinstance(data, list) else None
 
 
-def shipped_compiled(book_key: str, rules: list[model.Rule], ruled: dict) -> list | None:
-    """The compiled conditions the shipped copy holds for these rules (``book_key``: the book's cache key,
-    ``ruled``: the rulings they give and the rules giving each): the whole list for a book served from the
-    copy; after a miss that read the copy (``shipped_parts``), the entry of each rule that is the copy's rule
-    at the same place with the same conditions and outcome (None for the others), when the same rules give
-    the same rulings; else None."""
+def shipped_compiled(book_key: str, rules: list[model.Rule]) -> list | None:
+    """The compiled conditions the shipped copy holds for these rules (``book_key``: the book's cache key):
+    the whole list for a book served from the copy; after a miss that read the copy (``shipped_parts``),
+    when every rule gives the ruling the copy's rule at its place gives (the compiler's flags for ``ruled:``
+    tests are by place), the entry of each rule that is the copy's rule at its place with the same conditions
+    and outcome, None for the others; else None."""
     ship = _shipped_file()
     if ship is None:
         return None
     if book_key in _SERVED:
         data = _compiled_part(ship)
         return data if data is not None and len(data) == len(rules) else None
-    seed = ship.get("seed")   # the copy's rules' (when, then) and the rulings they give, noted by shipped_parts
-    if seed is None or seed[1] != ruled:
+    seed = ship.get("seed")   # the copy's rules' (when, then), noted by shipped_parts
+    if seed is None or [r.then.ruling for r in rules] != [then.ruling for _, then in seed]:
         return None
     data = _compiled_part(ship)
-    if data is None or len(data) != len(seed[0]):
+    if data is None or len(data) != len(seed):
         return None
-    return [data[i] if i < len(data) and (r.when, r.then) == seed[0][i] else None for i, r in enumerate(rules)]
+    return [data[i] if (r.when, r.then) == seed[i] else None for i, r in enumerate(rules)]
 
 
 def shipped_data(paths: list[Path]) -> list | None:
@@ -607,53 +605,3 @@ def shipped_data(paths: list[Path]) -> list | None:
     except (ValueError, RecursionError):
         return None
     return data if isinstance(data, list) and len(data) == len(paths) else None
-
-
-def make_shipped() -> bytes:
-    """The shipped copy for the package's standard book as it is now, read and checked from its files
-    (``scripts/ship_book.py`` writes it to ``SHIPPED``)."""
-    from rulings import catalogue, matters
-    from rulings.engine import _compiled, ruled_flags
-    from rulings.problems import _display
-    from rulings.rulebook.load import ROOT, standard_book
-    saved = os.environ.get("RULINGS_CACHE")
-    os.environ["RULINGS_CACHE"] = "off"   # built from the files, whatever any cache holds
-    try:
-        files = sorted((ROOT / "standard").glob("*.yaml"))
-        book = standard_book(ROOT)
-        rules = list(book.rules.values())
-        compiled = _compiled(rules, ruled_flags(rules))
-        catalogues = [(sorted((PACKAGE / "facts").glob("*.yaml")), catalogue._parse),
-                      ([PACKAGE / "citations.yaml"], catalogue._parse), ([PACKAGE / "matters.yaml"], matters._parse)]
-        datas = [(_data_key(paths), [parse(p.read_text(encoding="utf-8")) for p in paths])
-                 for paths, parse in catalogues]
-    finally:
-        if saved is None:
-            del os.environ["RULINGS_CACHE"]
-        else:
-            os.environ["RULINGS_CACHE"] = saved
-    plain = {str(f): f.name for f in files}
-    plain.update({_display(f): f.name for f in files})
-    tree = encode(book)
-
-    def canonical(value: Any) -> None:   # every Origin's file, and the book's files, by file name only
-        if isinstance(value, list):
-            for v in value:
-                canonical(v)
-        elif isinstance(value, dict):
-            if value.get("@c") == "Origin":
-                value["v"][0] = plain[value["v"][0]]
-            for v in value.values():
-                canonical(v)
-    canonical(tree)
-    assert tree["@c"] == "Rulebook" and tree["v"][2] == [str(f) for f in files]
-    tree["v"][2] = [f.name for f in files]
-
-    def line(value: Any) -> bytes:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
-    lines = [line(tree), line(compiled)] + [line(data) for _, data in datas]
-    names = ["book", "compiled"] + [f"data-{k}" for k, _ in datas]
-    code = code_key()
-    head = {"format": SHIP_FORMAT, "key": ship_key(files, code), "code": code, "files": file_digests(files),
-            "parts": {n: [i + 1, hashlib.sha256(b).hexdigest()] for i, (n, b) in enumerate(zip(names, lines))}}
-    return b"\n".join([json.dumps(head, indent=None).encode()] + lines) + b"\n"

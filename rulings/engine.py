@@ -289,7 +289,7 @@ def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> li
     shipped = None
     if book_key is not None:
         from rulings.bookcache import shipped_compiled
-        shipped = shipped_compiled(book_key, rules, ruled)
+        shipped = shipped_compiled(book_key, rules)
         if shipped is not None and None not in shipped:
             return shipped
     path = None
