@@ -46,6 +46,11 @@ def _written(where: Path) -> list[str]:
     return sorted(p.name for p in where.iterdir()) if where.exists() else []
 
 
+def _built(where: Path) -> bool:
+    """Whether a book was read and checked from its files (and so kept in the cache folder)."""
+    return any(n.startswith("book-") for n in _written(where))
+
+
 def test_the_shipped_copy_is_current():
     spec = importlib.util.spec_from_file_location("ship_book", REPO / "scripts" / "ship_book.py")
     script = importlib.util.module_from_spec(spec)
@@ -86,7 +91,7 @@ def test_the_command_in_an_empty_folder_prints_what_a_full_check_prints(tmp_path
     assert outs["shipped"][0] == outs["off"][0]
     assert f"from:    {ROOT / 'standard' / 'pot-limit.yaml'}:" in outs["shipped"][0]   # outside the working folder
     assert outs["shipped"][1] == []   # the book, its compiled conditions and the catalogues all came shipped
-    assert [n.split("-")[0] for n in outs["off"][1]] == ["book", "compiled", "data", "data", "data"]
+    assert any(n.startswith("book-") for n in outs["off"][1])   # read, checked and kept in the folder
 
 
 def test_a_copy_of_the_same_files_is_served_with_its_own_names_and_one_changed_byte_is_a_miss(
@@ -103,7 +108,7 @@ def test_a_copy_of_the_same_files_is_served_with_its_own_names_and_one_changed_b
     topic = root / "standard" / "wagers.yaml"
     topic.write_bytes(topic.read_bytes() + b"# one comment more\n")
     edited = standard_book(root)   # read and checked from the files, and kept in the cache folder
-    assert [n.split("-")[0] for n in _written(cache)] == ["book"]
+    assert _built(cache)
     assert edited == same and edited is not same
 
 
@@ -144,7 +149,7 @@ def test_a_damaged_shipped_copy_is_ignored_and_runs_nothing(cache, from_files, t
         (tmp_path / str(i)).mkdir()
         _damaged(tmp_path / str(i), monkeypatch, raw)
         assert standard_book() == from_files, what
-        assert [n.split("-")[0] for n in _written(cache)] == ["book"], what   # checked from the files
+        assert _built(cache), what   # read and checked from the files, and kept in the folder
         shutil.rmtree(cache)
     assert not marker.exists()
 
@@ -220,7 +225,7 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
     assert ("setting", "eq", "cash") in [(c.fact, c.op, c.value)
                                          for c in book.rules["pot-limit.silent-overchip-is-pot-bet"].when]
     assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
-    assert [n.split("-")[0] for n in _written(cache)] == ["book"]
+    assert _built(cache)
 
     # compiled: the copy's entries for the rules it holds unchanged, the compiler's for the others
     from rulings import engine as engine_module
