@@ -18,6 +18,17 @@ is wrong is ignored and rebuilt, never trusted and never a traceback.
   leftover temporary files older than an hour are removed.
 - ``RULINGS_CACHE=off`` turns it off; ``RULINGS_CACHE=DIR`` moves it
   (default ``~/.cache/rulings``).
+
+The package also carries its own checked copy of the standard book
+(``shipped-book.json``: the book, its compiled conditions and the catalogues,
+in the same data-only encoding), so an empty cache folder is not a miss while
+the standard book is the one the package came with. It is keyed by content
+only: each topic file's name and bytes, the code that loading and compiling
+run (``SHIP_CODE``) and the catalogues; every part carries its own digest.
+A copy that does not match is ignored and the book is read and checked from
+its files, as on any miss. ``scripts/ship_book.py`` writes it;
+``tests/test_shipped_book.py`` fails until it is current.
+``RULINGS_SHIPPED=off`` ignores it.
 """
 from __future__ import annotations
 
@@ -184,7 +195,8 @@ def decode(data: Any) -> Any:
 
 
 def dumps(book: model.Rulebook, book_key: str) -> bytes:
-    payload = json.dumps(encode(book), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    payload = json.dumps(encode(book), separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                         check_circular=False)   # a tree of fresh lists and dicts: encode would have looped first
     digest = hashlib.sha256(payload.encode()).hexdigest()
     head = json.dumps({"format": FORMAT, "key": book_key, "sha256": digest})
     return (head + "\n" + payload).encode()
@@ -230,6 +242,10 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         return _remember(book, book_key)
     except (OSError, CacheError):
         pass
+    book = shipped_book(files, names)
+    if book is not None:   # the package's own checked copy: nothing to write
+        _SERVED.add(book_key)
+        return _remember(book, book_key)
     book = build()
     _store(where, path, book, book_key)
     return _remember(book, book_key)
@@ -288,6 +304,9 @@ def yaml_data(paths: list[Path], parse: Callable[[str], Any]) -> list[Any]:
                 return data
     except (OSError, ValueError, RecursionError):
         pass
+    shipped = shipped_data(paths)
+    if shipped is not None:   # the package's own copy of these very files: nothing to write
+        return shipped
     data = build()
     try:
         payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -387,3 +406,202 @@ def _remove(path: Path) -> None:
         path.unlink()
     except OSError:
         pass
+
+
+# -- the package's own checked copy of the standard book ------------------------------------------
+
+SHIP_FORMAT = "rulings.shipped/1"
+SHIPPED = PACKAGE / "shipped-book.json"
+# the code and data that reading, checking and compiling the standard book run (tests/test_shipped_book.py
+# checks that no other module of the package is imported while a book is built and compiled)
+SHIP_CODE = ("__init__.py", "bookcache.py", "catalogue.py", "engine.py", "expressions.py", "money.py",
+             "problems.py", "yamlsrc.py", "rulebook/*.py", "betting/*.py", "*.yaml", "facts/*.yaml")
+_SERVED: set[str] = set()   # the cache keys of books served from the shipped copy (their compiled form is in it)
+_SHIP: dict[Path, Any] = {}  # the shipped file, read once per process: its header and lines, or None
+
+
+def ship_code() -> list[Path]:
+    out: list[Path] = []
+    for pattern in SHIP_CODE:
+        out += sorted(PACKAGE.glob(pattern))
+    return out
+
+
+def _versions() -> str:
+    import jinja2
+    import yaml
+    return f"{SHIP_FORMAT}\0jinja2 {jinja2.__version__}\0PyYAML {yaml.__version__}\0"
+
+
+def code_key() -> str:
+    """A digest of the code and catalogues that check and compile a book (``SHIP_CODE``) and the versions of
+    the libraries that parse it."""
+    h = hashlib.sha256(_versions().encode())
+    for f in ship_code():
+        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:40]
+
+
+def file_digests(files: list[Path]) -> dict[str, str]:
+    return {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+
+
+def ship_key(files: list[Path], code: str | None = None) -> str:
+    """A digest of the book files' names and bytes and the code and catalogues that check and compile them;
+    where the files are plays no part (the copy's origins are given the files' own names when it is read)."""
+    h = hashlib.sha256((code or code_key()).encode())
+    for name, digest in file_digests(files).items():
+        h.update(b"book\0" + name.encode() + b"\0" + digest.encode() + b"\0")
+    return h.hexdigest()[:40]
+
+
+def _data_key(paths: list[Path]) -> str:
+    h = hashlib.sha256((_versions() + "data\0").encode())
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:40]
+
+
+def _shipped_file() -> dict | None:
+    """The shipped copy's header and lines (each part's digest checked when it is first used), or None."""
+    if os.environ.get("RULINGS_SHIPPED", "").strip().lower() in ("off", "0", "no", "false", "none"):
+        return None
+    if SHIPPED not in _SHIP:
+        got = None
+        try:
+            lines = _read(SHIPPED).split(b"\n")
+            head = json.loads(lines[0])
+            if (isinstance(head, dict) and head.get("format") == SHIP_FORMAT and isinstance(head.get("key"), str)
+                    and isinstance(head.get("parts"), dict)):
+                got = {"head": head, "lines": lines, "checked": {}}
+        except (OSError, CacheError, ValueError, RecursionError):
+            pass
+        _SHIP[SHIPPED] = got
+    return _SHIP[SHIPPED]
+
+
+def _part(ship: dict, name: str) -> bytes | None:
+    """One part of the shipped copy, if its digest is right."""
+    checked = ship["checked"]
+    if name not in checked:
+        checked[name] = None
+        where = ship["head"]["parts"].get(name)
+        if isinstance(where, list) and len(where) == 2 and type(where[0]) is int and 0 < where[0] < len(ship["lines"]):
+            line = ship["lines"][where[0]]
+            if hashlib.sha256(line).hexdigest() == where[1]:
+                checked[name] = line
+    return checked[name]
+
+
+def _decoded(ship: dict) -> model.Rulebook | None:
+    """The shipped book as written: every origin's file, and the book's files, by file name only."""
+    payload = _part(ship, "book")
+    if payload is None:
+        return None
+    try:
+        book = json.loads(payload, object_hook=_object)
+    except (CacheError, ValueError, RecursionError):
+        return None
+    return book if isinstance(book, model.Rulebook) else None
+
+
+def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
+    """The shipped checked copy of these very files (by name and bytes), its origins given ``names``;
+    None when there is none, it does not match or anything in it is wrong."""
+    ship = _shipped_file()
+    if ship is None or len({f.name for f in files}) != len(files):
+        return None
+    try:
+        if ship["head"]["key"] != ship_key(files):
+            return None
+    except OSError:
+        return None
+    book = _decoded(ship)
+    if book is None or book.files != [f.name for f in files]:
+        return None
+    where = {f.name: n for f, n in zip(files, names)}
+    origins = [p.origin for p in book.parameters.values()]
+    for r in book.rules.values():
+        origins.append(r.origin)
+        origins += [e.origin for e in r.examples]
+    for o in origins:
+        if type(o) is not model.Origin or o.file not in where:
+            return None
+        object.__setattr__(o, "file", where[o.file])   # a frozen Origin just decoded, held by nothing else
+    book.files = [str(f) for f in files]
+    return book
+
+
+def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
+    """On a miss (the cache folder on): the shipped book as written (origins by file name only) and the
+    names of the files among ``files`` whose bytes it was built from, when the code that checks a book is
+    the code it was checked with and at least one file is unchanged; else None. The loader takes the
+    unchanged files' parameters and rules from it and reads and checks only the others
+    (rulings/rulebook/load.py ``build_layered``)."""
+    ship = _shipped_file() if folder() is not None else None
+    if ship is None or len({f.name for f in files}) != len(files):
+        return None
+    head = ship["head"]
+    try:
+        if head.get("code") != code_key() or not isinstance(head.get("files"), dict):
+            return None
+        same = {n for n, d in file_digests(files).items() if head["files"].get(n) == d}
+    except OSError:
+        return None
+    book = _decoded(ship) if same else None
+    if book is None or not all(type(f) is str for f in book.files):
+        return None
+    if "seed" not in ship:
+        ship["seed"] = [(r.when, r.then) for r in book.rules.values()]
+    return book, same
+
+
+def _compiled_part(ship: dict) -> list | None:
+    payload = _part(ship, "compiled")
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, list) else None
+
+
+def shipped_compiled(book_key: str, rules: list[model.Rule]) -> list | None:
+    """The compiled conditions the shipped copy holds for these rules (``book_key``: the book's cache key):
+    the whole list for a book served from the copy; after a miss that read the copy (``shipped_parts``),
+    when every rule gives the ruling the copy's rule at its place gives (the compiler's flags for ``ruled:``
+    tests are by place), the entry of each rule that is the copy's rule at its place with the same conditions
+    and outcome, None for the others; else None."""
+    ship = _shipped_file()
+    if ship is None:
+        return None
+    if book_key in _SERVED:
+        data = _compiled_part(ship)
+        return data if data is not None and len(data) == len(rules) else None
+    seed = ship.get("seed")   # the copy's rules' (when, then), noted by shipped_parts
+    if seed is None or [r.then.ruling for r in rules] != [then.ruling for _, then in seed]:
+        return None
+    data = _compiled_part(ship)
+    if data is None or len(data) != len(seed):
+        return None
+    return [data[i] if (r.when, r.then) == seed[i] else None for i, r in enumerate(rules)]
+
+
+def shipped_data(paths: list[Path]) -> list | None:
+    """The shipped copy's parse of these catalogue files (by name and bytes), or None."""
+    ship = _shipped_file()
+    if ship is None:
+        return None
+    try:
+        name = "data-" + _data_key(paths)
+    except OSError:
+        return None
+    payload = _part(ship, name)
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, list) and len(data) == len(paths) else None

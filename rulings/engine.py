@@ -274,8 +274,24 @@ def _cache_file(rules: list[Rule], ruled: dict, book_key: str | None = None) -> 
     return folder / f"compiled-{h.hexdigest()[:32]}.json"
 
 
+def ruled_flags(rules: list[Rule]) -> dict[str, list[str]]:
+    """Each ruling some rule gives, and the flags of the rules giving it (in book order)."""
+    ruled: dict[str, list[str]] = {}
+    for i, rule in enumerate(rules):
+        if rule.then.ruling:
+            ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
+    return ruled
+
+
 def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> list[dict]:
-    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached)."""
+    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached;
+    for the package's own standard book, from its shipped checked copy: rulings/bookcache.py)."""
+    shipped = None
+    if book_key is not None:
+        from rulings.bookcache import shipped_compiled
+        shipped = shipped_compiled(book_key, rules)
+        if shipped is not None and None not in shipped:
+            return shipped
     path = None
     try:
         path = _cache_file(rules, ruled, book_key)
@@ -285,9 +301,10 @@ def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> li
                 return data
     except (OSError, ValueError):
         pass
-    out = [{"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
+    out = [shipped[i] if shipped and shipped[i] is not None else
+           {"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
             "trees": [expression_tree(v) for _, v in r.then.effects + r.then.derive],
-            "when": [compile_condition(c, ruled) for c in r.when]} for r in rules]
+            "when": [compile_condition(c, ruled) for c in r.when]} for i, r in enumerate(rules)]
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -627,10 +644,7 @@ class Engine:
         self._closed = False
         self._matched: list[int] = []
         rules = list(book.rules.values())
-        self._ruled: dict[str, list[str]] = {}
-        for i, rule in enumerate(rules):
-            if rule.then.ruling:
-                self._ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
+        self._ruled = ruled_flags(rules)
         from rulings.bookcache import key_of
         compiled = _compiled(rules, self._ruled, key_of(book))
         self._needs = [c["needs"] for c in compiled]

@@ -2,6 +2,10 @@
 
 Two `rulings rule` processes started together must both print the right ruling
 whatever the cache folder is: empty, read-only or impossible to create.
+
+These tests are about the cache folder, so the package's shipped copy of the
+standard book (which serves an empty folder without writing to it) is turned
+off here; tests/test_shipped_book.py is about that copy.
 """
 from __future__ import annotations
 
@@ -26,6 +30,11 @@ REPO = Path(__file__).resolve().parents[1]
 HEADLINE = REPO / "examples" / "incidents" / "pl-silent-overchip.yaml"
 
 
+@pytest.fixture(autouse=True)
+def no_shipped_copy(monkeypatch) -> None:
+    monkeypatch.setenv("RULINGS_SHIPPED", "off")
+
+
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
     where = tmp_path / "cache"
@@ -41,15 +50,10 @@ def _files(where: Path) -> list[Path]:
 def good(tmp_path_factory) -> tuple:
     """The standard book and its cache file, built once for the tests that damage a copy of the file."""
     where = tmp_path_factory.mktemp("good")
-    old = os.environ.get("RULINGS_CACHE")
-    os.environ["RULINGS_CACHE"] = str(where)
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULINGS_CACHE", str(where))
+        mp.setenv("RULINGS_SHIPPED", "off")
         book = standard_book()
-    finally:
-        if old is None:
-            del os.environ["RULINGS_CACHE"]
-        else:
-            os.environ["RULINGS_CACHE"] = old
     [path] = _files(where)
     return book, path.name, path.read_bytes()
 

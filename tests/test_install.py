@@ -101,6 +101,10 @@ def test_the_installed_command_rules_outside_the_repository(installed):
     assert {c["key"] for c in wager["citations"]} >= {"RRP-PL-6"}
     assert wager["origin"]["file"].endswith("rulings/rulebooks/standard/pot-limit.yaml")
     assert wager["origin"]["file"].startswith(str(installed["site"]))
+    # the standard book, its compiled conditions and the catalogues came from the wheel's own checked copy
+    # (rulings/shipped-book.json): an empty cache folder is not a miss for the book the package came with
+    cache = Path(installed["env"]["RULINGS_CACHE"])
+    assert not list(cache.glob("book-*")) and not list(cache.glob("compiled-*")) and not list(cache.glob("data-*"))
 
     where = _in_venv(installed, "python", "-c", "import rulings, importlib.util as u; "
                      "print(rulings.__file__); print(u.find_spec('cli'))")

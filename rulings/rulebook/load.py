@@ -353,6 +353,105 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     return book
 
 
+class _Checked:
+    """Stands for a topic file taken from the shipped checked copy (not read here): its rules are checked
+    again with the whole book, and a problem found with it is only a signal to read and check every file."""
+
+    data: dict = {}
+
+    def __init__(self, file: str):
+        self.file = file
+
+    def problem(self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False) -> Problem:
+        return Problem(self.file, 0, 0, code, message)
+
+
+def build_layered(name: str, title: str, files: list[Path]) -> Rulebook:
+    """``build_book`` on a cache miss, reading and checking only the topic files whose bytes differ from
+    those of the package's shipped checked copy (rulings/bookcache.py) when the checking code is the same.
+
+    The unchanged files' parameters and rules (as parsed, before exceptions inherit) come from that copy;
+    the changed files are read and checked as ``build_book`` does; then every check that needs the whole
+    book runs over all of them (inheritance, fact defaults, cross-references, limits). Unless every
+    parameter is as the copy had it (the rules were checked against them), or if anything at all is found
+    wrong, the whole book is read and checked by ``build_book``, so every problem is reported exactly
+    as before. The result equals ``build_book``'s (tests/test_shipped_book.py).
+    """
+    from rulings import bookcache
+    seed = bookcache.shipped_parts(files)
+    book = _layered(name, title, files, *seed) if seed is not None else None
+    return book if book is not None else build_book(name, title, files)
+
+
+def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: set[str]) -> Rulebook | None:
+    from dataclasses import replace
+
+    from rulings.yamlsrc import _display
+    shown = {f.name: _display(f) for f in files}
+    changed = [f for f in files if f.name not in same]
+    docs, problems = read_topic_files(changed)
+    if problems or len(docs) != len(changed):
+        return None
+    by_file: dict[str, Any] = {d.file: d for d, _ in docs}
+    data_of = {d.file: data for d, data in docs}
+    by_file.update({shown[n]: _Checked(shown[n]) for n in same})
+    kept_params: dict[str, list[Parameter]] = {}
+    for p in shipped.parameters.values():
+        kept_params.setdefault(p.origin.file, []).append(p)
+    kept_rules: dict[str, list[Rule]] = {}
+    for r in shipped.rules.values():
+        kept_rules.setdefault(r.origin.file, []).append(r)
+    total = sum(len(data["rules"]) for data in data_of.values()) + sum(len(kept_rules.get(n, ())) for n in same)
+    if total > MAX_RULES:
+        return None
+
+    def here(origin: Origin) -> None:   # a frozen Origin just decoded from the copy, held by nothing else
+        object.__setattr__(origin, "file", shown[origin.file])
+
+    params: dict[str, Parameter] = {}
+    for f in files:
+        if f.name in same:
+            got = kept_params.get(f.name, [])
+            for p in got:
+                here(p.origin)
+        else:
+            doc, data = by_file[shown[f.name]], data_of[shown[f.name]]
+            got = [parse_parameter(doc, pname, raw, problems) for pname, raw in (data.get("parameters") or {}).items()]
+        for p in got:
+            if p is None or p.name in params:
+                return None
+            params[p.name] = p
+    if problems or [replace(p, origin=None) for p in params.values()] != [
+            replace(p, origin=None) for p in shipped.parameters.values()]:
+        return None   # the kept rules were checked against the copy's parameters: read and check all
+    if check_arithmetic(params, by_file):
+        return None
+    rules: dict[str, Rule] = {}
+    for f in files:
+        if f.name in same:
+            parsed: list[Rule | None] = []
+            for r in kept_rules.get(f.name, []):
+                here(r.origin)
+                for e in r.examples:
+                    here(e.origin)
+                parsed.append(replace(r, when=r.written) if r.written is not None else r)   # before inheriting
+        else:
+            doc, data = by_file[shown[f.name]], data_of[shown[f.name]]
+            parsed = [parse_rule(doc, raw, ("rules", i), data["topic"], params, problems,
+                                 defaults=data.get("example_defaults")) for i, raw in enumerate(data["rules"])]
+        for r in parsed:
+            if r is None or r.id in rules:
+                return None
+            rules[r.id] = r
+    if problems:
+        return None
+    problems += inherit_all(rules, lambda r: at_rule(by_file, r))
+    book = Rulebook(name, title, [str(f) for f in files], params, rules)
+    book.defaults = fact_defaults(rules, lambda r: at_rule(by_file, r), problems)
+    problems += cross_check(book, by_file)
+    return None if problems else book
+
+
 def cross_check(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
     """Checks that need the whole book: exception targets, rulings named in `ruled`, two exceptions."""
     problems: list[Problem] = []
@@ -426,4 +525,4 @@ def standard_book(root: Path = ROOT) -> Rulebook:
     from rulings import bookcache
     from rulings.yamlsrc import _display
     return bookcache.cached(files, [_display(f) for f in files],
-                            lambda: build_book("standard", "Standard card-room rulebook", files))
+                            lambda: build_layered("standard", "Standard card-room rulebook", files))

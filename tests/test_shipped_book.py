@@ -1,0 +1,283 @@
+"""The package's own checked copy of the standard book (rulings/shipped-book.json, rulings/bookcache.py).
+
+It must be current (this test fails until scripts/ship_book.py is run after a
+change to the book, a catalogue or the loading code), serve an empty cache
+folder with exactly the book the files give, be ignored when any book file's
+bytes differ, and be ignored, never trusted, when it is damaged.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulings import bookcache
+from rulings.engine import Engine
+from rulings.rulebook.load import ROOT, standard_book
+
+REPO = Path(__file__).resolve().parents[1]
+HEADLINE = REPO / "examples" / "incidents" / "pl-silent-overchip.yaml"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("RULINGS_CACHE", str(where))
+    monkeypatch.delenv("RULINGS_SHIPPED", raising=False)
+    return where
+
+
+@pytest.fixture(scope="module")
+def from_files() -> object:
+    """The standard book read and checked from its files, no cache and no shipped copy."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULINGS_CACHE", "off")
+        return standard_book()
+
+
+def _written(where: Path) -> list[str]:
+    return sorted(p.name for p in where.iterdir()) if where.exists() else []
+
+
+def _built(where: Path) -> bool:
+    """Whether a book was read and checked from its files (and so kept in the cache folder)."""
+    return any(n.startswith("book-") for n in _written(where))
+
+
+def test_the_shipped_copy_is_current():
+    spec = importlib.util.spec_from_file_location("ship_book", REPO / "scripts" / "ship_book.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert bookcache.SHIPPED.read_bytes() == script.make_shipped(), (
+        "rulings/shipped-book.json is out of date: run .venv/bin/python scripts/ship_book.py")
+
+
+def test_an_empty_cache_folder_gets_the_book_the_files_give_and_writes_nothing(cache, from_files):
+    book = standard_book()
+    assert book == from_files   # every rule, parameter, example and origin (file, line, column)
+    assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
+    assert book.files == from_files.files
+    engine = Engine(book)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("RULINGS_CACHE", "off")
+            plain = Engine(from_files)
+        try:   # the shipped compiled conditions are those the compiler gives
+            assert (engine._conds, engine._needs, engine._uses) == (plain._conds, plain._needs, plain._uses)
+        finally:
+            plain.close()
+    finally:
+        engine.close()
+    assert _written(cache) == []
+
+
+def test_the_command_in_an_empty_folder_prints_what_a_full_check_prints(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "RULINGS_SHIPPED"}
+    outs = {}
+    for how in ("shipped", "off"):
+        where = tmp_path / how
+        run = subprocess.run([sys.executable, "-m", "rulings", "rule", str(HEADLINE), "--verbose"], cwd=tmp_path,
+                             env=dict(env, RULINGS_CACHE=str(where), RULINGS_SHIPPED=how), capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        outs[how] = (run.stdout, _written(where))
+    assert outs["shipped"][0] == outs["off"][0]
+    assert f"from:    {ROOT / 'standard' / 'pot-limit.yaml'}:" in outs["shipped"][0]   # outside the working folder
+    assert outs["shipped"][1] == []   # the book, its compiled conditions and the catalogues all came shipped
+    assert any(n.startswith("book-") for n in outs["off"][1])   # read, checked and kept in the folder
+
+
+def test_a_copy_of_the_same_files_is_served_with_its_own_names_and_one_changed_byte_is_a_miss(
+        cache, from_files, tmp_path, monkeypatch):
+    root = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "standard", root / "standard")
+    monkeypatch.chdir(tmp_path)
+    same = standard_book(root)
+    assert _written(cache) == []
+    assert {r.origin.file for r in same.rules.values()} == {f"rulebooks/standard/{f.name}"
+                                                            for f in sorted((root / "standard").glob("*.yaml"))}
+    assert all(Path(f).parent == root / "standard" for f in same.files)
+
+    topic = root / "standard" / "wagers.yaml"
+    topic.write_bytes(topic.read_bytes() + b"# one comment more\n")
+    edited = standard_book(root)   # read and checked from the files, and kept in the cache folder
+    assert _built(cache)
+    assert edited == same and edited is not same
+
+
+def _damaged(tmp_path: Path, monkeypatch, raw: bytes) -> None:
+    path = tmp_path / "shipped-book.json"
+    path.write_bytes(raw)
+    monkeypatch.setattr(bookcache, "SHIPPED", path)
+    monkeypatch.setattr(bookcache, "_SHIP", {})
+
+
+def _with_line(raw: bytes, n: int, line: bytes, fix_digest: bool) -> bytes:
+    lines = raw.split(b"\n")
+    lines[n] = line
+    if fix_digest:
+        head = json.loads(lines[0])
+        name = next(k for k, (i, _) in head["parts"].items() if i == n)
+        head["parts"][name][1] = hashlib.sha256(line).hexdigest()
+        lines[0] = json.dumps(head).encode()
+    return b"\n".join(lines)
+
+
+def test_a_damaged_shipped_copy_is_ignored_and_runs_nothing(cache, from_files, tmp_path, monkeypatch):
+    good = bookcache.SHIPPED.read_bytes()
+    book_line = good.split(b"\n")[1]
+    marker = tmp_path / "ran"
+    planted = b'{"@c":"Popen","v":["touch ' + str(marker).encode() + b'"]}'
+    head = json.loads(good.split(b"\n")[0])
+    damaged = {
+        "truncated": good[: len(good) // 2],
+        "garbage": os.urandom(5000),
+        "empty": b"",
+        "content changed": _with_line(good, 1, book_line.replace(b"pot-size bet", b"pot-size BET", 1), False),
+        "another key": good.replace(head["key"].encode(), b"0" * 40, 1),
+        "a class outside the model": _with_line(good, 1, planted, True),
+        "not a book": _with_line(good, 1, b'{"@t":[1,2]}', True),
+    }
+    for i, (what, raw) in enumerate(damaged.items()):
+        (tmp_path / str(i)).mkdir()
+        _damaged(tmp_path / str(i), monkeypatch, raw)
+        assert standard_book() == from_files, what
+        assert _built(cache), what   # read and checked from the files, and kept in the folder
+        shutil.rmtree(cache)
+    assert not marker.exists()
+
+
+def test_the_shipped_copy_covers_the_code_that_loading_and_compiling_run():
+    """Every module of the package that reading, checking and compiling the book imports is in its key."""
+    code = ("import os, sys; os.environ['RULINGS_CACHE'] = 'off'\n"
+            "from rulings.rulebook.load import standard_book\nfrom rulings.engine import Engine\n"
+            "Engine(standard_book())\n"
+            "print('\\n'.join(sorted(m.__file__ for n, m in sys.modules.items()\n"
+            "      if n.startswith('rulings') and n != 'rulings.rulebooks' and getattr(m, '__file__', None))))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert run.returncode == 0, run.stderr
+    used = {Path(f).resolve() for f in run.stdout.split()}
+    assert used and used <= {f.resolve() for f in bookcache.ship_code()}
+
+
+# -- a true miss: only the files that differ from the shipped copy are read and checked ----------------------
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "standard", root / "standard")
+    return root
+
+
+def _edit(root: Path, name: str, old: str, new: str) -> None:
+    f = root / "standard" / name
+    text = f.read_text(encoding="utf-8")
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _full(root: Path):
+    """What reading and checking every file gives: the book, or the problems."""
+    from rulings.problems import ProblemsError
+    from rulings.rulebook.load import build_book
+    try:
+        return build_book("standard", "Standard card-room rulebook", sorted((root / "standard").glob("*.yaml")))
+    except ProblemsError as exc:
+        return exc.problems
+
+
+def _layered(root: Path, monkeypatch) -> tuple:
+    """standard_book on a miss, with the names of the files it read."""
+    from rulings.problems import ProblemsError
+    from rulings.rulebook import load
+    read: list[str] = []
+    real = load.read_topic_files
+
+    def reading(files):
+        read.extend(f.name for f in files)
+        return real(files)
+    monkeypatch.setattr(load, "read_topic_files", reading)
+    try:
+        got = standard_book(root)
+    except ProblemsError as exc:
+        got = exc.problems
+    finally:
+        monkeypatch.setattr(load, "read_topic_files", real)
+    return got, read
+
+
+def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(cache, from_files, tmp_path,
+                                                                               monkeypatch):
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    # the rule pot-limit.yaml's exception inherits from gets one more condition
+    _edit(root, "wagers.yaml", "      chip_count: 1\n      facing_bet: false\n",
+          "      chip_count: 1\n      facing_bet: false\n      setting: cash\n")
+    book, read = _layered(root, monkeypatch)
+    assert read == ["wagers.yaml"]
+    assert book == _full(root)
+    assert ("setting", "eq", "cash") in [(c.fact, c.op, c.value)
+                                         for c in book.rules["pot-limit.silent-overchip-is-pot-bet"].when]
+    assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
+    assert _built(cache)
+
+    # compiled: the copy's entries for the rules it holds unchanged, the compiler's for the others
+    from rulings import engine as engine_module
+    compiled: list[str] = []
+    real = engine_module.uses
+
+    def compiling(rule):
+        compiled.append(rule.id)
+        return real(rule)
+    monkeypatch.setattr(engine_module, "uses", compiling)
+    engine = Engine(book)
+    monkeypatch.setattr(engine_module, "uses", real)
+    try:
+        before = {r.id: (r.when, r.then) for r in from_files.rules.values()}
+        changed = [r.id for r in book.rules.values() if before[r.id] != (r.when, r.then)]
+        assert changed == ["misdeclared-calls.opening-overchip-stands-late", "pot-limit.silent-overchip-is-pot-bet",
+                           "wagers.silent-single-chip-bet"]
+        assert compiled == changed
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("RULINGS_CACHE", "off")
+            plain = Engine(_full(root))
+        try:
+            assert (engine._conds, engine._needs, engine._uses) == (plain._conds, plain._needs, plain._uses)
+        finally:
+            plain.close()
+    finally:
+        engine.close()
+
+
+def test_an_edit_that_breaks_a_rule_of_another_file_is_reported_as_a_full_check_reports_it(
+        cache, tmp_path, monkeypatch):
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _edit(root, "wagers.yaml", "- id: wagers.silent-single-chip-bet\n", "- id: wagers.silent-single-chip-bet-x\n")
+    problems, read = _layered(root, monkeypatch)
+    assert read[0] == "wagers.yaml" and len(read) > 1   # the problem sent it back to every file
+    assert problems == _full(root)
+    assert [(p.code, p.file, p.line) for p in problems if "silent-single-chip-bet'" in p.message] == [
+        ("R104", "rulebooks/standard/pot-limit.yaml", 193)]
+
+
+def test_a_parameter_changed_or_a_problem_in_the_edited_file_reads_every_file(cache, tmp_path, monkeypatch):
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _edit(root, "pot-limit.yaml", "    default: false\n    cites: [RRP-PL-5]\n",
+          "    default: true\n    cites: [RRP-PL-5]\n")
+    book, read = _layered(root, monkeypatch)
+    assert read[0] == "pot-limit.yaml" and len(read) == 17
+    assert book == _full(root) and book.parameters["pot_limit.sb_counts_as_bb"].default is True
+
+    root = _copy(tmp_path / "again")
+    _edit(root, "wagers.yaml", "      chip_count: 1\n", "      chip_count: one\n")
+    problems, read = _layered(root, monkeypatch)
+    assert read[0] == "wagers.yaml" and len(read) == 17
+    assert problems == _full(root) and problems
