@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import pickle
+import pickletools
 import shutil
 import stat
 import subprocess
@@ -20,6 +21,7 @@ import pytest
 
 from rulings import bookcache, books
 from rulings.problems import ProblemsError
+from rulings.rulebook import model
 from rulings.rulebook.load import ROOT, standard_book
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,7 +36,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def _files(where: Path) -> list[Path]:
-    return sorted(where.glob("book-*.json"))
+    return sorted(where.glob("book-*.bin"))
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +66,10 @@ def _plant(cache: Path, good: tuple) -> Path:
 def test_a_book_round_trips_through_the_data_only_format(good):
     book = good[0]
     raw = bookcache.dumps(book, "k")
-    assert b"pickle" not in raw and raw.startswith(b'{"format": "rulings.bookcache/3"')
+    assert raw.startswith(b'{"format": "rulings.bookcache/4"')
+    named = {arg for op, arg, _ in pickletools.genops(raw.partition(b"\n")[2]) if op.name == "SHORT_BINUNICODE"
+             and arg in ("rulings.rulebook.model", "decimal", "builtins", "copyreg", "os", "posix", "subprocess")}
+    assert named == {"rulings.rulebook.model", "decimal"}   # the model's classes and Decimal: all the reader builds
     again = bookcache.loads(raw, "k")
     assert again == book
     assert [p.words for p in again.parameters.values()] == [p.words for p in book.parameters.values()]
@@ -81,7 +86,7 @@ def test_the_cache_is_written_once_and_read_back(cache):
 
 def test_a_corrupt_cache_file_is_refused_then_rebuilt(cache, good):
     book, name, raw = good
-    key = name[len("book-"):-len(".json")]
+    key = Path(name).stem[len("book-"):]
     head, _, payload = raw.partition(b"\n")
     assert b"pot-size bet" in payload
     damaged = {
@@ -91,7 +96,7 @@ def test_a_corrupt_cache_file_is_refused_then_rebuilt(cache, good):
         "digest": head + b"\n" + payload.replace(b"pot-size bet", b"pot-size BET", 1),   # content changed
         "other-key": head.replace(b'"key": "', b'"key": "0', 1) + b"\n" + payload,
     }
-    deep = b"[" * 100_000 + b"]" * 100_000   # its digest right: the parser's depth is the guard
+    deep = b"\x80\x05" + b"]" * 100_000 + b"a" * 99_999 + b"."   # lists 100,000 deep, its digest right
     damaged["deep"] = json.dumps({"format": bookcache.FORMAT, "key": key,
                                   "sha256": hashlib.sha256(deep).hexdigest()}).encode() + b"\n" + deep
     for what, bad in damaged.items():
@@ -117,11 +122,18 @@ def test_a_planted_cache_file_runs_nothing(cache, good, tmp_path):
     assert standard_book() == book and not marker.exists()
 
     key = path.stem[len("book-"):]
-    planted = b'{"@c": "Popen", "v": ["touch ' + str(marker).encode() + b'"]}'
-    head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(planted).hexdigest()})
-    with pytest.raises(bookcache.CacheError, match="unknown class"):
-        bookcache.loads(head.encode() + b"\n" + planted, key)
+    for planted in (pickle.dumps(Payload()), pickle.dumps(Payload(), protocol=0), pickle.dumps(Payload(), protocol=2)):
+        head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(planted).hexdigest()})
+        with pytest.raises(bookcache.CacheError, match="unknown class"):   # its digest right: the reader refuses
+            bookcache.loads(head.encode() + b"\n" + planted, key)
     assert not marker.exists()
+    # a model class given one field of its three, and a model object as plain pickle writes it (a new object
+    # whose fields are then set one by one): refused, never a traceback
+    short = b"\x80\x05\x8c\x16rulings.rulebook.model\x8c\x06Origin\x93\x8c\x01x\x85R."
+    for bad in (short, pickle.dumps(model.Origin("x", 1))):
+        head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(bad).hexdigest()})
+        with pytest.raises(bookcache.CacheError):
+            bookcache.loads(head.encode() + b"\n" + bad, key)
 
 
 def test_a_cache_entry_that_is_not_a_file_is_never_waited_on(cache, good):
@@ -180,8 +192,13 @@ def _cached(build):
 
 def test_the_folder_is_bounded(cache, good):
     cache.mkdir()
-    for i in range(bookcache.KEEP + 5):
-        old = cache / f"book-old{i:02}.json"
+    for i in range(bookcache.KEEP + 5):   # an older format's files (.json) age out with the others
+        old = cache / f"book-old{i:02}.{'json' if i < 3 else 'bin'}"
+        old.write_text("{}")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    forms = bookcache.KEEP * bookcache.FORMS_PER_BOOK
+    for i in range(forms + 7):   # the engine's compiled forms, one per book or house book compiled
+        old = cache / f"compiled-old{i:03}.bin"
         old.write_text("{}")
         os.utime(old, (1_000_000 + i, 1_000_000 + i))
     stale = cache / ".book-crashed.tmp"
@@ -191,7 +208,8 @@ def test_the_folder_is_bounded(cache, good):
     legacy.write_bytes(b"")
     _cached(lambda: good[0])
     left = _files(cache)
-    assert len(left) == bookcache.KEEP
+    assert len(left) == bookcache.KEEP and not list(cache.glob("book-*.json"))
+    assert len(list(cache.glob("compiled-*"))) == forms and not (cache / "compiled-old006.bin").exists()
     assert not stale.exists() and not legacy.exists()
     assert any(not p.name.startswith("book-old") for p in left)   # the new book is kept, the oldest go
 
