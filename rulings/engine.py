@@ -96,7 +96,7 @@ class _Actions(dict):
         return action
 
 
-FORM = "rulings.engine-form/1"   # the compiled form's layout: a change here is a new key
+FORM = "rulings.engine-form/2"   # the compiled form's layout: a change here is a new key
 
 
 def _read_form(path: Path, rules: int) -> dict | None:
@@ -687,7 +687,7 @@ class Engine:
             parts.append({"members": p.members, "fields": sorted(p.fields), "gates": p.gates,
                           "present": sorted(set(present), key=len), "unkeyed": p.unkeyed,
                           "keyed": [(f, kind.__name__, table, every) for f, kind, table, every in p.keyed],
-                          "text": json.dumps(ruleset, ensure_ascii=False)})
+                          "text": json.dumps(ruleset, ensure_ascii=False, separators=(",", ":"))})
         return {"rules": [(needs[i], rule_reads[i], uses(r), [expression_tree(v) for _, v in r.then.effects
                                                               + r.then.derive], pri[i])
                           for i, r in enumerate(rules)],
