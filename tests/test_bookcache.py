@@ -293,3 +293,63 @@ def test_two_processes_with_an_empty_then_a_read_only_cache_folder(tmp_path):
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
     _two_at_once(str(blocked / "cache"), tmp_path)   # a folder that cannot be created or written, even by root
+
+
+# -- the engine's compiled form (rulings/engine.py), kept beside the book -------------------------------------
+
+def _rulings(book, engine) -> list:
+    from incident_gen import random_incidents
+
+    from rulings.incident import incident_from_data, load_incident
+    from rulings.render import report_json
+    from rulings.ruling import rule_on
+    incidents = [load_incident(p, book) for p in sorted((REPO / "examples" / "incidents").glob("*.yaml"))]
+    for data in random_incidents(11, 120):
+        try:
+            incidents.append(incident_from_data(data))
+        except ProblemsError:
+            continue
+    return [report_json(rule_on(one, book, engine)) for one in incidents if one.disputed is not None]
+
+
+def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(cache, standard, monkeypatch):
+    from rulings.engine import Engine
+    book = standard_book()
+    first = Engine(book)
+    [form] = cache.glob("compiled-*.bin")
+    monkeypatch.setattr(Engine, "_form", lambda *a: pytest.fail("compiled again on a cache hit"))
+    again = Engine(book)
+    assert [p.members for p in again._parts] == [p.members for p in first._parts]
+    expected = _rulings(*standard)
+    assert len(expected) > 100 and _rulings(book, again) == expected
+    assert list(cache.glob("compiled-*.bin")) == [form]
+    first.close()
+    again.close()
+
+
+def test_a_damaged_or_planted_compiled_form_is_compiled_again(cache, standard, tmp_path):
+    from rulings.engine import FORM, Engine
+    book = standard_book()
+    Engine(book).close()
+    [path] = cache.glob("compiled-*.bin")
+    good = path.read_bytes()
+    head, _, payload = good.partition(b"\n")
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    def signed(data: bytes) -> bytes:   # a digest that matches: only the reader's own checks stand
+        return json.dumps({"format": FORM, "sha256": hashlib.sha256(data).hexdigest()}).encode() + b"\n" + data
+
+    wrong_shape = {"rules": [()] * len(book.rules), "fields": [], "param_field": {}, "parts": "x"}
+    for bad in (good[: len(good) // 2], head + b"\n" + payload[:-40] + bytes(40), signed(pickle.dumps(Payload())),
+                signed(pickle.dumps(wrong_shape)), signed(pickle.dumps({"rules": []}))):
+        path.write_bytes(bad)
+        engine = Engine(book)
+        assert engine._parts and all(p.handle for p in engine._parts)
+        assert _rulings(book, engine)[:20] == _rulings(*standard)[:20]
+        engine.close()
+        assert path.read_bytes() == good   # compiled again and written whole
+    assert not marker.exists()
