@@ -92,10 +92,18 @@ def key(files: list[Path], names: list[str]) -> str:
 
 def _spec(cls: type) -> tuple[type, tuple[str, ...], bool]:
     """A model class, its fields in order, and whether it may be built without calling ``__init__``
-    (no ``__post_init__``, every field set by ``__init__``: then filling the fields is all it does)."""
-    fields = dataclasses.fields(cls)
-    names = tuple(f.name for f in fields if f.init)
-    return cls, names, len(names) == len(fields) and not hasattr(cls, "__post_init__")
+    (no ``__post_init__``, every field set by ``__init__``: then filling the fields is all it does).
+
+    Read from the class as written (its annotations, and ``field(init=False)``) while ``dataclass`` has
+    not been applied to it yet (rulings/records.py): decoding a book does not need the classes made."""
+    if "__dataclass_fields__" in cls.__dict__:
+        fields = dataclasses.fields(cls)
+        names = tuple(f.name for f in fields if f.init)
+        return cls, names, len(names) == len(fields) and not hasattr(cls, "__post_init__")
+    written = tuple(cls.__dict__.get("__annotations__", {}))
+    declared = [cls.__dict__.get(name) for name in written]
+    names = tuple(n for n, d in zip(written, declared) if not (isinstance(d, dataclasses.Field) and not d.init))
+    return cls, names, len(names) == len(written) and not hasattr(cls, "__post_init__")
 
 
 SPECS = {name: _spec(cls) for name, cls in CLASSES.items()}
