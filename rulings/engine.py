@@ -404,7 +404,9 @@ class _Part:
     members: list[int]
     fields: set[str]
     gates: dict[str, frozenset | None]
-    handle: int = 0
+    _handle: int = 0
+    text: str = ""   # the ruleset as durable-rules takes it (JSON)
+    make: Any = None   # registers the ruleset with durable-rules (Engine._register)
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
     present: list[frozenset] = field(default_factory=list)   # per rule: fields it needs in the fact
     unkeyed: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
@@ -412,6 +414,14 @@ class _Part:
 
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
+
+    @property
+    def handle(self) -> int:
+        """The C core's handle: from a kept compiled form, the ruleset is registered when first posted to
+        (one ruling posts to two or three of the standard book's seven)."""
+        if not self._handle:
+            self.make(self)
+        return self._handle
 
     def can_match(self, fields) -> bool:
         """Whether some rule of the ruleset has every field it needs in the fact (else it matches nothing)."""
@@ -637,6 +647,7 @@ class Engine:
         self.book = book
         self.name = f"book{next(self._names)}"
         self._lock = threading.Lock()
+        self._registering = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._sids = itertools.count(1)
         self._host = _SyncHost()
@@ -652,12 +663,12 @@ class Engine:
         form = _read_form(path, len(rules)) if path is not None else None
         if form is not None:
             try:
-                self._apply(rules, form)
+                self._apply(rules, form, eager=False)
                 return
             except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                 self._drop()   # not a form this engine wrote: compiled again below
         form = self._form(rules, part_rules)
-        self._apply(rules, form)
+        self._apply(rules, form, eager=True)
         if path is not None:   # kept only once durable-rules has taken every ruleset of it
             bookcache.store_data(path, FORM, form)
 
@@ -695,8 +706,10 @@ class Engine:
                 "param_field": {k: f for k in self.book.parameters if (f := field_name("param." + k)) in fields},
                 "parts": parts}
 
-    def _apply(self, rules: list[Rule], form: dict) -> None:
-        """The engine from its compiled form: the agenda's rules, the rulesets registered with durable-rules."""
+    def _apply(self, rules: list[Rule], form: dict, eager: bool) -> None:
+        """The engine from its compiled form: the agenda's rules and the rulesets, registered with durable-rules
+        now (``eager``: a form just compiled, kept only once durable-rules has taken all of it) or when first
+        posted to (a kept form, which it took when it was compiled)."""
         self._fields = set(form["fields"])
         self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = form["param_field"]
@@ -710,16 +723,30 @@ class Engine:
             p.present = d["present"]
             p.unkeyed = d["unkeyed"]
             p.keyed = [(f, _kind(kind), table, every) for f, kind, table, every in d["keyed"]]
+            p.text = d["text"]
+            if not isinstance(p.text, str):
+                raise TypeError("a ruleset's text")
+            p.make = self._register
             self._parts.append(p)
         self._part_of = {i: p for p in self._parts for i in p.members}
-        for p, d in zip(self._parts, form["parts"]):
+        if eager:
+            for p in self._parts:
+                self._register(p)
+
+    def _register(self, p: _Part) -> None:
+        """Give one ruleset to durable-rules (its C core, and the host's directory as its own host would)."""
+        with self._registering:
+            if p._handle:
+                return
+            if self._closed:
+                raise EngineError("this engine was closed")
             try:
-                ruleset = _Ruleset(p.name, self._host, d["text"], _Actions(self._action, self._seen))
+                ruleset = _Ruleset(p.name, self._host, p.text, _Actions(self._action, self._seen))
             except Exception as exc:  # the C core's refusals come back as plain exceptions
                 raise EngineError(f"durable-rules refused the compiled rulebook: {exc}") from exc
             self._host._ruleset_directory[p.name] = ruleset
             self._host._ruleset_list.append(ruleset)
-            p.handle = ruleset._handle
+            p._handle = ruleset._handle
 
     def _split(self, rules: list[Rule], rule_fields: list[set[str]], gates: list[str], cat: dict,
                part_rules: int) -> list[_Part]:
@@ -849,12 +876,13 @@ class Engine:
         action only records which rule matched, so it needs nothing but the action's name. Every
         action is completed before the run goes on, so no action is pending when the state is deleted.
         """
-        code, offset = call(part.handle, text)
+        handle = part.handle
+        code, offset = call(handle, text)
         if code in (1, 2):   # not handled / already observed: the sentinel and fresh sids prevent both
             raise _Unhandled(f"durable-rules refused the situation (code {code})")
         if code != 0 or not offset:
             return
-        started = durable_rules_engine.start_action_for_state(part.handle, offset)
+        started = durable_rules_engine.start_action_for_state(handle, offset)
         message = started[1] if started else None
         matched, index = self._matched, part.index
         try:
@@ -862,9 +890,9 @@ class Engine:
                 name = message[2:message.index('"', 2)]   # {"r12": {...}}: one action, named by its rule
                 if name in index:
                     matched.append(index[name])
-                message = durable_rules_engine.complete_and_start_action(part.handle, offset)
+                message = durable_rules_engine.complete_and_start_action(handle, offset)
         except BaseException:   # as durable-rules' own host does: give the action back before going on
-            durable_rules_engine.abandon_action(part.handle, offset)
+            durable_rules_engine.abandon_action(handle, offset)
             raise
 
     def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:

@@ -320,8 +320,10 @@ def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(ca
     monkeypatch.setattr(Engine, "_form", lambda *a: pytest.fail("compiled again on a cache hit"))
     again = Engine(book)
     assert [p.members for p in again._parts] == [p.members for p in first._parts]
+    assert again._host._ruleset_list == []   # each ruleset registered with durable-rules when first posted to
     expected = _rulings(*standard)
     assert len(expected) > 100 and _rulings(book, again) == expected
+    assert 0 < len(again._host._ruleset_list) <= len(again._parts)
     assert list(cache.glob("compiled-*.bin")) == [form]
     first.close()
     again.close()
