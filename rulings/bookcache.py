@@ -2,6 +2,8 @@
 
 The copy is data only: a pickle whose reader knows no class but the rulebook
 model's own, from a fixed list, and Decimal (nothing in the file can choose what runs).
+A rule's examples (over half of a book, never read by a ruling) are a payload of
+their own inside it, decoded when first read.
 Each file carries the digest of its payload; a file whose digest, key or shape
 is wrong is ignored and rebuilt, never trusted and never a traceback.
 
@@ -108,12 +110,16 @@ def _spec(cls: type) -> tuple[type, tuple[str, ...], bool]:
 
 SPECS = {name: _spec(cls) for name, cls in CLASSES.items()}
 _BY_TYPE = {cls: SPECS[name][1] for name, cls in CLASSES.items()}
+# a field kept as a payload of its own, decoded when first read: a rule's examples are over half of a book
+# and a ruling never reads them (model.Rule.__getattr__)
+LAZY: dict[type, str] = {model.Rule: "examples"}
 _new = object.__new__
 
 
 def _maker(cls: type, names: tuple[str, ...], plain: bool) -> Callable[..., Any]:
     """What the reader calls for a model object in the payload: the object from its fields, by position."""
     n = len(names)
+    lazy = LAZY.get(cls)
 
     def make(*values: Any) -> Any:
         if len(values) != n:
@@ -121,7 +127,10 @@ def _maker(cls: type, names: tuple[str, ...], plain: bool) -> Callable[..., Any]
         if not plain:
             return cls(*values)
         obj = _new(cls)   # what the dataclass's own __init__ would do, without its per-field calls
-        obj.__dict__.update(zip(names, values))
+        fields = obj.__dict__
+        fields.update(zip(names, values))
+        if lazy is not None and type(fields.get(lazy)) is bytes:   # decoded when first read (model.Rule)
+            fields["_examples_data"] = fields.pop(lazy)
         return obj
     return make
 
@@ -135,7 +144,8 @@ def _reduce(obj: Any) -> Any:
     """How the writer puts a model object: its class and its fields by position (see ``_maker``)."""
     names = _BY_TYPE.get(type(obj))
     if names is not None:
-        return type(obj), tuple(getattr(obj, f) for f in names)
+        lazy = LAZY.get(type(obj))
+        return type(obj), tuple(encode(getattr(obj, f)) if f == lazy else getattr(obj, f) for f in names)
     if type(obj) is Decimal or obj is Decimal or obj in _BY_TYPE:
         return NotImplemented   # pickle's own way: a Decimal as its text; a model class by its name
     # text, numbers, lists, tuples, dicts and sets never come here (pickle writes them itself)
@@ -173,6 +183,14 @@ def decode(payload: bytes) -> Any:
         raise
     except Exception as exc:   # the reader's own refusals: truncated, a wrong opcode, a bad argument, ...
         raise CacheError(f"bad content: {type(exc).__name__}") from None
+
+
+def decode_examples(payload: bytes) -> tuple:
+    """A rule's examples, kept as a payload of their own (see ``LAZY``)."""
+    examples = decode(payload)
+    if type(examples) is not tuple or not all(type(e) is model.Example for e in examples):
+        raise CacheError("not a rule's examples")
+    return examples
 
 
 def dumps(book: model.Rulebook, book_key: str) -> bytes:

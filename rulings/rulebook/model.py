@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulings.records import Lazy, LazyFrozen, record
 
@@ -93,6 +93,19 @@ class Rule(LazyFrozen):
     house: str | None = None          # the house book that added or replaced it
     modifies: str | None = None       # the standard rule it overrides, for provenance
     written: tuple | None = None      # an exception's own conditions as written; `when` adds the inherited ones
+
+    if not TYPE_CHECKING:   # hidden from mypy, which goes on checking every attribute read from a Rule
+        def __getattr__(self, name: str) -> Any:
+            """Called only for an attribute the object lacks: a rule from the book cache decodes its examples
+            when they are first read (rulings/bookcache.py); a ruling never reads them."""
+            if name == "examples":
+                data = self.__dict__.get("_examples_data")
+                if data is not None:
+                    from rulings.bookcache import decode_examples
+                    value = self.__dict__["examples"] = decode_examples(data)
+                    self.__dict__.pop("_examples_data", None)
+                    return value
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def condition_count(self) -> int:
         def count(items) -> int:
