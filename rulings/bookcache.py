@@ -35,6 +35,7 @@ import tempfile
 import time
 import weakref
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -130,7 +131,7 @@ def _maker(cls: type, names: tuple[str, ...], plain: bool) -> Callable[..., Any]
         fields = obj.__dict__
         fields.update(zip(names, values))
         if lazy is not None and type(fields.get(lazy)) is bytes:   # decoded when first read (model.Rule)
-            fields["_examples_data"] = fields.pop(lazy)
+            fields["_examples_load"] = partial(decode_examples, fields.pop(lazy))
         return obj
     return make
 

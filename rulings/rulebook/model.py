@@ -99,11 +99,10 @@ class Rule(LazyFrozen):
             """Called only for an attribute the object lacks: a rule from the book cache decodes its examples
             when they are first read (rulings/bookcache.py); a ruling never reads them."""
             if name == "examples":
-                data = self.__dict__.get("_examples_data")
-                if data is not None:
-                    from rulings.bookcache import decode_examples
-                    value = self.__dict__["examples"] = decode_examples(data)
-                    self.__dict__.pop("_examples_data", None)
+                load = self.__dict__.get("_examples_load")   # set by the book cache: no import of it here
+                if load is not None:
+                    value = self.__dict__["examples"] = load()
+                    self.__dict__.pop("_examples_load", None)
                     return value
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
