@@ -109,6 +109,7 @@ def floor_fn(engine: Engine):
         for p in parts:
             fact = {k: v for k, v in base.items() if k in p.fields}
             fact["t"], fact["sid"] = "situation", sid
+            assert p.handle   # registered with the host (from a kept form, on first use)
             host.assert_fact(p.name, fact)
         for p in parts:
             host.delete_state(p.name, sid)

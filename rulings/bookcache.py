@@ -1,7 +1,9 @@
 """A checked copy of the standard book on disk, so a cold start does not parse and check the YAML again.
 
-The copy is data only: JSON that names no code, decoded into the rulebook
-model's own classes from a fixed list (nothing in the file can choose what runs).
+The copy is data only: a pickle whose reader knows no class but the rulebook
+model's own, from a fixed list, and Decimal (nothing in the file can choose what runs).
+A rule's examples (over half of a book, never read by a ruling) are a payload of
+their own inside it, decoded when first read.
 Each file carries the digest of its payload; a file whose digest, key or shape
 is wrong is ignored and rebuilt, never trusted and never a traceback.
 
@@ -20,35 +22,45 @@ is wrong is ignored and rebuilt, never trusted and never a traceback.
   (default ``~/.cache/rulings``).
 
 The package also carries its own checked copy of the standard book
-(``shipped-book.json``: the book, its compiled conditions and the catalogues,
-in the same data-only encoding), so an empty cache folder is not a miss while
-the standard book is the one the package came with. It is keyed by content
-only: each topic file's name and bytes, the code that loading and compiling
-run (``SHIP_CODE``) and the catalogues; every part carries its own digest.
-A copy that does not match is ignored and the book is read and checked from
-its files, as on any miss. ``scripts/ship_book.py`` writes it;
-``tests/test_shipped_book.py`` fails until it is current.
-``RULINGS_SHIPPED=off`` ignores it.
+(``shipped-book.bin``), in this very encoding: a JSON header, then parts each
+encoded as the cache folder encodes it -- the book (``encode``), the engine's
+whole compiled form and each rule's compiled conditions (``store_data``'s
+plain-data pickle), the three catalogues (``yaml_data``'s JSON) -- each with
+its own digest. So an empty cache folder is as cheap as a hit while the
+standard book is the one the package came with, and nothing is written to it.
+It is keyed by content only: each topic file's name and bytes, the code that
+loading and compiling run (``SHIP_CODE``) and the catalogues. A copy that does
+not match is ignored and the book is read and checked from its files, as on
+any miss; on a true miss the files it holds unchanged are taken from it
+(rulings/rulebook/load.py ``build_layered``) and so are the compiled
+conditions of the rules it holds unchanged (rulings/engine.py).
+``scripts/ship_book.py`` writes it; ``tests/test_shipped_book.py`` fails until
+it is current. ``RULINGS_SHIPPED=off`` ignores it.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import json
 import os
+import pickle
 import stat
 import sys
 import tempfile
 import time
 import weakref
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
 from rulings.rulebook import model
 
-FORMAT = "rulings.bookcache/3"
-KEEP = 16                 # books kept in the folder; each is about 0.4 MB
+FORMAT = "rulings.bookcache/4"
+PROTOCOL = 5              # pickle protocol of the payload
+KEEP = 16                 # books kept in the folder; each is about 0.6 MB
+FORMS_PER_BOOK = 4        # compiled forms kept (engine.py: house books too) per book kept
 MAX_BYTES = 16 << 20      # a cache file bigger than this is not read
 STALE_TMP = 3600          # seconds after which a leftover temporary file is removed
 PACKAGE = Path(__file__).resolve().parent
@@ -91,137 +103,195 @@ def key(files: list[Path], names: list[str]) -> str:
 
 
 # -- the data-only encoding --------------------------------------------------------------------
+#
+# The payload is a pickle restricted to data: the reader's ``find_class`` names only the model classes
+# above (and Decimal), and maps each to a maker that fills the fields given, by position, after checking
+# their count; nothing else in the file can name a callable. Pickle's C reader builds the ten thousand
+# values of a book about three times as fast as the JSON parser with an object hook did.
 
 def _spec(cls: type) -> tuple[type, tuple[str, ...], bool]:
     """A model class, its fields in order, and whether it may be built without calling ``__init__``
-    (no ``__post_init__``, every field set by ``__init__``: then filling the fields is all it does)."""
-    fields = dataclasses.fields(cls)
-    names = tuple(f.name for f in fields if f.init)
-    return cls, names, len(names) == len(fields) and not hasattr(cls, "__post_init__")
+    (no ``__post_init__``, every field set by ``__init__``: then filling the fields is all it does).
+
+    Read from the class as written (its annotations, and ``field(init=False)``) while ``dataclass`` has
+    not been applied to it yet (rulings/records.py): decoding a book does not need the classes made."""
+    if "__dataclass_fields__" in cls.__dict__:
+        fields = dataclasses.fields(cls)
+        names = tuple(f.name for f in fields if f.init)
+        return cls, names, len(names) == len(fields) and not hasattr(cls, "__post_init__")
+    written = tuple(cls.__dict__.get("__annotations__", {}))
+    declared = [cls.__dict__.get(name) for name in written]
+    names = tuple(n for n, d in zip(written, declared) if not (isinstance(d, dataclasses.Field) and not d.init))
+    return cls, names, len(names) == len(written) and not hasattr(cls, "__post_init__")
 
 
 SPECS = {name: _spec(cls) for name, cls in CLASSES.items()}
-
-
-_BY_TYPE = {cls: (name, SPECS[name][1]) for name, cls in CLASSES.items()}
-
-
-def encode(value: Any) -> Any:
-    """A rulebook (or any part of it) as plain JSON values; TypeError for anything else.
-
-    A model object is ``{"@c": class name, "v": [its fields, in the class's order]}``; a tuple
-    ``{"@t": [...]}``, a dict ``{"@d": [[key, value], ...]}``, a Decimal ``{"@dec": "1.5"}``.
-    """
-    t = type(value)   # the exact types first: a book is some 50,000 values, every one of them passes here
-    if t is str or t is int or t is bool or value is None:
-        return value
-    if t is tuple:
-        return {"@t": [encode(v) for v in value]}
-    by_type = _BY_TYPE.get(t)
-    if by_type is not None:
-        return {"@c": by_type[0], "v": [encode(getattr(value, f)) for f in by_type[1]]}
-    if t is dict:
-        return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
-    if t is list:
-        return [encode(v) for v in value]
-    return _encode_other(value)
-
-
-def _encode_other(value: Any) -> Any:
-    """``encode`` for anything not of one of the exact types it looks for first (subclasses included)."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, Decimal):
-        return {"@dec": str(value)}
-    if isinstance(value, list):
-        return [encode(v) for v in value]
-    if isinstance(value, tuple):
-        return {"@t": [encode(v) for v in value]}
-    if isinstance(value, dict):
-        return {"@d": [[encode(k), encode(v)] for k, v in value.items()]}
-    name = type(value).__name__
-    if dataclasses.is_dataclass(value) and CLASSES.get(name) is type(value):
-        return {"@c": name, "v": [encode(getattr(value, f)) for f in SPECS[name][1]]}
-    raise TypeError(f"cannot cache a {name}")
-
-
+_BY_TYPE = {cls: SPECS[name][1] for name, cls in CLASSES.items()}
+# a field kept as a payload of its own, decoded when first read: a rule's examples are over half of a book
+# and a ruling never reads them (model.Rule.__getattr__)
+LAZY: dict[type, str] = {model.Rule: "examples"}
 _new = object.__new__
 
 
-def _object(data: dict) -> Any:
-    """One JSON object of the payload back to what ``encode`` wrote (the JSON parser calls this for every
-    object, innermost first); CacheError for anything ``encode`` would not have written."""
-    if len(data) == 1:
-        (tag, value), = data.items()
-        if type(value) is list:
-            if tag == "@t":
-                return tuple(value)
-            if tag == "@d":
-                out = {}
-                for pair in value:
-                    if type(pair) is not list or len(pair) != 2:
-                        raise CacheError("bad mapping entry")
-                    try:
-                        out[pair[0]] = pair[1]
-                    except TypeError as exc:   # an unhashable key
-                        raise CacheError(str(exc)) from None
-                return out
-        elif tag == "@dec" and type(value) is str:
-            try:
-                return Decimal(value)
-            except InvalidOperation:
-                raise CacheError("bad decimal") from None
-    elif len(data) == 2 and "@c" in data and "v" in data:
-        spec = SPECS.get(data["@c"]) if type(data["@c"]) is str else None
-        if spec is None:
-            raise CacheError(f"unknown class {data['@c']!r}")
-        cls, names, plain = spec
-        values = data["v"]
-        if type(values) is not list or len(values) != len(names):
+def _maker(cls: type, names: tuple[str, ...], plain: bool) -> Callable[..., Any]:
+    """What the reader calls for a model object in the payload: the object from its fields, by position."""
+    n = len(names)
+    lazy = LAZY.get(cls)
+
+    def make(*values: Any) -> Any:
+        if len(values) != n:
             raise CacheError(f"the wrong fields for {cls.__name__}")
-        if plain:   # what the dataclass's own __init__ would do, without its per-field calls
-            obj = _new(cls)
-            obj.__dict__.update(zip(names, values))
-            return obj
-        return cls(*values)
-    raise CacheError("unexpected mapping")
+        if not plain:
+            return cls(*values)
+        obj = _new(cls)   # what the dataclass's own __init__ would do, without its per-field calls
+        fields = obj.__dict__
+        fields.update(zip(names, values))
+        if lazy is not None and type(fields.get(lazy)) is bytes:   # decoded when first read (model.Rule)
+            fields["_examples_load"] = partial(decode_examples, fields.pop(lazy))
+        return obj
+    return make
 
 
-def decode(data: Any) -> Any:
-    """The inverse of ``encode`` for an already parsed value; CacheError for anything it would not have written."""
-    return json.loads(json.dumps(data), object_hook=_object)
+_MAKERS: dict[tuple[str, str], Callable[..., Any]] = {
+    (model.__name__, name): _maker(*spec) for name, spec in SPECS.items()}
+_MAKERS[("decimal", "Decimal")] = Decimal
+
+
+def _reduce(obj: Any) -> Any:
+    """How the writer puts a model object: its class and its fields by position (see ``_maker``)."""
+    names = _BY_TYPE.get(type(obj))
+    if names is not None:
+        lazy = LAZY.get(type(obj))
+        return type(obj), tuple(encode(getattr(obj, f)) if f == lazy else getattr(obj, f) for f in names)
+    if type(obj) is Decimal or obj is Decimal or obj in _BY_TYPE:
+        return NotImplemented   # pickle's own way: a Decimal as its text; a model class by its name
+    # text, numbers, lists, tuples, dicts and sets never come here (pickle writes them itself)
+    raise TypeError(f"cannot cache a {type(obj).__name__}")
+
+
+class _Writer(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        return _reduce(obj)
+
+
+class _Reader(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        got = _MAKERS.get((module, name))
+        if got is None:
+            raise CacheError(f"unknown class {module}.{name}")
+        return got
+
+    def persistent_load(self, pid: Any) -> Any:
+        raise CacheError("unexpected reference")
+
+
+def encode(value: Any) -> bytes:
+    """A rulebook (or any part of it) as the payload's data-only pickle; TypeError for anything else."""
+    out = io.BytesIO()
+    _Writer(out, protocol=PROTOCOL).dump(value)
+    return out.getvalue()
+
+
+def decode(payload: bytes) -> Any:
+    """The inverse of ``encode``; CacheError for anything it would not have written."""
+    try:
+        return _Reader(io.BytesIO(payload)).load()
+    except CacheError:
+        raise
+    except Exception as exc:   # the reader's own refusals: truncated, a wrong opcode, a bad argument, ...
+        raise CacheError(f"bad content: {type(exc).__name__}") from None
+
+
+def decode_examples(payload: bytes) -> tuple:
+    """A rule's examples, kept as a payload of their own (see ``LAZY``)."""
+    examples = decode(payload)
+    if type(examples) is not tuple or not all(type(e) is model.Example for e in examples):
+        raise CacheError("not a rule's examples")
+    return examples
 
 
 def dumps(book: model.Rulebook, book_key: str) -> bytes:
-    payload = json.dumps(encode(book), separators=(",", ":"), ensure_ascii=False, allow_nan=False,
-                         check_circular=False)   # a tree of fresh lists and dicts: encode would have looped first
-    digest = hashlib.sha256(payload.encode()).hexdigest()
-    head = json.dumps({"format": FORMAT, "key": book_key, "sha256": digest})
-    return (head + "\n" + payload).encode()
+    payload = encode(book)
+    head = json.dumps({"format": FORMAT, "key": book_key, "sha256": hashlib.sha256(payload).hexdigest()})
+    return head.encode() + b"\n" + payload
 
 
 def loads(raw: bytes, book_key: str) -> model.Rulebook:
     """The book in a cache file; CacheError unless its header, key, digest and shape are all right."""
+    head_text, _, payload = raw.partition(b"\n")
     try:
-        head_text, _, payload = raw.decode("utf-8").partition("\n")
         head = json.loads(head_text)
-    except (UnicodeDecodeError, ValueError):
+    except ValueError:   # UnicodeDecodeError too
         raise CacheError("not a cache file") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("key") != book_key:
         raise CacheError("another format or another book")
-    if hashlib.sha256(payload.encode()).hexdigest() != head.get("sha256"):
+    if hashlib.sha256(payload).hexdigest() != head.get("sha256"):
         raise CacheError("the content does not match its digest")
-    try:
-        book = json.loads(payload, object_hook=_object)
-    except CacheError:
-        raise
-    except (ValueError, RecursionError) as exc:
-        raise CacheError(f"bad content: {exc}") from None
+    book = decode(payload)
     if not isinstance(book, model.Rulebook):
         raise CacheError("not a rulebook")
     return book
+
+
+class _DataWriter(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is Decimal or obj is Decimal:
+            return NotImplemented
+        raise TypeError(f"not plain data: a {type(obj).__name__}")
+
+
+def data_payload(value: Any) -> bytes:
+    """Plain data (text, numbers, lists, tuples, dicts, sets, Decimal) as ``store_data`` encodes it;
+    TypeError (or ValueError) for anything else."""
+    out = io.BytesIO()
+    try:
+        _DataWriter(out, protocol=PROTOCOL).dump(value)
+    except pickle.PicklingError as exc:
+        raise TypeError(str(exc)) from None
+    return out.getvalue()
+
+
+def decode_data(payload: bytes) -> Any:
+    """The inverse of ``data_payload``; CacheError for anything it would not have written."""
+    try:
+        return _DataReader(io.BytesIO(payload)).load()
+    except CacheError:
+        raise
+    except Exception as exc:   # truncated, a wrong opcode, too deep, ...
+        raise CacheError(f"bad content: {type(exc).__name__}") from None
+
+
+class _DataReader(_Reader):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) != ("decimal", "Decimal"):
+            raise CacheError(f"unknown class {module}.{name}")
+        return Decimal
+
+
+def store_data(path: Path, what: str, value: Any) -> None:
+    """Keep plain data (text, numbers, lists, tuples, dicts, sets, Decimal) in the cache folder under
+    ``path``, headed by ``what`` and its digest; nothing if it holds anything else or cannot be written."""
+    try:
+        payload = data_payload(value)
+    except (TypeError, ValueError, RecursionError):
+        return
+    head = json.dumps({"format": what, "sha256": hashlib.sha256(payload).hexdigest()})
+    _write(path.parent, path, head.encode() + b"\n" + payload)
+
+
+def read_data(path: Path, what: str) -> Any:
+    """What ``store_data`` kept under ``path``, or None when there is no such file or it is not whole and right."""
+    try:
+        head_text, _, payload = _read(path).partition(b"\n")
+        head = json.loads(head_text)
+        if (not isinstance(head, dict) or head.get("format") != what
+                or hashlib.sha256(payload).hexdigest() != head.get("sha256")):
+            return None
+        value = decode_data(payload)
+    except Exception:   # missing, unreadable, not ours, truncated, a class named: no copy
+        return None
+    _touch(path)
+    return value
 
 
 # -- the folder --------------------------------------------------------------------------------
@@ -235,7 +305,7 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         book_key = key(files, names)
     except OSError:
         return build()
-    path = where / f"book-{book_key}.json"
+    path = where / f"book-{book_key}.bin"
     try:
         book = loads(_read(path), book_key)
         _touch(path)
@@ -376,10 +446,12 @@ def _write(where: Path, path: Path, data: bytes) -> None:
 
 
 def prune(where: Path, keep: int = KEEP) -> None:
-    """Keep the ``keep`` most recently used books (and catalogue copies); remove temporary files left by a crash."""
+    """Keep the ``keep`` most recently used books and catalogue copies (and a few compiled forms for each);
+    remove temporary files left by a crash."""
     now = time.time()
     books: list[tuple[float, Path]] = []
     datas: list[tuple[float, Path]] = []
+    forms: list[tuple[float, Path]] = []
     try:
         entries = list(where.iterdir())
     except OSError:
@@ -389,15 +461,18 @@ def prune(where: Path, keep: int = KEEP) -> None:
             st = p.stat()
         except OSError:
             continue
-        if p.name.startswith("book-") and p.name.endswith(".json"):
+        if p.name.startswith("book-") and p.name.endswith((".bin", ".json")):   # .json: an older format
             books.append((st.st_mtime, p))
         elif p.name.startswith("data-") and p.name.endswith(".json"):
             datas.append((st.st_mtime, p))
+        elif p.name.startswith("compiled-") and p.name.endswith((".bin", ".json")):   # engine.py's forms
+            forms.append((st.st_mtime, p))
         elif p.name.startswith(".book-") and p.name.endswith(".tmp") and now - st.st_mtime > STALE_TMP:
             _remove(p)
         elif p.name.startswith("book-") and p.name.endswith(".pickle"):   # an older version's cache
             _remove(p)
-    for _, p in sorted(books, reverse=True)[keep:] + sorted(datas, reverse=True)[keep:]:
+    old = sorted(books, reverse=True)[keep:] + sorted(datas, reverse=True)[keep:]
+    for _, p in old + sorted(forms, reverse=True)[keep * FORMS_PER_BOOK:]:
         _remove(p)
 
 
@@ -410,14 +485,14 @@ def _remove(path: Path) -> None:
 
 # -- the package's own checked copy of the standard book ------------------------------------------
 
-SHIP_FORMAT = "rulings.shipped/1"
-SHIPPED = PACKAGE / "shipped-book.json"
+SHIP_FORMAT = "rulings.shipped/2"
+SHIPPED = PACKAGE / "shipped-book.bin"
 # the code and data that reading, checking and compiling the standard book run (tests/test_shipped_book.py
 # checks that no other module of the package is imported while a book is built and compiled)
 SHIP_CODE = ("__init__.py", "bookcache.py", "catalogue.py", "engine.py", "expressions.py", "money.py",
-             "problems.py", "yamlsrc.py", "rulebook/*.py", "betting/*.py", "*.yaml", "facts/*.yaml")
+             "problems.py", "records.py", "yamlsrc.py", "rulebook/*.py", "betting/*.py", "*.yaml", "facts/*.yaml")
 _SERVED: set[str] = set()   # the cache keys of books served from the shipped copy (their compiled form is in it)
-_SHIP: dict[Path, Any] = {}  # the shipped file, read once per process: its header and lines, or None
+_SHIP: dict[Path, Any] = {}  # the shipped file, read once per process: its header and body, or None
 
 
 def ship_code() -> list[Path]:
@@ -462,18 +537,27 @@ def _data_key(paths: list[Path]) -> str:
     return h.hexdigest()[:40]
 
 
+def ship_bytes(head: dict, parts: dict[str, bytes]) -> bytes:
+    """The shipped file: ``head`` (with where each part is and its digest) as a JSON line, then the parts."""
+    where, offset = {}, 0
+    for name, payload in parts.items():
+        where[name] = [offset, len(payload), hashlib.sha256(payload).hexdigest()]
+        offset += len(payload)
+    return json.dumps(dict(head, parts=where)).encode() + b"\n" + b"".join(parts.values())
+
+
 def _shipped_file() -> dict | None:
-    """The shipped copy's header and lines (each part's digest checked when it is first used), or None."""
+    """The shipped copy's header and body (each part's digest checked when it is first used), or None."""
     if os.environ.get("RULINGS_SHIPPED", "").strip().lower() in ("off", "0", "no", "false", "none"):
         return None
     if SHIPPED not in _SHIP:
         got = None
         try:
-            lines = _read(SHIPPED).split(b"\n")
-            head = json.loads(lines[0])
+            head_text, _, body = _read(SHIPPED).partition(b"\n")
+            head = json.loads(head_text)
             if (isinstance(head, dict) and head.get("format") == SHIP_FORMAT and isinstance(head.get("key"), str)
                     and isinstance(head.get("parts"), dict)):
-                got = {"head": head, "lines": lines, "checked": {}}
+                got = {"head": head, "body": body, "checked": {}}
         except (OSError, CacheError, ValueError, RecursionError):
             pass
         _SHIP[SHIPPED] = got
@@ -486,11 +570,24 @@ def _part(ship: dict, name: str) -> bytes | None:
     if name not in checked:
         checked[name] = None
         where = ship["head"]["parts"].get(name)
-        if isinstance(where, list) and len(where) == 2 and type(where[0]) is int and 0 < where[0] < len(ship["lines"]):
-            line = ship["lines"][where[0]]
-            if hashlib.sha256(line).hexdigest() == where[1]:
-                checked[name] = line
+        body = ship["body"]
+        if (isinstance(where, list) and len(where) == 3 and type(where[0]) is int and type(where[1]) is int
+                and 0 <= where[0] and 0 <= where[1] and where[0] + where[1] <= len(body)):
+            payload = body[where[0]:where[0] + where[1]]
+            if hashlib.sha256(payload).hexdigest() == where[2]:
+                checked[name] = payload
     return checked[name]
+
+
+def _data_part(ship: dict, name: str) -> Any:
+    """A plain-data part of the shipped copy (as ``store_data`` encodes it), or None."""
+    payload = _part(ship, name)
+    if payload is None:
+        return None
+    try:
+        return decode_data(payload)
+    except CacheError:
+        return None
 
 
 def _decoded(ship: dict) -> model.Rulebook | None:
@@ -499,10 +596,19 @@ def _decoded(ship: dict) -> model.Rulebook | None:
     if payload is None:
         return None
     try:
-        book = json.loads(payload, object_hook=_object)
-    except (CacheError, ValueError, RecursionError):
+        book = decode(payload)
+    except CacheError:
         return None
-    return book if isinstance(book, model.Rulebook) else None
+    return book if isinstance(book, model.Rulebook) and isinstance(book.files, list) else None
+
+
+def _examples_here(load: Callable[[], tuple], where: dict[str, str]) -> tuple:
+    """A shipped rule's examples when first read (see ``LAZY``), their origins given the files' names here."""
+    examples = load()
+    for e in examples:
+        if e.origin.file in where:
+            object.__setattr__(e.origin, "file", where[e.origin.file])   # decoded just now, held by nothing else
+    return examples
 
 
 def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
@@ -523,11 +629,19 @@ def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
     origins = [p.origin for p in book.parameters.values()]
     for r in book.rules.values():
         origins.append(r.origin)
-        origins += [e.origin for e in r.examples]
+        fields = r.__dict__
+        load = fields.get("_examples_load")
+        if load is not None:   # still a payload: its origins are given their names when it is decoded
+            fields["_examples_load"] = partial(_examples_here, load, where)
+        elif type(fields.get("examples")) is tuple:
+            origins += [e.origin for e in fields["examples"]]
+    seen: set[int] = set()
     for o in origins:
-        if type(o) is not model.Origin or o.file not in where:
+        if type(o) is not model.Origin or (id(o) not in seen and o.file not in where):
             return None
-        object.__setattr__(o, "file", where[o.file])   # a frozen Origin just decoded, held by nothing else
+        if id(o) not in seen:
+            seen.add(id(o))
+            object.__setattr__(o, "file", where[o.file])   # a frozen Origin just decoded, held by nothing else
     book.files = [str(f) for f in files]
     return book
 
@@ -556,40 +670,36 @@ def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
     return book, same
 
 
-def _compiled_part(ship: dict) -> list | None:
-    payload = _part(ship, "compiled")
-    if payload is None:
-        return None
-    try:
-        data = json.loads(payload)
-    except (ValueError, RecursionError):
-        return None
-    return data if isinstance(data, list) else None
-
-
-def shipped_compiled(book_key: str, rules: list[model.Rule]) -> list | None:
-    """The compiled conditions the shipped copy holds for these rules (``book_key``: the book's cache key):
-    the whole list for a book served from the copy; after a miss that read the copy (``shipped_parts``),
-    when every rule gives the ruling the copy's rule at its place gives (the compiler's flags for ``ruled:``
-    tests are by place), the entry of each rule that is the copy's rule at its place with the same conditions
-    and outcome, None for the others; else None."""
+def shipped_form(book_key: str | None, part_rules: int, rules: int) -> dict | None:
+    """The engine's whole compiled form the shipped copy holds, for a book served from it (``book_key``: the
+    book's cache key) compiled with the same rules per ruleset; else None."""
     ship = _shipped_file()
-    if ship is None:
+    if ship is None or book_key not in _SERVED or ship["head"].get("part_rules") != part_rules:
         return None
-    if book_key in _SERVED:
-        data = _compiled_part(ship)
-        return data if data is not None and len(data) == len(rules) else None
-    seed = ship.get("seed")   # the copy's rules' (when, then), noted by shipped_parts
-    if seed is None or [r.then.ruling for r in rules] != [then.ruling for _, then in seed]:
+    form = _data_part(ship, "form")
+    if not isinstance(form, dict) or not isinstance(form.get("rules"), list) or len(form["rules"]) != rules:
         return None
-    data = _compiled_part(ship)
-    if data is None or len(data) != len(seed):
+    return form
+
+
+def shipped_compiled(rules: list[model.Rule]) -> list | None:
+    """After a miss that read the shipped copy (``shipped_parts``), when every rule gives the ruling the
+    copy's rule at its place gives (the compiler's flags for ``ruled:`` tests are by place): the compiled
+    entry of each rule that is the copy's rule at its place with the same conditions and outcome (what it
+    needs, reads and uses, its fast expressions and its durable-rules conditions), None for the others;
+    else None."""
+    ship = _shipped_file()
+    seed = ship.get("seed") if ship is not None else None   # the copy's rules' (when, then)
+    if ship is None or seed is None or [r.then.ruling for r in rules] != [then.ruling for _, then in seed]:
+        return None
+    data = _data_part(ship, "compiled")
+    if type(data) is not list or len(data) != len(seed):
         return None
     return [data[i] if (r.when, r.then) == seed[i] else None for i, r in enumerate(rules)]
 
 
 def shipped_data(paths: list[Path]) -> list | None:
-    """The shipped copy's parse of these catalogue files (by name and bytes), or None."""
+    """The shipped copy's parse of these catalogue files (by name and bytes, as ``yaml_data`` keeps it)."""
     ship = _shipped_file()
     if ship is None:
         return None

@@ -27,7 +27,6 @@ import hashlib
 import heapq
 import itertools
 import json
-import os
 import threading
 from pathlib import Path
 from dataclasses import dataclass, field
@@ -72,6 +71,41 @@ def field_name(name: str) -> str:
 class _SyncHost(durable.Host):
     def _run(self):  # no background dispatcher threads: they steal actions
         pass
+
+
+class _Ruleset(durable.Ruleset):
+    """A ruleset given to the C core as the JSON text the compiled form keeps (durable-rules' own constructor
+    takes the definition as a dict and writes that text itself)."""
+
+    def __init__(self, name: str, host: durable.Host, text: str, actions: dict):
+        self._name, self._host, self._actions, self._definition = name, host, actions, None
+        self._handle = durable_rules_engine.create_ruleset(name, text)
+
+
+class _Actions(dict):
+    """A ruleset's actions for durable-rules' own host, each made when first asked for: ``Engine.run`` reads
+    the actions' names and never calls them (benchmarks and tests drive the host itself)."""
+
+    def __init__(self, make, seen) -> None:
+        super().__init__()
+        self._make, self._seen = make, seen
+
+    def __missing__(self, name: str):
+        fn = self._seen if name == SENTINEL else self._make(int(name[1:]))
+        self[name] = action = durable.Promise(fn)
+        return action
+
+
+FORM = "rulings.engine-form/2"   # the compiled form's layout: a change here is a new key
+
+
+def _read_form(path: Path, rules: int) -> dict | None:
+    """A compiled form from the cache, if one is there for this key and has one entry per rule."""
+    from rulings import bookcache
+    form = bookcache.read_data(path, FORM)
+    if isinstance(form, dict) and isinstance(form.get("rules"), list) and len(form["rules"]) == rules:
+        return form
+    return None
 
 
 def compile_condition(c: Condition | AnyOf, ruled: dict[str, list[str]] | None = None) -> dict:
@@ -256,22 +290,26 @@ def uses(rule: Rule) -> list[str]:
     return sorted(out - {"param", "effect", "rule"})
 
 
-def _cache_file(rules: list[Rule], ruled: dict, book_key: str | None = None) -> Path | None:
-    """Where the compiled form of these rules is kept: keyed by their content and the compiler's own code
-    (the book cache's key covers both, when the book came from it)."""
-    where = os.environ.get("RULINGS_CACHE")
-    if where == "off":
+def _form_path(book: Rulebook, rules: list[Rule], part_rules: int) -> Path | None:
+    """Where the compiled form of a book is kept, keyed by content only: the book cache's key when the book
+    came from it (it covers the book's files and all of the package's code and catalogues), else a digest of
+    everything the form is made from -- the rules, the parameters' names, the package's code and catalogues."""
+    from rulings import bookcache
+    where = bookcache.folder()
+    if where is None:
         return None
-    folder = Path(where or Path.home() / ".cache" / "rulings")
+    book_key = bookcache.key_of(book)
+    h = hashlib.sha256(f"{FORM}\0{part_rules}\0".encode())
     if book_key is not None:
-        return folder / f"compiled-b{book_key[:32]}.json"
-    h = hashlib.sha256()
-    for mod in ("engine.py", "expressions.py"):
-        h.update((Path(__file__).parent / mod).read_bytes())
-    h.update(repr(sorted(ruled.items())).encode())
-    for r in rules:
-        h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say)).encode())
-    return folder / f"compiled-{h.hexdigest()[:32]}.json"
+        h.update(book_key.encode())
+    else:
+        for f in bookcache.code_files():
+            h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+        h.update(repr(sorted(book.parameters)).encode())
+        for r in rules:
+            h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say, r.then.ruling,
+                           r.exception_to)).encode())
+    return where / f"compiled-{h.hexdigest()[:40]}.bin"
 
 
 def ruled_flags(rules: list[Rule]) -> dict[str, list[str]]:
@@ -283,37 +321,16 @@ def ruled_flags(rules: list[Rule]) -> dict[str, list[str]]:
     return ruled
 
 
-def _compiled(rules: list[Rule], ruled: dict, book_key: str | None = None) -> list[dict]:
-    """Each rule's durable-rules conditions, the fields it reads and the facts it needs (plain data, cached;
-    for the package's own standard book, from its shipped checked copy: rulings/bookcache.py)."""
-    shipped = None
-    if book_key is not None:
-        from rulings.bookcache import shipped_compiled
-        shipped = shipped_compiled(book_key, rules)
-        if shipped is not None and None not in shipped:
-            return shipped
-    path = None
-    try:
-        path = _cache_file(rules, ruled, book_key)
-        if path is not None:
-            data = json.loads(path.read_text())
-            if isinstance(data, list) and len(data) == len(rules):
-                return data
-    except (OSError, ValueError):
-        pass
-    out = [shipped[i] if shipped and shipped[i] is not None else
-           {"needs": sorted(required(r)), "reads": sorted(reads(r.when, ruled)), "uses": uses(r),
-            "trees": [expression_tree(v) for _, v in r.then.effects + r.then.derive],
-            "when": [compile_condition(c, ruled) for c in r.when]} for i, r in enumerate(rules)]
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(out))
-            tmp.replace(path)   # atomic: a concurrent reader sees the old file or the new one
-        except OSError:
-            pass
-    return out
+def rule_compiled(rule: Rule, ruled: dict[str, list[str]]) -> list:
+    """One rule compiled, as plain data: the facts it needs, the fields it reads, what it uses, its fast
+    expressions and its durable-rules conditions (the shipped copy keeps one per rule: rulings/bookcache.py)."""
+    return [sorted(required(rule)), sorted(reads(rule.when, ruled)), uses(rule),
+            [expression_tree(v) for _, v in rule.then.effects + rule.then.derive],
+            [compile_condition(c, ruled) for c in rule.when]]
+
+
+def _kind(name: str) -> type:
+    return {"str": str, "int": int, "bool": bool}[name]
 
 
 @dataclass
@@ -404,7 +421,9 @@ class _Part:
     members: list[int]
     fields: set[str]
     gates: dict[str, frozenset | None]
-    handle: int = 0
+    _handle: int = 0
+    text: str = ""   # the ruleset as durable-rules takes it (JSON)
+    make: Any = None   # registers the ruleset with durable-rules (Engine._register)
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
     present: list[frozenset] = field(default_factory=list)   # per rule: fields it needs in the fact
     unkeyed: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
@@ -412,6 +431,14 @@ class _Part:
 
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
+
+    @property
+    def handle(self) -> int:
+        """The C core's handle: from a kept compiled form, the ruleset is registered when first posted to
+        (one ruling posts to two or three of the standard book's seven)."""
+        if not self._handle:
+            self.make(self)
+        return self._handle
 
     def can_match(self, fields) -> bool:
         """Whether some rule of the ruleset has every field it needs in the fact (else it matches nothing)."""
@@ -634,49 +661,121 @@ class Engine:
     _names = itertools.count(1)
 
     def __init__(self, book: Rulebook, part_rules: int = PART_RULES):
-        from rulings.catalogue import facts as catalogue
         self.book = book
         self.name = f"book{next(self._names)}"
         self._lock = threading.Lock()
+        self._registering = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._sids = itertools.count(1)
         self._host = _SyncHost()
         self._closed = False
         self._matched: list[int] = []
         rules = list(book.rules.values())
-        self._ruled = ruled_flags(rules)
-        from rulings.bookcache import key_of
-        compiled = _compiled(rules, self._ruled, key_of(book))
-        self._needs = [c["needs"] for c in compiled]
-        self._conds = [c["when"] for c in compiled]
-        rule_reads = [set(c["reads"]) for c in compiled]
-        rule_fields = [rr | {field_name(n) for n in need} for rr, need in zip(rule_reads, self._needs)]
-        self._fields = set().union(*rule_fields) if rules else set()
-        self._tested_flags = {f for f in self._fields if f.startswith("f__")}
-        self._param_field = {k: f for k in book.parameters if (f := field_name("param." + k)) in self._fields}
-        self._rules = [_Rule(r, i, 10 - self._depth(r), f"f__{i}", rule_reads[i], compiled[i].get("trees"))
-                       for i, r in enumerate(rules)]
+        from rulings import bookcache
+        path = None
+        try:
+            path = _form_path(book, rules, part_rules)
+        except OSError:   # a package file that cannot be read: no cache
+            pass
+        form = _read_form(path, len(rules)) if path is not None else None
+        if form is None:   # the standard book served from the package's shipped copy: its form is there too
+            form = bookcache.shipped_form(bookcache.key_of(book), part_rules, len(rules))
+        if form is not None:
+            try:
+                self._apply(rules, form, eager=False)
+                return
+            except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+                self._drop()   # not a form this engine wrote: compiled again below
+        # a true miss of the standard book: the shipped copy's compiled entries for the rules it holds unchanged
+        seed = bookcache.shipped_compiled(rules) if bookcache.key_of(book) is not None else None
+        form = None
+        if seed is not None:
+            try:
+                form = self._form(rules, part_rules, seed)
+                self._apply(rules, form, eager=True)
+            except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+                self._drop()   # not entries this compiler wrote: every rule compiled below
+                form = None
+        if form is None:
+            form = self._form(rules, part_rules)
+            self._apply(rules, form, eager=True)
+        if path is not None:   # kept only once durable-rules has taken every ruleset of it
+            bookcache.store_data(path, FORM, form)
+
+    def _form(self, rules: list[Rule], part_rules: int, seed: list | None = None) -> dict:
+        """The compiled book as plain data: per rule what it needs, reads and uses, its fast expressions and
+        priority; the rulesets with their rules, fields, gates, pre-checks and durable-rules' own JSON text.
+        ``seed``: a compiled entry (``rule_compiled``) or None for each rule; only the others are compiled."""
+        from rulings.catalogue import facts as catalogue
+        ruled = ruled_flags(rules)
+        per_rule = [s if seed is not None and type(s := seed[i]) is list and len(s) == 5
+                    else rule_compiled(r, ruled) for i, r in enumerate(rules)]
+        needs = [c[0] for c in per_rule]
+        rule_reads = [c[1] for c in per_rule]
+        conds = [c[4] for c in per_rule]
+        rule_fields = [set(rr) | {field_name(n) for n in need} for rr, need in zip(rule_reads, needs)]
+        fields = set().union(*rule_fields) if rules else set()
         derived = {k for r in rules for k, _ in r.then.derive}
         cat = catalogue()
         gates = [g for g in GATES if g not in derived and g in cat]
-        self._parts = self._split(rules, rule_fields, gates, cat, part_rules)
-        self._part_of = {i: p for p in self._parts for i in p.members}
-        present = [_present_fields(r, self._needs[i]) for i, r in enumerate(rules)]
-        for p in self._parts:
-            p.present = sorted({present[i] for i in p.members}, key=len)
+        pri = [10 - self._depth(r) for r in rules]
+        parts = []
+        for p in self._split(rules, rule_fields, gates, cat, part_rules):
+            present = [_present_fields(rules[i], needs[i]) for i in p.members]
             p.index_checks([(f"f__{i}", _atoms(rules[i].when)) for i in p.members])
-        self._uses = [c.get("uses") for c in compiled]
-        definitions = {}
-        for p in self._parts:
-            ruleset = {f"r{i}": self._compile(rules[i], i, k) for k, i in enumerate(p.members)}
-            ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}], "run": self._seen}
-            definitions[p.name] = ruleset
-        try:
-            self._host.set_rulesets(definitions)
-        except Exception as exc:  # the C core's refusals come back as plain exceptions
-            raise EngineError(f"durable-rules refused the compiled rulebook: {exc}") from exc
-        for p in self._parts:
-            p.handle = self._host.get_ruleset(p.name)._handle
+            ruleset = {f"r{i}": self._compile(i, k, pri[i], needs[i], conds[i]) for k, i in enumerate(p.members)}
+            ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}]}
+            parts.append({"members": p.members, "fields": sorted(p.fields), "gates": p.gates,
+                          "present": sorted(set(present), key=len), "unkeyed": p.unkeyed,
+                          "keyed": [(f, kind.__name__, table, every) for f, kind, table, every in p.keyed],
+                          "text": json.dumps(ruleset, ensure_ascii=False, separators=(",", ":"))})
+        return {"rules": [(needs[i], rule_reads[i], per_rule[i][2], per_rule[i][3], pri[i])
+                          for i in range(len(rules))],
+                "fields": sorted(fields),
+                "param_field": {k: f for k in self.book.parameters if (f := field_name("param." + k)) in fields},
+                "parts": parts}
+
+    def _apply(self, rules: list[Rule], form: dict, eager: bool) -> None:
+        """The engine from its compiled form: the agenda's rules and the rulesets, registered with durable-rules
+        now (``eager``: a form just compiled, kept only once durable-rules has taken all of it) or when first
+        posted to (a kept form, which it took when it was compiled)."""
+        self._fields = set(form["fields"])
+        self._tested_flags = {f for f in self._fields if f.startswith("f__")}
+        self._param_field = form["param_field"]
+        per_rule = form["rules"]
+        self._uses = [r[2] for r in per_rule]
+        self._rules = [_Rule(r, i, pri, f"f__{i}", set(reads_), trees)
+                       for i, (r, (_, reads_, _, trees, pri)) in enumerate(zip(rules, per_rule, strict=True))]
+        self._parts = []
+        for k, d in enumerate(form["parts"]):
+            p = _Part(f"{self.name}p{k}", d["members"], set(d["fields"]), d["gates"])
+            p.present = d["present"]
+            p.unkeyed = d["unkeyed"]
+            p.keyed = [(f, _kind(kind), table, every) for f, kind, table, every in d["keyed"]]
+            p.text = d["text"]
+            if not isinstance(p.text, str):
+                raise TypeError("a ruleset's text")
+            p.make = self._register
+            self._parts.append(p)
+        self._part_of = {i: p for p in self._parts for i in p.members}
+        if eager:
+            for p in self._parts:
+                self._register(p)
+
+    def _register(self, p: _Part) -> None:
+        """Give one ruleset to durable-rules (its C core, and the host's directory as its own host would)."""
+        with self._registering:
+            if p._handle:
+                return
+            if self._closed:
+                raise EngineError("this engine was closed")
+            try:
+                ruleset = _Ruleset(p.name, self._host, p.text, _Actions(self._action, self._seen))
+            except Exception as exc:  # the C core's refusals come back as plain exceptions
+                raise EngineError(f"durable-rules refused the compiled rulebook: {exc}") from exc
+            self._host._ruleset_directory[p.name] = ruleset
+            self._host._ruleset_list.append(ruleset)
+            p._handle = ruleset._handle
 
     def _split(self, rules: list[Rule], rule_fields: list[set[str]], gates: list[str], cat: dict,
                part_rules: int) -> list[_Part]:
@@ -732,19 +831,24 @@ class Engine:
     def _seen(self, c) -> None:
         pass
 
-    def _compile(self, rule: Rule, i: int, k: int) -> dict:
+    def _compile(self, i: int, k: int, pri: int, needs: list[str], when: list[dict]) -> dict:
+        """One rule as durable-rules takes it (its action only records the match: see ``_action``)."""
         # durable-rules crashes when more than 64 tests hang off one node; every rule shares the
         # `t` test, so rules are spread over buckets (an always-true test on a field never set)
         bucket = {"$nex": {f"b__{k // BUCKET}": 1}}
         conds = [{"t": "situation"}, bucket, {"$nex": {f"f__{i}": 1}}]
-        conds += [{"$ex": {field_name(n): 1}} for n in self._needs[i]]
-        conds += self._conds[i]
+        conds += [{"$ex": {field_name(n): 1}} for n in needs]
+        conds += when
         single_fact({"$and": conds})
+        return {"pri": pri, "all": [{"m": {"$and": conds}}]}
+
+    def _action(self, i: int):
+        """The action of rule ``i`` for durable-rules' own host (``run`` reads the action names instead)."""
         matched = self._matched
 
         def action(c):  # exactly one parameter: durable-rules treats two as async
             matched.append(i)
-        return {"pri": 10 - self._depth(rule), "all": [{"m": {"$and": conds}}], "run": action}
+        return action
 
     def _fire(self, run: Run, r: _Rule, memo: Memo | None = None) -> dict[str, Any]:
         """Fire one rule in Python; the tested fields it changed (derived facts, a flag another rule waits for)."""
@@ -801,12 +905,13 @@ class Engine:
         action only records which rule matched, so it needs nothing but the action's name. Every
         action is completed before the run goes on, so no action is pending when the state is deleted.
         """
-        code, offset = call(part.handle, text)
+        handle = part.handle
+        code, offset = call(handle, text)
         if code in (1, 2):   # not handled / already observed: the sentinel and fresh sids prevent both
             raise _Unhandled(f"durable-rules refused the situation (code {code})")
         if code != 0 or not offset:
             return
-        started = durable_rules_engine.start_action_for_state(part.handle, offset)
+        started = durable_rules_engine.start_action_for_state(handle, offset)
         message = started[1] if started else None
         matched, index = self._matched, part.index
         try:
@@ -814,9 +919,9 @@ class Engine:
                 name = message[2:message.index('"', 2)]   # {"r12": {...}}: one action, named by its rule
                 if name in index:
                     matched.append(index[name])
-                message = durable_rules_engine.complete_and_start_action(part.handle, offset)
+                message = durable_rules_engine.complete_and_start_action(handle, offset)
         except BaseException:   # as durable-rules' own host does: give the action back before going on
-            durable_rules_engine.abandon_action(part.handle, offset)
+            durable_rules_engine.abandon_action(handle, offset)
             raise
 
     def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
@@ -946,9 +1051,13 @@ class Engine:
         if self._closed:
             return
         with self._lock:
-            for p in self._parts:
-                rs = self._host._ruleset_directory.pop(p.name, None)
-                if rs is not None:
-                    self._host._ruleset_list.remove(rs)
-                    durable_rules_engine.delete_ruleset(rs._handle)
+            self._drop()
             self._closed = True
+
+    def _drop(self) -> None:
+        """Free every ruleset this engine registered with its host."""
+        host = self._host
+        for rs in list(host._ruleset_list):
+            host._ruleset_directory.pop(rs._name, None)
+            host._ruleset_list.remove(rs)
+            durable_rules_engine.delete_ruleset(rs._handle)

@@ -8,10 +8,12 @@ rulebooks/standard/declarations.yaml and misdeclared-calls.yaml, not here.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rulings.declaration import Context, Declaration, Unclear, bare_readings, parse_declaration
 from rulings.incident.model import Incident
+
+if TYPE_CHECKING:   # the parser itself is imported when an incident has words (a cold start without needs none)
+    from rulings.declaration import Context, Declaration, Unclear
 
 # House parameters naming room slang for amounts (0: the room does not use the word).
 HOUSE_WORDS = {"dime": "amount_words.dime", "nickel": "amount_words.nickel"}
@@ -19,6 +21,7 @@ HOUSE_WORDS = {"dime": "amount_words.dime", "nickel": "amount_words.nickel"}
 
 def context(incident: Incident, params: dict[str, Any]) -> Context:
     """What amounts the game's chips can make, and the amount words the house book defines."""
+    from rulings.declaration import Context
     game, hand = incident.hand.game, incident.hand
     if game.setting == "tournament":
         cents = False   # tournament chips are whole numbers
@@ -46,6 +49,7 @@ def _bare(d: Declaration, f: dict[str, Any], ctx: Context) -> int | None:
     are the amounts it can mean: the highest not above the pot, never above the stack, and
     never short of the least the declaration can be (a call facing a bet, else a minimum bet).
     """
+    from rulings.declaration import bare_readings
     literal = _to(d, f)
     if not d.bare_number or literal is None or not f.get("big_blind") or literal >= f["big_blind"]:
         return None
@@ -90,6 +94,7 @@ _PARSED: dict[tuple[str, Context], Declaration | Unclear] = {}
 def _parse(text: str, ctx: Context) -> Declaration | Unclear:
     """``parse_declaration``, each (words, context) read once per process: a batch hears the same words often,
     and the reading is a function of the two (both frozen)."""
+    from rulings.declaration import parse_declaration
     key = (text, ctx)
     try:
         got = _PARSED.get(key)
@@ -107,6 +112,7 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
     text = incident.disputed.said
     if text is None:
         return {"said": False}, None
+    from rulings.declaration import Unclear
     ctx = context(incident, params)
     d = _parse(text, ctx)
     if isinstance(d, Unclear):

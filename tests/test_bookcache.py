@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import pickle
+import pickletools
 import shutil
 import stat
 import subprocess
@@ -24,6 +25,7 @@ import pytest
 
 from rulings import bookcache, books
 from rulings.problems import ProblemsError
+from rulings.rulebook import model
 from rulings.rulebook.load import ROOT, standard_book
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,7 +45,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def _files(where: Path) -> list[Path]:
-    return sorted(where.glob("book-*.json"))
+    return sorted(where.glob("book-*.bin"))
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +70,13 @@ def _plant(cache: Path, good: tuple) -> Path:
 def test_a_book_round_trips_through_the_data_only_format(good):
     book = good[0]
     raw = bookcache.dumps(book, "k")
-    assert b"pickle" not in raw and raw.startswith(b'{"format": "rulings.bookcache/3"')
+    assert raw.startswith(b'{"format": "rulings.bookcache/4"')
+    named = {arg for op, arg, _ in pickletools.genops(raw.partition(b"\n")[2]) if op.name == "SHORT_BINUNICODE"
+             and arg in ("rulings.rulebook.model", "decimal", "builtins", "copyreg", "os", "posix", "subprocess")}
+    assert "rulings.rulebook.model" in named <= {"rulings.rulebook.model", "decimal"}   # all the reader builds
     again = bookcache.loads(raw, "k")
+    rule = next(r for r in again.rules.values() if "examples" not in vars(r))   # their own payload until read
+    assert rule.examples == book.rules[rule.id].examples and "examples" in vars(rule)
     assert again == book
     assert [p.words for p in again.parameters.values()] == [p.words for p in book.parameters.values()]
 
@@ -85,7 +92,7 @@ def test_the_cache_is_written_once_and_read_back(cache):
 
 def test_a_corrupt_cache_file_is_refused_then_rebuilt(cache, good):
     book, name, raw = good
-    key = name[len("book-"):-len(".json")]
+    key = Path(name).stem[len("book-"):]
     head, _, payload = raw.partition(b"\n")
     assert b"pot-size bet" in payload
     damaged = {
@@ -95,7 +102,7 @@ def test_a_corrupt_cache_file_is_refused_then_rebuilt(cache, good):
         "digest": head + b"\n" + payload.replace(b"pot-size bet", b"pot-size BET", 1),   # content changed
         "other-key": head.replace(b'"key": "', b'"key": "0', 1) + b"\n" + payload,
     }
-    deep = b"[" * 100_000 + b"]" * 100_000   # its digest right: the parser's depth is the guard
+    deep = b"\x80\x05" + b"]" * 100_000 + b"a" * 99_999 + b"."   # lists 100,000 deep, its digest right
     damaged["deep"] = json.dumps({"format": bookcache.FORMAT, "key": key,
                                   "sha256": hashlib.sha256(deep).hexdigest()}).encode() + b"\n" + deep
     for what, bad in damaged.items():
@@ -121,11 +128,18 @@ def test_a_planted_cache_file_runs_nothing(cache, good, tmp_path):
     assert standard_book() == book and not marker.exists()
 
     key = path.stem[len("book-"):]
-    planted = b'{"@c": "Popen", "v": ["touch ' + str(marker).encode() + b'"]}'
-    head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(planted).hexdigest()})
-    with pytest.raises(bookcache.CacheError, match="unknown class"):
-        bookcache.loads(head.encode() + b"\n" + planted, key)
+    for planted in (pickle.dumps(Payload()), pickle.dumps(Payload(), protocol=0), pickle.dumps(Payload(), protocol=2)):
+        head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(planted).hexdigest()})
+        with pytest.raises(bookcache.CacheError, match="unknown class"):   # its digest right: the reader refuses
+            bookcache.loads(head.encode() + b"\n" + planted, key)
     assert not marker.exists()
+    # a model class given one field of its three, and a model object as plain pickle writes it (a new object
+    # whose fields are then set one by one): refused, never a traceback
+    short = b"\x80\x05\x8c\x16rulings.rulebook.model\x8c\x06Origin\x93\x8c\x01x\x85R."
+    for bad in (short, pickle.dumps(model.Origin("x", 1))):
+        head = json.dumps({"format": bookcache.FORMAT, "key": key, "sha256": hashlib.sha256(bad).hexdigest()})
+        with pytest.raises(bookcache.CacheError):
+            bookcache.loads(head.encode() + b"\n" + bad, key)
 
 
 def test_a_cache_entry_that_is_not_a_file_is_never_waited_on(cache, good):
@@ -184,8 +198,13 @@ def _cached(build):
 
 def test_the_folder_is_bounded(cache, good):
     cache.mkdir()
-    for i in range(bookcache.KEEP + 5):
-        old = cache / f"book-old{i:02}.json"
+    for i in range(bookcache.KEEP + 5):   # an older format's files (.json) age out with the others
+        old = cache / f"book-old{i:02}.{'json' if i < 3 else 'bin'}"
+        old.write_text("{}")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    forms = bookcache.KEEP * bookcache.FORMS_PER_BOOK
+    for i in range(forms + 7):   # the engine's compiled forms, one per book or house book compiled
+        old = cache / f"compiled-old{i:03}.bin"
         old.write_text("{}")
         os.utime(old, (1_000_000 + i, 1_000_000 + i))
     stale = cache / ".book-crashed.tmp"
@@ -195,7 +214,8 @@ def test_the_folder_is_bounded(cache, good):
     legacy.write_bytes(b"")
     _cached(lambda: good[0])
     left = _files(cache)
-    assert len(left) == bookcache.KEEP
+    assert len(left) == bookcache.KEEP and not list(cache.glob("book-*.json"))
+    assert len(list(cache.glob("compiled-*"))) == forms and not (cache / "compiled-old006.bin").exists()
     assert not stale.exists() and not legacy.exists()
     assert any(not p.name.startswith("book-old") for p in left)   # the new book is kept, the oldest go
 
@@ -279,3 +299,65 @@ def test_two_processes_with_an_empty_then_a_read_only_cache_folder(tmp_path):
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
     _two_at_once(str(blocked / "cache"), tmp_path)   # a folder that cannot be created or written, even by root
+
+
+# -- the engine's compiled form (rulings/engine.py), kept beside the book -------------------------------------
+
+def _rulings(book, engine) -> list:
+    from incident_gen import random_incidents
+
+    from rulings.incident import incident_from_data, load_incident
+    from rulings.render import report_json
+    from rulings.ruling import rule_on
+    incidents = [load_incident(p, book) for p in sorted((REPO / "examples" / "incidents").glob("*.yaml"))]
+    for data in random_incidents(11, 120):
+        try:
+            incidents.append(incident_from_data(data))
+        except ProblemsError:
+            continue
+    return [report_json(rule_on(one, book, engine)) for one in incidents if one.disputed is not None]
+
+
+def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(cache, standard, monkeypatch):
+    from rulings.engine import Engine
+    book = standard_book()
+    first = Engine(book)
+    [form] = cache.glob("compiled-*.bin")
+    monkeypatch.setattr(Engine, "_form", lambda *a: pytest.fail("compiled again on a cache hit"))
+    again = Engine(book)
+    assert [p.members for p in again._parts] == [p.members for p in first._parts]
+    assert again._host._ruleset_list == []   # each ruleset registered with durable-rules when first posted to
+    expected = _rulings(*standard)
+    assert len(expected) > 100 and _rulings(book, again) == expected
+    assert 0 < len(again._host._ruleset_list) <= len(again._parts)
+    assert list(cache.glob("compiled-*.bin")) == [form]
+    first.close()
+    again.close()
+
+
+def test_a_damaged_or_planted_compiled_form_is_compiled_again(cache, standard, tmp_path):
+    from rulings.engine import FORM, Engine
+    book = standard_book()
+    Engine(book).close()
+    [path] = cache.glob("compiled-*.bin")
+    good = path.read_bytes()
+    head, _, payload = good.partition(b"\n")
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    def signed(data: bytes) -> bytes:   # a digest that matches: only the reader's own checks stand
+        return json.dumps({"format": FORM, "sha256": hashlib.sha256(data).hexdigest()}).encode() + b"\n" + data
+
+    wrong_shape = {"rules": [()] * len(book.rules), "fields": [], "param_field": {}, "parts": "x"}
+    for bad in (good[: len(good) // 2], head + b"\n" + payload[:-40] + bytes(40), signed(pickle.dumps(Payload())),
+                signed(pickle.dumps(wrong_shape)), signed(pickle.dumps({"rules": []}))):
+        path.write_bytes(bad)
+        engine = Engine(book)
+        assert engine._parts and all(p.handle for p in engine._parts)
+        assert _rulings(book, engine)[:20] == _rulings(*standard)[:20]
+        engine.close()
+        assert path.read_bytes() == good   # compiled again and written whole
+    assert not marker.exists()

@@ -186,6 +186,7 @@ def test_reload_frees_old_rulesets():
     for _ in range(50):
         books.reload()
     book, engine = books.load()
+    assert all(p.handle for p in engine._parts)   # each registered (from a kept form: on first use)
     assert len(engine._host._ruleset_list) == len(engine._parts)   # only the last load's rulesets
 
 

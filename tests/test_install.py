@@ -102,7 +102,7 @@ def test_the_installed_command_rules_outside_the_repository(installed):
     assert wager["origin"]["file"].endswith("rulings/rulebooks/standard/pot-limit.yaml")
     assert wager["origin"]["file"].startswith(str(installed["site"]))
     # the standard book, its compiled conditions and the catalogues came from the wheel's own checked copy
-    # (rulings/shipped-book.json): an empty cache folder is not a miss for the book the package came with
+    # (rulings/shipped-book.bin): an empty cache folder is not a miss for the book the package came with
     cache = Path(installed["env"]["RULINGS_CACHE"])
     assert not list(cache.glob("book-*")) and not list(cache.glob("compiled-*")) and not list(cache.glob("data-*"))
 

@@ -1,4 +1,4 @@
-"""The package's own checked copy of the standard book (rulings/shipped-book.json, rulings/bookcache.py).
+"""The package's own checked copy of the standard book (rulings/shipped-book.bin, rulings/bookcache.py).
 
 It must be current (this test fails until scripts/ship_book.py is run after a
 change to the book, a catalogue or the loading code), serve an empty cache
@@ -11,6 +11,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -56,21 +57,49 @@ def test_the_shipped_copy_is_current():
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     assert bookcache.SHIPPED.read_bytes() == script.make_shipped(), (
-        "rulings/shipped-book.json is out of date: run .venv/bin/python scripts/ship_book.py")
+        "rulings/shipped-book.bin is out of date: run .venv/bin/python scripts/ship_book.py")
 
 
-def test_an_empty_cache_folder_gets_the_book_the_files_give_and_writes_nothing(cache, from_files):
+def _same_compiled(engine: Engine, plain: Engine) -> None:
+    """Two engines hold the same compiled book: every ruleset as durable-rules takes it, every rule's data."""
+    assert [(p.members, p.text, p.gates, set(p.present)) for p in engine._parts] == [
+        (p.members, p.text, p.gates, set(p.present)) for p in plain._parts]
+    assert [(r.order, r.reads, r.trees) for r in engine._rules] == [(r.order, r.reads, r.trees) for r in plain._rules]
+    assert (engine._uses, engine._fields, engine._param_field) == (plain._uses, plain._fields, plain._param_field)
+
+
+def _compiling(monkeypatch) -> list[str]:
+    """The ids of the rules the engine compiles from now on (it asks ``uses`` of each rule it compiles)."""
+    from rulings import engine as engine_module
+    compiled: list[str] = []
+    real = engine_module.uses
+
+    def compiling(rule):
+        compiled.append(rule.id)
+        return real(rule)
+    monkeypatch.setattr(engine_module, "uses", compiling)
+    return compiled
+
+
+def test_an_empty_cache_folder_gets_the_book_the_files_give_and_writes_nothing(cache, from_files, monkeypatch):
     book = standard_book()
+    rule = next(iter(book.rules.values()))
+    assert "examples" not in vars(rule)   # decoded when first read, with this machine's file names
+    assert [e.origin for e in rule.examples] == [e.origin for e in from_files.rules[rule.id].examples]
     assert book == from_files   # every rule, parameter, example and origin (file, line, column)
     assert book.rules["pot-limit.silent-overchip-is-pot-bet"].origin.file == "rulebooks/standard/pot-limit.yaml"
     assert book.files == from_files.files
-    engine = Engine(book)
+    with pytest.MonkeyPatch.context() as mp:
+        compiled = _compiling(mp)
+        engine = Engine(book)
     try:
+        assert compiled == []   # the engine's whole compiled form came shipped too
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("RULINGS_CACHE", "off")
             plain = Engine(from_files)
-        try:   # the shipped compiled conditions are those the compiler gives
-            assert (engine._conds, engine._needs, engine._uses) == (plain._conds, plain._needs, plain._uses)
+        try:   # the shipped compiled form is the one the compiler gives
+            _same_compiled(engine, plain)
+            assert all(p.handle for p in engine._parts)
         finally:
             plain.close()
     finally:
@@ -113,37 +142,56 @@ def test_a_copy_of_the_same_files_is_served_with_its_own_names_and_one_changed_b
 
 
 def _damaged(tmp_path: Path, monkeypatch, raw: bytes) -> None:
-    path = tmp_path / "shipped-book.json"
+    path = tmp_path / "shipped-book.bin"
     path.write_bytes(raw)
     monkeypatch.setattr(bookcache, "SHIPPED", path)
     monkeypatch.setattr(bookcache, "_SHIP", {})
 
 
-def _with_line(raw: bytes, n: int, line: bytes, fix_digest: bool) -> bytes:
-    lines = raw.split(b"\n")
-    lines[n] = line
-    if fix_digest:
-        head = json.loads(lines[0])
-        name = next(k for k, (i, _) in head["parts"].items() if i == n)
-        head["parts"][name][1] = hashlib.sha256(line).hexdigest()
-        lines[0] = json.dumps(head).encode()
-    return b"\n".join(lines)
+def _parts(raw: bytes) -> tuple[dict, dict[str, bytes]]:
+    head_text, _, body = raw.partition(b"\n")
+    head = json.loads(head_text)
+    return head, {n: body[at:at + size] for n, (at, size, _) in head.pop("parts").items()}
+
+
+def _with_part(raw: bytes, name: str, payload: bytes, fix_digest: bool) -> bytes:
+    """The shipped file with one part's bytes replaced; its digest made to match them, or left as it was."""
+    head, parts = _parts(raw)
+    old = hashlib.sha256(parts[name]).hexdigest()
+    parts[name] = payload
+    out = bookcache.ship_bytes(head, parts)
+    if not fix_digest:
+        head_text, _, body = out.partition(b"\n")
+        out = head_text.replace(hashlib.sha256(payload).hexdigest().encode(), old.encode()) + b"\n" + body
+    return out
+
+
+class Payload:
+    """A pickle that would run a command if its reader let it name a callable."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
 
 
 def test_a_damaged_shipped_copy_is_ignored_and_runs_nothing(cache, from_files, tmp_path, monkeypatch):
     good = bookcache.SHIPPED.read_bytes()
-    book_line = good.split(b"\n")[1]
+    head, parts = _parts(good)
+    assert b"pot-size bet" in parts["book"]
     marker = tmp_path / "ran"
-    planted = b'{"@c":"Popen","v":["touch ' + str(marker).encode() + b'"]}'
-    head = json.loads(good.split(b"\n")[0])
     damaged = {
         "truncated": good[: len(good) // 2],
         "garbage": os.urandom(5000),
         "empty": b"",
-        "content changed": _with_line(good, 1, book_line.replace(b"pot-size bet", b"pot-size BET", 1), False),
+        "content changed": _with_part(good, "book", parts["book"].replace(b"pot-size bet", b"pot-size BET", 1),
+                                      False),
         "another key": good.replace(head["key"].encode(), b"0" * 40, 1),
-        "a class outside the model": _with_line(good, 1, planted, True),
-        "not a book": _with_line(good, 1, b'{"@t":[1,2]}', True),
+        "a class outside the model": _with_part(good, "book", pickle.dumps(Payload(marker)), True),
+        "a class outside the model, protocol 0": _with_part(good, "book", pickle.dumps(Payload(marker), 0), True),
+        "not a book": _with_part(good, "book", bookcache.data_payload((1, 2)), True),
+        "a part out of the file": good.replace(b'"book": [0, ', b'"book": [99999999, ', 1),
     }
     for i, (what, raw) in enumerate(damaged.items()):
         (tmp_path / str(i)).mkdir()
@@ -151,6 +199,44 @@ def test_a_damaged_shipped_copy_is_ignored_and_runs_nothing(cache, from_files, t
         assert standard_book() == from_files, what
         assert _built(cache), what   # read and checked from the files, and kept in the folder
         shutil.rmtree(cache)
+    assert not marker.exists()
+
+
+def test_a_damaged_or_planted_compiled_part_is_compiled_again_and_runs_nothing(cache, from_files, tmp_path,
+                                                                                monkeypatch):
+    good = bookcache.SHIPPED.read_bytes()
+    _, parts = _parts(good)
+    marker = tmp_path / "ran"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULINGS_CACHE", "off")
+        plain = Engine(from_files)
+    wrong_shape = {"rules": [()] * len(from_files.rules), "fields": [], "param_field": {}, "parts": "x"}
+    damaged = {
+        "form changed": _with_part(good, "form", parts["form"].replace(b"f__1", b"f__2", 1), False),
+        "form planted": _with_part(good, "form", pickle.dumps(Payload(marker)), True),
+        "form of the wrong shape": _with_part(good, "form", bookcache.data_payload(wrong_shape), True),
+        "form and entries planted": _with_part(_with_part(good, "form", pickle.dumps(Payload(marker)), True),
+                                               "compiled", pickle.dumps(Payload(marker)), True),
+    }
+    try:
+        for i, (what, raw) in enumerate(damaged.items()):
+            (tmp_path / str(i)).mkdir()
+            _damaged(tmp_path / str(i), monkeypatch, raw)
+            book = standard_book()
+            assert book == from_files and not _built(cache), what   # the book part is whole: served
+            with pytest.MonkeyPatch.context() as mp:
+                compiled = _compiling(mp)
+                engine = Engine(book)
+            try:
+                assert len(compiled) == len(book.rules), what   # every rule compiled again
+                _same_compiled(engine, plain)
+                assert all(p.handle for p in engine._parts)
+            finally:
+                engine.close()
+            assert any(n.startswith("compiled-") for n in _written(cache)), what   # and kept in the folder
+            shutil.rmtree(cache)
+    finally:
+        plain.close()
     assert not marker.exists()
 
 
@@ -228,16 +314,9 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
     assert _built(cache)
 
     # compiled: the copy's entries for the rules it holds unchanged, the compiler's for the others
-    from rulings import engine as engine_module
-    compiled: list[str] = []
-    real = engine_module.uses
-
-    def compiling(rule):
-        compiled.append(rule.id)
-        return real(rule)
-    monkeypatch.setattr(engine_module, "uses", compiling)
-    engine = Engine(book)
-    monkeypatch.setattr(engine_module, "uses", real)
+    with pytest.MonkeyPatch.context() as mp:
+        compiled = _compiling(mp)
+        engine = Engine(book)
     try:
         before = {r.id: (r.when, r.then) for r in from_files.rules.values()}
         changed = [r.id for r in book.rules.values() if before[r.id] != (r.when, r.then)]
@@ -248,7 +327,7 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
             mp.setenv("RULINGS_CACHE", "off")
             plain = Engine(_full(root))
         try:
-            assert (engine._conds, engine._needs, engine._uses) == (plain._conds, plain._needs, plain._uses)
+            _same_compiled(engine, plain)
         finally:
             plain.close()
     finally:

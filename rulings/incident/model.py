@@ -6,15 +6,16 @@ Money is in minor units (hundredths), never float.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from rulings.betting import Action, Hand
+from rulings.records import LazyFrozen, record
 from rulings.yamlsrc import Located
 
 
-@dataclass(frozen=True)
-class Disputed:
+@record(frozen=True)
+class Disputed(LazyFrozen):
     seat: int
     said: str | None = None
     motions: tuple[tuple[int, ...], ...] = ()   # chip values per motion, minor units
@@ -29,8 +30,8 @@ class Disputed:
     buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
 
 
-@dataclass(frozen=True)
-class Act:
+@record(frozen=True)
+class Act(LazyFrozen):
     """One disputed act placed in the hand: on ``street`` after the first ``after_count`` actions listed there."""
 
     disputed: Disputed
@@ -42,8 +43,8 @@ class Act:
     chips_key: str = "chips"                   # chips (one motion) or motions, as written
 
 
-@dataclass(frozen=True)
-class ShowdownEvent:
+@record(frozen=True)
+class ShowdownEvent(LazyFrozen):
     """One thing done at showdown, in order: a seat shows, mucks, tables or declares."""
 
     seat: int
@@ -53,8 +54,8 @@ class ShowdownEvent:
     path: tuple = ()                           # where it is written
 
 
-@dataclass(frozen=True)
-class Award:
+@record(frozen=True)
+class Award(LazyFrozen):
     """Who won one pot: 0 is the main pot, 1 the first side pot, and so on."""
 
     pot: int
@@ -62,8 +63,8 @@ class Award:
     path: tuple = ()                           # where it is written
 
 
-@dataclass(frozen=True)
-class Pot:
+@record(frozen=True)
+class Pot(LazyFrozen):
     """One finished pot at the table: who won it, its size, how much was blinds, whether it saw a flop, its kill."""
 
     winners: tuple[int, ...]
@@ -74,8 +75,8 @@ class Pot:
     kill_blind: int | None = None
 
 
-@dataclass(frozen=True)
-class Table:
+@record(frozen=True)
+class Table(LazyFrozen):
     """The table's kill-pot state as the floor describes it before the hand about to be dealt."""
 
     pots: tuple[Pot, ...] = ()                      # oldest first; the last is the pot just finished
@@ -95,8 +96,8 @@ class Table:
     variant: str = "holdem"
 
 
-@dataclass(frozen=True)
-class Procedure:
+@record(frozen=True)
+class Procedure(LazyFrozen):
     """The procedure section as read: input facts, plus the raw values the arithmetic needs."""
 
     facts: dict[str, Any] = field(default_factory=dict)
@@ -104,8 +105,8 @@ class Procedure:
     variant: str = "holdem"
 
 
-@dataclass(frozen=True)
-class HandLog:
+@record(frozen=True)
+class HandLog(LazyFrozen):
     """What the whole-hand form adds to the hand: the board, stud upcards by street, showdown, pot winners."""
 
     streets: tuple[str, ...] = ()                           # the streets the log covers, in order
@@ -117,8 +118,8 @@ class HandLog:
     folded: tuple[int, ...] = ()                            # seats that folded anywhere in the log
 
 
-@dataclass(frozen=True)
-class Incident:
+@record(frozen=True)
+class Incident(LazyFrozen):
     """A validated incident: the hand so far, the disputed act, when it was noticed.
 
     ``disputed``, ``street``, ``hand`` and ``after`` are those of the act ruled on (the first

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from importlib.resources import files as _resources
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,12 @@ from rulings.yamlsrc import Located, load_file
 
 
 def _books_root() -> Path:
-    """rulebooks/ at the top of the repository, installed as the package rulings.rulebooks."""
+    """rulebooks/ at the top of the repository, installed as the package rulings.rulebooks (a plain folder
+    with an __init__.py: its folder is what importlib.resources would give, without importing it and zipfile
+    on every start)."""
     try:
-        return Path(str(_resources("rulings.rulebooks")))
+        import rulings.rulebooks as books
+        return Path(books.__file__).parent
     except ModuleNotFoundError:   # an editable install made before the mapping: the checkout's own folder
         return Path(__file__).resolve().parents[2] / "rulebooks"
 

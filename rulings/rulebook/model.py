@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import field
+from typing import TYPE_CHECKING, Any
+
+from rulings.records import Lazy, LazyFrozen, record
 
 OPS = ("eq", "not", "in", "not_in", "above", "at_least", "below", "at_most", "missing", "present")
 
 
-@dataclass(frozen=True)
-class Origin:
+@record(frozen=True)
+class Origin(LazyFrozen):
     """Where something was written: file, line, column."""
 
     file: str
@@ -20,8 +22,8 @@ class Origin:
         return f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True)
-class Condition:
+@record(frozen=True)
+class Condition(LazyFrozen):
     """One test on one fact (or parameter) of the incident.
 
     ``value`` is a literal already converted to the fact's type (money in minor
@@ -34,23 +36,23 @@ class Condition:
     is_expr: bool = False
 
 
-@dataclass(frozen=True)
-class AnyOf:
+@record(frozen=True)
+class AnyOf(LazyFrozen):
     """Conditions of which at least one group must hold."""
 
     groups: tuple[tuple["Condition | AnyOf", ...], ...]
 
 
-@dataclass(frozen=True)
-class Discretion:
+@record(frozen=True)
+class Discretion(LazyFrozen):
     """A ruling left to the floor: what is usual, and what to weigh."""
 
     usual: str
     weigh: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Outcome:
+@record(frozen=True)
+class Outcome(LazyFrozen):
     """What a rule does when it fires: a ruling, derived facts, questions."""
 
     ruling: str | None = None
@@ -63,8 +65,8 @@ class Outcome:
     convention: str | None = None
 
 
-@dataclass(frozen=True)
-class Example:
+@record(frozen=True)
+class Example(LazyFrozen):
     """One worked example of a rule: an incident and what the rule should do with it."""
 
     name: str
@@ -73,8 +75,8 @@ class Example:
     origin: Origin
 
 
-@dataclass(frozen=True)
-class Rule:
+@record(frozen=True)
+class Rule(LazyFrozen):
     """One checked rule of a book: when it applies, what it rules, where it came from."""
 
     id: str
@@ -92,6 +94,18 @@ class Rule:
     modifies: str | None = None       # the standard rule it overrides, for provenance
     written: tuple | None = None      # an exception's own conditions as written; `when` adds the inherited ones
 
+    if not TYPE_CHECKING:   # hidden from mypy, which goes on checking every attribute read from a Rule
+        def __getattr__(self, name: str) -> Any:
+            """Called only for an attribute the object lacks: a rule from the book cache decodes its examples
+            when they are first read (rulings/bookcache.py); a ruling never reads them."""
+            if name == "examples":
+                load = self.__dict__.get("_examples_load")   # set by the book cache: no import of it here
+                if load is not None:
+                    value = self.__dict__["examples"] = load()
+                    self.__dict__.pop("_examples_load", None)
+                    return value
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     def condition_count(self) -> int:
         def count(items) -> int:
             n = 0
@@ -101,8 +115,8 @@ class Rule:
         return count(self.when)
 
 
-@dataclass(frozen=True)
-class Parameter:
+@record(frozen=True)
+class Parameter(LazyFrozen):
     """A house parameter a book declares: its type, default and limits."""
 
     name: str
@@ -156,8 +170,8 @@ class ParamValues(dict):
         self.arithmetic = {}
 
 
-@dataclass
-class Rulebook:
+@record
+class Rulebook(Lazy):
     """A merged book: the rules and parameters in force, with where each came from."""
 
     name: str

@@ -1,0 +1,104 @@
+"""Dataclasses whose methods are made when the class is first used, not when its module is imported.
+
+``dataclasses.dataclass`` compiles the source of ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``
+(and for a frozen class ``__setattr__`` and ``__delattr__``) as it decorates: about 0.4 ms a class,
+a fifth of a cold `rulings rule`'s own time over the model modules. Most of those classes are never
+used by a given command (a ruling reads the rulebook model only through objects the book cache
+builds field by field, and an incident of one street never makes a hand log).
+
+``@record(...)`` on a class deriving from ``Lazy`` (``LazyFrozen`` for ``frozen=True``) takes the
+same options as ``dataclass`` and leaves the class as written until it is first used -- made, compared,
+hashed, printed, assigned to, or asked for its fields (``dataclasses.fields``, ``replace``,
+``asdict``, ``is_dataclass``, ``__match_args__``). Then ``dataclass`` itself is applied to the very
+same class, and from then on the class is exactly what ``dataclass`` makes. Until then the base
+class's stand-ins answer each of those uses by doing that first (under a lock, so a thread that
+meets the class half done waits for it).
+"""
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Any, Callable, TypeVar, dataclass_transform
+
+T = TypeVar("T", bound=type)
+
+_PENDING: dict[type, dict[str, Any]] = {}   # classes declared, not yet made: their dataclass options
+_LOCK = threading.RLock()                    # re-entrant: making a class makes its record bases first
+
+
+def made(cls: type) -> None:
+    """Apply ``dataclass`` to ``cls`` (and to its record bases) if it has not been yet."""
+    if not _PENDING:
+        return
+    with _LOCK:
+        for klass in reversed(cls.__mro__):
+            options = _PENDING.pop(klass, None)
+            if options is not None:
+                dataclasses.dataclass(klass, **options)
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field, dataclasses.Field))
+def record(cls: T | None = None, /, **options: Any) -> Any:
+    """``dataclasses.dataclass(**options)``, applied when the class is first used (see the module)."""
+    def wrap(klass: T) -> T:
+        if not issubclass(klass, Lazy):
+            raise TypeError(f"{klass.__name__}: a record derives from records.Lazy")
+        if options.get("frozen") and not issubclass(klass, LazyFrozen):
+            raise TypeError(f"{klass.__name__}: a frozen record derives from records.LazyFrozen")
+        if options.get("slots") or options.get("order"):   # a new class; comparisons with no stand-in
+            raise TypeError(f"{klass.__name__}: slots and order are not for records; use dataclasses.dataclass")
+        with _LOCK:
+            _PENDING[klass] = options
+        return klass
+    return wrap if cls is None else wrap(cls)
+
+
+def _stand_in(name: str) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        cls = type(self)
+        made(cls)
+        real = getattr(cls, name)
+        if real is None and name == "__hash__":   # eq without frozen: dataclass makes it unhashable
+            raise TypeError(f"unhashable type: '{cls.__name__}'")
+        if real is method:   # dataclass was told not to make this one: the object's own
+            real = getattr(object, name)
+        return real(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+class _ClassAttribute:
+    """A class attribute dataclass sets (``__dataclass_fields__``, ...): asked for, the class is made first."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: type) -> Any:
+        if cls in (Lazy, LazyFrozen):   # the bases themselves are not dataclasses
+            raise AttributeError(self.name)
+        made(cls)
+        for klass in cls.__mro__:
+            if self.name in klass.__dict__ and klass.__dict__[self.name] is not self:
+                return klass.__dict__[self.name]
+        raise AttributeError(self.name)
+
+
+class Lazy:
+    """The base of a ``@record`` class: stand-ins for what ``dataclass`` adds, each making the class first."""
+
+    __slots__ = ()
+    __init__ = _stand_in("__init__")
+    __repr__ = _stand_in("__repr__")
+    __eq__ = _stand_in("__eq__")
+    __hash__ = _stand_in("__hash__")   # type: ignore[assignment]
+    __dataclass_fields__ = _ClassAttribute("__dataclass_fields__")
+    __dataclass_params__ = _ClassAttribute("__dataclass_params__")
+    __match_args__ = _ClassAttribute("__match_args__")
+
+
+class LazyFrozen(Lazy):
+    """The base of a ``@record(frozen=True)`` class: assignment is refused once made, as ``dataclass`` does."""
+
+    __slots__ = ()
+    __setattr__ = _stand_in("__setattr__")
+    __delattr__ = _stand_in("__delattr__")
