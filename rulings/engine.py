@@ -169,28 +169,80 @@ def _present_fields(rule: Rule, needs: list[str]) -> frozenset:
 
 
 _ABSENT = object()
+_encode = json.JSONEncoder(ensure_ascii=False).encode   # json.dumps(x, ensure_ascii=False) without a new encoder
+_PLAIN = (str, int, bool)
+COMPILE_AFTER = 64   # pre-checks of a ruleset before it is compiled to Python (a cold start never pays for it)
 _PY_CMP = {"above": lambda a, b: a > b, "below": lambda a, b: a < b,
            "at_least": lambda a, b: a >= b, "at_most": lambda a, b: a <= b}
+_PY_OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
+_EXACT = 2 ** 53   # whole numbers below this are exact as int64 and as double: durable-rules and Python agree
+_ARITH = {"$add": lambda a, b: a + b, "$sub": lambda a, b: a - b, "$mul": lambda a, b: a * b}
 
 
-def _atoms(conditions) -> tuple:
-    """A rule's conditions as the cheap checks ``_may_match`` runs (``ruled:`` left out: it may hold)."""
+def _rhs(tree: Any, fact: dict) -> int | None:
+    """A comparison's right-hand side (durable-rules' ``$m`` arithmetic, as ``to_durable`` writes it) over
+    the fact, or None when it is anything but whole numbers well inside the range where durable-rules
+    and Python agree (an absent field, another type, a division: left to durable-rules)."""
+    if tree.__class__ is int:
+        return tree if -_EXACT < tree < _EXACT else None
+    if tree.__class__ is not dict or len(tree) != 1:
+        return None
+    (op, arg), = tree.items()
+    if op == "$m":
+        v = fact.get(arg)
+        return v if v.__class__ is int and -_EXACT < v < _EXACT else None
+    fn = _ARITH.get(op)
+    if fn is None or arg.__class__ is not dict:
+        return None
+    left, right = _rhs(arg.get("$l"), fact), _rhs(arg.get("$r"), fact)
+    if left is None or right is None:
+        return None
+    out = fn(left, right)
+    return out if -_EXACT < out < _EXACT else None
+
+
+def _expr_may(v: Any, op: str, tree: Any, fact: dict) -> bool:
+    """A comparison with an expression: False only when both sides are whole numbers and it fails."""
+    if v.__class__ is not int:
+        return True
+    rhs = _rhs(tree, fact)
+    return rhs is None or _PY_CMP[op](v, rhs)
+
+
+def _atoms(conditions, compiled: list | None = None, flags: dict[str, list[tuple[str, int]]] | None = None) -> tuple:
+    """A rule's conditions as the cheap checks of the pre-check. With the compiled conditions (top level only),
+    a comparison with an expression carries its durable-rules right-hand side, and ``ruled:`` the flags that
+    satisfy it with their rules; inside ``any_of`` they are only a field's presence and nothing."""
     out: list[tuple] = []
-    for c in conditions:
+    for k, c in enumerate(conditions):
         if isinstance(c, AnyOf):
             out.append((None, tuple(_atoms(g) for g in c.groups), None))
-        elif c.fact != "ruled":
-            out.append((field_name(c.fact), "present" if c.is_expr else c.op, c.value))
+        elif c.fact == "ruled":
+            if flags is not None:
+                out.append((None, "ruled", tuple(flags.get(c.value) or [("f__none", -1)])))
+        elif c.is_expr:
+            tree = None
+            if compiled is not None and c.op in _OPS:
+                tree = compiled[k].get(_OPS[c.op], {}).get(field_name(c.fact))
+            out.append((field_name(c.fact), "expr", (c.op, tree)) if tree is not None
+                       else (field_name(c.fact), "present", None))
+        else:
+            out.append((field_name(c.fact), c.op, c.value))
     return tuple(out)
 
 
-def _may_match(atoms: tuple, fact: dict) -> bool:
+def _may_match(atoms: tuple, fact: dict, done: Any = ()) -> bool:
     """False only when durable-rules certainly would not match the fact: a tested field absent (or present,
-    for ``missing``), or a literal test that fails between values of the same plain type (durable-rules
-    compares values of different types its own way, so those are left to it)."""
+    for ``missing``), a literal test that fails between values of the same plain type (durable-rules
+    compares values of different types its own way, so those are left to it), a comparison with an
+    expression that fails between whole numbers, or a ``ruled:`` whose flags are all absent (a flag of a
+    rule in ``done`` counts as present: the fact posted carries it)."""
     for field_, op, value in atoms:
-        if field_ is None:   # any_of: one of the groups
-            if not any(_may_match(g, fact) for g in op):
+        if field_ is None:
+            if op == "ruled":   # any_of the flags; a rule already done has its flag in the fact posted
+                if not any(flag in fact or j in done for flag, j in value):
+                    return False
+            elif not any(_may_match(g, fact) for g in op):   # any_of: one of the groups
                 return False
             continue
         v = fact.get(field_, _ABSENT)
@@ -201,7 +253,7 @@ def _may_match(atoms: tuple, fact: dict) -> bool:
         if v is _ABSENT:
             return False
         t = type(v)
-        if op == "present" or t not in (str, int, bool):
+        if op == "present" or t not in _PLAIN:
             continue
         if op == "eq":
             if type(value) is t and v != value:
@@ -215,9 +267,73 @@ def _may_match(atoms: tuple, fact: dict) -> bool:
         elif op == "not_in":
             if any(type(x) is t and x == v for x in value):
                 return False
+        elif op == "expr":
+            if not _expr_may(v, value[0], value[1], fact):
+                return False
         elif t is int and type(value) is int and not _PY_CMP[op](v, value):
             return False
     return True
+
+
+def _atom_source(atom: tuple, const) -> str | None:
+    """One check of ``_may_match`` as a Python expression over ``f`` (None: it always holds). ``const(value)``
+    names a constant in the generated function's namespace."""
+    field_, op, value = atom
+    if field_ is None:
+        if op == "ruled":
+            return "(" + " or ".join(f"{const(flag)} in f" + (f" or {j} in done" if j >= 0 else "")
+                                     for flag, j in value) + ")"
+        groups = [" and ".join(s for s in (_atom_source(a, const) for a in g) if s) or "True" for g in op]
+        return "(" + " or ".join(f"({g})" for g in groups) + ")"
+    name = const(field_)
+    if op == "missing":
+        return f"{name} not in f"
+    if op == "present":
+        return f"{name} in f"
+    got = f"(_v := g({name}, A)) is not A"
+    if op in ("eq", "not"):
+        if type(value) not in _PLAIN:
+            return f"{name} in f"
+        test = "==" if op == "eq" else "!="
+        return f"({got} and (_v.__class__ is not {type(value).__name__} or _v {test} {const(value)}))"
+    if op == "in":
+        kinds = {type(x) for x in value}
+        if not value:
+            return f"({got} and _v.__class__ not in PLAIN)"
+        if len(kinds) != 1 or next(iter(kinds)) not in _PLAIN:
+            return f"{name} in f"
+        kind = next(iter(kinds)).__name__
+        return f"({got} and (_v.__class__ is not {kind} or _v in {const(frozenset(value))}))"
+    if op == "not_in":
+        tests = [f"(_v.__class__ is not {t.__name__} or _v not in {const(frozenset(x for x in value if type(x) is t))})"
+                 for t in _PLAIN if any(type(x) is t for x in value)]
+        return f"({got} and " + " and ".join(tests) + ")" if tests else f"{name} in f"
+    if op == "expr":
+        return f"({got} and expr_may(_v, {const(value[0])}, {const(value[1])}, f))"
+    if type(value) is not int:
+        return f"{name} in f"
+    return f"({got} and (_v.__class__ is not int or _v {_PY_OPS[op]} {const(value)}))"
+
+
+_RANK = {"eq": 0, "in": 0, "not": 1, "not_in": 1, "above": 1, "below": 1, "at_least": 1, "at_most": 1,
+         "missing": 2, "present": 2, "expr": 4}
+
+
+def _check_source(rules: list[tuple[int, frozenset, tuple]], const) -> str:
+    """The pre-check of one ruleset as the source of ``check(f, done)``: one line per rule, its cheapest and
+    most selective tests first (a conjunction: the order changes nothing but the time)."""
+    lines = ["def check(f, done):", "    g = f.get"]
+    for i, present, atoms in rules:
+        tested = {a[0] for a in atoms if a[0] is not None and a[1] != "missing"}
+        ordered = sorted(atoms, key=lambda a: 3 if a[0] is None else _RANK.get(a[1], 1))
+        parts = [f"{i} not in done"]
+        first = [s for s in (_atom_source(a, const) for a in ordered[:1]) if s]
+        parts += first + [f"{const(n)} in f" for n in sorted(present - tested)]
+        parts += [s for s in (_atom_source(a, const) for a in ordered[1:]) if s]
+        lines.append(f"    if {' and '.join(parts)}:")
+        lines.append("        return True")
+    lines.append("    return False")
+    return "\n".join(lines) + "\n"
 
 
 def required(rule: Rule) -> set[str]:
@@ -389,61 +505,48 @@ class _Part:
     gates: dict[str, frozenset | None]
     handle: int = 0
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
-    present: list[frozenset] = field(default_factory=list)   # per rule: fields it needs in the fact
-    unkeyed: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
-    keyed: list[tuple[str, type, dict, list]] = field(default_factory=list)   # the same, filed by one test
+    member_set: frozenset = field(default=frozenset(), init=False)
+    checks: list[tuple[int, frozenset, tuple]] = field(default_factory=list)   # per rule: index, needed, tests
+    check: Any = None   # the pre-check compiled to Python, once the ruleset has been asked COMPILE_AFTER times
+    asked: int = 0
 
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
+        self.member_set = frozenset(self.members)
 
-    def can_match(self, fields) -> bool:
-        """Whether some rule of the ruleset has every field it needs in the fact (else it matches nothing)."""
-        return any(need <= fields for need in self.present)
-
-    def index_checks(self, checks: list[tuple[str, tuple]]) -> None:
-        """Sort the rules' checks by one literal test each (``eq`` / ``in`` on values of one plain type), so
-        that ``may_match`` looks only at the rules whose test the fact's value passes."""
-        by_field: dict[str, list[tuple]] = {}
-        for flag, atoms in checks:
-            key = None
-            for f, op, value in atoms:
-                values = (value,) if op == "eq" else tuple(value) if op == "in" else ()
-                if f is None or not values or not all(type(v) in (str, int, bool) for v in values):
-                    continue
-                if key is None or (len(values), type(values[0]) is bool) < (len(key[1]), type(key[1][0]) is bool):
-                    key = (f, values)
-            if key is None:
-                self.unkeyed.append((flag, atoms))
-            else:
-                by_field.setdefault(key[0], []).append((key[1], flag, atoms))
-        for f, entries in by_field.items():
-            kinds = {type(v) for values, _, _ in entries for v in values}
-            if len(kinds) != 1:   # values of several types under one field: no index for it
-                self.unkeyed += [(flag, atoms) for _, flag, atoms in entries]
-                continue
-            table: dict[Any, list[tuple[str, tuple]]] = {}
-            for values, flag, atoms in entries:
-                for v in dict.fromkeys(values):
-                    table.setdefault(v, []).append((flag, atoms))
-            self.keyed.append((f, kinds.pop(), table, [(flag, atoms) for _, flag, atoms in entries]))
-
-    def may_match(self, fact: dict) -> bool:
-        """False only when no rule of the ruleset can match the fact (see ``_may_match``): no post needed."""
-        if not self.can_match(fact.keys()):
-            return False
-        for flag, atoms in self.unkeyed:
-            if flag not in fact and _may_match(atoms, fact):
+    def may_match(self, fact: dict, done: Any = ()) -> bool:
+        """False only when no rule of the ruleset that is not ``done`` can match the fact (see ``_may_match``):
+        no post needed. ``fact`` may hold fields of other rulesets: only this one's are read."""
+        check = self.check
+        if check is not None:
+            return check(fact, done)
+        self.asked += 1
+        if self.asked > COMPILE_AFTER:   # a warm process: the generated code is several times faster
+            self.check = self.compiled_check()
+            return self.check(fact, done)
+        keys = fact.keys()
+        for i, present, atoms in self.checks:
+            if i not in done and present <= keys and _may_match(atoms, fact, done):
                 return True
-        for f, kind, table, every in self.keyed:
-            v = fact.get(f, _ABSENT)
-            if v is _ABSENT:   # the test needs the field
-                continue
-            # a value of the index's type passes only the rules filed under it; durable-rules compares
-            # other types its own way, so then every rule filed under the field is checked
-            for flag, atoms in (table.get(v, ()) if type(v) is kind else every):
-                if flag not in fact and _may_match(atoms, fact):
-                    return True
         return False
+
+    def compiled_check(self):
+        """``may_match`` as generated Python: one line per rule, every constant (field names included) a
+        name in the function's own namespace, never text in its source."""
+        names: dict[tuple[type, Any], str] = {}
+        space: dict[str, Any] = {"A": _ABSENT, "PLAIN": _PLAIN, "expr_may": _expr_may, "__builtins__": {},
+                                 "str": str, "int": int, "bool": bool}
+
+        def const(value: Any) -> str:
+            key = (type(value), value if not isinstance(value, (dict, list)) else id(value))
+            name = names.get(key)
+            if name is None:
+                name = names[key] = f"_k{len(names)}"
+                space[name] = value
+            return name
+        source = _check_source(self.checks, const)
+        exec(compile(source, f"<pre-check of {self.name}>", "exec"), space)   # noqa: S102 (our own source)
+        return space["check"]
 
     def admits(self, facts: dict) -> bool:
         for fact, allowed in self.gates.items():
@@ -648,9 +751,10 @@ class Engine:
         self._parts = self._split(rules, rule_fields, gates, cat, part_rules)
         self._part_of = {i: p for p in self._parts for i in p.members}
         present = [_present_fields(r, self._needs[i]) for i, r in enumerate(rules)]
-        for p in self._parts:
-            p.present = sorted({present[i] for i in p.members}, key=len)
-            p.index_checks([(f"f__{i}", _atoms(rules[i].when)) for i in p.members])
+        for p in self._parts:   # a flag of the ruleset's own rule is in its fact once that rule is done
+            flags = {ruling: [(f, int(f[3:]) if int(f[3:]) in p.member_set else -1) for f in fs]
+                     for ruling, fs in self._ruled.items()}
+            p.checks = [(i, present[i], _atoms(rules[i].when, self._conds[i], flags)) for i in p.members]
         self._uses = [c.get("uses") for c in compiled]
         definitions = {}
         for p in self._parts:
@@ -807,33 +911,34 @@ class Engine:
 
     def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
         run.asserts += 1
-        self._post(part, json.dumps(fact, ensure_ascii=False), call)
+        self._post(part, _encode(fact), call)
 
-    def _match(self, run: Run, part: _Part, body: dict, sid: str, live: dict, states: set,
+    def _match(self, run: Run, part: _Part, base: dict, done: set[int], sid: str, live: dict, states: set,
                memo: Memo | None) -> None:
-        """The rules of ``part`` that match ``body``, appended to ``self._matched``: taken from the memo when
+        """The rules of ``part`` that match its fact (the fields of ``base`` it tests, and the flags of its
+        rules already done), appended to ``self._matched``: none when the pre-check finds no rule that
+        could match (durable-rules would match nothing: its old fact can stay); taken from the memo when
         this very fact was matched before in the incident (matching one fact is a function of the fact
-        alone), else by replacing the part's fact in durable-rules."""
-        if memo is None:
-            if not part.may_match(body):   # durable-rules would match nothing: its old fact can stay
-                return
-            text = json.dumps(body, ensure_ascii=False)
-        else:   # the second stratum asks again of most parts' very facts: the pre-check's answer is kept too
-            text = json.dumps(body, ensure_ascii=False)
-            got = memo.matches.get((part.name, text), _ABSENT)
-            if got is None:
-                return
-            if got is _ABSENT and not part.may_match(body):
-                memo.matches[(part.name, text)] = None
-                return
+        alone); else by replacing the part's fact in durable-rules."""
+        if not part.may_match(base, done):
+            return
+        fields = part.fields
+        body = {k: v for k, v in base.items() if k in fields}
+        if done:   # rules already fired stay quiet: their flags go in
+            rules = self._rules
+            for j in sorted(done & part.member_set):
+                if len(body) < MAX_FIELDS - 2:
+                    body[rules[j].flag] = 1
+        text = _encode(body)
         key = (part.name, text)
-        if memo is not None and key in memo.matches:
+        got = memo.matches.get(key) if memo is not None else None
+        if got is not None:
             old = live.get(part.name)
             if old is not None:
                 run.asserts += 1
                 self._post(part, old, durable_rules_engine.retract_fact)
             live[part.name] = None
-            self._matched += memo.matches[key] or ()
+            self._matched += got
             return
         full = f'{{"t": "situation", "sid": "{sid}"' + (", " + text[1:] if len(text) > 2 else "}")
         old = live.get(part.name)
@@ -880,7 +985,7 @@ class Engine:
             try:
                 del matched[:]
                 for p in gated:
-                    self._match(run, p, {k: v for k, v in base.items() if k in p.fields}, sid, live, states, memo)
+                    self._match(run, p, base, done, sid, live, states, memo)
                 agenda = [rules[i].order for i in matched]
                 heapq.heapify(agenda)
                 pending = [k for k in self.book.defaults if k not in facts]   # rulebook/model.py: defaults
@@ -906,16 +1011,12 @@ class Engine:
                     if not stale:
                         continue
                     for p in stale:
-                        members = set(p.members)
+                        members = p.member_set
                         agenda = [o for o in agenda if o[1] not in members]
                     heapq.heapify(agenda)
                     del matched[:]
                     for p in stale:
-                        fact = {k: v for k, v in base.items() if k in p.fields}
-                        for j in p.members:   # rules already fired stay quiet: their flags go in
-                            if j in done and len(fact) < MAX_FIELDS - 2:
-                                fact[rules[j].flag] = 1
-                        self._match(run, p, fact, sid, live, states, memo)
+                        self._match(run, p, base, done, sid, live, states, memo)
                     for j in matched:
                         if j not in done:
                             heapq.heappush(agenda, rules[j].order)

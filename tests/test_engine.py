@@ -356,3 +356,50 @@ def test_ruleset_gates_follow_durable_rules_on_absent_facts():
     assert _gate((Condition("pot", "above", 5),), "street", values) is None
     part = _Part("p", [0], set(), {"street": frozenset({None})})
     assert part.admits({}) and not part.admits({"street": "flop"})
+
+
+def test_the_pre_check_lets_through_every_rule_durable_rules_matches(standard):
+    """A ruleset is not posted when the pre-check finds no rule that could match its fact. On every example
+    and 400 random incidents, each ruleset's fact (as first posted, and again with the decided wager and
+    the derived facts in) goes to durable-rules anyway: every rule it matches is one the pre-check let
+    through, and the generated pre-check answers as the interpreted one."""
+    from rulings.engine import _encode, _may_match
+    from rulings.problems import ProblemsError
+    from rulings.ruling import incident_params, param_values
+    from rulings.situation import build
+    book, engine = standard
+    compiled = {p.name: p.compiled_check() for p in engine._parts}
+    datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(11, 400)
+    matched = kept_out = expr_kept_out = 0
+    for n, data in enumerate(datas):
+        try:
+            inc = incident_from_data(data)
+            params = param_values(book, inc.hand.game.setting, incident_params(book, inc))
+            report = rule_on(inc, book, engine)
+        except ProblemsError:
+            continue
+        first = {k: v for k, v in build(inc, params).facts.items() if v is not None}
+        later = dict(first, **{k: v for k, v in report.facts.items() if v is not None})
+        later.update({d["fact"]: d["value"] for d in report.derived if d["value"] is not None})
+        for m, facts in enumerate((first, later)):
+            base = {k: v for k, v in facts.items() if k in engine._fields}
+            base.update({f: params[k] for k, f in engine._param_field.items() if params.get(k) is not None})
+            for p in engine._parts:
+                if not p.admits(facts):
+                    continue
+                let = {i for i, present, atoms in p.checks if present <= base.keys() and _may_match(atoms, base)}
+                assert compiled[p.name](base, set()) == bool(let) == p.may_match(base), (data, p.name)
+                body = _encode({k: v for k, v in base.items() if k in p.fields})
+                sid = f"pre{n}x{m}"
+                with engine._lock:
+                    del engine._matched[:]
+                    engine._post(p, f'{{"t": "situation", "sid": "{sid}", ' + body[1:])
+                    got = set(engine._matched)
+                    del engine._matched[:]
+                    engine._host.delete_state(p.name, sid)
+                assert got <= let, (data, p.name, [engine._rules[i].rule.id for i in got - let])
+                matched += len(got)
+                kept_out += len(p.members) - len(let)
+                expr_kept_out += sum(1 for i, present, atoms in p.checks if i not in let and present <= base.keys()
+                                     and _may_match(tuple(a for a in atoms if a[1] != "expr"), base))
+    assert matched > 2000 and kept_out > 250000 and expr_kept_out > 800, (matched, kept_out, expr_kept_out)
