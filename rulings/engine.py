@@ -46,7 +46,8 @@ from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 SENTINEL = "__seen__"
 BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
 MAX_FIELDS = 240  # durable-rules refuses a fact of more than about 254 fields (error 302)
-PART_RULES = 250  # rules per ruleset: durable-rules hangs past ~515 sharing a prefix, aborts at 1,088
+PART_RULES = 20   # rules per ruleset: an assert costs about the rules of its ruleset, and the pre-check skips
+                  # the rulesets that cannot match (durable-rules hangs past ~515 sharing a prefix, aborts at 1,088)
 MIN_PART = 8      # rules: smaller groups join the ruleset every incident runs (an assert costs more than they save)
 PART_FIELDS = 160  # fields conditions test, per ruleset: leaves room under MAX_FIELDS for fired flags
 GATES = ("structure", "setting", "street")   # input facts that decide which rulesets run
@@ -506,6 +507,7 @@ class _Part:
     handle: int = 0
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
     member_set: frozenset = field(default=frozenset(), init=False)
+    field_order: tuple = field(default=(), init=False)
     checks: list[tuple[int, frozenset, tuple]] = field(default_factory=list)   # per rule: index, needed, tests
     check: Any = None   # the pre-check compiled to Python, once the ruleset has been asked COMPILE_AFTER times
     asked: int = 0
@@ -513,6 +515,7 @@ class _Part:
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
         self.member_set = frozenset(self.members)
+        self.field_order = tuple(sorted(self.fields))   # the fact's fields in an order that is the same every run
 
     def may_match(self, fact: dict, done: Any = ()) -> bool:
         """False only when no rule of the ruleset that is not ``done`` can match the fact (see ``_may_match``):
@@ -679,7 +682,9 @@ def _callable(text: str):
     if fn is not None:
         return fn
     slow = compile_expression(text)
-    return lambda f: slow(**f)
+    expr = parse_expression(str(text))   # jinja2 builds its context from every name given: give it those it reads
+    names = {n.name for n in [expr, *expr.find_all(nodes.Name)] if isinstance(n, nodes.Name)}
+    return lambda f: slow(**{n: f[n] for n in names if n in f})
 
 
 class _Rule:
@@ -860,7 +865,12 @@ class Engine:
         else:
             values = {k: fn(facts) for k, fn in effects}
             derived = {k: fn(facts) for k, fn in derive}
-            sentence = template.render({**facts, "effect": values, "rule": r.rule.id}) if template else None
+            sentence = None
+            if template:   # the sentence sees the facts it names (jinja2 copies its whole context per render)
+                uses = self._uses[r.index]
+                ctx = {n: facts[n] for n in uses if n in facts} if uses is not None else dict(facts)
+                ctx.update(param=facts["param"], effect=values, rule=r.rule.id)
+                sentence = template.render(ctx)
             if key is not None:
                 memo.fires[key] = (dict(values), dict(derived), sentence)   # type: ignore[union-attr]
         run.fired.append(Fired(r.rule, chain, values, derived, sentence))
@@ -922,8 +932,7 @@ class Engine:
         alone); else by replacing the part's fact in durable-rules."""
         if not part.may_match(base, done):
             return
-        fields = part.fields
-        body = {k: v for k, v in base.items() if k in fields}
+        body = {k: base[k] for k in part.field_order if k in base}
         if done:   # rules already fired stay quiet: their flags go in
             rules = self._rules
             for j in sorted(done & part.member_set):

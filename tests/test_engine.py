@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulings.engine import Engine, EngineError
+from rulings.engine import PART_RULES, Engine, EngineError
 from rulings.incident import incident_from_data
 from rulings.rulebook.load import build_book
 from rulings.ruling import rule_on
@@ -228,7 +228,7 @@ def test_books_past_64_rules_do_not_crash_durable(n):
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
 
 
-def test_280_rules_firing_on_one_incident_over_two_rulesets(tmp_path):
+def test_280_rules_firing_on_one_incident_over_several_rulesets(tmp_path):
     """Past one ruleset's share of rules, every rule still fires once and gives its ruling, in book order."""
     rules = "".join(
         f"  - id: t.r{i}\n    title: x\n    cites: [RRP-PL-1]\n    text: x\n"
@@ -237,11 +237,12 @@ def test_280_rules_firing_on_one_incident_over_two_rulesets(tmp_path):
         for i in range(280))
     (tmp_path / "t.yaml").write_text("topic: t\ntitle: t\nrules:\n" + rules)
     book = build_book("t", "t", [tmp_path / "t.yaml", ARITHMETIC])
-    engine = Engine(book)
-    assert len(engine._parts) == 2
-    report = rule_on(incident_from_data(chip(80, 500)), book, engine)
-    assert report.trace == [f"t.r{i}" for i in range(280)] and len(report.rulings) == 280
-    engine.close()
+    for part_rules in (250, PART_RULES):   # the measured limit's margin, and the size the engine uses
+        engine = Engine(book, part_rules)
+        assert len(engine._parts) == -(-280 // part_rules)
+        report = rule_on(incident_from_data(chip(80, 500)), book, engine)
+        assert report.trace == [f"t.r{i}" for i in range(280)] and len(report.rulings) == 280
+        engine.close()
 
 
 def test_random_incidents_over_the_whole_book_rule_or_are_refused(standard):
