@@ -508,6 +508,7 @@ class _Part:
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
     member_set: frozenset = field(default=frozenset(), init=False)
     field_order: tuple = field(default=(), init=False)
+    is_open: bool = field(default=False, init=False)
     checks: list[tuple[int, frozenset, tuple]] = field(default_factory=list)   # per rule: index, needed, tests
     check: Any = None   # the pre-check compiled to Python, once the ruleset has been asked COMPILE_AFTER times
     asked: int = 0
@@ -516,6 +517,7 @@ class _Part:
         self.index = {f"r{i}": i for i in self.members}
         self.member_set = frozenset(self.members)
         self.field_order = tuple(sorted(self.fields))   # the fact's fields in an order that is the same every run
+        self.is_open = all(allowed is None for allowed in self.gates.values())   # every incident runs it
 
     def may_match(self, fact: dict, done: Any = ()) -> bool:
         """False only when no rule of the ruleset that is not ``done`` can match the fact (see ``_may_match``):
@@ -930,7 +932,8 @@ class Engine:
         could match (durable-rules would match nothing: its old fact can stay); taken from the memo when
         this very fact was matched before in the incident (matching one fact is a function of the fact
         alone); else by replacing the part's fact in durable-rules."""
-        if not part.may_match(base, done):
+        check = part.check
+        if not (check(base, done) if check is not None else part.may_match(base, done)):
             return
         body = {k: base[k] for k in part.field_order if k in base}
         if done:   # rules already fired stay quiet: their flags go in
@@ -981,7 +984,7 @@ class Engine:
         base = {k: v for k, v in facts.items() if k in self._fields}
         base.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
         facts["param"] = _nested(params)
-        gated = [p for p in self._parts if p.admits(facts)]
+        gated = [p for p in self._parts if p.is_open or p.admits(facts)]
         run = Run(facts, params)
         with self._lock:
             sid = f"s{next(self._sids)}"
