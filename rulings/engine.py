@@ -321,18 +321,43 @@ _RANK = {"eq": 0, "in": 0, "not": 1, "not_in": 1, "above": 1, "below": 1, "at_le
 
 
 def _check_source(rules: list[tuple[int, frozenset, tuple]], const) -> str:
-    """The pre-check of one ruleset as the source of ``check(f, done)``: one line per rule, its cheapest and
-    most selective tests first (a conjunction: the order changes nothing but the time)."""
+    """The pre-check of one ruleset as the source of ``check(f, done)``: one test per rule, its cheapest and
+    most selective tests first (a conjunction: the order changes nothing but the time). Rules whose first
+    test is a field equal to a plain constant are filed under that field, read once: a value of the
+    constant's type goes straight to the rules of that value; another type passes the test (left to
+    durable-rules) and every rule filed there is tried."""
     lines = ["def check(f, done):", "    g = f.get"]
-    for i, present, atoms in rules:
+    filed: dict[tuple[str, type], dict[Any, list[str]]] = {}
+
+    def rule_test(i: int, present: frozenset, atoms: tuple, lead: bool) -> str:
         tested = {a[0] for a in atoms if a[0] is not None and a[1] != "missing"}
         ordered = sorted(atoms, key=lambda a: 3 if a[0] is None else _RANK.get(a[1], 1))
+        if lead:   # its field is read and present where this test stands
+            ordered = ordered[1:]
         parts = [f"{i} not in done"]
-        first = [s for s in (_atom_source(a, const) for a in ordered[:1]) if s]
-        parts += first + [f"{const(n)} in f" for n in sorted(present - tested)]
+        parts += [s for s in (_atom_source(a, const) for a in ordered[:1]) if s]
+        parts += [f"{const(n)} in f" for n in sorted(present - tested)]
         parts += [s for s in (_atom_source(a, const) for a in ordered[1:]) if s]
-        lines.append(f"    if {' and '.join(parts)}:")
-        lines.append("        return True")
+        return " and ".join(parts)
+
+    for i, present, atoms in rules:
+        ordered = sorted(atoms, key=lambda a: 3 if a[0] is None else _RANK.get(a[1], 1))
+        first = ordered[0] if ordered else None
+        if first is not None and first[0] is not None and first[1] == "eq" and type(first[2]) in _PLAIN:
+            by_value = filed.setdefault((first[0], type(first[2])), {})
+            by_value.setdefault(first[2], []).append(rule_test(i, present, atoms, True))
+            continue
+        lines += [f"    if {rule_test(i, present, atoms, False)}:", "        return True"]
+    for (name, kind), by_value in filed.items():
+        lines += [f"    _d = g({const(name)}, A)", "    if _d is not A:", f"        if _d.__class__ is {kind.__name__}:"]
+        for n, (value, tests) in enumerate(by_value.items()):
+            lines.append(f"            {'if' if n == 0 else 'elif'} _d == {const(value)}:")
+            for test in tests:
+                lines += [f"                if {test}:", "                    return True"]
+        lines.append("        else:")
+        for tests in by_value.values():
+            for test in tests:
+                lines += [f"            if {test}:", "                return True"]
     lines.append("    return False")
     return "\n".join(lines) + "\n"
 
