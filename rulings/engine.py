@@ -45,7 +45,8 @@ from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 SENTINEL = "__seen__"
 BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
 MAX_FIELDS = 240  # durable-rules refuses a fact of more than about 254 fields (error 302)
-PART_RULES = 250  # rules per ruleset: durable-rules hangs past ~515 sharing a prefix, aborts at 1,088
+PART_RULES = 20   # rules per ruleset: an assert costs about the rules of its ruleset, and the pre-check skips
+                  # the rulesets that cannot match (durable-rules hangs past ~515 sharing a prefix, aborts at 1,088)
 MIN_PART = 8      # rules: smaller groups join the ruleset every incident runs (an assert costs more than they save)
 PART_FIELDS = 160  # fields conditions test, per ruleset: leaves room under MAX_FIELDS for fired flags
 GATES = ("structure", "setting", "street")   # input facts that decide which rulesets run
@@ -96,7 +97,7 @@ class _Actions(dict):
         return action
 
 
-FORM = "rulings.engine-form/2"   # the compiled form's layout: a change here is a new key
+FORM = "rulings.engine-form/3"   # the compiled form's layout: a change here is a new key
 
 
 def _read_form(path: Path, rules: int) -> dict | None:
@@ -203,28 +204,111 @@ def _present_fields(rule: Rule, needs: list[str]) -> frozenset:
 
 
 _ABSENT = object()
+_encode = json.JSONEncoder(ensure_ascii=False).encode   # json.dumps(x, ensure_ascii=False) without a new encoder
+_PLAIN = (str, int, bool)
+COMPILE_AFTER = 64   # pre-checks of a ruleset before it is compiled to Python (a cold start never pays for it)
 _PY_CMP = {"above": lambda a, b: a > b, "below": lambda a, b: a < b,
            "at_least": lambda a, b: a >= b, "at_most": lambda a, b: a <= b}
+_PY_OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
+_EXACT = 2 ** 53   # whole numbers below this are exact as int64 and as double: durable-rules and Python agree
+_ARITH = {"$add": lambda a, b: a + b, "$sub": lambda a, b: a - b, "$mul": lambda a, b: a * b}
 
 
-def _atoms(conditions) -> tuple:
-    """A rule's conditions as the cheap checks ``_may_match`` runs (``ruled:`` left out: it may hold)."""
+def _rhs(tree: Any, fact: dict) -> int | None:
+    """A comparison's right-hand side (durable-rules' ``$m`` arithmetic, as ``to_durable`` writes it) over
+    the fact, or None when it is anything but whole numbers well inside the range where durable-rules
+    and Python agree (an absent field, another type, a division: left to durable-rules)."""
+    if tree.__class__ is int:
+        return tree if -_EXACT < tree < _EXACT else None
+    if tree.__class__ is not dict or len(tree) != 1:
+        return None
+    (op, arg), = tree.items()
+    if op == "$m":
+        v = fact.get(arg)
+        return v if v.__class__ is int and -_EXACT < v < _EXACT else None
+    fn = _ARITH.get(op)
+    if fn is None or arg.__class__ is not dict:
+        return None
+    left, right = _rhs(arg.get("$l"), fact), _rhs(arg.get("$r"), fact)
+    if left is None or right is None:
+        return None
+    out = fn(left, right)
+    return out if -_EXACT < out < _EXACT else None
+
+
+def _expr_may(v: Any, op: str, tree: Any, fact: dict) -> bool:
+    """A comparison with an expression: False only when both sides are whole numbers and it fails."""
+    if v.__class__ is not int:
+        return True
+    rhs = _rhs(tree, fact)
+    return rhs is None or _PY_CMP[op](v, rhs)
+
+
+def _atoms(conditions, compiled: list | None = None, flags: dict[str, list[tuple[str, int]]] | None = None) -> tuple:
+    """A rule's conditions as the cheap checks of the pre-check. With the compiled conditions (top level only),
+    a comparison with an expression carries its durable-rules right-hand side, and ``ruled:`` the flags that
+    satisfy it with their rules; inside ``any_of`` they are only a field's presence and nothing."""
     out: list[tuple] = []
-    for c in conditions:
+    for k, c in enumerate(conditions):
         if isinstance(c, AnyOf):
             out.append((None, tuple(_atoms(g) for g in c.groups), None))
-        elif c.fact != "ruled":
-            out.append((field_name(c.fact), "present" if c.is_expr else c.op, c.value))
+        elif c.fact == "ruled":
+            if flags is not None:
+                out.append((None, "ruled", tuple(flags.get(c.value) or [("f__none", -1)])))
+        elif c.is_expr:
+            tree = None
+            if compiled is not None and c.op in _OPS:
+                tree = compiled[k].get(_OPS[c.op], {}).get(field_name(c.fact))
+            out.append((field_name(c.fact), "expr", (c.op, tree)) if tree is not None
+                       else (field_name(c.fact), "present", None))
+        else:
+            out.append((field_name(c.fact), c.op, c.value))
     return tuple(out)
 
 
-def _may_match(atoms: tuple, fact: dict) -> bool:
+_ATOM_OPS = frozenset(("eq", "not", "in", "not_in", "missing", "present", "expr", *_PY_CMP))
+
+
+def _valid_atoms(atoms: Any) -> tuple:
+    """A rule's pre-check tests as ``_atoms`` writes them, read from a kept compiled form: TypeError for
+    anything else (the Python generated from them names every constant, and its ruleset numbers must be ints)."""
+    if type(atoms) is not tuple:
+        raise TypeError("a pre-check's tests")
+    for atom in atoms:
+        if type(atom) is not tuple or len(atom) != 3:
+            raise TypeError("a pre-check's test")
+        field_, op, value = atom
+        if field_ is None:
+            if op == "ruled":
+                if type(value) is not tuple or not all(type(x) is tuple and len(x) == 2 and type(x[0]) is str
+                                                       and type(x[1]) is int for x in value):
+                    raise TypeError("a pre-check's ruled: flags")
+            elif type(op) is tuple:
+                for group in op:
+                    _valid_atoms(group)
+            else:
+                raise TypeError("a pre-check's any_of")
+        elif type(field_) is not str or op not in _ATOM_OPS:
+            raise TypeError("a pre-check's test")
+        elif op in ("in", "not_in") and not isinstance(value, (list, tuple)):
+            raise TypeError("a pre-check's list of values")
+        elif op == "expr" and not (type(value) is tuple and len(value) == 2 and value[0] in _PY_CMP):
+            raise TypeError("a pre-check's comparison")
+    return atoms
+
+
+def _may_match(atoms: tuple, fact: dict, done: Any = ()) -> bool:
     """False only when durable-rules certainly would not match the fact: a tested field absent (or present,
-    for ``missing``), or a literal test that fails between values of the same plain type (durable-rules
-    compares values of different types its own way, so those are left to it)."""
+    for ``missing``), a literal test that fails between values of the same plain type (durable-rules
+    compares values of different types its own way, so those are left to it), a comparison with an
+    expression that fails between whole numbers, or a ``ruled:`` whose flags are all absent (a flag of a
+    rule in ``done`` counts as present: the fact posted carries it)."""
     for field_, op, value in atoms:
-        if field_ is None:   # any_of: one of the groups
-            if not any(_may_match(g, fact) for g in op):
+        if field_ is None:
+            if op == "ruled":   # any_of the flags; a rule already done has its flag in the fact posted
+                if not any(flag in fact or j in done for flag, j in value):
+                    return False
+            elif not any(_may_match(g, fact) for g in op):   # any_of: one of the groups
                 return False
             continue
         v = fact.get(field_, _ABSENT)
@@ -235,7 +319,7 @@ def _may_match(atoms: tuple, fact: dict) -> bool:
         if v is _ABSENT:
             return False
         t = type(v)
-        if op == "present" or t not in (str, int, bool):
+        if op == "present" or t not in _PLAIN:
             continue
         if op == "eq":
             if type(value) is t and v != value:
@@ -249,9 +333,98 @@ def _may_match(atoms: tuple, fact: dict) -> bool:
         elif op == "not_in":
             if any(type(x) is t and x == v for x in value):
                 return False
+        elif op == "expr":
+            if not _expr_may(v, value[0], value[1], fact):
+                return False
         elif t is int and type(value) is int and not _PY_CMP[op](v, value):
             return False
     return True
+
+
+def _atom_source(atom: tuple, const) -> str | None:
+    """One check of ``_may_match`` as a Python expression over ``f`` (None: it always holds). ``const(value)``
+    names a constant in the generated function's namespace."""
+    field_, op, value = atom
+    if field_ is None:
+        if op == "ruled":
+            return "(" + " or ".join(f"{const(flag)} in f" + (f" or {j} in done" if j >= 0 else "")
+                                     for flag, j in value) + ")"
+        groups = [" and ".join(s for s in (_atom_source(a, const) for a in g) if s) or "True" for g in op]
+        return "(" + " or ".join(f"({g})" for g in groups) + ")"
+    name = const(field_)
+    if op == "missing":
+        return f"{name} not in f"
+    if op == "present":
+        return f"{name} in f"
+    got = f"(_v := g({name}, A)) is not A"
+    if op in ("eq", "not"):
+        if type(value) not in _PLAIN:
+            return f"{name} in f"
+        test = "==" if op == "eq" else "!="
+        return f"({got} and (_v.__class__ is not {type(value).__name__} or _v {test} {const(value)}))"
+    if op == "in":
+        kinds = {type(x) for x in value}
+        if not value:
+            return f"({got} and _v.__class__ not in PLAIN)"
+        if len(kinds) != 1 or next(iter(kinds)) not in _PLAIN:
+            return f"{name} in f"
+        kind = next(iter(kinds)).__name__
+        return f"({got} and (_v.__class__ is not {kind} or _v in {const(frozenset(value))}))"
+    if op == "not_in":
+        tests = [f"(_v.__class__ is not {t.__name__} or _v not in {const(frozenset(x for x in value if type(x) is t))})"
+                 for t in _PLAIN if any(type(x) is t for x in value)]
+        return f"({got} and " + " and ".join(tests) + ")" if tests else f"{name} in f"
+    if op == "expr":
+        return f"({got} and expr_may(_v, {const(value[0])}, {const(value[1])}, f))"
+    if type(value) is not int:
+        return f"{name} in f"
+    return f"({got} and (_v.__class__ is not int or _v {_PY_OPS[op]} {const(value)}))"
+
+
+_RANK = {"eq": 0, "in": 0, "not": 1, "not_in": 1, "above": 1, "below": 1, "at_least": 1, "at_most": 1,
+         "missing": 2, "present": 2, "expr": 4}
+
+
+def _check_source(rules: list[tuple[int, frozenset, tuple]], const) -> str:
+    """The pre-check of one ruleset as the source of ``check(f, done)``: one test per rule, its cheapest and
+    most selective tests first (a conjunction: the order changes nothing but the time). Rules whose first
+    test is a field equal to a plain constant are filed under that field, read once: a value of the
+    constant's type goes straight to the rules of that value; another type passes the test (left to
+    durable-rules) and every rule filed there is tried."""
+    lines = ["def check(f, done):", "    g = f.get"]
+    filed: dict[tuple[str, type], dict[Any, list[str]]] = {}
+
+    def rule_test(i: int, present: frozenset, atoms: tuple, lead: bool) -> str:
+        tested = {a[0] for a in atoms if a[0] is not None and a[1] != "missing"}
+        ordered = sorted(atoms, key=lambda a: 3 if a[0] is None else _RANK.get(a[1], 1))
+        if lead:   # its field is read and present where this test stands
+            ordered = ordered[1:]
+        parts = [f"{i} not in done"]
+        parts += [s for s in (_atom_source(a, const) for a in ordered[:1]) if s]
+        parts += [f"{const(n)} in f" for n in sorted(present - tested)]
+        parts += [s for s in (_atom_source(a, const) for a in ordered[1:]) if s]
+        return " and ".join(parts)
+
+    for i, present, atoms in rules:
+        ordered = sorted(atoms, key=lambda a: 3 if a[0] is None else _RANK.get(a[1], 1))
+        first = ordered[0] if ordered else None
+        if first is not None and first[0] is not None and first[1] == "eq" and type(first[2]) in _PLAIN:
+            by_value = filed.setdefault((first[0], type(first[2])), {})
+            by_value.setdefault(first[2], []).append(rule_test(i, present, atoms, True))
+            continue
+        lines += [f"    if {rule_test(i, present, atoms, False)}:", "        return True"]
+    for (name, kind), by_value in filed.items():
+        lines += [f"    _d = g({const(name)}, A)", "    if _d is not A:", f"        if _d.__class__ is {kind.__name__}:"]
+        for n, (value, tests) in enumerate(by_value.items()):
+            lines.append(f"            {'if' if n == 0 else 'elif'} _d == {const(value)}:")
+            for test in tests:
+                lines += [f"                if {test}:", "                    return True"]
+        lines.append("        else:")
+        for tests in by_value.values():
+            for test in tests:
+                lines += [f"            if {test}:", "                return True"]
+    lines.append("    return False")
+    return "\n".join(lines) + "\n"
 
 
 def required(rule: Rule) -> set[str]:
@@ -327,10 +500,6 @@ def rule_compiled(rule: Rule, ruled: dict[str, list[str]]) -> list:
     return [sorted(required(rule)), sorted(reads(rule.when, ruled)), uses(rule),
             [expression_tree(v) for _, v in rule.then.effects + rule.then.derive],
             [compile_condition(c, ruled) for c in rule.when]]
-
-
-def _kind(name: str) -> type:
-    return {"str": str, "int": int, "bool": bool}[name]
 
 
 @dataclass
@@ -425,69 +594,60 @@ class _Part:
     text: str = ""   # the ruleset as durable-rules takes it (JSON)
     make: Any = None   # registers the ruleset with durable-rules (Engine._register)
     index: dict[str, int] = field(default_factory=dict)   # action name -> rule index
-    present: list[frozenset] = field(default_factory=list)   # per rule: fields it needs in the fact
-    unkeyed: list[tuple[str, tuple]] = field(default_factory=list)   # per rule: its flag and its cheap tests
-    keyed: list[tuple[str, type, dict, list]] = field(default_factory=list)   # the same, filed by one test
+    member_set: frozenset = field(default=frozenset(), init=False)
+    field_order: tuple = field(default=(), init=False)
+    is_open: bool = field(default=False, init=False)
+    checks: list[tuple[int, frozenset, tuple]] = field(default_factory=list)   # per rule: index, needed, tests
+    check: Any = None   # the pre-check compiled to Python, once the ruleset has been asked COMPILE_AFTER times
+    asked: int = 0
 
     def __post_init__(self) -> None:
         self.index = {f"r{i}": i for i in self.members}
+        self.member_set = frozenset(self.members)
+        self.field_order = tuple(sorted(self.fields))   # the fact's fields in an order that is the same every run
+        self.is_open = all(allowed is None for allowed in self.gates.values())   # every incident runs it
 
     @property
     def handle(self) -> int:
         """The C core's handle: from a kept compiled form, the ruleset is registered when first posted to
-        (one ruling posts to two or three of the standard book's seven)."""
+        (a ruling posts to a few of the standard book's sixteen)."""
         if not self._handle:
             self.make(self)
         return self._handle
 
-    def can_match(self, fields) -> bool:
-        """Whether some rule of the ruleset has every field it needs in the fact (else it matches nothing)."""
-        return any(need <= fields for need in self.present)
-
-    def index_checks(self, checks: list[tuple[str, tuple]]) -> None:
-        """Sort the rules' checks by one literal test each (``eq`` / ``in`` on values of one plain type), so
-        that ``may_match`` looks only at the rules whose test the fact's value passes."""
-        by_field: dict[str, list[tuple]] = {}
-        for flag, atoms in checks:
-            key = None
-            for f, op, value in atoms:
-                values = (value,) if op == "eq" else tuple(value) if op == "in" else ()
-                if f is None or not values or not all(type(v) in (str, int, bool) for v in values):
-                    continue
-                if key is None or (len(values), type(values[0]) is bool) < (len(key[1]), type(key[1][0]) is bool):
-                    key = (f, values)
-            if key is None:
-                self.unkeyed.append((flag, atoms))
-            else:
-                by_field.setdefault(key[0], []).append((key[1], flag, atoms))
-        for f, entries in by_field.items():
-            kinds = {type(v) for values, _, _ in entries for v in values}
-            if len(kinds) != 1:   # values of several types under one field: no index for it
-                self.unkeyed += [(flag, atoms) for _, flag, atoms in entries]
-                continue
-            table: dict[Any, list[tuple[str, tuple]]] = {}
-            for values, flag, atoms in entries:
-                for v in dict.fromkeys(values):
-                    table.setdefault(v, []).append((flag, atoms))
-            self.keyed.append((f, kinds.pop(), table, [(flag, atoms) for _, flag, atoms in entries]))
-
-    def may_match(self, fact: dict) -> bool:
-        """False only when no rule of the ruleset can match the fact (see ``_may_match``): no post needed."""
-        if not self.can_match(fact.keys()):
-            return False
-        for flag, atoms in self.unkeyed:
-            if flag not in fact and _may_match(atoms, fact):
+    def may_match(self, fact: dict, done: Any = ()) -> bool:
+        """False only when no rule of the ruleset that is not ``done`` can match the fact (see ``_may_match``):
+        no post needed. ``fact`` may hold fields of other rulesets: only this one's are read."""
+        check = self.check
+        if check is not None:
+            return check(fact, done)
+        self.asked += 1
+        if self.asked > COMPILE_AFTER:   # a warm process: the generated code is several times faster
+            self.check = self.compiled_check()
+            return self.check(fact, done)
+        keys = fact.keys()
+        for i, present, atoms in self.checks:
+            if i not in done and present <= keys and _may_match(atoms, fact, done):
                 return True
-        for f, kind, table, every in self.keyed:
-            v = fact.get(f, _ABSENT)
-            if v is _ABSENT:   # the test needs the field
-                continue
-            # a value of the index's type passes only the rules filed under it; durable-rules compares
-            # other types its own way, so then every rule filed under the field is checked
-            for flag, atoms in (table.get(v, ()) if type(v) is kind else every):
-                if flag not in fact and _may_match(atoms, fact):
-                    return True
         return False
+
+    def compiled_check(self):
+        """``may_match`` as generated Python: one line per rule, every constant (field names included) a
+        name in the function's own namespace, never text in its source."""
+        names: dict[tuple[type, Any], str] = {}
+        space: dict[str, Any] = {"A": _ABSENT, "PLAIN": _PLAIN, "expr_may": _expr_may, "__builtins__": {},
+                                 "str": str, "int": int, "bool": bool}
+
+        def const(value: Any) -> str:
+            key = (type(value), value if not isinstance(value, (dict, list)) else id(value))
+            name = names.get(key)
+            if name is None:
+                name = names[key] = f"_k{len(names)}"
+                space[name] = value
+            return name
+        source = _check_source(self.checks, const)
+        exec(compile(source, f"<pre-check of {self.name}>", "exec"), space)   # noqa: S102 (our own source)
+        return space["check"]
 
     def admits(self, facts: dict) -> bool:
         for fact, allowed in self.gates.items():
@@ -620,7 +780,9 @@ def _callable(text: str):
     if fn is not None:
         return fn
     slow = compile_expression(text)
-    return lambda f: slow(**f)
+    expr = parse_expression(str(text))   # jinja2 builds its context from every name given: give it those it reads
+    names = {n.name for n in [expr, *expr.find_all(nodes.Name)] if isinstance(n, nodes.Name)}
+    return lambda f: slow(**{n: f[n] for n in names if n in f})
 
 
 class _Rule:
@@ -721,13 +883,16 @@ class Engine:
         pri = [10 - self._depth(r) for r in rules]
         parts = []
         for p in self._split(rules, rule_fields, gates, cat, part_rules):
-            present = [_present_fields(rules[i], needs[i]) for i in p.members]
-            p.index_checks([(f"f__{i}", _atoms(rules[i].when)) for i in p.members])
+            # the pre-check's data (its Python is generated in-process, never kept): per rule its index, the
+            # fields it needs and its tests; a flag of the ruleset's own rule is in its fact once that rule is done
+            flags = {ruling: [(f, int(f[3:]) if int(f[3:]) in p.member_set else -1) for f in fs]
+                     for ruling, fs in ruled.items()}
+            checks = [(i, _present_fields(rules[i], needs[i]), _atoms(rules[i].when, conds[i], flags))
+                      for i in p.members]
             ruleset = {f"r{i}": self._compile(i, k, pri[i], needs[i], conds[i]) for k, i in enumerate(p.members)}
             ruleset[SENTINEL] = {"pri": 1000, "all": [{"m": {"$ex": {"t": 1}}}]}
             parts.append({"members": p.members, "fields": sorted(p.fields), "gates": p.gates,
-                          "present": sorted(set(present), key=len), "unkeyed": p.unkeyed,
-                          "keyed": [(f, kind.__name__, table, every) for f, kind, table, every in p.keyed],
+                          "checks": checks,
                           "text": json.dumps(ruleset, ensure_ascii=False, separators=(",", ":"))})
         return {"rules": [(needs[i], rule_reads[i], per_rule[i][2], per_rule[i][3], pri[i])
                           for i in range(len(rules))],
@@ -749,9 +914,9 @@ class Engine:
         self._parts = []
         for k, d in enumerate(form["parts"]):
             p = _Part(f"{self.name}p{k}", d["members"], set(d["fields"]), d["gates"])
-            p.present = d["present"]
-            p.unkeyed = d["unkeyed"]
-            p.keyed = [(f, _kind(kind), table, every) for f, kind, table, every in d["keyed"]]
+            p.checks = [(i, present, _valid_atoms(atoms)) for i, present, atoms in d["checks"]]
+            if not all(type(i) is int and isinstance(needed, frozenset) for i, needed, _ in p.checks):
+                raise TypeError("a pre-check's rule")
             p.text = d["text"]
             if not isinstance(p.text, str):
                 raise TypeError("a ruleset's text")
@@ -874,7 +1039,12 @@ class Engine:
         else:
             values = {k: fn(facts) for k, fn in effects}
             derived = {k: fn(facts) for k, fn in derive}
-            sentence = template.render({**facts, "effect": values, "rule": r.rule.id}) if template else None
+            sentence = None
+            if template:   # the sentence sees the facts it names (jinja2 copies its whole context per render)
+                uses = self._uses[r.index]
+                ctx = {n: facts[n] for n in uses if n in facts} if uses is not None else dict(facts)
+                ctx.update(param=facts["param"], effect=values, rule=r.rule.id)
+                sentence = template.render(ctx)
             if key is not None:
                 memo.fires[key] = (dict(values), dict(derived), sentence)   # type: ignore[union-attr]
         run.fired.append(Fired(r.rule, chain, values, derived, sentence))
@@ -926,33 +1096,34 @@ class Engine:
 
     def _assert(self, run: Run, part: _Part, fact: dict, call=durable_rules_engine.assert_fact) -> None:
         run.asserts += 1
-        self._post(part, json.dumps(fact, ensure_ascii=False), call)
+        self._post(part, _encode(fact), call)
 
-    def _match(self, run: Run, part: _Part, body: dict, sid: str, live: dict, states: set,
+    def _match(self, run: Run, part: _Part, base: dict, done: set[int], sid: str, live: dict, states: set,
                memo: Memo | None) -> None:
-        """The rules of ``part`` that match ``body``, appended to ``self._matched``: taken from the memo when
+        """The rules of ``part`` that match its fact (the fields of ``base`` it tests, and the flags of its
+        rules already done), appended to ``self._matched``: none when the pre-check finds no rule that
+        could match (durable-rules would match nothing: its old fact can stay); taken from the memo when
         this very fact was matched before in the incident (matching one fact is a function of the fact
-        alone), else by replacing the part's fact in durable-rules."""
-        if memo is None:
-            if not part.may_match(body):   # durable-rules would match nothing: its old fact can stay
-                return
-            text = json.dumps(body, ensure_ascii=False)
-        else:   # the second stratum asks again of most parts' very facts: the pre-check's answer is kept too
-            text = json.dumps(body, ensure_ascii=False)
-            got = memo.matches.get((part.name, text), _ABSENT)
-            if got is None:
-                return
-            if got is _ABSENT and not part.may_match(body):
-                memo.matches[(part.name, text)] = None
-                return
+        alone); else by replacing the part's fact in durable-rules."""
+        check = part.check
+        if not (check(base, done) if check is not None else part.may_match(base, done)):
+            return
+        body = {k: base[k] for k in part.field_order if k in base}
+        if done:   # rules already fired stay quiet: their flags go in
+            rules = self._rules
+            for j in sorted(done & part.member_set):
+                if len(body) < MAX_FIELDS - 2:
+                    body[rules[j].flag] = 1
+        text = _encode(body)
         key = (part.name, text)
-        if memo is not None and key in memo.matches:
+        got = memo.matches.get(key) if memo is not None else None
+        if got is not None:
             old = live.get(part.name)
             if old is not None:
                 run.asserts += 1
                 self._post(part, old, durable_rules_engine.retract_fact)
             live[part.name] = None
-            self._matched += memo.matches[key] or ()
+            self._matched += got
             return
         full = f'{{"t": "situation", "sid": "{sid}"' + (", " + text[1:] if len(text) > 2 else "}")
         old = live.get(part.name)
@@ -986,7 +1157,7 @@ class Engine:
         base = {k: v for k, v in facts.items() if k in self._fields}
         base.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
         facts["param"] = _nested(params)
-        gated = [p for p in self._parts if p.admits(facts)]
+        gated = [p for p in self._parts if p.is_open or p.admits(facts)]
         run = Run(facts, params)
         with self._lock:
             sid = f"s{next(self._sids)}"
@@ -999,7 +1170,7 @@ class Engine:
             try:
                 del matched[:]
                 for p in gated:
-                    self._match(run, p, {k: v for k, v in base.items() if k in p.fields}, sid, live, states, memo)
+                    self._match(run, p, base, done, sid, live, states, memo)
                 agenda = [rules[i].order for i in matched]
                 heapq.heapify(agenda)
                 pending = [k for k in self.book.defaults if k not in facts]   # rulebook/model.py: defaults
@@ -1025,16 +1196,12 @@ class Engine:
                     if not stale:
                         continue
                     for p in stale:
-                        members = set(p.members)
+                        members = p.member_set
                         agenda = [o for o in agenda if o[1] not in members]
                     heapq.heapify(agenda)
                     del matched[:]
                     for p in stale:
-                        fact = {k: v for k, v in base.items() if k in p.fields}
-                        for j in p.members:   # rules already fired stay quiet: their flags go in
-                            if j in done and len(fact) < MAX_FIELDS - 2:
-                                fact[rules[j].flag] = 1
-                        self._match(run, p, fact, sid, live, states, memo)
+                        self._match(run, p, base, done, sid, live, states, memo)
                     for j in matched:
                         if j not in done:
                             heapq.heappush(agenda, rules[j].order)

@@ -18,7 +18,7 @@ from rulings.betting import Params, Position
 from rulings.betting.limits import street_bet
 from rulings.betting.model import SidePot
 from rulings.betting.pots import uncalled
-from rulings.incident.checks import pots_now, replayed
+from rulings.incident.checks import pots_now, replayed_table
 from rulings.incident.model import Incident
 from rulings.money import show
 
@@ -30,7 +30,7 @@ WAGERS = ("bet", "raise", "complete")
 
 def final_table(incident: Incident, params: Params) -> Table | None:
     """The table after the incident's actions (the replay the Position is made from); the reader has checked them."""
-    return replayed(incident.hand, params)
+    return replayed_table(incident.hand, params)
 
 
 def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, Any]) -> dict[str, Any]:

@@ -320,6 +320,8 @@ def _rulings(book, engine) -> list:
 
 def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(cache, standard, monkeypatch):
     from rulings.engine import Engine
+    from rulings.incident import load_incident
+    from rulings.ruling import rule_on
     book = standard_book()
     first = Engine(book)
     [form] = cache.glob("compiled-*.bin")
@@ -327,8 +329,16 @@ def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(ca
     again = Engine(book)
     assert [p.members for p in again._parts] == [p.members for p in first._parts]
     assert again._host._ruleset_list == []   # each ruleset registered with durable-rules when first posted to
+    # the pre-check is kept as data (its Python is generated in the process that uses it, never kept)
+    assert [p.checks for p in again._parts] == [p.checks for p in first._parts] and b"def check" not in form.read_bytes()
+    assert all(p.check is None for p in again._parts)
+    one = next(i for i in (load_incident(p, book) for p in sorted((REPO / "examples" / "incidents").glob("*.yaml")))
+               if i.disputed is not None)
+    rule_on(one, book, again)   # rulesets of 20 rules: one ruling registers few of the book's 16
+    assert 0 < len(again._host._ruleset_list) <= 5 < len(again._parts)
     expected = _rulings(*standard)
     assert len(expected) > 100 and _rulings(book, again) == expected
+    assert any(p.check is not None for p in again._parts)   # generated from the kept data after 64 checks
     assert 0 < len(again._host._ruleset_list) <= len(again._parts)
     assert list(cache.glob("compiled-*.bin")) == [form]
     first.close()
@@ -352,11 +362,22 @@ def test_a_damaged_or_planted_compiled_form_is_compiled_again(cache, standard, t
         return json.dumps({"format": FORM, "sha256": hashlib.sha256(data).hexdigest()}).encode() + b"\n" + data
 
     wrong_shape = {"rules": [()] * len(book.rules), "fields": [], "param_field": {}, "parts": "x"}
+    # pre-check data whose Python would carry text of the form's (a rule's number, a ruled: flag's rule) or
+    # name an unknown test: refused before any Python is generated from it
+    sneaky = f"__import__('os').system('touch {marker}')"
+    planted = []
+    for change in (lambda c: (sneaky, c[1], c[2]), lambda c: (c[0], c[1], ((None, "ruled", (("f__1", sneaky),)),)),
+                   lambda c: (c[0], c[1], (("pot", sneaky, 1),))):
+        form = bookcache.read_data(path, FORM)
+        form["parts"][0]["checks"][0] = change(form["parts"][0]["checks"][0])
+        planted.append(signed(pickle.dumps(form)))
     for bad in (good[: len(good) // 2], head + b"\n" + payload[:-40] + bytes(40), signed(pickle.dumps(Payload())),
-                signed(pickle.dumps(wrong_shape)), signed(pickle.dumps({"rules": []}))):
+                signed(pickle.dumps(wrong_shape)), signed(pickle.dumps({"rules": []})), *planted):
         path.write_bytes(bad)
         engine = Engine(book)
         assert engine._parts and all(p.handle for p in engine._parts)
+        for p in engine._parts:
+            p.compiled_check()
         assert _rulings(book, engine)[:20] == _rulings(*standard)[:20]
         engine.close()
         assert path.read_bytes() == good   # compiled again and written whole

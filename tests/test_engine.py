@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulings.engine import Engine, EngineError
+from rulings.engine import PART_RULES, Engine, EngineError
 from rulings.incident import incident_from_data
 from rulings.rulebook.load import build_book
 from rulings.ruling import rule_on
@@ -229,7 +229,7 @@ def test_books_past_64_rules_do_not_crash_durable(n):
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
 
 
-def test_280_rules_firing_on_one_incident_over_two_rulesets(tmp_path):
+def test_280_rules_firing_on_one_incident_over_several_rulesets(tmp_path):
     """Past one ruleset's share of rules, every rule still fires once and gives its ruling, in book order."""
     rules = "".join(
         f"  - id: t.r{i}\n    title: x\n    cites: [RRP-PL-1]\n    text: x\n"
@@ -238,11 +238,12 @@ def test_280_rules_firing_on_one_incident_over_two_rulesets(tmp_path):
         for i in range(280))
     (tmp_path / "t.yaml").write_text("topic: t\ntitle: t\nrules:\n" + rules)
     book = build_book("t", "t", [tmp_path / "t.yaml", ARITHMETIC])
-    engine = Engine(book)
-    assert len(engine._parts) == 2
-    report = rule_on(incident_from_data(chip(80, 500)), book, engine)
-    assert report.trace == [f"t.r{i}" for i in range(280)] and len(report.rulings) == 280
-    engine.close()
+    for part_rules in (250, PART_RULES):   # the measured limit's margin, and the size the engine uses
+        engine = Engine(book, part_rules)
+        assert len(engine._parts) == -(-280 // part_rules)
+        report = rule_on(incident_from_data(chip(80, 500)), book, engine)
+        assert report.trace == [f"t.r{i}" for i in range(280)] and len(report.rulings) == 280
+        engine.close()
 
 
 def test_random_incidents_over_the_whole_book_rule_or_are_refused(standard):
@@ -357,3 +358,50 @@ def test_ruleset_gates_follow_durable_rules_on_absent_facts():
     assert _gate((Condition("pot", "above", 5),), "street", values) is None
     part = _Part("p", [0], set(), {"street": frozenset({None})})
     assert part.admits({}) and not part.admits({"street": "flop"})
+
+
+def test_the_pre_check_lets_through_every_rule_durable_rules_matches(standard):
+    """A ruleset is not posted when the pre-check finds no rule that could match its fact. On every example
+    and 400 random incidents, each ruleset's fact (as first posted, and again with the decided wager and
+    the derived facts in) goes to durable-rules anyway: every rule it matches is one the pre-check let
+    through, and the generated pre-check answers as the interpreted one."""
+    from rulings.engine import _encode, _may_match
+    from rulings.problems import ProblemsError
+    from rulings.ruling import incident_params, param_values
+    from rulings.situation import build
+    book, engine = standard
+    compiled = {p.name: p.compiled_check() for p in engine._parts}
+    datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(11, 400)
+    matched = kept_out = expr_kept_out = 0
+    for n, data in enumerate(datas):
+        try:
+            inc = incident_from_data(data)
+            params = param_values(book, inc.hand.game.setting, incident_params(book, inc))
+            report = rule_on(inc, book, engine)
+        except ProblemsError:
+            continue
+        first = {k: v for k, v in build(inc, params).facts.items() if v is not None}
+        later = dict(first, **{k: v for k, v in report.facts.items() if v is not None})
+        later.update({d["fact"]: d["value"] for d in report.derived if d["value"] is not None})
+        for m, facts in enumerate((first, later)):
+            base = {k: v for k, v in facts.items() if k in engine._fields}
+            base.update({f: params[k] for k, f in engine._param_field.items() if params.get(k) is not None})
+            for p in engine._parts:
+                if not p.admits(facts):
+                    continue
+                let = {i for i, present, atoms in p.checks if present <= base.keys() and _may_match(atoms, base)}
+                assert compiled[p.name](base, set()) == bool(let) == p.may_match(base), (data, p.name)
+                body = _encode({k: v for k, v in base.items() if k in p.fields})
+                sid = f"pre{n}x{m}"
+                with engine._lock:
+                    del engine._matched[:]
+                    engine._post(p, f'{{"t": "situation", "sid": "{sid}", ' + body[1:])
+                    got = set(engine._matched)
+                    del engine._matched[:]
+                    engine._host.delete_state(p.name, sid)
+                assert got <= let, (data, p.name, [engine._rules[i].rule.id for i in got - let])
+                matched += len(got)
+                kept_out += len(p.members) - len(let)
+                expr_kept_out += sum(1 for i, present, atoms in p.checks if i not in let and present <= base.keys()
+                                     and _may_match(tuple(a for a in atoms if a[1] != "expr"), base))
+    assert matched > 2000 and kept_out > 250000 and expr_kept_out > 800, (matched, kept_out, expr_kept_out)

@@ -525,3 +525,31 @@ disputed: {seat: 2, said: call}
     f = facts_of(text)
     assert f["pot"] == (1 + 6 + 6 + 8) * 100 and f["to_call"] == 8 * 100 and f["players_in_hand"] == 2
     assert refused(text.replace("action: f}", "action: fx}")) == [("I104", "streets[0].actions[1].action")]
+
+
+def test_the_readers_final_table_is_a_fresh_replay_of_the_hand():
+    """The reader hands the table its replay ended on to the round facts (one walk of the hand, not two):
+    on every example incident that has one, it is the table a fresh replay of the same hand gives."""
+    from dataclasses import fields
+
+    from rulings.incident import checks, incident_from_data
+    from rulings.rulebook.load import standard_book
+    book = standard_book()
+    CACHES = ("shared", "due", "fresh")   # copy-on-write, and the next seat due as found when asked
+    handed = 0
+    for data in [ex.incident for r in book.rules.values() for ex in r.examples]:
+        checks._TABLE.clear()
+        try:
+            incident_from_data(data, book=book)
+        except ProblemsError:
+            continue
+        if not checks._TABLE:
+            continue
+        hand, params, table = checks._TABLE[0]
+        fresh = checks.replayed(hand, params)
+        state = lambda t: {f.name: getattr(t, f.name) for f in fields(t) if f.name not in CACHES}  # noqa: E731
+        assert fresh is not None and fresh is not table and state(fresh) == state(table), data
+        assert fresh.next_due() == table.next_due(), data
+        assert checks.replayed_table(hand, params) is table and not checks._TABLE   # handed over once
+        handed += 1
+    assert handed > 300, handed

@@ -37,7 +37,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
 
 
 def position(hand: Hand, params: Params, after: int | None = None,
-             seat: int | None = None) -> Position:
+             seat: int | None = None, tables: list[Table] | None = None) -> Position:
     """The Position after the first ``after`` actions (None: all of them).
 
     The numbers are for the seat due to act, or for ``seat`` as if it were
@@ -62,6 +62,8 @@ def position(hand: Hand, params: Params, after: int | None = None,
                            expected=f"a count from 0 to {total}")
     for _index, action, table, _how, _checked in _walk(hand, params, after):
         pass    # the last step is the point asked for: the action at ``after``, unchecked, or the end
+    if tables is not None:   # the caller keeps the replayed table too (read only: the Position shares its dicts)
+        tables.append(table)
     if seat is not None and seat not in table.behind:
         raise BettingError(f"seat {seat} is not in the hand", seat=seat, field="seat",
                            expected=" | ".join(str(s) for s in table.order))

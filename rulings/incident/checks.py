@@ -202,10 +202,12 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
     try:    # the last act's hand is the longest: any refused action is in it (a single act: the only replay)
         hand = seen[-1] if acts else _last_point(incident)
         seat = acts[-1].disputed.seat if acts else None
-        last = position(hand, params, seat=seat)
+        tables: list = []
+        last = position(hand, params, seat=seat, tables=tables)
     except BettingError as exc:
         return [betting_problem(incident, exc)]
     _REPLAYED[:] = [(hand, params, seat, last)]
+    _TABLE[:] = [(hand, params, tables[-1])]
     out: list[Problem] = []
     setting = incident.hand.game.setting
     for n, (act, one) in enumerate(zip(acts, seen)):
@@ -229,6 +231,17 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
 
 
 _REPLAYED: list[tuple[Hand, Params, int | None, Position]] = []   # the last replay's hand and its position
+_TABLE: list[tuple[Hand, Params, Replay]] = []   # the last replay's hand and its final table
+
+
+def replayed_table(hand: Hand, params: Params) -> Replay | None:
+    """``replayed(hand, params)``, taken from the check's replay when it replayed this very hand under these
+    parameters (the same walk gives the same table; it is only read), else worked out. Handed over once."""
+    if _TABLE:
+        got_hand, got_params, table = _TABLE.pop()
+        if got_params == params and got_hand == hand:
+            return table
+    return replayed(hand, params)
 
 
 def replayed_position(hand: Hand, params: Params, seat: int | None) -> Position:

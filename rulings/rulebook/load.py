@@ -34,7 +34,7 @@ def _books_root() -> Path:
 ROOT = _books_root()
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
 PARAM_NAME = re.compile(r"^[a-z0-9_]+\.[a-z0-9_]+$")
-MAX_RULES = 2500  # the engine splits a book into rulesets of at most 250 rules (durable-rules hangs past ~515 in one)
+MAX_RULES = 2500  # the engine splits a book into rulesets of at most 20 rules (durable-rules hangs past ~515 in one)
 
 
 def origin(doc: Located, path: tuple) -> Origin:
