@@ -62,8 +62,8 @@ def test_the_shipped_copy_is_current():
 
 def _same_compiled(engine: Engine, plain: Engine) -> None:
     """Two engines hold the same compiled book: every ruleset as durable-rules takes it, every rule's data."""
-    assert [(p.members, p.text, p.gates, set(p.present)) for p in engine._parts] == [
-        (p.members, p.text, p.gates, set(p.present)) for p in plain._parts]
+    assert [(p.members, p.text, p.gates, p.checks) for p in engine._parts] == [
+        (p.members, p.text, p.gates, p.checks) for p in plain._parts]
     assert [(r.order, r.reads, r.trees) for r in engine._rules] == [(r.order, r.reads, r.trees) for r in plain._rules]
     assert (engine._uses, engine._fields, engine._param_field) == (plain._uses, plain._fields, plain._param_field)
 
