@@ -27,10 +27,14 @@ def position_json(pos: Position) -> dict:
     return out
 
 
-def position_text(pos: Position, setting: str) -> str:
+def position_text(pos: Position, setting: str, seat: int | None = None) -> str:
+    """The numbers as text; with ``seat`` (calc --seat) other than the seat to act, the first line names both."""
     def m(v):
         return "-" if v is None else show(v, setting)
-    lines = [f"seat to act: {pos.actor if pos.actor is not None else '(street complete)'}",
+    to_act = pos.actor if pos.actor is not None else "(street complete)"
+    head = f"seat to act: {to_act}" if seat is None or seat == pos.actor \
+        else f"numbers for seat {seat} (seat to act: {to_act})"
+    lines = [head,
              f"pot:             {m(pos.pot)} ({m(pos.pot_in_middle)} in the middle)",
              f"to call:         {m(pos.to_call)}",
              f"current bet:     {m(pos.current_bet)}",
@@ -117,7 +121,7 @@ def calc(args) -> int:
         out["filled"] = notes
         print(dumps(out))
     else:
-        print(position_text(pos, setting))
+        print(position_text(pos, setting, args.seat))
         for n in notes:
             print(f"note: {n}")
     return 0

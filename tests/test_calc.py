@@ -99,3 +99,17 @@ def test_incident_params_apply_to_calc(capsys, tmp_path):
     assert code == 0 and half["actor"] == 1 and half["can_raise"] is True
     code, full, _ = calc(capsys, tmp_path, text + "params: {reopen.limit_rule: full_bet}\n")
     assert code == 0 and full["actor"] == 1 and full["can_raise"] is False
+
+
+def test_seat_option_names_the_seat_its_numbers_are_for(capsys, tmp_path):
+    # $1/$2 PL, a raise to $7: seat 4 is to act; the big blind (seat 2) would face $5 more and may make it $22
+    # (inventory §18). The text must not say "seat to act: 4" over seat 2's numbers.
+    path = tmp_path / "hand.yaml"
+    path.write_text("game: {structure: pot-limit, blinds: [1, 2]}\nbutton: 4\nplayers: {1: 500, 2: 500, 3: 500, 4: 500}\n"
+                    "street: preflop\nactions: [{seat: 3, action: raise, to: 7}]\n")
+    assert main(["calc", str(path), "--seat", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "numbers for seat 2 (seat to act: 4)"
+    assert "to call:         $5" in lines and "raise to:        $12 .. $22" in lines
+    assert main(["calc", str(path), "--seat", "4"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "seat to act: 4"
