@@ -525,3 +525,13 @@ disputed: {seat: 2, said: call}
     f = facts_of(text)
     assert f["pot"] == (1 + 6 + 6 + 8) * 100 and f["to_call"] == 8 * 100 and f["players_in_hand"] == 2
     assert refused(text.replace("action: f}", "action: fx}")) == [("I104", "streets[0].actions[1].action")]
+
+
+def test_a_missing_button_is_asked_for_with_the_hands_seats():
+    # The hint used to suggest "button: 6" whatever the seats were; a floorperson with seats 1-3 was told
+    # to name a seat not at his table. It now names the hand's seats (or the empty seat of a dead button).
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(GAME + "players: {1: 1000, 2: 640, 3: 815}\nstreet: preflop\n", "nobutton.yaml")
+    (p,) = err.value.problems
+    assert (p.code, p.line, p.message) == ("I102", 1, "button: which seat has the button?")
+    assert p.hint == "button: 3 (a seat of the hand: 1, 2, 3; or the empty seat a dead button is on)"

@@ -364,7 +364,9 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if button is not None:
         order = [s for s in order if s > button] + [s for s in order if s <= button]
     elif stacks:
-        r.bad(("button",), "I102", "which seat has the button?", "button: 6")
+        r.bad(("button",), "I102", "which seat has the button?",
+              f"button: {order[-1]} (a seat of the hand: {', '.join(map(str, order))}; "
+              "or the empty seat a dead button is on)")
     seats = set(stacks)
     table = read_table(r, data.get("table"), seats, variant)
     procedure = read_procedure(r, data.get("procedure"), seats, variant)
