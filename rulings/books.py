@@ -161,6 +161,11 @@ def _is_topic_file(path: Path) -> bool:
     return any(line.startswith("topic:") for line in head.splitlines())
 
 
+# A house example copied from a topic file lacks what that file's example_defaults gave it (game, button...).
+REFUSED_HINT = ("complete the example's incident, or give what the book's examples share once in "
+                "example_defaults: (game, button, players, street, pot; docs/rulebook-language.md)")
+
+
 def _example_problems(book: Rulebook) -> list[Problem]:
     """The house's own examples run through the merged book; each unmet expectation is an R402."""
     from rulings.examples import run_example
@@ -174,9 +179,11 @@ def _example_problems(book: Rulebook) -> list[Problem]:
             for i, ex in enumerate(rule.examples):
                 result = run_example(book, engine, rule, ex)
                 if not result.ok:
+                    refused = result.why.startswith("the example's incident is refused")
                     out.append(Problem(ex.origin.file, ex.origin.line, ex.origin.col, "R402",
                                        f"example '{ex.name}': {result.why}",
                                        ("rules", rule.id, "examples", str(i)),
+                                       REFUSED_HINT if refused else
                                        "fix the example's expectation or the rule; rulings test --house runs it"))
         return out
     finally:
