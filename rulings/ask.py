@@ -80,7 +80,12 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                 return 2
             data = doc.data
         else:
-            data = gather(read, out)
+            try:
+                data = gather(read, out)
+            except EOFError:   # Ctrl-D, or a pipe that ran dry: the typing stopped, nothing is wrong in rulings
+                print("\nrulings ask: the input ended before the incident was typed; nothing was ruled "
+                      "(give a partial incident file instead: rulings ask FILE)", file=sys.stderr)
+                return 2
         named = data.get("house") if isinstance(data, dict) and isinstance(data.get("house"), str) else None
         book, engine = books.load(house or named)
         consultation = Consultation(book, engine, incident or "<typed>")

@@ -148,3 +148,21 @@ def test_ask_from_nothing_types_the_essentials(tmp_path):
     assert "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player." in text
     data = yaml.safe_load(saved.read_text())
     assert data["disputed"] == {"seat": 1, "chips": [500]} and data["pot"] == 80
+
+
+def test_ask_from_nothing_when_the_typing_stops_is_a_plain_refusal(capsys):
+    # Ctrl-D (or a pipe that runs dry) at the third prompt used to end in "internal error (EOFError) ...
+    # this is a bug in rulings", exit 70.
+    import io
+    from rulings.ask import run
+    typed = iter(["pot-limit", "holdem"])
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+    assert run(None, None, None, read=read, out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "the input ended before the incident was typed; nothing was ruled" in err
+    assert "internal error" not in err
