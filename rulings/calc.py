@@ -43,6 +43,9 @@ def position_text(pos: Position, setting: str, seat: int | None = None) -> str:
              else f"may not raise:   {pos.reason}"]
     for i, p in enumerate(pos.side_pots):
         lines.append(f"{'main pot' if i == 0 else f'side pot {i}'}: {m(p.amount)} — seats {', '.join(map(str, p.eligible))}")
+    rest = pos.pot - sum(p.amount for p in pos.side_pots)
+    if rest > 0 and pos.side_pots:
+        lines.append(f"not called yet:  {m(rest)} (in no pot until someone calls it)")
     return "\n".join(lines)
 
 

@@ -113,3 +113,31 @@ def test_seat_option_names_the_seat_its_numbers_are_for(capsys, tmp_path):
     assert "to call:         $5" in lines and "raise to:        $12 .. $22" in lines
     assert main(["calc", str(path), "--seat", "4"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "seat to act: 4"
+
+
+ONE_TWO_FOUR_SEATS = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 4\n"
+                      "players: {1: 300, 2: 300, 3: 300, 4: 300}\nstreet: preflop\n"
+                      "actions: [{seat: 3, action: call}, {seat: 4, action: raise, to: 5}, "
+                      "{seat: 1, action: fold}, {seat: 2, action: call}]\n")
+
+
+def test_a_round_still_bet_is_one_pot_until_someone_is_all_in(capsys, tmp_path):
+    # $1/$2: blinds and a call of $2 make $5, and nobody is all in: one pot, the button still to act in it
+    # (the levels of seats with chips behind are no cuts: they may still call).
+    code, data, _ = calc(capsys, tmp_path, ONE_TWO_FOUR_SEATS, "--after", "1")
+    assert code == 0 and data["actor"] == 4 and data["pot"] == 5
+    assert data["side_pots"] == [{"amount": 5, "eligible": [1, 2, 3, 4]}]
+    # The small blind folded his $1 and the big blind called the raise to $5: $13, one pot for 2, 3 and 4,
+    # seat 3 (in for $2) still to act.
+    code, data, _ = calc(capsys, tmp_path, ONE_TWO_FOUR_SEATS)
+    assert code == 0 and data["actor"] == 3 and data["pot"] == 13
+    assert data["side_pots"] == [{"amount": 13, "eligible": [2, 3, 4]}]
+
+
+def test_a_raise_not_called_yet_is_shown_beside_the_pots(capsys, tmp_path):
+    # The button's raise to $5 over $2: $3 of it is called by nobody yet; the pot line says where the $10 is.
+    path = tmp_path / "hand.yaml"
+    path.write_text(ONE_TWO_FOUR_SEATS)
+    assert main(["calc", str(path), "--after", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "main pot: $7 — seats 1, 2, 3, 4" in out and "not called yet:  $3" in out and "side pot" not in out

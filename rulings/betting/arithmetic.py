@@ -298,7 +298,7 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         "actor": actor, "street": table.street, "pot": middle + table.in_front, "pot_in_middle": middle,
         "to_call": to_call, "current_bet": table.current_bet, "last_full_raise": table.last_full_raise,
         "min_raise_to": low, "max_raise_to": high, "can_raise": can_raise, "reason": reason,
-        "_side_pots": Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats)),
+        "_side_pots": Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats, table.behind)),
         "committed": table.committed, "stacks": table.behind, "capped": cap_reached and not table.uncapped,
         "cap_reached": cap_reached})
     return position
@@ -309,8 +309,8 @@ _set = object.__setattr__
 
 
 def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,
-               live: tuple[int, ...]) -> tuple[SidePot, ...]:
-    pots = side_pots(contributions, folded)
+               live: tuple[int, ...], behind: dict[int, Money | None]) -> tuple[SidePot, ...]:
+    pots = side_pots(contributions, folded, behind)     # a round still open is cut only at all-ins
     if dead:
         pots = _with_dead(pots, dead, tuple(sorted(live)))
     return pots
