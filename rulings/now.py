@@ -65,6 +65,12 @@ def now(incident: Incident, report: Any) -> list[str]:
     seat = incident.disputed.seat if incident.disputed else None
     if undo is not None:
         lines.append(undo.sentence)
+        back, faces = undo.effects.get("returned"), undo.effects.get("to_call")
+        named = [f"gets {money(back)} back"] if isinstance(back, int) and back > 0 else []
+        if isinstance(faces, int):
+            named.append(f"faces {money(faces)} to call" if faces else "faces no bet")
+        if named and seat is not None:
+            lines.append(f"Seat {seat} " + " and ".join(named) + ".")
         return lines
     w = _wager(report)
     if w is not None and seat is not None:
