@@ -380,6 +380,12 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     else:
         street = r.choice(data.get("street", family[0]), family, ("street",))
         pot = r.money(data.get("pot", 0), ("pot",))
+        if "pot" not in data and street not in (None, family[0]) and data.get("disputed") is not None:
+            # Only the first street's pot follows from the blinds and antes; a later one is never guessed as 0.
+            r.bad(("pot",), "I102", f"how much was in the middle when the {street} began? The {street}'s own "
+                  "actions do not tell, and the pot decides pot-limit maximums, a 'pot' bet and a bare number",
+                  "pot: the chips in the middle before this street (pot: 0 if it was empty), "
+                  "or the whole hand under streets:")
         actions, paths = _actions(r, data.get("actions"), ("actions",), seats)
         if street is not None:
             log = [(street, actions, paths)]
