@@ -27,11 +27,20 @@ def position_json(pos: Position) -> dict:
     return out
 
 
-def position_text(pos: Position, setting: str, seat: int | None = None) -> str:
-    """The numbers as text; with ``seat`` (calc --seat) other than the seat to act, the first line names both."""
+def bring_in_due(hand: Hand, pos: Position, after: int | None) -> bool:
+    """Stud's first round with nothing but antes in: the round is not over, it waits for the bring-in."""
+    acts = [a for street in hand.streets for a in street][:after]
+    return pos.actor is None and hand.game.bring_in > 0 and hand.first_street == 0 and pos.street == 0 \
+        and all(a.kind == "post" for a in acts)
+
+
+def position_text(pos: Position, setting: str, seat: int | None = None, waiting: bool = False) -> str:
+    """The numbers as text; with ``seat`` (calc --seat) other than the seat to act, the first line names both.
+    ``waiting``: stud's first round, still to be opened by the bring-in (whose seat the upcards give)."""
     def m(v):
         return "-" if v is None else show(v, setting)
-    to_act = pos.actor if pos.actor is not None else "(street complete)"
+    to_act = pos.actor if pos.actor is not None else \
+        "the bring-in, not yet made (rulings rule names the seat from the upcards)" if waiting else "(street complete)"
     head = f"seat to act: {to_act}" if seat is None or seat == pos.actor \
         else f"numbers for seat {seat} (seat to act: {to_act})"
     lines = [head,
@@ -124,7 +133,7 @@ def calc(args) -> int:
         out["filled"] = notes
         print(dumps(out))
     else:
-        print(position_text(pos, setting, args.seat))
+        print(position_text(pos, setting, args.seat, bring_in_due(hand, pos, args.after)))
         for n in notes:
             print(f"note: {n}")
     return 0

@@ -205,3 +205,30 @@ def test_tda_47_illustration_1_raise_not_reopened_is_a_call_cited_by_its_reason(
     wager = next(r for r in rule_on(incident_from_text(heads_up), book, engine).rulings if r.decides == "wager")
     assert wager.rule == "wagers.nobody-to-call-raise-is-call" and wager.effects["wager_to"] == 20000
     assert "Every other player is all in" in wager.sentence and "TDA-2024-48" not in wager.cites
+
+
+STUD_THIRD = """game: {variant: stud, structure: fixed-limit, setting: cash, ante: 1, bring_in: 2, bet_sizes: [5, 10]}
+button: 1
+players: {1: 300, 2: 300, 3: 300, 4: 300}
+"""
+
+
+def test_stud_bring_in_may_not_check_and_the_others_wait(standard):
+    # WIKI-BRINGIN-1, RRP-TIE-SUITS: upcards Kd, 2c, 2s, 9h; the 2c (clubs lowest) must bring in $2 or complete
+    # to $5. His "check" before any action was ruled a check; it does not stand.
+    from rulings.now import now
+    book, engine = standard
+    whole = STUD_THIRD + ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n"
+                          "disputed: {seat: 2, said: check, at: {street: third, after: 0}}\n")
+    incident = incident_from_text(whole)
+    report = rule_on(incident, book, engine)
+    assert report.facts["bring_in_due"] is True and report.facts["betting_done"] is False
+    assert [r.rule for r in report.rulings] == ["bring-in.bring-in-may-not-check", "bring-in.lowest-upcard-brings-in"]
+    assert report.rulings[0].effects == {"bring_in": 200, "complete_to": 500}
+    assert "declarations.tap-is-check" in [r.rule for r in report.overridden]
+    assert not any("checks" in line for line in now(incident, report))
+    # The one-street form, asked about seat 3 (the 2s): he waits for the bring-in, then calls $2 or completes to $5.
+    one = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}\ndisputed: {seat: 3}\n"
+    top = rule_on(incident_from_text(one), book, engine).rulings[0]
+    assert top.rule == "bring-in.others-wait-for-the-bring-in" and top.effects == {"to_call": 200, "complete_to": 500}
+    assert "check" not in top.sentence and "seat 2 (2c) brings it in first" in top.sentence

@@ -141,3 +141,15 @@ def test_a_raise_not_called_yet_is_shown_beside_the_pots(capsys, tmp_path):
     assert main(["calc", str(path), "--after", "2"]) == 0
     out = capsys.readouterr().out
     assert "main pot: $7 — seats 1, 2, 3, 4" in out and "not called yet:  $3" in out and "side pot" not in out
+
+
+def test_stud_first_round_before_the_bring_in_is_not_complete(capsys, tmp_path):
+    # Stud $5/$10, $1 ante, $2 bring-in, four players, no action yet: $4 of antes and the round waits for the bring-in.
+    path = tmp_path / "hand.yaml"
+    path.write_text("game: {variant: stud, structure: fixed-limit, ante: 1, bring_in: 2, bet_sizes: [5, 10]}\n"
+                    "button: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
+                    "streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n")
+    assert main(["calc", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("seat to act: the bring-in, not yet made") and "street complete" not in out
+    assert "pot:             $4" in out
