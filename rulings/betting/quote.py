@@ -27,7 +27,15 @@ def quote_for(table: Table, seat: int) -> Quote:
     only a seat refused goes through ``refusal`` for the reason.
     """
     stack = table.behind[seat]
-    if table.over or table.able <= 1 or stack == 0 or seat in table.folded:
+    if table.over or stack == 0 or seat in table.folded:
+        return (table.to_call(seat), None, None, False, refusal(table, seat))
+    return quote_due(table, seat, stack)
+
+
+def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
+    """``quote_for`` a seat that can act (live, with chips; the betting not over), ``stack`` its chips
+    behind: the seat due, as a replay asks at every action."""
+    if table.able <= 1:
         return (table.to_call(seat), None, None, False, refusal(table, seat))
     bet = table.current_bet
     committed = table.committed[seat]
@@ -46,12 +54,21 @@ def quote_for(table: Table, seat: int) -> Quote:
     if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
             or (not table.big_bet and table.capped())):
         return (to_call, None, None, False, refusal(table, seat))
-    game = table.hand.game
     if table.big_bet:
         last, least = table.last_full_raise, table.least_bet
         low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
-        high = table_pot_limit_max(table, owed) if game.structure == "pot-limit" else None
-    elif game.structure == "fixed-limit":
+        if not table.pot_limit:
+            high = None
+        elif table.street or table.blinds is None:
+            # pot_limit_max, written out: no preflop blind rules after the first street.
+            high = table.middle + table.in_front + owed
+            rounding = table.params.rounding_unit
+            if rounding > 0:
+                high = -(-high // rounding) * rounding
+            high += bet
+        else:
+            high = table_pot_limit_max(table, owed)
+    elif (game := table.hand.game).structure == "fixed-limit":
         low = high = table.full_level + street_bet(game, table.street)
     else:
         low = table.full_level + table.full_size()

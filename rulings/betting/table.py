@@ -17,13 +17,16 @@ _stack_of = attrgetter("stack")
 
 
 @lru_cache(maxsize=512)
-def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ...], ...]]:
-    """Each seat's index in ``seats``, and ``seats`` read from each index round to the one before.
+def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ...], ...], dict[int, int]]:
+    """Each seat's index in ``seats``, ``seats`` read from each index round to the one before, and
+    the index the turn passes to after each seat.
 
     Kept per seating, as the same seats play hand after hand: the tables of
     those hands share the answer, so they only ever read it.
     """
-    return dict(zip(seats, range(len(seats)))), tuple([seats[i:] + seats[:i] for i in range(len(seats))])
+    n = len(seats)
+    return (dict(zip(seats, range(n))), tuple([seats[i:] + seats[:i] for i in range(n)]),
+            dict(zip(seats, (*range(1, n), 0))))
 
 
 class Blinds(NamedTuple):
@@ -85,6 +88,9 @@ class Table:
     shared: bool = False                     # committed, behind and total are held by a Position
     cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
     rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on (seating)
+    following: dict[int, int] = field(default_factory=dict)   # the cursor after each seat acts (shared: read only)
+    bb_seat: int | None = None               # blinds.bb_seat, read at every action of the first street
+    pot_limit: bool = False                  # the structure is pot-limit
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -102,14 +108,14 @@ class Table:
                                field="first_street",
                                expected=f"0 to {hand.game.betting_rounds - 1}")
         stacks = tuple(map(_stack_of, players))
-        place, rotations = seating(seats)
+        place, rotations, following = seating(seats)
         table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
                     total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
                     middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
                     live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
-                    big_bet=hand.game.structure in BIG_BET,
+                    big_bet=hand.game.structure in BIG_BET, pot_limit=hand.game.structure == "pot-limit",
                     least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0),
-                    cap=raise_cap(hand.game, params), rotations=rotations)
+                    cap=raise_cap(hand.game, params), rotations=rotations, following=following)
         if hand.first_street > 0:
             table.open_street()
             return table
@@ -135,18 +141,20 @@ class Table:
     def put(self, seat: int, to: Money) -> None:
         """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
         if self.shared:     # unshare(), written out: most puts follow a Position
-            self.committed = dict(self.committed)
-            self.behind = dict(self.behind)
-            self.total = dict(self.total)
+            committed = self.committed = dict(self.committed)
+            behind = self.behind = dict(self.behind)
+            total = self.total = dict(self.total)
             self.shared = False
-        amount = to - self.committed[seat]
-        stack = self.behind[seat]
+        else:
+            committed, behind, total = self.committed, self.behind, self.total
+        amount = to - committed[seat]
+        stack = behind[seat]
         if stack is not None:
-            rest = self.behind[seat] = stack - amount
+            rest = behind[seat] = stack - amount
             if (stack != 0) != (rest != 0) and seat not in self.folded:
                 self.able += 1 if rest != 0 else -1
-        self.total[seat] += amount
-        self.committed[seat] = to
+        total[seat] += amount
+        committed[seat] = to
         self.in_front += amount
         self.fresh = False
 
@@ -218,6 +226,7 @@ class Table:
                     self.last_full_raise = need
         run = self.blind_run(posts) if posts else []
         self.blinds = self.find_blinds(posts, run) if posts else None
+        self.bb_seat = None if self.blinds is None else self.blinds.bb_seat
         if game.bring_in > 0:
             self.cursor = None       # stud: the bring-in seat, named by the actions, opens
         elif posts:
@@ -477,8 +486,7 @@ class Table:
         """Apply a checked move other than a post (``_move``'s fold, check, call, bring-in or wager)
         by the seat, then find the next seat due, moving on past a street whose betting is complete.
 
-        ``owed`` is the seat's ``to_call`` when the caller has it. One call per action: a check and
-        the turn to the next seat (with ``find_due``'s usual case) are written out here.
+        ``owed`` is the seat's ``to_call`` when the caller has it.
         """
         if move == "check":
             self.acted[seat] = self.committed[seat]
@@ -490,15 +498,19 @@ class Table:
             self.bring_in(seat, to)             # type: ignore[arg-type]   # _move: a bring-in has its total
         else:
             self.wager(seat, to)                # type: ignore[arg-type]   # _move: a wager has its total
-        # The turn passes to the seat after this one.
-        if self.street == 0 and self.blinds is not None and seat == self.blinds.bb_seat:
+        self.turn_after(seat)
+
+    def turn_after(self, seat: int) -> None:
+        """The turn passes from ``seat``, which has just acted: find the next seat due, moving on past
+        a street whose betting is complete (``find_due``'s usual case written out)."""
+        if seat == self.bb_seat and self.street == 0:
             self.bb_acted = True
-        cursor = self.cursor = (self.place[seat] + 1) % len(self.order)
+        cursor = self.cursor = self.following[seat]
         if not self.big_bet:
             self.review_cap()
         if len(self.live_seats) > 1:
             if self.able > 1:
-                # find_due's usual case, written out: each seat that can act faces the current bet.
+                # Each seat that can act faces the current bet.
                 folded, behind, committed, acted, bet = (
                     self.folded, self.behind, self.committed, self.acted, self.current_bet)
                 self.fresh = True
