@@ -1,7 +1,7 @@
 """The raise window of one seat: what it must call, the smallest and largest raise-to, or why it may not raise."""
 from __future__ import annotations
 
-from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
+from rulings.betting.limits import minimum_bet, pot_limit_max, street_bet
 from rulings.betting.model import Money
 from rulings.betting.table import Table
 from rulings.money import show
@@ -15,7 +15,7 @@ Quote = tuple[Money, "Money | None", "Money | None", bool, "str | None"]
 def quote_is_quiet(table: Table) -> bool:
     """Whether ``quote_for`` cannot raise BettingError: a big-bet game (no bet sizes by street) with a
     known ``limit_reopen``."""
-    return table.hand.game.structure in BIG_BET and table.params.limit_reopen in ("half_bet", "full_bet")
+    return table.plain_full
 
 
 def quote_for(table: Table, seat: int) -> Quote:
@@ -51,12 +51,24 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
             break
     else:
         return (to_call, None, None, False, refusal(table, seat))
-    if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
-            or (not table.big_bet and table.capped())):
+    if table.plain_full:
+        # A big-bet game: the seat faces the current bet, a raise is full at full_size() or more and no
+        # cap applies, so reopened_for and capped() come to this.
+        last, least = table.last_full_raise, table.least_bet
+        full = last if last >= least else least      # type: ignore[operator]   # least_bet is set in big-bet games
+        acted = table.acted
+        refused = (stack is not None and committed + stack <= bet) or (seat in acted and bet - acted[seat] < full)
+    else:
+        full = None
+        refused = ((stack is not None and committed + stack <= bet)
+                   or (seat in table.acted and not table.reopened_for(seat)) or (not table.big_bet and table.capped()))
+    if refused:
         return (to_call, None, None, False, refusal(table, seat))
     if table.big_bet:
-        last, least = table.last_full_raise, table.least_bet
-        low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
+        if full is None:
+            last, least = table.last_full_raise, table.least_bet
+            full = last if least is not None and last >= least else table.full_size()
+        low = bet + full
         if not table.pot_limit:
             high = None
         elif table.street or table.blinds is None:

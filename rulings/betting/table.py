@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
-from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
+from rulings.betting.limits import BIG_BET, REOPEN, is_full, minimum_bet, raise_cap, street_bet
 from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
 
 HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
@@ -14,6 +14,8 @@ HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet
 
 _seat_of = attrgetter("seat")
 _stack_of = attrgetter("stack")
+_first = itemgetter(0)
+_second = itemgetter(1)
 
 
 @lru_cache(maxsize=512)
@@ -91,37 +93,45 @@ class Table:
     following: dict[int, int] = field(default_factory=dict)   # the cursor after each seat acts (shared: read only)
     bb_seat: int | None = None               # blinds.bb_seat, read at every action of the first street
     pot_limit: bool = False                  # the structure is pot-limit
+    plain_full: bool = False                 # big-bet with a known limit_reopen: is_full is ``increment >= full``
+    stud: bool = False                       # the game has a bring-in: each street is opened by the seat named
+    rounds: int = 4                          # the game's betting rounds
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
         """The table before the first action: antes and (unless posts are given) blinds are in."""
-        if hand.game.structure not in STRUCTURES:
-            raise BettingError(f"unknown betting structure {hand.game.structure!r}", field="game",
+        game = hand.game
+        structure = game.structure
+        if structure not in STRUCTURES:
+            raise BettingError(f"unknown betting structure {structure!r}", field="game",
                                expected=" | ".join(STRUCTURES))
         players = hand.players
         seats = tuple(map(_seat_of, players))
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise BettingError("a hand needs two or more players in distinct seats", field="players",
                                expected="two or more distinct seats")
-        if hand.first_street < 0 or hand.first_street >= hand.game.betting_rounds:
-            raise BettingError(f"first_street {hand.first_street} is not a betting round of this game",
-                               field="first_street",
-                               expected=f"0 to {hand.game.betting_rounds - 1}")
+        first_street, rounds = hand.first_street, game.betting_rounds
+        if first_street < 0 or first_street >= rounds:
+            raise BettingError(f"first_street {first_street} is not a betting round of this game",
+                               field="first_street", expected=f"0 to {rounds - 1}")
         stacks = tuple(map(_stack_of, players))
         place, rotations, following = seating(seats)
+        big_bet = structure in BIG_BET
+        nothing = dict.fromkeys(seats, 0)
         table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
-                    total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
-                    middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
+                    total=nothing, committed=nothing.copy(),
+                    middle=hand.pot_before, dead=hand.pot_before, street=first_street,
                     live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
-                    big_bet=hand.game.structure in BIG_BET, pot_limit=hand.game.structure == "pot-limit",
-                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0),
-                    cap=raise_cap(hand.game, params), rotations=rotations, following=following)
-        if hand.first_street > 0:
+                    big_bet=big_bet, pot_limit=structure == "pot-limit",
+                    plain_full=big_bet and params.limit_reopen in REOPEN, stud=game.bring_in > 0, rounds=rounds,
+                    least_bet=None if structure == "fixed-limit" else minimum_bet(game, 0),
+                    cap=raise_cap(game, params), rotations=rotations, following=following)
+        if first_street > 0:
             table.open_street()
             return table
-        if hand.game.ante:
+        if game.ante:
             for seat in seats:
-                table.ante(seat, hand.game.ante)
+                table.ante(seat, game.ante)
         first = hand.streets[0] if hand.streets else ()
         if first and first[0].kind == "post":
             table.posting = True
@@ -209,7 +219,7 @@ class Table:
         self.posting = False
         self.fresh = False
         # A short all-in big blind still sets the nominal blind as the bet to call (rooms' rule).
-        levels = {to for _, to in posts}
+        levels = set(map(_second, posts))
         if posts and game.big_blind:
             levels.add(game.big_blind)
         self.current_bet = max(levels) if levels else 0
@@ -243,10 +253,9 @@ class Table:
         it (a new player, a kill) acts in its normal turn, with the option,
         except a straddle in a big-bet game (``last_blind``).
         """
-        posters = {seat for seat, _ in posts}
-        start = self.place[posts[0][0]]
+        posters = set(map(_first, posts))
         run = []
-        for seat in self.order[start:] + self.order[:start]:
+        for seat in self.rotations[self.place[posts[0][0]]]:
             if seat not in posters:
                 break
             run.append(seat)
@@ -293,14 +302,17 @@ class Table:
         The street's bets are already cleared: by close_street, or by a table just started."""
         self.uncapped = False
         self.fresh = False
-        self.cursor = None if self.hand.game.bring_in > 0 else 0
+        self.cursor = None if self.stud else 0
         self.begin_round()
 
     def begin_round(self) -> None:
-        variant = self.heads_up_variant()
+        variant = self.params.heads_up_exception
+        if variant not in HEADS_UP_EXCEPTIONS:
+            self.heads_up_variant()     # refuses it
         if variant == "at_round_start" and self.heads_up():
             self.uncapped = True
-        self.review_cap()
+        if not self.big_bet:
+            self.review_cap()
 
     def close_street(self) -> None:
         """Sweep the street's bets into the middle."""
@@ -315,7 +327,7 @@ class Table:
     def advance(self) -> None:
         """After an action: move past every street whose betting is complete."""
         while not self.over and (len(self.live_seats) <= 1 or self.next_due() is None):
-            if len(self.live_seats) <= 1 or self.street + 1 >= self.hand.game.betting_rounds:
+            if len(self.live_seats) <= 1 or self.street + 1 >= self.rounds:
                 self.close_street()
                 self.over = True
             else:
@@ -391,12 +403,16 @@ class Table:
                 if seat not in folded and behind[seat] != 0 and (committed[seat] < bet or seat not in acted):
                     return seat
             return None
-        # No other seat can act: a seat faces only what the others have put in (facing).
+        # No other seat can act: the one seat that can (if any) faces only what the others have put in
+        # (facing).
         for seat in rotation:
             if seat in folded or behind[seat] == 0:
                 continue
-            if committed[seat] < min(bet, max([committed[s] for s in live if s != seat], default=0)):
-                return seat
+            faced = 0
+            for other in live:
+                if other != seat and committed[other] > faced:
+                    faced = committed[other]
+            return seat if committed[seat] < min(bet, faced) else None
         return None
 
     # -- raising -----------------------------------------------------------------------------
@@ -452,9 +468,13 @@ class Table:
         """A bet, raise or completion to ``to`` (above the current bet); counts it as full or short."""
         self.put(seat, to)
         self.acted[seat] = to
-        base = self.raise_base()
-        need = self.full_size()
-        if is_full(to - base, need, self.hand.game, self.params):
+        if self.plain_full:     # raise_base(), full_size() and is_full() of a big-bet game
+            base, last, least = self.current_bet, self.last_full_raise, self.least_bet
+            full = to - base >= (last if last >= least else least)   # type: ignore[operator]   # set in big-bet games
+        else:
+            base = self.raise_base()
+            full = is_full(to - base, self.full_size(), self.hand.game, self.params)
+        if full:
             self.bets += 1
             self.full_level = to
             self.last_full_raise = max(self.last_full_raise, to - base)
@@ -479,7 +499,9 @@ class Table:
         if seat not in self.folded:
             self.able -= self.behind[seat] != 0
             self.folded = self.folded | {seat}
-            self.live_seats = tuple([s for s in self.live_seats if s != seat])
+            live = self.live_seats
+            at = live.index(seat)
+            self.live_seats = live[:at] + live[at + 1:]
         self.fresh = False
 
     def play(self, seat: int, move: str, to: Money | None, owed: Money | None) -> None:
