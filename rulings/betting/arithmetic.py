@@ -10,7 +10,7 @@ from rulings.betting.model import (
 from rulings.betting.pots import side_pots
 from rulings.betting.quote import Quote, opening, over_reason, quote_due, quote_for, quote_is_quiet
 from rulings.betting.quote import in_units as _m
-from rulings.betting.table import Table
+from rulings.betting.table import Table, put_in
 
 
 def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Position]]:
@@ -341,7 +341,7 @@ def _snapshot(table: Table, actor: int | None, quote: Quote) -> Position:
         "actor": actor, "street": table.street, "pot": middle + table.in_front, "pot_in_middle": middle,
         "to_call": to_call, "current_bet": table.current_bet, "last_full_raise": table.last_full_raise,
         "min_raise_to": low, "max_raise_to": high, "can_raise": can_raise, "reason": reason,
-        "_side_pots": (_side_pots, table.total, table.folded, table.dead, table.live_seats),   # put off (model._ReadOnce)
+        "_side_pots": (_side_pots, table.banked, table.committed, table.folded, table.dead, table.live_seats),
         "committed": table.committed, "stacks": table.behind, "capped": cap_reached and not table.uncapped,
         "cap_reached": cap_reached})
     return position
@@ -351,9 +351,10 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,
-               live: tuple[int, ...]) -> tuple[SidePot, ...]:
-    pots = side_pots(contributions, folded)
+def _side_pots(banked: tuple[dict[int, Money], ...], committed: dict[int, Money], folded: frozenset[int],
+               dead: Money, live: tuple[int, ...]) -> tuple[SidePot, ...]:
+    """The side pots of a Position (put off until read: model._ReadOnce), from the table as it stood."""
+    pots = side_pots(put_in(banked, committed), folded)
     if dead:
         pots = _with_dead(pots, dead, tuple(sorted(live)))
     return pots

@@ -31,6 +31,15 @@ def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ..
             dict(zip(seats, (*range(1, n), 0))))
 
 
+def put_in(banked: tuple[dict[int, Money], ...], committed: dict[int, Money]) -> dict[int, Money]:
+    """Each seat's chips in the pot over the whole hand: ``Table.banked`` and this street's totals."""
+    total = dict(committed)
+    for chips in banked:
+        for seat, amount in chips.items():
+            total[seat] += amount
+    return total
+
+
 class Blinds(NamedTuple):
     """Who posted the blinds of the first street and how much (for the preflop pot-limit rules)."""
 
@@ -51,17 +60,19 @@ class Table:
     seat again; every method that moves chips or turns clears ``fresh`` so
     ``due`` is found anew.
 
-    A Position holds the table's own ``committed``, ``behind`` and ``total``
-    dicts rather than copies (``shared``); once shared they are never changed
-    in place: the next move of chips copies them first. ``folded`` and
-    ``live_seats`` are immutable and replaced on a fold.
+    A Position holds the table's own ``committed`` and ``behind`` dicts
+    rather than copies (``shared``); once shared they are never changed in
+    place: the next move of chips copies them first. ``banked`` only grows
+    by a closed street's ``committed``, which nothing changes again, so a
+    bet copies nothing more. ``folded`` and ``live_seats`` are immutable and
+    replaced on a fold.
     """
 
     hand: Hand
     params: Params
     order: tuple[int, ...]
     behind: dict[int, Money | None]
-    total: dict[int, Money]                  # each seat's chips in the pot over the whole hand
+    banked: tuple[dict[int, Money], ...]     # what each seat put in the middle: the antes, then each street closed
     committed: dict[int, Money]              # each seat's total on this street
     middle: Money                            # the pot from earlier streets, antes and pot_before
     dead: Money                              # money in the middle that belongs to no seat (pot_before)
@@ -119,7 +130,7 @@ class Table:
         big_bet = structure in BIG_BET
         nothing = dict.fromkeys(seats, 0)
         table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
-                    total=nothing, committed=nothing.copy(),
+                    banked=(nothing,) if game.ante else (), committed=nothing.copy(),
                     middle=hand.pot_before, dead=hand.pot_before, street=first_street,
                     live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
                     big_bet=big_bet, pot_limit=structure == "pot-limit",
@@ -141,11 +152,15 @@ class Table:
 
     # -- chips -------------------------------------------------------------------------------
 
+    @property
+    def total(self) -> dict[int, Money]:
+        """Each seat's chips in the pot over the whole hand, this street's bets included."""
+        return put_in(self.banked, self.committed)
+
     def unshare(self) -> None:
-        """Copy ``committed``, ``behind`` and ``total`` before changing them: a Position holds these."""
+        """Copy ``committed`` and ``behind`` before changing them: a Position holds these."""
         self.committed = dict(self.committed)
         self.behind = dict(self.behind)
-        self.total = dict(self.total)
         self.shared = False
 
     def put(self, seat: int, to: Money) -> None:
@@ -153,17 +168,15 @@ class Table:
         if self.shared:     # unshare(), written out: most puts follow a Position
             committed = self.committed = dict(self.committed)
             behind = self.behind = dict(self.behind)
-            total = self.total = dict(self.total)
             self.shared = False
         else:
-            committed, behind, total = self.committed, self.behind, self.total
+            committed, behind = self.committed, self.behind
         amount = to - committed[seat]
         stack = behind[seat]
         if stack is not None:
             rest = behind[seat] = stack - amount
             if (stack != 0) != (rest != 0) and seat not in self.folded:
                 self.able += 1 if rest != 0 else -1
-        total[seat] += amount
         committed[seat] = to
         self.in_front += amount
         self.fresh = False
@@ -177,7 +190,7 @@ class Table:
             rest = self.behind[seat] = stack - paid
             if (stack != 0) != (rest != 0) and seat not in self.folded:
                 self.able += 1 if rest != 0 else -1
-        self.total[seat] += paid
+        self.banked[0][seat] += paid     # the antes go in before any Position is made
         self.middle += paid
         self.fresh = False
 
@@ -318,6 +331,7 @@ class Table:
         """Sweep the street's bets into the middle."""
         self.middle += self.in_front
         self.in_front = 0
+        self.banked += (self.committed,)
         self.committed = dict.fromkeys(self.order, 0)     # a new dict: a Position may hold the old one
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.acted = {}
