@@ -57,34 +57,23 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
         last, least = table.last_full_raise, table.least_bet
         full = last if last >= least else least      # type: ignore[operator]   # least_bet is set in big-bet games
         acted = table.acted
-        refused = (stack is not None and committed + stack <= bet) or (seat in acted and bet - acted[seat] < full)
-    else:
-        full = None
-        refused = ((stack is not None and committed + stack <= bet)
-                   or (seat in table.acted and not table.reopened_for(seat)) or (not table.big_bet and table.capped()))
-    if refused:
-        return (to_call, None, None, False, refusal(table, seat))
-    if table.big_bet:
-        if full is None:
-            last, least = table.last_full_raise, table.least_bet
-            full = last if least is not None and last >= least else table.full_size()
+        if (stack is not None and committed + stack <= bet) or (seat in acted and bet - acted[seat] < full):
+            return (to_call, None, None, False, refusal(table, seat))
         low = bet + full
-        if not table.pot_limit:
-            high = None
-        elif table.street or table.blinds is None:
-            # pot_limit_max, written out: no preflop blind rules after the first street.
-            high = table.middle + table.in_front + owed
-            rounding = table.params.rounding_unit
-            if rounding > 0:
-                high = -(-high // rounding) * rounding
-            high += bet
-        else:
-            high = table_pot_limit_max(table, owed)
-    elif (game := table.hand.game).structure == "fixed-limit":
-        low = high = table.full_level + street_bet(game, table.street)
+        high = pot_limit_to(table, bet, owed) if table.pot_limit else None
     else:
-        low = table.full_level + table.full_size()
-        high = table.full_level + street_bet(game, table.street)
+        if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
+                or (not table.big_bet and table.capped())):
+            return (to_call, None, None, False, refusal(table, seat))
+        if table.big_bet:
+            last, least = table.last_full_raise, table.least_bet
+            low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
+            high = pot_limit_to(table, bet, owed) if table.pot_limit else None
+        elif (game := table.hand.game).structure == "fixed-limit":
+            low = high = table.full_level + street_bet(game, table.street)
+        else:
+            low = table.full_level + table.full_size()
+            high = table.full_level + street_bet(game, table.street)
     if high is not None and high < low:
         high = low      # a pot smaller than the minimum bet still allows the minimum
     if stack is not None:
@@ -95,6 +84,18 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
         if high is None or all_in < high:
             high = all_in
     return (to_call, low, high, True, None)
+
+
+def pot_limit_to(table: Table, bet: Money, owed: Money) -> Money:
+    """The pot-limit maximum raise-to (``table_pot_limit_max``) for a seat that owes ``owed`` to call
+    ``bet``, the current bet; written out after the first street, where no blind rule applies."""
+    if table.street or table.blinds is None:
+        size = table.middle + table.in_front + owed
+        rounding = table.params.rounding_unit
+        if rounding > 0:
+            size = -(-size // rounding) * rounding
+        return bet + size
+    return table_pot_limit_max(table, owed)
 
 
 def refusal(table: Table, seat: int) -> str | None:

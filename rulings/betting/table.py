@@ -27,7 +27,8 @@ def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ..
     those hands share the answer, so they only ever read it.
     """
     n = len(seats)
-    return (dict(zip(seats, range(n))), tuple([seats[i:] + seats[:i] for i in range(n)]),
+    twice = seats + seats
+    return (dict(zip(seats, range(n))), tuple(map(twice.__getitem__, map(slice, range(n), range(n, 2 * n)))),
             dict(zip(seats, (*range(1, n), 0))))
 
 
@@ -102,7 +103,7 @@ class Table:
     cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
     rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on (seating)
     following: dict[int, int] = field(default_factory=dict)   # the cursor after each seat acts (shared: read only)
-    bb_seat: int | None = None               # blinds.bb_seat, read at every action of the first street
+    bb_seat: int | None = None               # blinds.bb_seat on the first street, read at every action there
     pot_limit: bool = False                  # the structure is pot-limit
     plain_full: bool = False                 # big-bet with a known limit_reopen: is_full is ``increment >= full``
     stud: bool = False                       # the game has a bring-in: each street is opened by the seat named
@@ -335,6 +336,7 @@ class Table:
         self.committed = dict.fromkeys(self.order, 0)     # a new dict: a Position may hold the old one
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.acted = {}
+        self.bb_seat = None     # the big blind's option is the first street's
         self.short_all_in = None
         self.fresh = False
 
@@ -539,27 +541,26 @@ class Table:
     def turn_after(self, seat: int) -> None:
         """The turn passes from ``seat``, which has just acted: find the next seat due, moving on past
         a street whose betting is complete (``find_due``'s usual case written out)."""
-        if seat == self.bb_seat and self.street == 0:
+        if seat == self.bb_seat:      # None after the first street
             self.bb_acted = True
         cursor = self.cursor = self.following[seat]
         if not self.big_bet:
             self.review_cap()
-        if len(self.live_seats) > 1:
-            if self.able > 1:
-                # Each seat that can act faces the current bet.
-                folded, behind, committed, acted, bet = (
-                    self.folded, self.behind, self.committed, self.acted, self.current_bet)
-                self.fresh = True
-                for due in self.rotations[cursor]:
-                    if due not in folded and behind[due] != 0 and (committed[due] < bet or due not in acted):
-                        self.due = due
-                        return
-                self.due = None
-            else:
-                due = self.due = self.find_due()
-                self.fresh = True
-                if due is not None:
+        if self.able > 1:
+            # Two or more seats can act (so two or more are live), and each faces the current bet.
+            folded, behind, committed, acted, bet = (
+                self.folded, self.behind, self.committed, self.acted, self.current_bet)
+            self.fresh = True
+            for due in self.rotations[cursor]:
+                if due not in folded and behind[due] != 0 and (committed[due] < bet or due not in acted):
+                    self.due = due
                     return
+            self.due = None
+        elif len(self.live_seats) > 1:
+            due = self.due = self.find_due()
+            self.fresh = True
+            if due is not None:
+                return
         else:
             self.fresh = False
         self.advance()
