@@ -33,7 +33,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
     [(0, 'raise', 400, 700)]
     """
-    return _walk(hand, params, seen=True)     # a generator: nothing runs until the first step is asked for
+    return _walk(hand, params, None, False, True)   # seen=True (by position: one call per hand)     # a generator: nothing runs until the first step is asked for
 
 
 def position(hand: Hand, params: Params, after: int | None = None,

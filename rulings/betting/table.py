@@ -69,6 +69,8 @@ class Table:
     replaced on a fold.
     """
 
+    # Set by start, in this order (it passes them by position: a call by keyword to a 40-field
+    # __init__ costs more than the rest of the table's setup).
     hand: Hand
     params: Params
     order: tuple[int, ...]
@@ -78,6 +80,19 @@ class Table:
     middle: Money                            # the pot from earlier streets, antes and pot_before
     dead: Money                              # money in the middle that belongs to no seat (pot_before)
     street: int
+    live_seats: tuple[int, ...]              # the seats that have not folded, in order
+    able: int                                # live seats with chips behind (or no known stack)
+    place: dict[int, int]                    # each seat's index in order (shared: read only)
+    rotations: tuple[tuple[int, ...], ...]   # order read from each index on (seating)
+    following: dict[int, int]                # the cursor after each seat acts (shared: read only)
+    big_bet: bool                            # no-limit or pot-limit
+    pot_limit: bool                          # the structure is pot-limit
+    plain_full: bool                         # big-bet with a known limit_reopen: is_full is ``increment >= full``
+    stud: bool                               # the game has a bring-in: each street is opened by the seat named
+    rounds: int                              # the game's betting rounds
+    least_bet: Money | None                  # minimum_bet, the same on every street but in fixed limit (None)
+    cap: int                                 # raise_cap of the game and params (bets in a limit round)
+    # Changed by the replay.
     folded: frozenset[int] = frozenset()
     acted: dict[int, Money] = field(default_factory=dict)   # the street total each seat last acted at
     current_bet: Money = 0
@@ -88,26 +103,14 @@ class Table:
     uncapped: bool = False
     short_all_in: tuple[int, Money] | None = None
     blinds: Blinds | None = None
+    bb_seat: int | None = None               # blinds.bb_seat on the first street, read at every action there
     bb_acted: bool = False
     over: bool = False
     posting: bool = False                    # explicit posts are still coming in
-    live_seats: tuple[int, ...] = ()         # the seats that have not folded, in order
-    able: int = 0                            # live seats with chips behind (or no known stack)
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
-    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order (shared: read only)
-    big_bet: bool = False                    # no-limit or pot-limit
-    least_bet: Money | None = None           # minimum_bet, the same on every street but in fixed limit (None)
     in_front: Money = 0                      # the sum of committed: this street's bets
-    shared: bool = False                     # committed, behind and total are held by a Position
-    cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
-    rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on (seating)
-    following: dict[int, int] = field(default_factory=dict)   # the cursor after each seat acts (shared: read only)
-    bb_seat: int | None = None               # blinds.bb_seat on the first street, read at every action there
-    pot_limit: bool = False                  # the structure is pot-limit
-    plain_full: bool = False                 # big-bet with a known limit_reopen: is_full is ``increment >= full``
-    stud: bool = False                       # the game has a bring-in: each street is opened by the seat named
-    rounds: int = 4                          # the game's betting rounds
+    shared: bool = False                     # committed and behind are held by a Position
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
@@ -130,14 +133,11 @@ class Table:
         place, rotations, following = seating(seats)
         big_bet = structure in BIG_BET
         nothing = dict.fromkeys(seats, 0)
-        table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
-                    banked=(nothing,) if game.ante else (), committed=nothing.copy(),
-                    middle=hand.pot_before, dead=hand.pot_before, street=first_street,
-                    live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
-                    big_bet=big_bet, pot_limit=structure == "pot-limit",
-                    plain_full=big_bet and params.limit_reopen in REOPEN, stud=game.bring_in > 0, rounds=rounds,
-                    least_bet=None if structure == "fixed-limit" else minimum_bet(game, 0),
-                    cap=raise_cap(game, params), rotations=rotations, following=following)
+        table = cls(hand, params, seats, dict(zip(seats, stacks)), (nothing,) if game.ante else (), nothing.copy(),
+                    hand.pot_before, hand.pot_before, first_street, seats, len(stacks) - stacks.count(0),
+                    place, rotations, following, big_bet, structure == "pot-limit",
+                    big_bet and params.limit_reopen in REOPEN, game.bring_in > 0, rounds,
+                    None if structure == "fixed-limit" else minimum_bet(game, 0), raise_cap(game, params))
         if first_street > 0:
             table.open_street()
             return table
@@ -305,8 +305,8 @@ class Table:
         amount = dict(posts)
         sb_position = self.order[1] if len(self.order) == 2 else self.order[0]
         if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= self.hand.game.small_blind:
-            return Blinds(sb_seat=run[0], sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
-        return Blinds(sb_seat=None, sb_post=0, bb_seat=run[0], bb_post=amount[run[0]])
+            return Blinds(run[0], amount[run[0]], run[1], amount[run[1]])     # sb_seat, sb_post, bb_seat, bb_post
+        return Blinds(None, 0, run[0], amount[run[0]])
 
     # -- streets -----------------------------------------------------------------------------
 
