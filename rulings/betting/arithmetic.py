@@ -135,6 +135,15 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
                     table.turn_after(seat)
                     index += 1
                     continue
+            elif seen and kind == "post" and table.posting and street < table.rounds and seat in table.behind:
+                # A forced bet while they are still being posted, which _move would let through as it is.
+                to, stack, committed = action.to, table.behind[seat], table.committed[seat]
+                if to is not None and to > committed and (stack is None or to <= committed + stack):
+                    yield index, action, _snapshot(table, seat, POSTING)
+                    table.put(seat, to)
+                    posts.append((seat, to))
+                    index += 1
+                    continue
             if index == stop:
                 yield index, action, table, None, None
                 return
@@ -165,6 +174,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
 PLAYS = tuple(kind for kind in ACTION_KINDS if kind != "post")   # a tuple: any kind may be asked, hashable or not
 PASSIVE = ("fold", "check", "call")
 USUAL = ("call", "check", "fold", "raise", "bet")   # the commonest first
+POSTING: Quote = (0, None, None, False, "the forced bets are still being posted")
 
 
 def _move(table: Table, index: int, action: Action, street: int, quiet: bool) -> tuple[str, Quote | None]:
@@ -314,7 +324,7 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat);
     ``quote`` is the seat's quote when the caller has just made it on this same table."""
     if table.posting:
-        quote = (0, None, None, False, "the forced bets are still being posted")
+        quote = POSTING
     elif quote is not None:
         pass
     elif seat is not None:
