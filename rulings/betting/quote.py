@@ -46,24 +46,26 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
     # Table.others_can_call_a_raise, written out (it would be one more call at every action).
     behind, committed_of = table.behind, table.committed
     for other in table.live_seats:
-        reach = behind[other]
-        if other != seat and (reach is None or committed_of[other] + reach > bet):
-            break
+        if other != seat:
+            reach = behind[other]
+            if reach is None or committed_of[other] + reach > bet:
+                break
     else:
         return (to_call, None, None, False, refusal(table, seat))
+    if stack is not None and committed + stack <= bet:
+        return (to_call, None, None, False, only_a_call(seat))    # refusal's reason, its earlier ones ruled out
     if table.plain_full:
         # A big-bet game: the seat faces the current bet, a raise is full at full_size() or more and no
         # cap applies, so reopened_for and capped() come to this.
         last, least = table.last_full_raise, table.least_bet
         full = last if last >= least else least      # type: ignore[operator]   # least_bet is set in big-bet games
         acted = table.acted
-        if (stack is not None and committed + stack <= bet) or (seat in acted and bet - acted[seat] < full):
+        if seat in acted and bet - acted[seat] < full:
             return (to_call, None, None, False, refusal(table, seat))
         low = bet + full
         high = pot_limit_to(table, bet, owed) if table.pot_limit else None
     else:
-        if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
-                or (not table.big_bet and table.capped())):
+        if (seat in table.acted and not table.reopened_for(seat)) or (not table.big_bet and table.capped()):
             return (to_call, None, None, False, refusal(table, seat))
         if table.big_bet:
             last, least = table.last_full_raise, table.least_bet
@@ -84,6 +86,11 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
         if high is None or all_in < high:
             high = all_in
     return (to_call, low, high, True, None)
+
+
+def only_a_call(seat: int) -> str:
+    """Why a seat whose chips reach no further than the current bet may not raise."""
+    return f"seat {seat} has only enough chips to call"
 
 
 def pot_limit_to(table: Table, bet: Money, owed: Money) -> Money:
@@ -114,7 +121,7 @@ def refusal(table: Table, seat: int) -> str | None:
     if not table.others_can_call_a_raise(seat):
         return "no other player has chips left to call a raise"
     if stack is not None and table.committed[seat] + stack <= table.current_bet:
-        return f"seat {seat} has only enough chips to call"
+        return only_a_call(seat)
     if seat in table.acted and not table.reopened_for(seat):
         if table.facing(seat) <= table.acted[seat]:
             return f"seat {seat} has acted and nothing has been bet since"

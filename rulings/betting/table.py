@@ -419,8 +419,9 @@ class Table:
                 if seat not in folded and behind[seat] != 0 and (committed[seat] < bet or seat not in acted):
                     return seat
             return None
-        # No other seat can act: the one seat that can (if any) faces only what the others have put in
-        # (facing).
+        if self.able == 0:
+            return None     # every live seat is all-in
+        # No other seat can act: the one seat that can faces only what the others have put in (facing).
         for seat in rotation:
             if seat in folded or behind[seat] == 0:
                 continue
