@@ -82,6 +82,7 @@ class Table:
     street: int
     live_seats: tuple[int, ...]              # the seats that have not folded, in order
     able: int                                # live seats with chips behind (or no known stack)
+    movers: set[int]                         # those seats: the ones that can still act
     place: dict[int, int]                    # each seat's index in order (shared: read only)
     rotations: tuple[tuple[int, ...], ...]   # order read from each index on (seating)
     following: dict[int, int]                # the cursor after each seat acts (shared: read only)
@@ -135,6 +136,7 @@ class Table:
         nothing = dict.fromkeys(seats, 0)
         table = cls(hand, params, seats, dict(zip(seats, stacks)), (nothing,) if game.ante else (), nothing.copy(),
                     hand.pot_before, hand.pot_before, first_street, seats, len(stacks) - stacks.count(0),
+                    set(seats) if 0 not in stacks else {s for s, chips in zip(seats, stacks) if chips != 0},
                     place, rotations, following, big_bet, structure == "pot-limit",
                     big_bet and params.limit_reopen in REOPEN, game.bring_in > 0, rounds,
                     None if structure == "fixed-limit" else minimum_bet(game, 0), raise_cap(game, params))
@@ -177,7 +179,7 @@ class Table:
         if stack is not None:
             rest = behind[seat] = stack - amount
             if (stack != 0) != (rest != 0) and seat not in self.folded:
-                self.able += 1 if rest != 0 else -1
+                self.chips_now(seat, rest != 0)
         committed[seat] = to
         self.in_front += amount
         self.fresh = False
@@ -190,10 +192,19 @@ class Table:
         if stack is not None:
             rest = self.behind[seat] = stack - paid
             if (stack != 0) != (rest != 0) and seat not in self.folded:
-                self.able += 1 if rest != 0 else -1
+                self.chips_now(seat, rest != 0)
         self.banked[0][seat] += paid     # the antes go in before any Position is made
         self.middle += paid
         self.fresh = False
+
+    def chips_now(self, seat: int, has_chips: bool) -> None:
+        """A live seat has just gone all-in (or, having had none, has chips): ``able`` and ``movers``."""
+        if has_chips:
+            self.able += 1
+            self.movers.add(seat)
+        else:
+            self.able -= 1
+            self.movers.discard(seat)
 
     def all_in_total(self, seat: int) -> Money | None:
         """The street total the seat reaches by putting in everything (None: no known limit)."""
@@ -414,9 +425,9 @@ class Table:
         rotation = self.rotations[self.cursor or 0]
         if self.able > 1:
             # For a seat that can act, another can too (it is not the only one): it faces the bet.
-            acted = self.acted
+            acted, movers = self.acted, self.movers
             for seat in rotation:
-                if seat not in folded and behind[seat] != 0 and (committed[seat] < bet or seat not in acted):
+                if seat in movers and (committed[seat] < bet or seat not in acted):
                     return seat
             return None
         if self.able == 0:
@@ -515,6 +526,7 @@ class Table:
     def fold(self, seat: int) -> None:
         if seat not in self.folded:
             self.able -= self.behind[seat] != 0
+            self.movers.discard(seat)
             self.folded = self.folded | {seat}
             live = self.live_seats
             at = live.index(seat)
@@ -549,11 +561,10 @@ class Table:
             self.review_cap()
         if self.able > 1:
             # Two or more seats can act (so two or more are live), and each faces the current bet.
-            folded, behind, committed, acted, bet = (
-                self.folded, self.behind, self.committed, self.acted, self.current_bet)
+            movers, committed, acted, bet = self.movers, self.committed, self.acted, self.current_bet
             self.fresh = True
             for due in self.rotations[cursor]:
-                if due not in folded and behind[due] != 0 and (committed[due] < bet or due not in acted):
+                if due in movers and (committed[due] < bet or due not in acted):
                     self.due = due
                     return
             self.due = None
