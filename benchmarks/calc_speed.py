@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -272,7 +273,8 @@ def instructions(args: list[str]) -> int:
     """Instructions callgrind counts for this script run as a child with ``args``."""
     with tempfile.TemporaryDirectory() as scratch:
         run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/out",
-                              sys.executable, __file__, *args], capture_output=True, text=True, check=True)
+                              sys.executable, __file__, *args], capture_output=True, text=True, check=True,
+                             env=os.environ | {"PYTHONHASHSEED": "0"})   # the same dict layouts every run
     found = re.search(r"Collected : (\d+)", run.stderr)
     if found is None:
         raise SystemExit(f"callgrind gave no count:\n{run.stderr}")
