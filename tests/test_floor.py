@@ -195,7 +195,7 @@ def test_text_report_starts_with_what_happens_now_and_quotes_like_a_floorperson(
     text = report_text(r)
     lines = text.splitlines()
     assert lines[3] == "WHAT HAPPENS NOW" and lines[4] == "  Seat 1 bets $80: $420 goes back to him."
-    assert "Robert's Rules of Poker, card-room edition, PL rule 6" in text
+    assert "Robert's Rules of Poker, card-room edition, §14 PL rule 6" in text
     for internal in ("seed documents", "unverified", "chain:", "RRP-PL-6", "S00"):
         assert internal not in text
     verbose = report_text(r, verbose=True)
@@ -210,6 +210,30 @@ def test_text_report_starts_with_what_happens_now_and_quotes_like_a_floorperson(
 ])
 def test_citations_without_internal_notes(key, quoted):
     assert floor_quote(key) == quoted
+
+
+@pytest.mark.parametrize("key,quoted", [
+    # Robert's Rules numbers its rules within sections: the blinds rules sit in §4, the big-bet rules in §14
+    ("RRP-BB-10", "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 10"),
+    ("RRP-BB-7", "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 7"),
+    ("RRP-NL-10", "Robert's Rules of Poker, card-room edition, §14 NL rule 10"),
+    ("RRP-SD-7", "Robert's Rules of Poker, card-room edition, §3 Showdown rule 7"),
+    # the inventory's "see §5" points at its own topic 5, where the rule is RRP §3 B&R rule 6
+    ("RRP-BR-6-COMPLETE", "Robert's Rules of Poker, card-room edition, §3 B&R rule 6"),
+])
+def test_a_robert_rules_number_is_quoted_with_its_section(key, quoted):
+    assert floor_quote(key) == quoted
+
+
+def test_every_printed_citation_of_a_sectioned_source_names_its_section():
+    """Robert's Rules (card-room and private-games editions) restart their numbering in each section, so a
+    printed citation without its section cannot be looked up; TDA numbers its rules straight through."""
+    from rulings.catalogue import citations
+    unfindable = [(k, floor_quote(k)) for k, c in citations().items()
+                  if c.source.startswith("Robert's Rules") and "§" not in floor_quote(k)
+                  and not floor_quote(k).endswith("private-games edition, Betting & Raising")]
+    assert unfindable == []
+    assert all("see §" not in floor_quote(k) for k in citations())
 
 
 def test_control_characters_from_the_incident_are_escaped(standard):
