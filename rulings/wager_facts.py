@@ -28,7 +28,8 @@ _PRIOR = ("prior_chips_total", "prior_covers_call", "combined_to", "combined_eve
 def decided_facts(incident: Incident, facts: dict[str, Any], ruling) -> dict[str, Any]:
     """The wager the first stratum decided, and how many players called it since."""
     out: dict[str, Any] = {DECIDED: ruling.effects["wager_to"]}
-    out["put_out_to"] = facts["chips_to"] if "chips_to" in facts else out[DECIDED]
+    # no chips went in with the act (words only): nothing of his can go back; what the wager needs is owed
+    out["put_out_to"] = facts["chips_to"] if "chips_to" in facts else facts.get("committed", 0)
     stack = facts.get("stack")
     everything = facts.get("committed", 0) + stack if stack is not None else None
     out["decided_all_in"] = everything is not None and out[DECIDED] == everything

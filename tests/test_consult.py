@@ -41,7 +41,7 @@ def test_consultation_asks_what_matters_and_ends_with_the_complete_ruling(standa
     first = c.step(data)
     # before the answer the $400 raise is cut to $250 (the rule assumes it was caught in time)
     cut = first.report.final("wager-reduced")
-    assert cut is not None and cut.effects["wager_to"] == 25000 and cut.effects["returned"] == 15000
+    assert cut is not None and cut.effects["wager_to"] == 25000 and cut.effects["returned"] == 0  # words only: nothing to give back
     assert first.questions[0]["fact"] == "noticed"          # the rule's own question comes first
     assert first.questions[0]["asked_by"] == "pot-limit.oversize-wager"
     assert [v["value"] for v in first.questions[0]["values"]] == list(facts()["noticed"].values)

@@ -59,7 +59,40 @@ def test_all_in_over_the_pot_limit_maximum_is_cut(standard):
     """RRP NLPL preamble: a $50 bet into $100 allows $250; "all in" for $1,000 is cut to it."""
     r = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
              disputed={"seat": 2, "said": "all in"}, noticed="before_next_action")
-    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 75000)
+    # words only: no chip of his went in, so nothing goes back; he puts in the $250
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"], wager(r).effects["owed"]) == (25000, 0, 25000)
+    assert r.now[0] == "Seat 2 raises to $250: he puts in $250."
+
+
+def test_words_only_oversize_raise_sends_nothing_back(standard):
+    """The trial's incident: "raise to four hundred" facing $50 into $100, no chips: cut to $250, he puts in $250."""
+    r = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
+             disputed={"seat": 2, "said": "raise to four hundred"}, noticed="before_next_action")
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 0)
+    assert r.now == ["Seat 2 raises to $250: he puts in $250.", "Seat 3 is next to act and faces $250 to call."]
+    assert not any("goes back" in line for line in r.now + [x.sentence for x in r.rulings])
+
+
+def test_a_discretionary_wager_is_the_usual_answer_and_the_floor_decides(standard):
+    """TDA addendum 51: 2,000 opened, raised to 8,000, a silent 2,000 from seat 3 is the floor's choice."""
+    r = rule(standard, game={"structure": "no-limit", "setting": "tournament", "blinds": [500, 1000]}, button=4,
+             players={1: 50000, 2: 50000, 3: 50000, 4: 50000}, street="flop", pot=4000,
+             actions=[{"seat": 1, "action": "bet", "to": 2000}, {"seat": 2, "action": "raise", "to": 8000}],
+             disputed={"seat": 3, "chips": [1000, 1000]})
+    assert wager(r).ruling == "undercall-floor-choice"
+    assert r.now == ["The floor decides (see FLOOR DISCRETION); the usual answer: seat 3 calls 8,000: "
+                     "he puts in 6,000 more."]
+
+
+def test_what_happens_now_at_a_misread_showdown_gives_the_pot_to_the_best_hand_first(standard):
+    """examples/incidents/showdown-misread.yaml: the dealer read A-K; seat 5's trip queens win the pot."""
+    r = rule(standard, game={"variant": "holdem", "structure": "no-limit", "setting": "cash", "blinds": [1, 2]},
+             button=1, players={1: 200, 2: 200, 3: 150, 4: 200, 5: 260}, street="river",
+             procedure={"showdown": {"last_aggressor": 3, "river_checked": False, "in_showdown": [3, 5],
+                                     "hands": {3: "AsKd", 5: "QhQc"}, "board": "Qd7c2s9hTd", "dealer_read": 3}})
+    assert r.now[0].startswith("Cards speak: the dealer read seat 3 as the winner, but seat 5")
+    assert "wins the pot" in r.now[0]
+    assert r.now[1] == "Seat 3 made the last bet or raise on the final round: he shows first."
 
 
 def test_pot_said_in_pot_limit_is_the_maximum(standard):
