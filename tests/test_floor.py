@@ -290,3 +290,21 @@ def test_every_example_incident_has_an_outcome_and_one_ruling_per_matter(path, c
     main(["rule", str(path)])
     text = capsys.readouterr().out.splitlines()
     assert text[1].startswith("Outcome:") and (text[3] == "WHAT HAPPENS NOW" or data["outcome"] == "not_covered")
+
+
+def test_chips_that_give_the_surplus_back_are_not_listed_as_not_considered(standard):
+    """'bet 300' with three $100 chips into a $60 pot: cut to $60 and $240 of those chips go back, so the
+    chips were weighed (the surplus is worked out from them)."""
+    r = rule(standard, **PLO, pot=60, disputed={"seat": 1, "said": "bet 300", "chips": [100, 100, 100]},
+             noticed="before_next_action")
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (6000, 24000)
+    assert "chips" not in r.not_considered
+
+
+def test_an_unset_amount_word_reads_not_set_in_the_book(standard):
+    """`rulings book` printed '...rooms differ: some mean 1,000, others 10: $0' for amount_words.dime."""
+    from rulings.bookdoc import render_book
+    text = render_book(standard[0], "markdown")
+    dime = next(line for line in text.splitlines() if 'What "a dime" means' in line)
+    assert dime.endswith("| not set (the room does not use the word; a player who says it is asked what he meant) |")
+    assert "others 10: $0" not in text
