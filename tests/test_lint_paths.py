@@ -86,3 +86,14 @@ def test_a_folder_of_incidents_only_is_not_a_pass(tmp_path, capsys):
     shutil.copy(ROOT / "examples" / "incidents" / "kill-scoop.yaml", tmp_path / "kill-scoop.yaml")
     code, out, err = _lint(capsys, str(tmp_path))
     assert code == 1 and "R001" in err and "only 1 incident file(s)" in err
+
+
+def test_a_house_value_per_setting_is_refused_with_what_to_do(tmp_path, capsys):
+    """clock.seconds defaults to 60 in cash games and 25 in tournaments (TDA 29, RRP NL 15); a house book
+    holds one value for both, and {cash: 30} is refused with the reason and the two ways round it."""
+    book = tmp_path / "club.yaml"
+    book.write_text("rulebook: club\nextends: standard\ntitle: Club\nparameters:\n  clock.seconds: {cash: 30}\n",
+                    encoding="utf-8")
+    code, _, err = _lint(capsys, str(book))
+    assert code == 1 and "club.yaml:5:18: error R106: clock.seconds: a house book sets one value" in err
+    assert "one house book for the cash games and one for the tournaments" in err
