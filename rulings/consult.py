@@ -20,9 +20,10 @@ from typing import Any
 from rulings.catalogue import Fact, did_you_mean, facts
 from rulings.engine import Engine, reads
 from rulings.incident import read_incident
+from rulings.matters import matters
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.model import Rulebook
-from rulings.ruling import Report, rule_on
+from rulings.ruling import Report, group_of, rule_on
 from rulings.yamlsrc import Located, load_text
 
 # the incident fields a consultation may ask about; game fields are required or have a reader default
@@ -100,9 +101,20 @@ def apply_answers(data: dict, answers: dict[str, Any]) -> dict:
     return out
 
 
-def _signature(report: Report) -> tuple:
+def _signature(report: Report, matters: frozenset[str] | None = None) -> tuple:
+    """The rulings in force (on the given matters only, when given) and the open conflicts."""
     return (tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
-                         for r in report.rulings)), tuple(tuple(c) for c in report.conflicts))
+                         for r in report.rulings if matters is None or group_of(r.decides) in matters)),
+            tuple(tuple(c) for c in report.conflicts))
+
+
+def _own_matters(report: Report) -> frozenset[str] | None:
+    """The matters the dispute is about: those of the rulings in force now (None: nothing is ruled yet,
+    so any answer that brings a ruling matters). A question whose answers only add a ruling on some
+    other matter (a side deal, a pot count) cannot change the ruling on the dispute and is not asked."""
+    own = {group_of(r.decides) for r in report.rulings}
+    own |= {m for m, spec in matters()[0].items() if (spec or {}).get("about") in own}
+    return frozenset(own) or None
 
 
 def _brief(report: Report) -> list[dict]:
@@ -160,7 +172,8 @@ class Consultation:
         answers = dict(answers or {})
         data = apply_answers(doc.data, answers)
         report = self._rule(doc, data)
-        now = _signature(report)
+        own = _own_matters(report)
+        now = _signature(report, own)
         cat = facts()
         asked = {q["fact"]: q for q in report.questions if q.get("fact")}
         candidates: list[str] = [f for f in asked if f in cat and askable(cat[f])]
@@ -172,7 +185,7 @@ class Consultation:
         for name in candidates:
             if name in answers or name in skipped:
                 continue
-            q = self._question(doc, data, cat[name], asked.get(name), now)
+            q = self._question(doc, data, cat[name], asked.get(name), now, own)
             if q is not None:
                 questions.append(q)
         # a rule's own question first, then one where leaving it out matches no answer (it decides),
@@ -184,7 +197,8 @@ class Consultation:
         outcome = "ruled" if report.rulings else "questions" if questions or open_ else "not_covered"
         return Step(outcome, report, questions, open_, data, answers)
 
-    def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple) -> dict | None:
+    def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple,
+                  own: frozenset[str] | None = None) -> dict | None:
         values, signatures, changing, differing = [], set(), 0, set()
         current_rules: set[str] = set()
         for value in allowed(fact):
@@ -192,7 +206,7 @@ class Consultation:
                 report = self._rule(doc, _set(data, _path(fact), value))
             except ProblemsError:
                 continue   # not a possible answer for this incident (e.g. needs another field first)
-            sig = _signature(report)
+            sig = _signature(report, own)
             signatures.add(sig)
             if sig != now:
                 changing += 1
