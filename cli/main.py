@@ -69,9 +69,14 @@ def cmd_rule_batch(args) -> int:
 
 
 def cmd_lint(args) -> int:
-    problems, checked = books.lint_report(args.paths or [str(books.ROOT)])
+    skipped: list[str] = []
+    problems, checked = books.lint_report(args.paths or [str(books.ROOT)], skipped)
+    if skipped and args.format != "json":
+        print(f"skipped {len(skipped)} incident file{'s' if len(skipped) != 1 else ''} (not rulebooks; "
+              f"rule on them with `rulings rule`): " + ", ".join(skipped), file=sys.stderr)
     if args.format == "json":
-        print(dumps({"problems": [p.to_json() for p in problems], "books_checked": checked}))
+        print(dumps({"problems": [p.to_json() for p in problems], "books_checked": checked}
+                    | ({"incidents_skipped": skipped} if skipped else {})))
     elif problems:
         print(render_text(problems), file=sys.stderr)
         print(f"{checked} rulebook{'s' if checked != 1 else ''} checked, {len(problems)} "

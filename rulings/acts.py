@@ -28,7 +28,7 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
     """Every arithmetic fact of the disputed act that the two topics' rules read."""
     d = incident.disputed
     out: dict[str, Any] = {}
-    out.update(_table(incident, actor))
+    out.update(_table(incident, actor, f))
     out.update(_chips(incident, f))
     out.update(_words(f))
     out.update(_prior(incident, f))
@@ -48,7 +48,7 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
     return out
 
 
-def _table(incident: Incident, actor: int | None) -> dict[str, Any]:
+def _table(incident: Incident, actor: int | None, f: dict[str, Any]) -> dict[str, Any]:
     """Who is still in, whether the bet faced is the street's opening bet, what skipped seats did."""
     hand, seat = incident.hand, incident.disputed.seat
     street = hand.streets[-1] if hand.streets else ()      # the act's street: the last the hand gives
@@ -65,6 +65,11 @@ def _table(incident: Incident, actor: int | None) -> dict[str, Any]:
         skipped = set((order[start:stop] if start < stop else order[start:] + order[:stop]))
         # TDA-2024-53: a check, call or fold by a skipped seat leaves the action unchanged; a wager changes it
         out["out_of_turn_changed"] = any(a.seat in skipped and a.kind in WAGERS for a in incident.after)
+        # What he faces when his turn comes: the highest street total the skipped seats' wagers reached.
+        level = max([f.get("current_bet", 0)] + [a.to for a in incident.after
+                                                 if a.seat in skipped and a.kind in WAGERS and a.to is not None])
+        owed = max(level - f.get("committed", 0), 0)
+        out["out_of_turn_to_call"] = owed if f.get("stack") is None else min(owed, f["stack"])
     return out
 
 

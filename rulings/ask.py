@@ -53,15 +53,53 @@ def _words(value: Any) -> str:
     return ("yes" if value else "no") if isinstance(value, bool) else str(value).replace("_", " ")
 
 
+# the essentials with no default: a blank answer is asked again
+REQUIRED = {("game", "structure"), ("game", "blinds"), ("players",), ("button",), ("street",)}
+TRIES = 5   # a misspelt or blank answer is asked again this many times, then the typing stops (never a hang)
+
+
+class GaveUp(Exception):
+    """The same essential was answered wrongly TRIES times."""
+
+
+def _wrong(path: tuple[str, ...], value: Any) -> str | None:
+    """What is wrong with a typed value, with the legal answers; None when it will do."""
+    from rulings.catalogue import did_you_mean, facts
+    fact = facts().get(path[-1]) if path[-1] in ("structure", "variant", "setting", "street") else None
+    if fact is not None and value not in fact.values:
+        close = did_you_mean(str(value), list(fact.values))
+        return (f"did you mean '{close}'? " if close else "") + "one of: " + ", ".join(fact.values)
+    if path == ("game", "blinds") and not (isinstance(value, list) and value):
+        return "the blinds as a list of amounts, e.g. [1, 2]"
+    if path == ("players",) and not (isinstance(value, dict) and value):
+        return "each seat and its stack, e.g. {1: 1000, 2: 640, 3: 815}"
+    if path in (("button",), ("disputed", "seat")) and (isinstance(value, bool) or not isinstance(value, int)):
+        return "a seat number, e.g. 3"
+    return None
+
+
 def gather(read: Callable[[str], str], out) -> dict:
-    """An incident typed in answer to the essential questions (blank keeps the default)."""
+    """An incident typed in answer to the essential questions (blank keeps the default; an essential
+    with no default, or a misspelt answer, is asked again with the legal answers)."""
     data: dict = {}
     for path, prompt in ESSENTIALS:
         if path[:1] == ("disputed",) and path[1:] != ("seat",) and "disputed" not in data:
             continue
-        text = read(f"{prompt}: ").strip()
-        if text:
-            _put(data, path, _scalar(text))
+        for _ in range(TRIES):
+            text = read(f"{prompt}: ").strip()
+            if not text:
+                if path not in REQUIRED:
+                    break
+                print(f"  {'.'.join(path)} is needed: there is no default", file=out)
+                continue
+            value = _scalar(text)
+            wrong = _wrong(path, value)
+            if wrong is None:
+                _put(data, path, value)
+                break
+            print(f"  '{text}' will not do for {'.'.join(path)}: {wrong}", file=out)
+        else:
+            raise GaveUp(".".join(path))
     return data
 
 
@@ -80,7 +118,16 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                 return 2
             data = doc.data
         else:
-            data = gather(read, out)
+            try:
+                data = gather(read, out)
+            except EOFError:   # Ctrl-D, or a pipe that ran dry: the typing stopped, nothing is wrong in rulings
+                print("\nrulings ask: the input ended before the incident was typed; nothing was ruled "
+                      "(give a partial incident file instead: rulings ask FILE)", file=sys.stderr)
+                return 2
+            except GaveUp as exc:
+                print(f"\nrulings ask: no usable answer for {exc} after {TRIES} tries; nothing was ruled "
+                      "(give a partial incident file instead: rulings ask FILE)", file=sys.stderr)
+                return 2
         named = data.get("house") if isinstance(data, dict) and isinstance(data.get("house"), str) else None
         book, engine = books.load(house or named)
         consultation = Consultation(book, engine, incident or "<typed>")
@@ -110,13 +157,16 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             for i, v in enumerate(q["values"], 1):
                 leads = "; ".join(x["ruling"] for x in v["leads_to"]) or "no ruling"
                 print(f"  {i}. {_words(v['value'])}   -> {leads}", file=out)
+            if q.get("type") == "enum":   # the listed answers may all be wrong: leave the fact out, as now
+                now = "; ".join(r.ruling for r in step.report.rulings) or "no ruling"
+                print(f"  0. none of these   -> {now}", file=out)
             try:
                 choice = read("answer (number, s to skip, q to finish): ").strip().lower()
             except EOFError:
                 break
             if choice in ("q", "quit", ""):
                 break
-            if choice in ("s", "skip"):
+            if choice in ("s", "skip") or (q.get("type") == "enum" and choice in ("0", "none", "none of these")):
                 skipped.append(q["key"])
                 continue
             picked = None

@@ -91,7 +91,7 @@ def lint(paths: list[str]) -> list[Problem]:
     return lint_report(paths)[0]
 
 
-def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
+def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[list[Problem], int]:
     """Every problem in the standard book and in every rulebook among or under ``paths``, and how many
     books were checked.
 
@@ -100,6 +100,9 @@ def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
     standard topic file of the same name, if there is one), any other is a house book. A house book
     that loads also has its own examples run through the engine (R402 for each expectation not met).
     A folder holding no rulebook is a problem (R001): a check that checked nothing is not a pass.
+    An incident file found in a folder (a top-level ``game:`` and no ``rulebook:``, ``extends:`` or
+    ``topic:``) is not a rulebook: it is left out and its path added to ``skipped``; one named on its own
+    is checked, and refused, as a house book.
     """
     problems: list[Problem] = []
     standard = None
@@ -118,7 +121,14 @@ def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
             if not books_here:
                 problems.append(Problem(str(p), 0, 0, "R001", "no rulebook (*.yaml) in this folder",
                                         hint="give a house book, a topic file or a folder holding them"))
-            found += books_here
+            incidents = [f for f in books_here if _is_incident_file(f)]
+            if skipped is not None:
+                skipped += [str(f) for f in incidents]
+            if books_here and len(incidents) == len(books_here):
+                problems.append(Problem(str(p), 0, 0, "R001", f"no rulebook in this folder, only {len(incidents)} "
+                                        "incident file(s)", hint="rule on incidents with `rulings rule`; "
+                                        "give lint a house book, a topic file or a folder holding them"))
+            found += [f for f in books_here if f not in incidents]
         else:
             problems.append(Problem(str(p), 0, 0, "R001", "no such file or folder",
                                     hint="give a house book, a topic file or a folder holding them"))
@@ -149,6 +159,22 @@ def lint_report(paths: list[str]) -> tuple[list[Problem], int]:
     return sorted(set(problems)), checked
 
 
+def _top_keys(path: Path) -> set[str]:
+    """The top-level keys in the first 4 KB of a YAML file (its own lines that start a mapping key)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return set()
+    return {line.split(":", 1)[0] for line in head.splitlines() if line[:1].isalpha() and ":" in line}
+
+
+def _is_incident_file(path: Path) -> bool:
+    """An incident (what `rulings rule` reads), not a rulebook: it describes a game and is no book."""
+    keys = _top_keys(path)
+    return "game" in keys and not keys & {"rulebook", "extends", "topic"}
+
+
 def _is_topic_file(path: Path) -> bool:
     """A standard-shaped topic file (checked against the standard book) rather than a house book."""
     if not path.is_file():   # a folder, FIFO or device: the loader refuses it as a house book
@@ -159,6 +185,11 @@ def _is_topic_file(path: Path) -> bool:
     except OSError:
         return False
     return any(line.startswith("topic:") for line in head.splitlines())
+
+
+# A house example copied from a topic file lacks what that file's example_defaults gave it (game, button...).
+REFUSED_HINT = ("complete the example's incident, or give what the book's examples share once in "
+                "example_defaults: (game, button, players, street, pot; docs/rulebook-language.md)")
 
 
 def _example_problems(book: Rulebook) -> list[Problem]:
@@ -174,9 +205,11 @@ def _example_problems(book: Rulebook) -> list[Problem]:
             for i, ex in enumerate(rule.examples):
                 result = run_example(book, engine, rule, ex)
                 if not result.ok:
+                    refused = result.why.startswith("the example's incident is refused")
                     out.append(Problem(ex.origin.file, ex.origin.line, ex.origin.col, "R402",
                                        f"example '{ex.name}': {result.why}",
                                        ("rules", rule.id, "examples", str(i)),
+                                       REFUSED_HINT if refused else
                                        "fix the example's expectation or the rule; rulings test --house runs it"))
         return out
     finally:

@@ -27,10 +27,23 @@ def position_json(pos: Position) -> dict:
     return out
 
 
-def position_text(pos: Position, setting: str) -> str:
+def bring_in_due(hand: Hand, pos: Position, after: int | None) -> bool:
+    """Stud's first round with nothing but antes in: the round is not over, it waits for the bring-in."""
+    acts = [a for street in hand.streets for a in street][:after]
+    return pos.actor is None and hand.game.bring_in > 0 and hand.first_street == 0 and pos.street == 0 \
+        and all(a.kind == "post" for a in acts)
+
+
+def position_text(pos: Position, setting: str, seat: int | None = None, waiting: bool = False) -> str:
+    """The numbers as text; with ``seat`` (calc --seat) other than the seat to act, the first line names both.
+    ``waiting``: stud's first round, still to be opened by the bring-in (whose seat the upcards give)."""
     def m(v):
         return "-" if v is None else show(v, setting)
-    lines = [f"seat to act: {pos.actor if pos.actor is not None else '(street complete)'}",
+    to_act = pos.actor if pos.actor is not None else \
+        "the bring-in, not yet made (rulings rule names the seat from the upcards)" if waiting else "(street complete)"
+    head = f"seat to act: {to_act}" if seat is None or seat == pos.actor \
+        else f"numbers for seat {seat} (seat to act: {to_act})"
+    lines = [head,
              f"pot:             {m(pos.pot)} ({m(pos.pot_in_middle)} in the middle)",
              f"to call:         {m(pos.to_call)}",
              f"current bet:     {m(pos.current_bet)}",
@@ -39,6 +52,9 @@ def position_text(pos: Position, setting: str) -> str:
              else f"may not raise:   {pos.reason}"]
     for i, p in enumerate(pos.side_pots):
         lines.append(f"{'main pot' if i == 0 else f'side pot {i}'}: {m(p.amount)} — seats {', '.join(map(str, p.eligible))}")
+    rest = pos.pot - sum(p.amount for p in pos.side_pots)
+    if rest > 0 and pos.side_pots:
+        lines.append(f"not called yet:  {m(rest)} (in no pot until someone calls it)")
     return "\n".join(lines)
 
 
@@ -117,7 +133,7 @@ def calc(args) -> int:
         out["filled"] = notes
         print(dumps(out))
     else:
-        print(position_text(pos, setting))
+        print(position_text(pos, setting, args.seat, bring_in_due(hand, pos, args.after)))
         for n in notes:
             print(f"note: {n}")
     return 0

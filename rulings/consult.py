@@ -26,9 +26,10 @@ from typing import Any
 from rulings.catalogue import Fact, did_you_mean, facts
 from rulings.engine import Engine, reads
 from rulings.incident import read_incident
+from rulings.matters import matters
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.model import Rulebook
-from rulings.ruling import Report, rule_on
+from rulings.ruling import Report, group_of, rule_on
 from rulings.yamlsrc import Located, load_text
 
 # the incident fields a consultation may ask about; game fields are required or have a reader default
@@ -172,10 +173,21 @@ def _reports(report: Report) -> list[Report]:
     return [report, *report.more_acts]
 
 
-def _signature(report: Report) -> tuple:
+def _signature(report: Report, matters: frozenset[str] | None = None) -> tuple:
+    """Per act, the rulings in force (on the given matters only, when given) and the open conflicts."""
     return tuple((tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
-                               for r in one.rulings)), tuple(tuple(c) for c in one.conflicts))
+                               for r in one.rulings if matters is None or group_of(r.decides) in matters)),
+                  tuple(tuple(c) for c in one.conflicts))
                  for one in _reports(report))
+
+
+def _own_matters(report: Report) -> frozenset[str] | None:
+    """The matters the dispute is about: those of the rulings in force now, in any act (None: nothing is
+    ruled yet, so any answer that brings a ruling matters). A question whose answers only add a ruling on
+    some other matter (a side deal, a pot count) cannot change the ruling on the dispute and is not asked."""
+    own = {group_of(r.decides) for one in _reports(report) for r in one.rulings}
+    own |= {m for m, spec in matters()[0].items() if (spec or {}).get("about") in own}
+    return frozenset(own) or None
 
 
 def _brief(report: Report, act: int | None = None) -> list[dict]:
@@ -264,7 +276,8 @@ class Consultation:
         read = self._read(doc, data)
         report = rule_on(read, self.book, self.engine)
         reports = _reports(report)
-        now = _signature(report)
+        own = _own_matters(report)
+        now = _signature(report, own)
         cat = facts()
         # (fact, act, field): act None for a fact of the whole incident (or of its only act)
         candidates: list[tuple[str, int | None, tuple]] = []
@@ -304,7 +317,7 @@ class Consultation:
             key = answer_key(name, act)
             if key in answers or key in skipped or name in skipped:
                 continue
-            q = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act)
+            q = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own)
             if q is not None:
                 questions.append(q)
         # a rule's own question first, then one where leaving it out matches no answer (it decides),
@@ -320,7 +333,8 @@ class Consultation:
         return Step(combined(outcomes), report, questions, open_, data, answers, outcomes)
 
     def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple,
-                  where: tuple | None = None, act: int | None = None) -> dict | None:
+                  where: tuple | None = None, act: int | None = None,
+                  own: frozenset[str] | None = None) -> dict | None:
         values, signatures, changing, differing = [], set(), 0, set()
         current_rules: set[str] = set()
         where = where or _path(fact)
@@ -329,7 +343,7 @@ class Consultation:
                 report = self._rule(doc, _set(data, where, value))
             except ProblemsError:
                 continue   # not a possible answer for this incident (e.g. needs another field first)
-            sig = _signature(report)
+            sig = _signature(report, own)
             signatures.add(sig)
             if sig != now:
                 changing += 1

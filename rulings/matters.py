@@ -20,3 +20,10 @@ def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
 def _parse(text: str):
     """PyYAML's safe loading, through libyaml when PyYAML has it (the pure-Python one is 10x slower)."""
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def now_order() -> list[str]:
+    """The matters whose rulings move chips, award the pot or change who acts, most important first."""
+    from rulings.bookcache import yaml_data
+    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], _parse)[0]
+    return list(raw.get("now") or [])

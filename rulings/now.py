@@ -15,7 +15,7 @@ from rulings.betting.arithmetic import position
 from rulings.betting.model import Action
 from rulings.incident import Incident
 from rulings.money import show
-from rulings.matters import matters
+from rulings.matters import matters, now_order
 from rulings.incident.checks import betting_params
 
 
@@ -65,6 +65,12 @@ def now(incident: Incident, report: Any) -> list[str]:
     seat = incident.disputed.seat if incident.disputed else None
     if undo is not None:
         lines.append(undo.sentence)
+        back, faces = undo.effects.get("returned"), undo.effects.get("to_call")
+        named = [f"gets {money(back)} back"] if isinstance(back, int) and back > 0 else []
+        if isinstance(faces, int):
+            named.append(f"faces {money(faces)} to call" if faces else "faces no bet")
+        if named and seat is not None:
+            lines.append(f"Seat {seat} " + " and ".join(named) + ".")
         return lines
     w = _wager(report)
     if w is not None and seat is not None:
@@ -75,9 +81,13 @@ def now(incident: Incident, report: Any) -> list[str]:
         line = f"Seat {seat} {total}"
         owed, back = w.effects.get("owed") or 0, w.effects.get("returned") or 0
         if isinstance(owed, int) and owed > 0:
-            line += f": he puts in {money(owed)} more"
+            more = " more" if report.facts.get("put_out_to", 0) > report.facts.get("committed", 0) else ""
+            line += f": he puts in {money(owed)}{more}"
         elif isinstance(back, int) and back > 0:
             line += f": {money(back)} goes back to him"
+        if w.discretion is not None:   # the usual answer, not a settled one; who acts next depends on it
+            lines.append(_usual(line) + ".")
+            return lines
         lines.append(line + ".")
         each = w.effects.get("callers_get_back")
         if isinstance(each, int) and each > 0:
@@ -86,5 +96,19 @@ def now(incident: Incident, report: Any) -> list[str]:
         if nxt:
             lines.append(nxt)
     elif report.rulings:
-        lines.append(report.rulings[0].sentence)
+        order = now_order()
+        moving = sorted((r for r in report.rulings if r.decides in order), key=lambda r: order.index(r.decides))
+        for r in moving + [r for r in report.rulings[:1] if r not in moving]:
+            lines.append(_settled(r))
     return lines
+
+
+def _settled(r: Any) -> str:
+    """A ruling's sentence, marked as the usual answer when the floor decides it."""
+    if r.discretion is None or "floor" in r.sentence.lower():   # a sentence that says so already stands
+        return r.sentence
+    return _usual(r.sentence)
+
+
+def _usual(line: str) -> str:
+    return f"The floor decides (see FLOOR DISCRETION); the usual answer: {line[0].lower()}{line[1:]}"

@@ -75,7 +75,7 @@ def floor_quote(key: str) -> str:
     source = _NOTE.sub("", c.source).strip()
     section = c.section.split(" + ")[0]
     section = _SEED.sub("", _NOTE.sub("", section)).strip()
-    section = re.sub(r"^(RRP|TDA 2024)\s+", "", section)
+    section = re.sub(r"^(RRP-PG|RRP|TDA 2024)\s+", "", section)
     section = re.sub(r"\br\.\s*", "rule ", section)
     if not section or section.lower() in source.lower() or "derived" in section:
         return source

@@ -52,7 +52,9 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
     if seat is None or seat not in table.behind:
         return out
     out.update(_seat(table, seat, f, setting))
-    out["betting_done"] = pos.actor is None
+    out["betting_done"] = pos.actor is None and not out.get("bring_in_due")
+    if out.get("bring_in_due"):
+        out.pop("options", None)     # nobody may check or bet before the bring-in: the bring-in rules say what follows
     return out
 
 
@@ -239,7 +241,16 @@ def _upcards(incident: Incident) -> dict[str, Any]:
     low = min(up, key=lambda s: card_order(up[s], ace_low=False))
     high = max(up, key=lambda s: card_order(up[s], ace_low=True))
     out: dict[str, Any] = {"low_card_seat": low, "low_card": up[low], "high_card_seat": high, "high_card": up[high]}
-    acts = incident.hand.streets[0] if incident.hand.first_street == 0 and incident.hand.streets else ()
+    hand = incident.hand
+    acts = hand.streets[0] if hand.first_street == 0 and hand.streets else ()
+    if hand.game.bring_in > 0:
+        out["bring_in"] = hand.game.bring_in
+        # the act is on the first round and nobody has opened it yet (no bring-in, completion or other action)
+        out["bring_in_due"] = hand.first_street == 0 and len(hand.streets) == 1 and \
+            all(a.kind == "post" for a in acts)
+    if incident.disputed is not None:
+        out["seat_low_card"] = incident.disputed.seat == low
+        out["seat_high_card"] = incident.disputed.seat == high
     by = next((a.seat for a in acts if a.kind == "bring-in"), None)
     if by is not None:
         out.update(brought_in_by=by, brought_in_by_low_card=by == low, brought_in_by_high_card=by == high)

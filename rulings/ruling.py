@@ -31,6 +31,7 @@ from rulings.problems import ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
 from rulings.incident import Incident, each_act, ensure_checked
 from rulings.incident.checks import incident_overrides
+from rulings.expressions import names_in
 from rulings.money import show
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
 from rulings.situation import build
@@ -340,6 +341,8 @@ def not_considered(book: Rulebook, report: Report) -> list[str]:
             rule = book.rules.get(rid)
             if rule is not None:
                 read |= rule_reads(rule)
+                for _, expr in rule.then.effects:   # what goes back is worked out from the chips put out
+                    read |= names_in(str(expr))
     return [name for name, facts_of in report.given.items() if not (set(facts_of) & read)]
 
 

@@ -19,7 +19,8 @@ _SAID = ("said", "said_kind", "said_amount_to", "said_call_then_raise", "said_no
          "said_to", "said_raise_percent", "said_bare_reading", "words_chips_differ")
 _CHIPS = ("chips_total", "chip_count", "motion_count", "chips_to", "every_chip_needed", "all_chips_in",
           "chip_largest", "chip_smallest", "first_motion_to", "chips_behind", "chips_over_call", "chips_short",
-          "chips_raise_percent", "call_percent", "words_chips_differ", "acted_on_chips", "read_as_silent")
+          "chips_raise_percent", "call_percent", "words_chips_differ", "acted_on_chips", "read_as_silent",
+          "put_out_to")   # what goes back is worked out from the chips put out
 _AFTER = ("actions_since", "chip_actions_since", "out_of_turn_changed", "acted_on_chips", "callers_since")
 _PRIOR = ("prior_chips_total", "prior_covers_call", "combined_to", "combined_every_chip_needed",
           "combined_raise_percent")
@@ -28,7 +29,8 @@ _PRIOR = ("prior_chips_total", "prior_covers_call", "combined_to", "combined_eve
 def decided_facts(incident: Incident, facts: dict[str, Any], ruling) -> dict[str, Any]:
     """The wager the first stratum decided, and how many players called it since."""
     out: dict[str, Any] = {DECIDED: ruling.effects["wager_to"]}
-    out["put_out_to"] = facts["chips_to"] if "chips_to" in facts else out[DECIDED]
+    # no chips went in with the act (words only): nothing of his can go back; what the wager needs is owed
+    out["put_out_to"] = facts["chips_to"] if "chips_to" in facts else facts.get("committed", 0)
     stack = facts.get("stack")
     everything = facts.get("committed", 0) + stack if stack is not None else None
     out["decided_all_in"] = everything is not None and out[DECIDED] == everything

@@ -32,6 +32,14 @@ SOURCES = [  # key prefix -> the source's name as a ruling prints it
     ("FIDPA", "FIDPA international rules"),
     ("PL-FORMULA", "Derived from RRP's pot-limit preamble and checked on every source example"),
 ]
+# Robert's Rules (card-room edition) numbers its rules within sections, so "rule 10" alone cannot be
+# looked up. The inventory's ID scheme (its section 0) names the section each key group sits in; a
+# line that gives only the rule number gets that section in front of it.
+RRP_SECTIONS = {
+    "KILL": "§13 Kill Pots", "NL": "§14 No-Limit and Pot-Limit", "PL": "§14 No-Limit and Pot-Limit",
+    "BR": "§3 Betting & Raising", "SD": "§3 Showdown", "TIE": "§3 Ties", "BB": "§4 Button & Blind Use",
+    "LB": "§11 Lowball", "TRN": "§15 Tournaments",
+}
 LINE = re.compile(r"^- ((?:`[A-Z0-9][A-Za-z0-9./-]*`(?: / )?)+) — ([^—]+) — ")
 TOPIC = re.compile(r"^## (\d+)\. (.+)$")
 
@@ -41,6 +49,20 @@ def source_of(key: str) -> str:
         if key.startswith(prefix):
             return name
     raise SystemExit(f"no source name for {key}")
+
+
+def findable(key: str, section: str, known: dict) -> str:
+    """The section as a reader can find it in the source: an RRP rule number with its section in front,
+    and a "see §N" pointer (to the inventory's own topic) replaced by the rule it points at."""
+    if section.startswith("see §"):
+        base = key.rsplit("-", 1)[0]
+        if base in known:
+            return findable(base, known[base]["section"], known)
+    group = key.split("-")[1] if key.startswith("RRP-") and not key.startswith("RRP-PG") else None
+    if group in RRP_SECTIONS and "§" not in section:
+        where = RRP_SECTIONS[group]
+        return f"{where} {section}" if section.startswith("r.") else f"{where.split()[0]} {section}"
+    return section
 
 
 def build(text: str) -> dict:
@@ -56,6 +78,8 @@ def build(text: str) -> dict:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
             out.setdefault(key, {"source": source_of(key), "section": m.group(2).replace("`", "").strip(), "topic": topic})
+    for key, c in out.items():
+        c["section"] = findable(key, c["section"], out)
     return out
 
 

@@ -186,3 +186,49 @@ def test_a_bad_split_is_refused_by_field():
         incident_from_text(WIKI + "split: {winners: [2, 2, 7], smallest_chip: 0}\n")
     got = sorted((p.code, p.message.split(":")[0]) for p in exc.value.problems)
     assert got == [("I103", "split.smallest_chip"), ("I105", "split.winners[1]"), ("I105", "split.winners[2]")]
+
+
+def test_tda_47_illustration_1_raise_not_reopened_is_a_call_cited_by_its_reason(standard):
+    # A bets 100, B all in 125, C calls, D all in 200, E calls, A calls; C says "raise to 600": C has been raised
+    # only 75 since he acted, so it is a call of 200, under TDA 47-A and Robert's NL rules 3 and 5, not the raise caps.
+    book, engine = standard
+    text = TDA47.replace("{seat: 6, action: fold}]", "{seat: 6, action: fold}, {seat: 1, action: call}]")
+    report = rule_on(incident_from_text(text + "disputed: {seat: 3, said: 'raise to 600'}\n"), book, engine)
+    wager = next(r for r in report.rulings if r.decides == "wager")
+    assert wager.rule == "wagers.not-reopened-raise-is-call"
+    assert (wager.effects["wager_to"], wager.effects["returned"]) == (20000, 40000)
+    assert set(wager.cites) == {"TDA-2024-47A", "RRP-NL-3", "RRP-NL-5"}
+    assert "raised only 75, less than a full raise of 100" in wager.sentence and "all in" not in wager.sentence
+    # With nobody left to call a raise the reason, the sentence and the sources are the all-in ones.
+    heads_up = ("game: {structure: pot-limit, blinds: [100, 200]}\nbutton: 2\nplayers: {1: 20000, 2: 200}\n"
+                "street: preflop\ndisputed: {seat: 1, chips: [10000]}\n")
+    wager = next(r for r in rule_on(incident_from_text(heads_up), book, engine).rulings if r.decides == "wager")
+    assert wager.rule == "wagers.nobody-to-call-raise-is-call" and wager.effects["wager_to"] == 20000
+    assert "Every other player is all in" in wager.sentence and "TDA-2024-48" not in wager.cites
+
+
+STUD_THIRD = """game: {variant: stud, structure: fixed-limit, setting: cash, ante: 1, bring_in: 2, bet_sizes: [5, 10]}
+button: 1
+players: {1: 300, 2: 300, 3: 300, 4: 300}
+"""
+
+
+def test_stud_bring_in_may_not_check_and_the_others_wait(standard):
+    # WIKI-BRINGIN-1, RRP-TIE-SUITS: upcards Kd, 2c, 2s, 9h; the 2c (clubs lowest) must bring in $2 or complete
+    # to $5. His "check" before any action was ruled a check; it does not stand.
+    from rulings.now import now
+    book, engine = standard
+    whole = STUD_THIRD + ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n"
+                          "disputed: {seat: 2, said: check, at: {street: third, after: 0}}\n")
+    incident = incident_from_text(whole)
+    report = rule_on(incident, book, engine)
+    assert report.facts["bring_in_due"] is True and report.facts["betting_done"] is False
+    assert [r.rule for r in report.rulings] == ["bring-in.bring-in-may-not-check", "bring-in.lowest-upcard-brings-in"]
+    assert report.rulings[0].effects == {"bring_in": 200, "complete_to": 500}
+    assert "declarations.tap-is-check" in [r.rule for r in report.overridden]
+    assert not any("checks" in line for line in now(incident, report))
+    # The one-street form, asked about seat 3 (the 2s): he waits for the bring-in, then calls $2 or completes to $5.
+    one = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}\ndisputed: {seat: 3}\n"
+    top = rule_on(incident_from_text(one), book, engine).rulings[0]
+    assert top.rule == "bring-in.others-wait-for-the-bring-in" and top.effects == {"to_call": 200, "complete_to": 500}
+    assert "check" not in top.sentence and "seat 2 (2c) brings it in first" in top.sentence

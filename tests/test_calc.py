@@ -99,3 +99,57 @@ def test_incident_params_apply_to_calc(capsys, tmp_path):
     assert code == 0 and half["actor"] == 1 and half["can_raise"] is True
     code, full, _ = calc(capsys, tmp_path, text + "params: {reopen.limit_rule: full_bet}\n")
     assert code == 0 and full["actor"] == 1 and full["can_raise"] is False
+
+
+def test_seat_option_names_the_seat_its_numbers_are_for(capsys, tmp_path):
+    # $1/$2 PL, a raise to $7: seat 4 is to act; the big blind (seat 2) would face $5 more and may make it $22
+    # (inventory §18). The text must not say "seat to act: 4" over seat 2's numbers.
+    path = tmp_path / "hand.yaml"
+    path.write_text("game: {structure: pot-limit, blinds: [1, 2]}\nbutton: 4\nplayers: {1: 500, 2: 500, 3: 500, 4: 500}\n"
+                    "street: preflop\nactions: [{seat: 3, action: raise, to: 7}]\n")
+    assert main(["calc", str(path), "--seat", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "numbers for seat 2 (seat to act: 4)"
+    assert "to call:         $5" in lines and "raise to:        $12 .. $22" in lines
+    assert main(["calc", str(path), "--seat", "4"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "seat to act: 4"
+
+
+ONE_TWO_FOUR_SEATS = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 4\n"
+                      "players: {1: 300, 2: 300, 3: 300, 4: 300}\nstreet: preflop\n"
+                      "actions: [{seat: 3, action: call}, {seat: 4, action: raise, to: 5}, "
+                      "{seat: 1, action: fold}, {seat: 2, action: call}]\n")
+
+
+def test_a_round_still_bet_is_one_pot_until_someone_is_all_in(capsys, tmp_path):
+    # $1/$2: blinds and a call of $2 make $5, and nobody is all in: one pot, the button still to act in it
+    # (the levels of seats with chips behind are no cuts: they may still call).
+    code, data, _ = calc(capsys, tmp_path, ONE_TWO_FOUR_SEATS, "--after", "1")
+    assert code == 0 and data["actor"] == 4 and data["pot"] == 5
+    assert data["side_pots"] == [{"amount": 5, "eligible": [1, 2, 3, 4]}]
+    # The small blind folded his $1 and the big blind called the raise to $5: $13, one pot for 2, 3 and 4,
+    # seat 3 (in for $2) still to act.
+    code, data, _ = calc(capsys, tmp_path, ONE_TWO_FOUR_SEATS)
+    assert code == 0 and data["actor"] == 3 and data["pot"] == 13
+    assert data["side_pots"] == [{"amount": 13, "eligible": [2, 3, 4]}]
+
+
+def test_a_raise_not_called_yet_is_shown_beside_the_pots(capsys, tmp_path):
+    # The button's raise to $5 over $2: $3 of it is called by nobody yet; the pot line says where the $10 is.
+    path = tmp_path / "hand.yaml"
+    path.write_text(ONE_TWO_FOUR_SEATS)
+    assert main(["calc", str(path), "--after", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "main pot: $7 — seats 1, 2, 3, 4" in out and "not called yet:  $3" in out and "side pot" not in out
+
+
+def test_stud_first_round_before_the_bring_in_is_not_complete(capsys, tmp_path):
+    # Stud $5/$10, $1 ante, $2 bring-in, four players, no action yet: $4 of antes and the round waits for the bring-in.
+    path = tmp_path / "hand.yaml"
+    path.write_text("game: {variant: stud, structure: fixed-limit, ante: 1, bring_in: 2, bet_sizes: [5, 10]}\n"
+                    "button: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
+                    "streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n")
+    assert main(["calc", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("seat to act: the bring-in, not yet made") and "street complete" not in out
+    assert "pot:             $4" in out

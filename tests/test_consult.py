@@ -41,7 +41,7 @@ def test_consultation_asks_what_matters_and_ends_with_the_complete_ruling(standa
     first = c.step(data)
     # before the answer the $400 raise is cut to $250 (the rule assumes it was caught in time)
     cut = first.report.final("wager-reduced")
-    assert cut is not None and cut.effects["wager_to"] == 25000 and cut.effects["returned"] == 15000
+    assert cut is not None and cut.effects["wager_to"] == 25000 and cut.effects["returned"] == 0  # words only: nothing to give back
     assert first.questions[0]["fact"] == "noticed"          # the rule's own question comes first
     assert first.questions[0]["asked_by"] == "pot-limit.oversize-wager"
     assert [v["value"] for v in first.questions[0]["values"]] == list(facts()["noticed"].values)
@@ -148,3 +148,71 @@ def test_ask_from_nothing_types_the_essentials(tmp_path):
     assert "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player." in text
     data = yaml.safe_load(saved.read_text())
     assert data["disputed"] == {"seat": 1, "chips": [500]} and data["pot"] == 80
+
+
+def test_ask_from_nothing_when_the_typing_stops_is_a_plain_refusal(capsys):
+    # Ctrl-D (or a pipe that runs dry) at the third prompt used to end in "internal error (EOFError) ...
+    # this is a bug in rulings", exit 70.
+    import io
+    from rulings.ask import run
+    typed = iter(["pot-limit", "holdem"])
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+    assert run(None, None, None, read=read, out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "the input ended before the incident was typed; nothing was ruled" in err
+    assert "internal error" not in err
+
+
+def test_an_oversize_pot_limit_raise_asks_only_what_changes_its_own_ruling(standard):
+    """Issue #15: "A question that cannot change any ruling is never asked". A declared raise to $400 facing $50
+    into $100 (RRP-PL-1: cut to $250) used to be asked about insurance, a conditional statement, a pot count
+    and hidden chips, whose answers only add rulings on other matters; only when it was caught can change it."""
+    book, engine = standard
+    data = {k: v for k, v in COMPLETE.items() if k != "noticed"}
+    step = Consultation(book, engine).step(data)
+    assert [q["fact"] for q in step.questions] == ["noticed"]
+    cut = step.report.final("wager-reduced")
+    assert cut is not None and cut.effects["wager_to"] == 25000
+
+
+def test_ask_piping_1_for_the_oversize_raise_answers_when_it_was_caught(tmp_path):
+    import io
+    from rulings.ask import run
+    src = tmp_path / "pl.yaml"
+    import yaml
+    src.write_text(yaml.safe_dump({k: v for k, v in COMPLETE.items() if k != "noticed"}), encoding="utf-8")
+    answers = iter(["1", "q"])
+    out = io.StringIO()
+    assert run(str(src), None, None, read=lambda _: next(answers), out=out) == 0
+    text = out.getvalue()
+    assert "insurance" not in text and "side-deal" not in text and "Did anyone ask for a count" not in text
+    assert "The wager is cut to the pot-limit maximum of $250" in text
+    assert "0. none of these" in text     # the when-was-it-caught answers may all be wrong: leave it out
+
+
+def test_typed_mode_asks_again_for_a_blank_or_misspelt_essential(tmp_path):
+    """A first-time floorperson pressed Enter at Structure, then typed 'no limt': both are asked again (no
+    'game: expected a mapping of fields' at <typed>:1:1)."""
+    import io
+    from rulings.ask import run
+    typed = iter(["", "no limt", "pot-limit", "", "", "[1, 2]", "", "{1: 1000, 2: 640, 3: 815}", "", "3",
+                  "flop", "80", "", "1", "", "[500]", "q"])
+    out = io.StringIO()
+    assert run(None, None, None, read=lambda _: next(typed), out=out) == 0
+    text = out.getvalue()
+    assert "game.structure is needed: there is no default" in text
+    assert "'no limt' will not do for game.structure: did you mean 'no-limit'?" in text
+    assert "button is needed" in text
+    assert "The silent $500 chip is a pot-size bet of $80" in text
+
+
+def test_typed_mode_stops_after_five_wrong_answers_instead_of_looping(capsys):
+    import io
+    from rulings.ask import run
+    assert run(None, None, None, read=lambda _: "limitless", out=io.StringIO()) == 2
+    assert "no usable answer for game.structure after 5 tries" in capsys.readouterr().err

@@ -107,3 +107,21 @@ def test_tda_2024_45_example_incident_forces_1700():
     ruling = next(r for r in report["rulings"] if r["decides"] == "wager")
     assert ruling["effects"] == {"wager_to": 1700, "owed": 200}
     assert "TDA-2024-45" in {c["key"] for c in ruling["citations"]}
+
+
+def test_out_of_turn_bet_given_back_faces_the_bet_made_after_it(standard):
+    # $1/$2, $60 in the pot: seat 2 checks, seat 4 says "bet 40" out of turn, then seat 3 (skipped) bets $25.
+    # TDA 2024 rule 53: the action changed, so the $40 goes back and seat 4 faces the $25, not the $0 before it.
+    from rulings.now import now
+    from rulings.ruling import rule_on
+    book, engine = standard
+    incident = incident_from_text(
+        "game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
+        "street: flop\npot: 60\nactions: [{seat: 2, action: check}]\ndisputed: {seat: 4, said: 'bet 40'}\n"
+        "after: [{seat: 3, action: bet, to: 25}]\n")
+    report = rule_on(incident, book, engine)
+    ruling = next(r for r in report.rulings if r.decides == "out-of-turn")
+    assert ruling.rule == "declarations.out-of-turn-action-changed"
+    assert ruling.effects == {"to_call": 2500, "returned": 4000}
+    assert "$40 is void and goes back to him" in ruling.sentence and "$25 to call" in ruling.sentence
+    assert "Seat 4 gets $40 back and faces $25 to call." in now(incident, report)

@@ -59,7 +59,40 @@ def test_all_in_over_the_pot_limit_maximum_is_cut(standard):
     """RRP NLPL preamble: a $50 bet into $100 allows $250; "all in" for $1,000 is cut to it."""
     r = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
              disputed={"seat": 2, "said": "all in"}, noticed="before_next_action")
-    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 75000)
+    # words only: no chip of his went in, so nothing goes back; he puts in the $250
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"], wager(r).effects["owed"]) == (25000, 0, 25000)
+    assert r.now[0] == "Seat 2 raises to $250: he puts in $250."
+
+
+def test_words_only_oversize_raise_sends_nothing_back(standard):
+    """The trial's incident: "raise to four hundred" facing $50 into $100, no chips: cut to $250, he puts in $250."""
+    r = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
+             disputed={"seat": 2, "said": "raise to four hundred"}, noticed="before_next_action")
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 0)
+    assert r.now == ["Seat 2 raises to $250: he puts in $250.", "Seat 3 is next to act and faces $250 to call."]
+    assert not any("goes back" in line for line in r.now + [x.sentence for x in r.rulings])
+
+
+def test_a_discretionary_wager_is_the_usual_answer_and_the_floor_decides(standard):
+    """TDA addendum 51: 2,000 opened, raised to 8,000, a silent 2,000 from seat 3 is the floor's choice."""
+    r = rule(standard, game={"structure": "no-limit", "setting": "tournament", "blinds": [500, 1000]}, button=4,
+             players={1: 50000, 2: 50000, 3: 50000, 4: 50000}, street="flop", pot=4000,
+             actions=[{"seat": 1, "action": "bet", "to": 2000}, {"seat": 2, "action": "raise", "to": 8000}],
+             disputed={"seat": 3, "chips": [1000, 1000]})
+    assert wager(r).ruling == "undercall-floor-choice"
+    assert r.now == ["The floor decides (see FLOOR DISCRETION); the usual answer: seat 3 calls 8,000: "
+                     "he puts in 6,000 more."]
+
+
+def test_what_happens_now_at_a_misread_showdown_gives_the_pot_to_the_best_hand_first(standard):
+    """examples/incidents/showdown-misread.yaml: the dealer read A-K; seat 5's trip queens win the pot."""
+    r = rule(standard, game={"variant": "holdem", "structure": "no-limit", "setting": "cash", "blinds": [1, 2]},
+             button=1, players={1: 200, 2: 200, 3: 150, 4: 200, 5: 260}, street="river",
+             procedure={"showdown": {"last_aggressor": 3, "river_checked": False, "in_showdown": [3, 5],
+                                     "hands": {3: "AsKd", 5: "QhQc"}, "board": "Qd7c2s9hTd", "dealer_read": 3}})
+    assert r.now[0].startswith("Cards speak: the dealer read seat 3 as the winner, but seat 5")
+    assert "wins the pot" in r.now[0]
+    assert r.now[1] == "Seat 3 made the last bet or raise on the final round: he shows first."
 
 
 def test_pot_said_in_pot_limit_is_the_maximum(standard):
@@ -195,7 +228,7 @@ def test_text_report_starts_with_what_happens_now_and_quotes_like_a_floorperson(
     text = report_text(r)
     lines = text.splitlines()
     assert lines[3] == "WHAT HAPPENS NOW" and lines[4] == "  Seat 1 bets $80: $420 goes back to him."
-    assert "Robert's Rules of Poker, card-room edition, PL rule 6" in text
+    assert "Robert's Rules of Poker, card-room edition, §14 PL rule 6" in text
     for internal in ("seed documents", "unverified", "chain:", "RRP-PL-6", "S00"):
         assert internal not in text
     verbose = report_text(r, verbose=True)
@@ -210,6 +243,30 @@ def test_text_report_starts_with_what_happens_now_and_quotes_like_a_floorperson(
 ])
 def test_citations_without_internal_notes(key, quoted):
     assert floor_quote(key) == quoted
+
+
+@pytest.mark.parametrize("key,quoted", [
+    # Robert's Rules numbers its rules within sections: the blinds rules sit in §4, the big-bet rules in §14
+    ("RRP-BB-10", "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 10"),
+    ("RRP-BB-7", "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 7"),
+    ("RRP-NL-10", "Robert's Rules of Poker, card-room edition, §14 NL rule 10"),
+    ("RRP-SD-7", "Robert's Rules of Poker, card-room edition, §3 Showdown rule 7"),
+    # the inventory's "see §5" points at its own topic 5, where the rule is RRP §3 B&R rule 6
+    ("RRP-BR-6-COMPLETE", "Robert's Rules of Poker, card-room edition, §3 B&R rule 6"),
+])
+def test_a_robert_rules_number_is_quoted_with_its_section(key, quoted):
+    assert floor_quote(key) == quoted
+
+
+def test_every_printed_citation_of_a_sectioned_source_names_its_section():
+    """Robert's Rules (card-room and private-games editions) restart their numbering in each section, so a
+    printed citation without its section cannot be looked up; TDA numbers its rules straight through."""
+    from rulings.catalogue import citations
+    unfindable = [(k, floor_quote(k)) for k, c in citations().items()
+                  if c.source.startswith("Robert's Rules") and "§" not in floor_quote(k)
+                  and not floor_quote(k).endswith("private-games edition, Betting & Raising")]
+    assert unfindable == []
+    assert all("see §" not in floor_quote(k) for k in citations())
 
 
 def test_control_characters_from_the_incident_are_escaped(standard):
@@ -233,3 +290,21 @@ def test_every_example_incident_has_an_outcome_and_one_ruling_per_matter(path, c
     main(["rule", str(path)])
     text = capsys.readouterr().out.splitlines()
     assert text[1].startswith("Outcome:") and (text[3] == "WHAT HAPPENS NOW" or data["outcome"] == "not_covered")
+
+
+def test_chips_that_give_the_surplus_back_are_not_listed_as_not_considered(standard):
+    """'bet 300' with three $100 chips into a $60 pot: cut to $60 and $240 of those chips go back, so the
+    chips were weighed (the surplus is worked out from them)."""
+    r = rule(standard, **PLO, pot=60, disputed={"seat": 1, "said": "bet 300", "chips": [100, 100, 100]},
+             noticed="before_next_action")
+    assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (6000, 24000)
+    assert "chips" not in r.not_considered
+
+
+def test_an_unset_amount_word_reads_not_set_in_the_book(standard):
+    """`rulings book` printed '...rooms differ: some mean 1,000, others 10: $0' for amount_words.dime."""
+    from rulings.bookdoc import render_book
+    text = render_book(standard[0], "markdown")
+    dime = next(line for line in text.splitlines() if 'What "a dime" means' in line)
+    assert dime.endswith("| not set (the room does not use the word; a player who says it is asked what he meant) |")
+    assert "others 10: $0" not in text

@@ -248,3 +248,42 @@ def test_test_house_fails_a_change_the_house_did_not_declare(tmp_path, capsys):
     from_diff = {(e["rule"], e["example"]): words(e) for e in json.loads(capsys.readouterr().out)["examples"]}
     assert changed_in_test_output(out) == from_diff and len(from_diff) == 4
     assert set(from_diff.values()) == {"changed by: added rule trial.cap-is-four-bets"}
+
+
+def test_r402_a_house_example_refused_for_missing_fields_points_at_example_defaults(tmp_path, capsys):
+    # A manager copies a standard clock example into his house book: in clock.yaml the file's
+    # example_defaults gave it the game and the button, here nothing does. The hint used to say
+    # "fix the example's expectation or the rule", which is not what is wrong.
+    book = write(tmp_path, "clock-house.yaml", HEAD + textwrap.dedent("""\
+        parameters: {clock.seconds: 30}
+        rules:
+          - id: trial.expired-facing-bet
+            replaces: clock.expired-facing-bet
+            title: Out of time facing a bet, the hand is dead
+            cites: [TDA-2024-29]
+            text: Out of time facing a bet, the hand is dead.
+            when:
+              clock_facing_bet: true
+              clock_seconds_taken: {above: param.clock.seconds + param.clock.countdown_seconds}
+            then: {ruling: hand-dead, decides: clock, say: "His hand is dead."}
+            examples:
+              - name: cash, 41 seconds facing a bet (30 + 10 allowed)
+                incident: {players: {1: 500, 2: 500, 3: 500, 4: 500},
+                           procedure: {clock: {seat: 4, called_by: floor, facing_bet: true, seconds_taken: 41}}}
+                expect: {ruling: hand-dead}
+              - name: cash, 40 seconds is in time
+                incident: {players: {1: 500, 2: 500, 3: 500, 4: 500},
+                           procedure: {clock: {seat: 4, called_by: floor, facing_bet: true, seconds_taken: 40}}}
+                expect: {fires: false}
+        """))
+    code, out, err = run(["lint", str(book)], capsys)
+    assert code == 1
+    assert err.count("error R402") == 2 and "button: which seat has the button?" in err
+    assert err.count("hint: complete the example's incident, or give what the book's examples share once in "
+                     "example_defaults:") == 2
+    assert "fix the example's expectation" not in err
+    fixed = book.read_text().replace("rules:\n", "example_defaults:\n  game: {structure: no-limit, blinds: [1, 2]}\n"
+                                     "  button: 1\nrules:\n", 1)
+    book.write_text(fixed)
+    code, out, err = run(["lint", str(book)], capsys)
+    assert code == 0, err

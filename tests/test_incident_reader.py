@@ -553,3 +553,37 @@ def test_the_readers_final_table_is_a_fresh_replay_of_the_hand():
         assert checks.replayed_table(hand, params) is table and not checks._TABLE   # handed over once
         handed += 1
     assert handed > 300, handed
+
+
+def test_a_missing_button_is_asked_for_with_the_hands_seats():
+    # The hint used to suggest "button: 6" whatever the seats were; a floorperson with seats 1-3 was told
+    # to name a seat not at his table. It now names the hand's seats (or the empty seat of a dead button).
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(GAME + "players: {1: 1000, 2: 640, 3: 815}\nstreet: preflop\n", "nobutton.yaml")
+    (p,) = err.value.problems
+    assert (p.code, p.line, p.message) == ("I102", 1, "button: which seat has the button?")
+    assert p.hint == "button: 3 (a seat of the hand: 1, 2, 3; or the empty seat a dead button is on)"
+
+
+PLO_FLOP = ("game: {variant: omaha, structure: pot-limit, blinds: [1, 2]}\nbutton: 3\n"
+            "players: {1: 300, 2: 300, 3: 300}\nstreet: flop\n")
+
+
+def test_a_later_street_without_its_pot_is_refused_never_taken_as_empty():
+    # PLO $1/$2 on the flop, "pot" and no pot given: read as 0 it made a $2 "pot" bet; and a bet of $50 was
+    # refused as above a $2 maximum. The pot is asked for instead (I102), alone: no I106 from a guessed pot.
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(PLO_FLOP + "disputed: {seat: 1, said: pot}\n", "bad.yaml")
+    [problem] = err.value.problems
+    assert problem.code == "I102" and "pot: how much was in the middle when the flop began" in problem.message
+    assert refused(PLO_FLOP + "actions: [{seat: 1, action: bet, to: 50}]\ndisputed: {seat: 2, said: call}\n") == \
+        [("I102", "pot")]
+    # Given, the pot rules: $60 in the middle makes "pot" a bet of $60; pot: 0 said outright is an empty middle.
+    book, _ = books.load(compile=False)
+    f = build(incident_from_text(PLO_FLOP + "pot: 60\ndisputed: {seat: 1, said: pot}\n"),
+              book.param_values("cash", {})).facts
+    assert f["max_raise_to"] == 6000 and f["pot"] == 6000
+    assert incident_from_text(PLO_FLOP + "pot: 0\ndisputed: {seat: 1, said: pot}\n").hand.pot_before == 0
+    # The first street's pot is the blinds (and antes): no pot needed preflop.
+    pre = PLO_FLOP.replace("street: flop", "street: preflop")
+    assert incident_from_text(pre + "disputed: {seat: 3, said: pot}\n").hand.pot_before == 0

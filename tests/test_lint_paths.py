@@ -65,3 +65,35 @@ def test_an_edited_copy_of_a_standard_topic_is_checked_in_its_place(tmp_path, ca
     topic.write_text(text.replace("cites: [RRP-PL-6", "cites: [RRP-PL-66", 1), encoding="utf-8")
     code, _, err = _lint(capsys, str(topic))
     assert code == 1 and "error R105: unknown citation key 'RRP-PL-66'" in err
+
+
+def test_incident_files_beside_house_books_are_skipped_and_named(tmp_path, capsys):
+    """A first-time manager linted a folder holding his house book and his incidents: 44 R106 errors and
+    '47 rulebooks checked'. Incidents are told apart (a game: and no rulebook:/extends:/topic:)."""
+    shutil.copy(ROOT / "rulebooks" / "houses" / "tda-series.yaml", tmp_path / "tda-series.yaml")
+    for name in ("pl-oversize-raise.yaml", "showdown-misread.yaml", "kill-scoop.yaml"):
+        shutil.copy(ROOT / "examples" / "incidents" / name, tmp_path / name)
+    code, out, err = _lint(capsys, str(tmp_path))
+    assert code == 0 and out.startswith("2 rulebooks checked: no problems found")
+    assert "R106" not in err
+    assert "skipped 3 incident files" in err and "showdown-misread.yaml" in err
+    code, out, err = _lint(capsys, "--format", "json", str(tmp_path))
+    data = json.loads(out)
+    assert data["books_checked"] == 2 and len(data["incidents_skipped"]) == 3
+
+
+def test_a_folder_of_incidents_only_is_not_a_pass(tmp_path, capsys):
+    shutil.copy(ROOT / "examples" / "incidents" / "kill-scoop.yaml", tmp_path / "kill-scoop.yaml")
+    code, out, err = _lint(capsys, str(tmp_path))
+    assert code == 1 and "R001" in err and "only 1 incident file(s)" in err
+
+
+def test_a_house_value_per_setting_is_refused_with_what_to_do(tmp_path, capsys):
+    """clock.seconds defaults to 60 in cash games and 25 in tournaments (TDA 29, RRP NL 15); a house book
+    holds one value for both, and {cash: 30} is refused with the reason and the two ways round it."""
+    book = tmp_path / "club.yaml"
+    book.write_text("rulebook: club\nextends: standard\ntitle: Club\nparameters:\n  clock.seconds: {cash: 30}\n",
+                    encoding="utf-8")
+    code, _, err = _lint(capsys, str(book))
+    assert code == 1 and "club.yaml:5:18: error R106: clock.seconds: a house book sets one value" in err
+    assert "one house book for the cash games and one for the tournaments" in err

@@ -157,7 +157,7 @@ def test_a_consultation_that_asks_two_questions(page, server):
     page.locator("#d-seats").get_by_text("Seat 2", exact=True).click()
     page.get_by_label("What he said, word for word").fill("raise to four hundred")
     page.get_by_role("button", name="Rule", exact=True).click()
-    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; $150 goes back to the player."
+    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; he adds $250."
     questions = page.locator(".questions fieldset legend").all_inner_texts()
     assert len(questions) >= 2
     assert questions[0].startswith("1. When was it pointed out") and questions[1] == "2. Who pointed it out?"
@@ -170,7 +170,7 @@ def test_a_consultation_that_asks_two_questions(page, server):
     page.locator(".questions fieldset").nth(1).get_by_text("the dealer", exact=True).click()
     page.get_by_role("button", name="Answer and rule").click()
     text = page.locator("#result").inner_text()
-    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; $150 goes back to the player."
+    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; he adds $250."
     assert "It was right to point it out: any player or the dealer may question an over-pot wager." in text
     remaining = page.locator(".questions fieldset legend").all_inner_texts()
     assert not any("pointed out" in q for q in remaining)

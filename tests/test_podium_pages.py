@@ -167,7 +167,7 @@ def test_a_manager_corrects_an_entry_with_a_new_one_and_the_log_exports(svc):
 def test_the_floor_page_keeps_each_consultation_step_and_links_the_ruling_to_them(svc):
     c = client(svc, "fiona")
     asking = {k: v for k, v in OVERCHIP.items() if k != "go"}
-    asking.update(d_chips="", d_said="raise", street="turn")      # words without an amount: questions first
+    asking.update(d_chips="", d_said="bet 500", street="turn")    # words over the pot: when was it caught? first
     first = c.post("/podium", data=dict(asking, rid="page-2"))
     assert first.status_code == 200 and count_entries(svc) == 0
     cid = re.search(r'name="consultation" value="(c-[0-9a-f]+)"', first.text)[1]
@@ -175,6 +175,6 @@ def test_the_floor_page_keeps_each_consultation_step_and_links_the_ruling_to_the
     entry = int(re.search(r'name="entry" value="(\d+)"', r.text).group(1))
     logged = svc.log.get(entry)
     assert logged["consultation"] == cid and [s["step"] for s in logged["trail"]] == [1, 2]
-    assert logged["trail"][0]["incident"]["disputed"].get("said") == "raise"
+    assert logged["trail"][0]["incident"]["disputed"].get("said") == "bet 500"
     assert logged["trail"][1]["rules"] == ["pot-limit.silent-overchip-is-pot-bet"]
     assert 'name="consultation" value=""' in r.text                  # the next hand starts a new one

@@ -88,3 +88,30 @@ def test_rrp_nl_2_big_bet_games_have_no_cap():
                         {"seat": 2, "action": "raise", "to": 100}],
             "disputed": {"seat": 3}}
     assert cap_facts(data) == (False, False, True)
+
+
+def test_the_sentences_say_who_may_call_not_a_bare_seat(standard):
+    """The podium reads the sentence aloud: "seat calls" and "for seat: it may call" read as a seat number
+    left out. Inventory §17-D2 (A $20, B $40, C $60, A caps at $80: B owes two bets, calls $80) and RRP-BR-6
+    (a $5 all-in over a $20 bet does not reopen it for the bettor, who may call $5 more or fold)."""
+    book, engine = standard
+    flop = {"game": G20, "button": 3, "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop", "pot": 60}
+    capped = {**flop, "actions": [{"seat": 1, "action": "bet", "to": 20}, {"seat": 2, "action": "raise", "to": 40},
+                                  {"seat": 3, "action": "raise", "to": 60}, {"seat": 1, "action": "raise", "to": 80}],
+              "disputed": {"seat": 2, "said": "raise"}}
+    report = rule_on(incident_from_data(capped), book, engine)
+    wager = next(r for r in report.rulings if r.decides == "wager")
+    assert wager.effects["wager_to"] == 8000
+    assert wager.sentence == "The round was capped, so the raise cannot stand; the player calls, making it $80."
+    short = {**flop, "players": {1: 1000, 2: 25, 3: 1000}, "pot": 100,
+             "actions": [{"seat": 1, "action": "bet", "to": 20}, {"seat": 2, "action": "raise", "to": 25},
+                         {"seat": 3, "action": "call", "to": 25}], "disputed": {"seat": 1}}
+    report = rule_on(incident_from_data(short), book, engine)
+    assert [r.sentence for r in report.rulings if r.rule == "raise-caps.short-all-in-does-not-reopen"] == [
+        "The all-in did not reopen the betting for this player: he may call $5 more or fold."]
+    import re
+    bare = re.compile(r"(?<!any )(?<!the )(?<!each )(?<!that )(?<!this )\bseat (may|calls|can|must)\b|for seat:")
+    says = [(r.id, r.then.say or "") for r in book.rules.values()]
+    for name in ("east-coast-limit", "tda-series", "pnw-lowball"):
+        says += [(r.id, r.then.say or "") for r in books.load(name, compile=False)[0].rules.values()]
+    assert [rid for rid, say in says if bare.search(say)] == []

@@ -61,7 +61,7 @@ def test_consultation_step_and_answers_recorded(client):
                 "disputed": {"seat": 2, "said": "raise to four hundred", "words_first": "words"}}
     step = client.post("/api/consult", json={"incident": incident}, headers=floor).json()
     assert step["outcome"] == "ruled"
-    assert step["report"]["rulings"][0]["effects"] == {"wager_to": 250, "returned": 150, "owed": 0}  # RRP-PL-1 max $250
+    assert step["report"]["rulings"][0]["effects"] == {"wager_to": 250, "returned": 0, "owed": 250}  # RRP-PL-1 max $250; words only, nothing went in
     q = step["questions"][0]
     assert q["fact"] == "noticed" and q["asked_by"] == "pot-limit.oversize-wager"
     assert [v["value"] for v in q["values"]] == ["before_next_action", "after_some_action", "after_all_acted",

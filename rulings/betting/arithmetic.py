@@ -5,12 +5,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulings.betting.model import (
-    ACTION_KINDS, Action, BettingError, Deferred, Hand, Money, Params, Position, SidePot,
+    ACTION_KINDS, Action, BettingError, Hand, Money, Params, Position, SidePot,
 )
 from rulings.betting.pots import side_pots
-from rulings.betting.quote import Quote, opening, over_reason, quote_for, quote_is_quiet
+from rulings.betting.quote import Quote, opening, over_reason, quote_due, quote_for, quote_is_quiet
 from rulings.betting.quote import in_units as _m
-from rulings.betting.table import Table
+from rulings.betting.table import Table, put_in
 
 
 def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Position]]:
@@ -33,7 +33,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
     [(0, 'raise', 400, 700)]
     """
-    return _walk(hand, params, seen=True)     # a generator: nothing runs until the first step is asked for
+    return _walk(hand, params, None, False, True)   # seen=True (by position: one call per hand)     # a generator: nothing runs until the first step is asked for
 
 
 def position(hand: Hand, params: Params, after: int | None = None,
@@ -97,8 +97,55 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
     for offset, actions in enumerate(hand.streets):
         street = hand.first_street + offset
         for action in actions:
-            if table.posting and action.kind != "post":
+            seat, kind = action.seat, action.kind
+            if table.posting and kind != "post":
                 table.open_first(posts)
+            if seen and kind in USUAL and street == table.street and not table.over and table.cursor is not None \
+                    and seat == (table.due if table.fresh else table.next_due()):
+                # The usual step of a replay, in one place: a fold, check, call, bet or raise by the seat due
+                # that _move would let through as it is. Anything else, legal or not, goes to _move below.
+                quote = quote_due(table, seat, table.behind[seat])   # the seat due can act
+                to_call, low, high, can_raise, _ = quote
+                to = action.to
+                if kind == "fold":
+                    yield index, action, _snapshot(table, seat, quote)
+                    table.fold(seat)
+                    table.turn_after(seat)
+                    index += 1
+                    continue
+                if kind == "check" or kind == "call":
+                    committed = table.committed[seat]
+                    if to_call == 0 and (kind == "check" or to is None or to == committed):
+                        yield index, action, _snapshot(table, seat, quote)
+                        table.acted[seat] = committed
+                        table.turn_after(seat)
+                        index += 1
+                        continue
+                    if kind == "call" and (to is None or to == committed + to_call):
+                        yield index, action, _snapshot(table, seat, quote)
+                        table.put(seat, committed + to_call)
+                        table.acted[seat] = committed + to_call
+                        table.turn_after(seat)
+                        index += 1
+                        continue
+                # A wager: the quote's window is already capped at the seat's all-in total, and a seat
+                # that may raise faces the current bet (another seat can act).
+                elif can_raise and to is not None and table.current_bet < to and low <= to \
+                        and (high is None or to <= high):
+                    yield index, action, _snapshot(table, seat, quote)
+                    table.wager(seat, to)
+                    table.turn_after(seat)
+                    index += 1
+                    continue
+            elif seen and kind == "post" and table.posting and street < table.rounds and seat in table.behind:
+                # A forced bet while they are still being posted, which _move would let through as it is.
+                to, stack, committed = action.to, table.behind[seat], table.committed[seat]
+                if to is not None and to > committed and (stack is None or to <= committed + stack):
+                    yield index, action, _snapshot(table, seat, POSTING)
+                    table.put(seat, to)
+                    posts.append((seat, to))
+                    index += 1
+                    continue
             if index == stop:
                 yield index, action, table, None, None
                 return
@@ -109,7 +156,6 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
                 yield index, action, _position(table, action.seat, action.seat, quote)
             else:
                 yield index, action, table, move, quote
-            seat = action.seat
             if move == "post":
                 table.put(seat, action.to)
                 posts.append((seat, action.to))
@@ -129,6 +175,8 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
 
 PLAYS = tuple(kind for kind in ACTION_KINDS if kind != "post")   # a tuple: any kind may be asked, hashable or not
 PASSIVE = ("fold", "check", "call")
+USUAL = ("call", "check", "fold", "raise", "bet")   # the commonest first
+POSTING: Quote = (0, None, None, False, "the forced bets are still being posted")
 
 
 def _move(table: Table, index: int, action: Action, street: int, quiet: bool) -> tuple[str, Quote | None]:
@@ -278,7 +326,7 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
     """The frozen Position for ``seat`` (None: the opening numbers of the street, for no one seat);
     ``quote`` is the seat's quote when the caller has just made it on this same table."""
     if table.posting:
-        quote = (0, None, None, False, "the forced bets are still being posted")
+        quote = POSTING
     elif quote is not None:
         pass
     elif seat is not None:
@@ -287,6 +335,11 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         quote = (0, None, None, False, over_reason(table))
     else:
         quote = opening(table)
+    return _snapshot(table, actor, quote)
+
+
+def _snapshot(table: Table, actor: int | None, quote: Quote) -> Position:
+    """The frozen Position of the table as it stands, with ``quote`` for its numbers."""
     # The Position holds the table's chip dicts as they stand now; the table copies them before it
     # changes them again (Table.shared). The side pots are worked out from them only if read.
     table.shared = True
@@ -300,7 +353,8 @@ def _position(table: Table, actor: int | None, seat: int | None, quote: Quote | 
         "actor": actor, "street": table.street, "pot": middle + table.in_front, "pot_in_middle": middle,
         "to_call": to_call, "current_bet": table.current_bet, "last_full_raise": table.last_full_raise,
         "min_raise_to": low, "max_raise_to": high, "can_raise": can_raise, "reason": reason,
-        "_side_pots": Deferred((_side_pots, table.total, table.folded, table.dead, table.live_seats)),
+        "_side_pots": (_side_pots, table.banked, table.committed, table.folded, table.dead, table.live_seats,
+                       table.behind),
         "committed": table.committed, "stacks": table.behind, "capped": cap_reached and not table.uncapped,
         "cap_reached": cap_reached})
     return position
@@ -310,9 +364,11 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def _side_pots(contributions: dict[int, Money], folded: frozenset[int], dead: Money,
-               live: tuple[int, ...]) -> tuple[SidePot, ...]:
-    pots = side_pots(contributions, folded)
+def _side_pots(banked: tuple[dict[int, Money], ...], committed: dict[int, Money], folded: frozenset[int],
+               dead: Money, live: tuple[int, ...], behind: dict[int, Money | None]) -> tuple[SidePot, ...]:
+    """The side pots of a Position (put off until read: model._ReadOnce), from the table as it stood;
+    a round still open is cut only at all-ins."""
+    pots = side_pots(put_in(banked, committed), folded, behind)
     if dead:
         pots = _with_dead(pots, dead, tuple(sorted(live)))
     return pots

@@ -5,6 +5,7 @@ from rulings.betting.model import BettingError, Game, Money, Params
 
 BIG_BET = ("no-limit", "pot-limit")
 LIMIT = ("fixed-limit", "spread-limit")
+REOPEN = ("half_bet", "full_bet")   # the values of limit_reopen
 
 
 def round_up(amount: Money, unit: Money) -> Money:
@@ -112,7 +113,7 @@ def is_full(increment: Money, full: Money, game: Game, params: Params) -> bool:
     """
     if game.structure in LIMIT and params.limit_reopen == "half_bet":
         return 2 * increment >= full
-    if params.limit_reopen not in ("half_bet", "full_bet"):
+    if params.limit_reopen not in REOPEN:
         raise BettingError(f"unknown limit_reopen {params.limit_reopen!r}", field="params",
                            expected="half_bet or full_bet")
     return increment >= full

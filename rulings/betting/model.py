@@ -6,6 +6,7 @@ hundredth of a chip). Nothing here is ever a float.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from types import FunctionType
 from typing import Any
 
 Money = int
@@ -138,23 +139,14 @@ class Position:
     cap_reached: bool = False    # limit: the round's bets reached the cap, lifted heads-up or not
 
 
-class Deferred(tuple):
-    """Work put off until its result is read: ``Deferred((work, *args))`` stands for ``work(*args)``.
-
-    A replay makes a Position at every action, and most readers never look
-    at its side pots; given one of these as ``side_pots``, a Position works
-    them out on the first read and keeps them. A tuple, because one is made
-    per action and a tuple is made without running any Python code.
-    """
-
-    __slots__ = ()
-
-    def done(self) -> Any:
-        return self[0](*self[1:])
-
-
 class _ReadOnce:
-    """The ``side_pots`` field of Position: stored as given, and a ``Deferred`` is done on first read.
+    """The ``side_pots`` field of Position: stored as given, and work put off is done on first read.
+
+    A replay makes a Position at every action, and most readers never look at
+    its side pots; it stores ``(work, *args)``, a plain tuple whose first item
+    is a function, and the first read replaces it with ``work(*args)``. A plain
+    tuple, because one is made per action: a tuple display costs less than any
+    call. Side pots themselves are a tuple of ``SidePot``, never of functions.
 
     Installed on the class after ``dataclass`` has made it, so the field,
     its place in ``__init__``, ``__eq__``, ``__repr__`` and ``replace`` are
@@ -165,8 +157,8 @@ class _ReadOnce:
         if obj is None:
             return self
         value = obj.__dict__["_side_pots"]
-        if type(value) is Deferred:
-            value = obj.__dict__["_side_pots"] = value.done()
+        if type(value) is tuple and value and type(value[0]) is FunctionType:
+            value = obj.__dict__["_side_pots"] = value[0](*value[1:])
         return value
 
     def __set__(self, obj: Position, value: Any) -> None:

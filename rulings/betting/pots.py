@@ -27,7 +27,8 @@ def uncalled(contributions: dict[int, Money]) -> tuple[int | None, Money]:
     return list(contributions)[at], top - second
 
 
-def side_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int]) -> tuple[SidePot, ...]:
+def side_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int],
+              behind: dict[int, Money | None] | None = None) -> tuple[SidePot, ...]:
     """The main pot then each side pot, with the seats that may win it.
 
     Pots are cut at every level a live seat stopped at; folded money stays
@@ -37,7 +38,17 @@ def side_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int]
 
     >>> side_pots({1: 2000, 2: 500, 3: 2000}, set())
     (SidePot(amount=1500, eligible=(1, 2, 3)), SidePot(amount=3000, eligible=(1, 3)))
+
+    ``behind`` (each seat's chips behind) is for a round still being bet: only
+    an all-in seat's level is a cut, a live seat with chips left contests every
+    pot (it may still call). At $1/$2 with the blinds in and a call of $2, one $5
+    pot for all four seats, the one still to act included:
+
+    >>> side_pots({1: 100, 2: 200, 3: 200, 4: 0}, set(), {1: 29900, 2: 29800, 3: 29800, 4: 30000})
+    (SidePot(amount=500, eligible=(1, 2, 3, 4)),)
     """
+    if behind is not None:
+        return _open_pots(contributions, folded, behind)
     seat, excess = uncalled(contributions)
     paid = dict(contributions)
     if seat is not None:
@@ -66,3 +77,28 @@ def side_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int]
         else:
             pots.append(SidePot(above, ()))
     return tuple(pots)
+
+
+def _open_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int],
+               behind: dict[int, Money | None]) -> tuple[SidePot, ...]:
+    """``side_pots`` while seats may still put chips in: cut only where a live seat is all in."""
+    live = sorted(s for s in contributions if s not in folded)
+    able = [s for s in live if behind.get(s) != 0]          # chips behind (or an unknown stack)
+    seat, excess = uncalled(contributions)                  # not called yet: in no pot, as above
+    paid = dict(contributions)
+    if seat is not None:
+        paid[seat] -= excess
+    top = max(paid.values(), default=0)
+    levels = sorted({paid[s] for s in live if s not in able and paid[s] < top} | {top})
+    puts = list(paid.values())
+    pots: list[SidePot] = []
+    floor = 0
+    for level in levels:
+        amount = sum([(put if put < level else level) - floor for put in puts if put > floor])
+        eligible = tuple([s for s in live if s in able or paid[s] >= level])
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = SidePot(pots[-1].amount + amount, eligible)
+        elif amount or not pots:
+            pots.append(SidePot(amount, eligible))
+        floor = level
+    return tuple(pots) if top else ()

@@ -1,7 +1,7 @@
 """The raise window of one seat: what it must call, the smallest and largest raise-to, or why it may not raise."""
 from __future__ import annotations
 
-from rulings.betting.limits import BIG_BET, minimum_bet, pot_limit_max, street_bet
+from rulings.betting.limits import minimum_bet, pot_limit_max, street_bet
 from rulings.betting.model import Money
 from rulings.betting.table import Table
 from rulings.money import show
@@ -15,7 +15,7 @@ Quote = tuple[Money, "Money | None", "Money | None", bool, "str | None"]
 def quote_is_quiet(table: Table) -> bool:
     """Whether ``quote_for`` cannot raise BettingError: a big-bet game (no bet sizes by street) with a
     known ``limit_reopen``."""
-    return table.hand.game.structure in BIG_BET and table.params.limit_reopen in ("half_bet", "full_bet")
+    return table.plain_full
 
 
 def quote_for(table: Table, seat: int) -> Quote:
@@ -27,7 +27,15 @@ def quote_for(table: Table, seat: int) -> Quote:
     only a seat refused goes through ``refusal`` for the reason.
     """
     stack = table.behind[seat]
-    if table.over or table.able <= 1 or stack == 0 or seat in table.folded:
+    if table.over or stack == 0 or seat in table.folded:
+        return (table.to_call(seat), None, None, False, refusal(table, seat))
+    return quote_due(table, seat, stack)
+
+
+def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
+    """``quote_for`` a seat that can act (live, with chips; the betting not over), ``stack`` its chips
+    behind: the seat due, as a replay asks at every action."""
+    if table.able <= 1:
         return (table.to_call(seat), None, None, False, refusal(table, seat))
     bet = table.current_bet
     committed = table.committed[seat]
@@ -38,24 +46,36 @@ def quote_for(table: Table, seat: int) -> Quote:
     # Table.others_can_call_a_raise, written out (it would be one more call at every action).
     behind, committed_of = table.behind, table.committed
     for other in table.live_seats:
-        reach = behind[other]
-        if other != seat and (reach is None or committed_of[other] + reach > bet):
-            break
+        if other != seat:
+            reach = behind[other]
+            if reach is None or committed_of[other] + reach > bet:
+                break
     else:
         return (to_call, None, None, False, refusal(table, seat))
-    if ((stack is not None and committed + stack <= bet) or (seat in table.acted and not table.reopened_for(seat))
-            or (not table.big_bet and table.capped())):
-        return (to_call, None, None, False, refusal(table, seat))
-    game = table.hand.game
-    if table.big_bet:
+    if stack is not None and committed + stack <= bet:
+        return (to_call, None, None, False, only_a_call(seat))    # refusal's reason, its earlier ones ruled out
+    if table.plain_full:
+        # A big-bet game: the seat faces the current bet, a raise is full at full_size() or more and no
+        # cap applies, so reopened_for and capped() come to this.
         last, least = table.last_full_raise, table.least_bet
-        low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
-        high = table_pot_limit_max(table, owed) if game.structure == "pot-limit" else None
-    elif game.structure == "fixed-limit":
-        low = high = table.full_level + street_bet(game, table.street)
+        full = last if last >= least else least      # type: ignore[operator]   # least_bet is set in big-bet games
+        acted = table.acted
+        if seat in acted and bet - acted[seat] < full:
+            return (to_call, None, None, False, refusal(table, seat))
+        low = bet + full
+        high = pot_limit_to(table, bet, owed) if table.pot_limit else None
     else:
-        low = table.full_level + table.full_size()
-        high = table.full_level + street_bet(game, table.street)
+        if (seat in table.acted and not table.reopened_for(seat)) or (not table.big_bet and table.capped()):
+            return (to_call, None, None, False, refusal(table, seat))
+        if table.big_bet:
+            last, least = table.last_full_raise, table.least_bet
+            low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
+            high = pot_limit_to(table, bet, owed) if table.pot_limit else None
+        elif (game := table.hand.game).structure == "fixed-limit":
+            low = high = table.full_level + street_bet(game, table.street)
+        else:
+            low = table.full_level + table.full_size()
+            high = table.full_level + street_bet(game, table.street)
     if high is not None and high < low:
         high = low      # a pot smaller than the minimum bet still allows the minimum
     if stack is not None:
@@ -66,6 +86,23 @@ def quote_for(table: Table, seat: int) -> Quote:
         if high is None or all_in < high:
             high = all_in
     return (to_call, low, high, True, None)
+
+
+def only_a_call(seat: int) -> str:
+    """Why a seat whose chips reach no further than the current bet may not raise."""
+    return f"seat {seat} has only enough chips to call"
+
+
+def pot_limit_to(table: Table, bet: Money, owed: Money) -> Money:
+    """The pot-limit maximum raise-to (``table_pot_limit_max``) for a seat that owes ``owed`` to call
+    ``bet``, the current bet; written out after the first street, where no blind rule applies."""
+    if table.street or table.blinds is None:
+        size = table.middle + table.in_front + owed
+        rounding = table.params.rounding_unit
+        if rounding > 0:
+            size = -(-size // rounding) * rounding
+        return bet + size
+    return table_pot_limit_max(table, owed)
 
 
 def refusal(table: Table, seat: int) -> str | None:
@@ -84,7 +121,7 @@ def refusal(table: Table, seat: int) -> str | None:
     if not table.others_can_call_a_raise(seat):
         return "no other player has chips left to call a raise"
     if stack is not None and table.committed[seat] + stack <= table.current_bet:
-        return f"seat {seat} has only enough chips to call"
+        return only_a_call(seat)
     if seat in table.acted and not table.reopened_for(seat):
         if table.facing(seat) <= table.acted[seat]:
             return f"seat {seat} has acted and nothing has been bet since"

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
-from rulings.betting.limits import BIG_BET, is_full, minimum_bet, raise_cap, street_bet
+from rulings.betting.limits import BIG_BET, REOPEN, is_full, minimum_bet, raise_cap, street_bet
 from rulings.betting.model import STRUCTURES, BettingError, Hand, Money, Params
 
 HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet")
@@ -14,16 +14,31 @@ HEADS_UP_EXCEPTIONS = ("none", "before_cap", "at_round_start", "before_third_bet
 
 _seat_of = attrgetter("seat")
 _stack_of = attrgetter("stack")
+_first = itemgetter(0)
+_second = itemgetter(1)
 
 
 @lru_cache(maxsize=512)
-def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ...], ...]]:
-    """Each seat's index in ``seats``, and ``seats`` read from each index round to the one before.
+def seating(seats: tuple[int, ...]) -> tuple[dict[int, int], tuple[tuple[int, ...], ...], dict[int, int]]:
+    """Each seat's index in ``seats``, ``seats`` read from each index round to the one before, and
+    the index the turn passes to after each seat.
 
     Kept per seating, as the same seats play hand after hand: the tables of
     those hands share the answer, so they only ever read it.
     """
-    return dict(zip(seats, range(len(seats)))), tuple([seats[i:] + seats[:i] for i in range(len(seats))])
+    n = len(seats)
+    twice = seats + seats
+    return (dict(zip(seats, range(n))), tuple(map(twice.__getitem__, map(slice, range(n), range(n, 2 * n)))),
+            dict(zip(seats, (*range(1, n), 0))))
+
+
+def put_in(banked: tuple[dict[int, Money], ...], committed: dict[int, Money]) -> dict[int, Money]:
+    """Each seat's chips in the pot over the whole hand: ``Table.banked`` and this street's totals."""
+    total = dict(committed)
+    for chips in banked:
+        for seat, amount in chips.items():
+            total[seat] += amount
+    return total
 
 
 class Blinds(NamedTuple):
@@ -46,21 +61,39 @@ class Table:
     seat again; every method that moves chips or turns clears ``fresh`` so
     ``due`` is found anew.
 
-    A Position holds the table's own ``committed``, ``behind`` and ``total``
-    dicts rather than copies (``shared``); once shared they are never changed
-    in place: the next move of chips copies them first. ``folded`` and
-    ``live_seats`` are immutable and replaced on a fold.
+    A Position holds the table's own ``committed`` and ``behind`` dicts
+    rather than copies (``shared``); once shared they are never changed in
+    place: the next move of chips copies them first. ``banked`` only grows
+    by a closed street's ``committed``, which nothing changes again, so a
+    bet copies nothing more. ``folded`` and ``live_seats`` are immutable and
+    replaced on a fold.
     """
 
+    # Set by start, in this order (it passes them by position: a call by keyword to a 40-field
+    # __init__ costs more than the rest of the table's setup).
     hand: Hand
     params: Params
     order: tuple[int, ...]
     behind: dict[int, Money | None]
-    total: dict[int, Money]                  # each seat's chips in the pot over the whole hand
+    banked: tuple[dict[int, Money], ...]     # what each seat put in the middle: the antes, then each street closed
     committed: dict[int, Money]              # each seat's total on this street
     middle: Money                            # the pot from earlier streets, antes and pot_before
     dead: Money                              # money in the middle that belongs to no seat (pot_before)
     street: int
+    live_seats: tuple[int, ...]              # the seats that have not folded, in order
+    able: int                                # live seats with chips behind (or no known stack)
+    movers: set[int]                         # those seats: the ones that can still act
+    place: dict[int, int]                    # each seat's index in order (shared: read only)
+    rotations: tuple[tuple[int, ...], ...]   # order read from each index on (seating)
+    following: dict[int, int]                # the cursor after each seat acts (shared: read only)
+    big_bet: bool                            # no-limit or pot-limit
+    pot_limit: bool                          # the structure is pot-limit
+    plain_full: bool                         # big-bet with a known limit_reopen: is_full is ``increment >= full``
+    stud: bool                               # the game has a bring-in: each street is opened by the seat named
+    rounds: int                              # the game's betting rounds
+    least_bet: Money | None                  # minimum_bet, the same on every street but in fixed limit (None)
+    cap: int                                 # raise_cap of the game and params (bets in a limit round)
+    # Changed by the replay.
     folded: frozenset[int] = frozenset()
     acted: dict[int, Money] = field(default_factory=dict)   # the street total each seat last acted at
     current_bet: Money = 0
@@ -71,51 +104,48 @@ class Table:
     uncapped: bool = False
     short_all_in: tuple[int, Money] | None = None
     blinds: Blinds | None = None
+    bb_seat: int | None = None               # blinds.bb_seat on the first street, read at every action there
     bb_acted: bool = False
     over: bool = False
     posting: bool = False                    # explicit posts are still coming in
-    live_seats: tuple[int, ...] = ()         # the seats that have not folded, in order
-    able: int = 0                            # live seats with chips behind (or no known stack)
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
-    place: dict[int, int] = field(default_factory=dict)   # each seat's index in order (shared: read only)
-    big_bet: bool = False                    # no-limit or pot-limit
-    least_bet: Money | None = None           # minimum_bet, the same on every street but in fixed limit (None)
     in_front: Money = 0                      # the sum of committed: this street's bets
-    shared: bool = False                     # committed, behind and total are held by a Position
-    cap: int = 0                             # raise_cap of the game and params (bets in a limit round)
-    rotations: tuple[tuple[int, ...], ...] = ()   # order read from each index on (seating)
+    shared: bool = False                     # committed and behind are held by a Position
 
     @classmethod
     def start(cls, hand: Hand, params: Params) -> Table:
         """The table before the first action: antes and (unless posts are given) blinds are in."""
-        if hand.game.structure not in STRUCTURES:
-            raise BettingError(f"unknown betting structure {hand.game.structure!r}", field="game",
+        game = hand.game
+        structure = game.structure
+        if structure not in STRUCTURES:
+            raise BettingError(f"unknown betting structure {structure!r}", field="game",
                                expected=" | ".join(STRUCTURES))
         players = hand.players
         seats = tuple(map(_seat_of, players))
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise BettingError("a hand needs two or more players in distinct seats", field="players",
                                expected="two or more distinct seats")
-        if hand.first_street < 0 or hand.first_street >= hand.game.betting_rounds:
-            raise BettingError(f"first_street {hand.first_street} is not a betting round of this game",
-                               field="first_street",
-                               expected=f"0 to {hand.game.betting_rounds - 1}")
+        first_street, rounds = hand.first_street, game.betting_rounds
+        if first_street < 0 or first_street >= rounds:
+            raise BettingError(f"first_street {first_street} is not a betting round of this game",
+                               field="first_street", expected=f"0 to {rounds - 1}")
         stacks = tuple(map(_stack_of, players))
-        place, rotations = seating(seats)
-        table = cls(hand=hand, params=params, order=seats, behind=dict(zip(seats, stacks)),
-                    total=dict.fromkeys(seats, 0), committed=dict.fromkeys(seats, 0),
-                    middle=hand.pot_before, dead=hand.pot_before, street=hand.first_street,
-                    live_seats=seats, able=len(stacks) - stacks.count(0), place=place,
-                    big_bet=hand.game.structure in BIG_BET,
-                    least_bet=None if hand.game.structure == "fixed-limit" else minimum_bet(hand.game, 0),
-                    cap=raise_cap(hand.game, params), rotations=rotations)
-        if hand.first_street > 0:
+        place, rotations, following = seating(seats)
+        big_bet = structure in BIG_BET
+        nothing = dict.fromkeys(seats, 0)
+        table = cls(hand, params, seats, dict(zip(seats, stacks)), (nothing,) if game.ante else (), nothing.copy(),
+                    hand.pot_before, hand.pot_before, first_street, seats, len(stacks) - stacks.count(0),
+                    set(seats) if 0 not in stacks else {s for s, chips in zip(seats, stacks) if chips != 0},
+                    place, rotations, following, big_bet, structure == "pot-limit",
+                    big_bet and params.limit_reopen in REOPEN, game.bring_in > 0, rounds,
+                    None if structure == "fixed-limit" else minimum_bet(game, 0), raise_cap(game, params))
+        if first_street > 0:
             table.open_street()
             return table
-        if hand.game.ante:
+        if game.ante:
             for seat in seats:
-                table.ante(seat, hand.game.ante)
+                table.ante(seat, game.ante)
         first = hand.streets[0] if hand.streets else ()
         if first and first[0].kind == "post":
             table.posting = True
@@ -125,28 +155,32 @@ class Table:
 
     # -- chips -------------------------------------------------------------------------------
 
+    @property
+    def total(self) -> dict[int, Money]:
+        """Each seat's chips in the pot over the whole hand, this street's bets included."""
+        return put_in(self.banked, self.committed)
+
     def unshare(self) -> None:
-        """Copy ``committed``, ``behind`` and ``total`` before changing them: a Position holds these."""
+        """Copy ``committed`` and ``behind`` before changing them: a Position holds these."""
         self.committed = dict(self.committed)
         self.behind = dict(self.behind)
-        self.total = dict(self.total)
         self.shared = False
 
     def put(self, seat: int, to: Money) -> None:
         """Move chips from behind the seat to in front of it, up to a street total of ``to``."""
         if self.shared:     # unshare(), written out: most puts follow a Position
-            self.committed = dict(self.committed)
-            self.behind = dict(self.behind)
-            self.total = dict(self.total)
+            committed = self.committed = dict(self.committed)
+            behind = self.behind = dict(self.behind)
             self.shared = False
-        amount = to - self.committed[seat]
-        stack = self.behind[seat]
+        else:
+            committed, behind = self.committed, self.behind
+        amount = to - committed[seat]
+        stack = behind[seat]
         if stack is not None:
-            rest = self.behind[seat] = stack - amount
+            rest = behind[seat] = stack - amount
             if (stack != 0) != (rest != 0) and seat not in self.folded:
-                self.able += 1 if rest != 0 else -1
-        self.total[seat] += amount
-        self.committed[seat] = to
+                self.chips_now(seat, rest != 0)
+        committed[seat] = to
         self.in_front += amount
         self.fresh = False
 
@@ -158,10 +192,19 @@ class Table:
         if stack is not None:
             rest = self.behind[seat] = stack - paid
             if (stack != 0) != (rest != 0) and seat not in self.folded:
-                self.able += 1 if rest != 0 else -1
-        self.total[seat] += paid
+                self.chips_now(seat, rest != 0)
+        self.banked[0][seat] += paid     # the antes go in before any Position is made
         self.middle += paid
         self.fresh = False
+
+    def chips_now(self, seat: int, has_chips: bool) -> None:
+        """A live seat has just gone all-in (or, having had none, has chips): ``able`` and ``movers``."""
+        if has_chips:
+            self.able += 1
+            self.movers.add(seat)
+        else:
+            self.able -= 1
+            self.movers.discard(seat)
 
     def all_in_total(self, seat: int) -> Money | None:
         """The street total the seat reaches by putting in everything (None: no known limit)."""
@@ -201,7 +244,7 @@ class Table:
         self.posting = False
         self.fresh = False
         # A short all-in big blind still sets the nominal blind as the bet to call (rooms' rule).
-        levels = {to for _, to in posts}
+        levels = set(map(_second, posts))
         if posts and game.big_blind:
             levels.add(game.big_blind)
         self.current_bet = max(levels) if levels else 0
@@ -218,6 +261,7 @@ class Table:
                     self.last_full_raise = need
         run = self.blind_run(posts) if posts else []
         self.blinds = self.find_blinds(posts, run) if posts else None
+        self.bb_seat = None if self.blinds is None else self.blinds.bb_seat
         if game.bring_in > 0:
             self.cursor = None       # stud: the bring-in seat, named by the actions, opens
         elif posts:
@@ -234,10 +278,9 @@ class Table:
         it (a new player, a kill) acts in its normal turn, with the option,
         except a straddle in a big-bet game (``last_blind``).
         """
-        posters = {seat for seat, _ in posts}
-        start = self.place[posts[0][0]]
+        posters = set(map(_first, posts))
         run = []
-        for seat in self.order[start:] + self.order[:start]:
+        for seat in self.rotations[self.place[posts[0][0]]]:
             if seat not in posters:
                 break
             run.append(seat)
@@ -273,8 +316,8 @@ class Table:
         amount = dict(posts)
         sb_position = self.order[1] if len(self.order) == 2 else self.order[0]
         if len(run) >= 2 and run[0] == sb_position and amount[run[0]] <= self.hand.game.small_blind:
-            return Blinds(sb_seat=run[0], sb_post=amount[run[0]], bb_seat=run[1], bb_post=amount[run[1]])
-        return Blinds(sb_seat=None, sb_post=0, bb_seat=run[0], bb_post=amount[run[0]])
+            return Blinds(run[0], amount[run[0]], run[1], amount[run[1]])     # sb_seat, sb_post, bb_seat, bb_post
+        return Blinds(None, 0, run[0], amount[run[0]])
 
     # -- streets -----------------------------------------------------------------------------
 
@@ -284,29 +327,34 @@ class Table:
         The street's bets are already cleared: by close_street, or by a table just started."""
         self.uncapped = False
         self.fresh = False
-        self.cursor = None if self.hand.game.bring_in > 0 else 0
+        self.cursor = None if self.stud else 0
         self.begin_round()
 
     def begin_round(self) -> None:
-        variant = self.heads_up_variant()
+        variant = self.params.heads_up_exception
+        if variant not in HEADS_UP_EXCEPTIONS:
+            self.heads_up_variant()     # refuses it
         if variant == "at_round_start" and self.heads_up():
             self.uncapped = True
-        self.review_cap()
+        if not self.big_bet:
+            self.review_cap()
 
     def close_street(self) -> None:
         """Sweep the street's bets into the middle."""
         self.middle += self.in_front
         self.in_front = 0
+        self.banked += (self.committed,)
         self.committed = dict.fromkeys(self.order, 0)     # a new dict: a Position may hold the old one
         self.current_bet = self.last_full_raise = self.full_level = self.bets = 0
         self.acted = {}
+        self.bb_seat = None     # the big blind's option is the first street's
         self.short_all_in = None
         self.fresh = False
 
     def advance(self) -> None:
         """After an action: move past every street whose betting is complete."""
         while not self.over and (len(self.live_seats) <= 1 or self.next_due() is None):
-            if len(self.live_seats) <= 1 or self.street + 1 >= self.hand.game.betting_rounds:
+            if len(self.live_seats) <= 1 or self.street + 1 >= self.rounds:
                 self.close_street()
                 self.over = True
             else:
@@ -377,17 +425,22 @@ class Table:
         rotation = self.rotations[self.cursor or 0]
         if self.able > 1:
             # For a seat that can act, another can too (it is not the only one): it faces the bet.
-            acted = self.acted
+            acted, movers = self.acted, self.movers
             for seat in rotation:
-                if seat not in folded and behind[seat] != 0 and (committed[seat] < bet or seat not in acted):
+                if seat in movers and (committed[seat] < bet or seat not in acted):
                     return seat
             return None
-        # No other seat can act: a seat faces only what the others have put in (facing).
+        if self.able == 0:
+            return None     # every live seat is all-in
+        # No other seat can act: the one seat that can faces only what the others have put in (facing).
         for seat in rotation:
             if seat in folded or behind[seat] == 0:
                 continue
-            if committed[seat] < min(bet, max([committed[s] for s in live if s != seat], default=0)):
-                return seat
+            faced = 0
+            for other in live:
+                if other != seat and committed[other] > faced:
+                    faced = committed[other]
+            return seat if committed[seat] < min(bet, faced) else None
         return None
 
     # -- raising -----------------------------------------------------------------------------
@@ -443,9 +496,13 @@ class Table:
         """A bet, raise or completion to ``to`` (above the current bet); counts it as full or short."""
         self.put(seat, to)
         self.acted[seat] = to
-        base = self.raise_base()
-        need = self.full_size()
-        if is_full(to - base, need, self.hand.game, self.params):
+        if self.plain_full:     # raise_base(), full_size() and is_full() of a big-bet game
+            base, last, least = self.current_bet, self.last_full_raise, self.least_bet
+            full = to - base >= (last if last >= least else least)   # type: ignore[operator]   # set in big-bet games
+        else:
+            base = self.raise_base()
+            full = is_full(to - base, self.full_size(), self.hand.game, self.params)
+        if full:
             self.bets += 1
             self.full_level = to
             self.last_full_raise = max(self.last_full_raise, to - base)
@@ -469,16 +526,18 @@ class Table:
     def fold(self, seat: int) -> None:
         if seat not in self.folded:
             self.able -= self.behind[seat] != 0
+            self.movers.discard(seat)
             self.folded = self.folded | {seat}
-            self.live_seats = tuple([s for s in self.live_seats if s != seat])
+            live = self.live_seats
+            at = live.index(seat)
+            self.live_seats = live[:at] + live[at + 1:]
         self.fresh = False
 
     def play(self, seat: int, move: str, to: Money | None, owed: Money | None) -> None:
         """Apply a checked move other than a post (``_move``'s fold, check, call, bring-in or wager)
         by the seat, then find the next seat due, moving on past a street whose betting is complete.
 
-        ``owed`` is the seat's ``to_call`` when the caller has it. One call per action: a check and
-        the turn to the next seat (with ``find_due``'s usual case) are written out here.
+        ``owed`` is the seat's ``to_call`` when the caller has it.
         """
         if move == "check":
             self.acted[seat] = self.committed[seat]
@@ -490,28 +549,30 @@ class Table:
             self.bring_in(seat, to)             # type: ignore[arg-type]   # _move: a bring-in has its total
         else:
             self.wager(seat, to)                # type: ignore[arg-type]   # _move: a wager has its total
-        # The turn passes to the seat after this one.
-        if self.street == 0 and self.blinds is not None and seat == self.blinds.bb_seat:
+        self.turn_after(seat)
+
+    def turn_after(self, seat: int) -> None:
+        """The turn passes from ``seat``, which has just acted: find the next seat due, moving on past
+        a street whose betting is complete (``find_due``'s usual case written out)."""
+        if seat == self.bb_seat:      # None after the first street
             self.bb_acted = True
-        cursor = self.cursor = (self.place[seat] + 1) % len(self.order)
+        cursor = self.cursor = self.following[seat]
         if not self.big_bet:
             self.review_cap()
-        if len(self.live_seats) > 1:
-            if self.able > 1:
-                # find_due's usual case, written out: each seat that can act faces the current bet.
-                folded, behind, committed, acted, bet = (
-                    self.folded, self.behind, self.committed, self.acted, self.current_bet)
-                self.fresh = True
-                for due in self.rotations[cursor]:
-                    if due not in folded and behind[due] != 0 and (committed[due] < bet or due not in acted):
-                        self.due = due
-                        return
-                self.due = None
-            else:
-                due = self.due = self.find_due()
-                self.fresh = True
-                if due is not None:
+        if self.able > 1:
+            # Two or more seats can act (so two or more are live), and each faces the current bet.
+            movers, committed, acted, bet = self.movers, self.committed, self.acted, self.current_bet
+            self.fresh = True
+            for due in self.rotations[cursor]:
+                if due in movers and (committed[due] < bet or due not in acted):
+                    self.due = due
                     return
+            self.due = None
+        elif len(self.live_seats) > 1:
+            due = self.due = self.find_due()
+            self.fresh = True
+            if due is not None:
+                return
         else:
             self.fresh = False
         self.advance()

@@ -364,7 +364,9 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if button is not None:
         order = [s for s in order if s > button] + [s for s in order if s <= button]
     elif stacks:
-        r.bad(("button",), "I102", "which seat has the button?", "button: 6")
+        r.bad(("button",), "I102", "which seat has the button?",
+              f"button: {order[-1]} (a seat of the hand: {', '.join(map(str, order))}; "
+              "or the empty seat a dead button is on)")
     seats = set(stacks)
     table = read_table(r, data.get("table"), seats, variant)
     procedure = read_procedure(r, data.get("procedure"), seats, variant)
@@ -378,6 +380,12 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     else:
         street = r.choice(data.get("street", family[0]), family, ("street",))
         pot = r.money(data.get("pot", 0), ("pot",))
+        if "pot" not in data and street not in (None, family[0]) and data.get("disputed") is not None:
+            # Only the first street's pot follows from the blinds and antes; a later one is never guessed as 0.
+            r.bad(("pot",), "I102", f"how much was in the middle when the {street} began? The {street}'s own "
+                  "actions do not tell, and the pot decides pot-limit maximums, a 'pot' bet and a bare number",
+                  "pot: the chips in the middle before this street (pot: 0 if it was empty), "
+                  "or the whole hand under streets:")
         actions, paths = _actions(r, data.get("actions"), ("actions",), seats)
         if street is not None:
             log = [(street, actions, paths)]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -103,8 +104,21 @@ def _read(path: Path) -> tuple[Located, dict]:
                                      "(it has neither rulebook: nor extends:)",
                                      hint="start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
-        raise ProblemsError(problems)
+        raise ProblemsError([_per_setting(doc.data, p) for p in problems])
     return doc, doc.data
+
+
+def _per_setting(data: dict, problem: Problem) -> Problem:
+    """A parameter given per setting ({cash: 30}): say that a house value is one value for both settings."""
+    path = problem.path
+    value = (data.get("parameters") or {}).get(path[1]) if len(path) == 2 and path[0] == "parameters" else None
+    if problem.code != "R106" or not isinstance(value, dict) or not set(value) <= {"cash", "tournament"}:
+        return problem
+    return dataclasses.replace(
+        problem, message=f"{path[1]}: a house book sets one value, used in cash games and tournaments alike; "
+                         "a value per setting is not supported (only the standard defaults differ by setting)",
+        hint="give one value (rulings params shows the default for each setting), or keep one house book for "
+             "the cash games and one for the tournaments")
 
 
 def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...]) -> Rulebook:
