@@ -196,8 +196,14 @@ def test_tda_47_illustration_1_raise_not_reopened_is_a_call_cited_by_its_reason(
     report = rule_on(incident_from_text(text + "disputed: {seat: 3, said: 'raise to 600'}\n"), book, engine)
     wager = next(r for r in report.rulings if r.decides == "wager")
     assert wager.rule == "wagers.not-reopened-raise-is-call"
-    assert (wager.effects["wager_to"], wager.effects["returned"]) == (20000, 40000)
+    assert (wager.effects["wager_to"], wager.effects["returned"]) == (20000, 0)   # words alone put nothing out
     assert set(wager.cites) == {"TDA-2024-47A", "RRP-NL-3", "RRP-NL-5"}
+    # with the chips for 600 put out (475 on top of the 125 he called), the 400 over the call goes back
+    report = rule_on(incident_from_text(text + "disputed: {seat: 3, said: 'raise to 600', chips: [475]}\n"),
+                     book, engine)
+    wager = next(r for r in report.rulings if r.decides == "wager")
+    assert (wager.rule, wager.effects["wager_to"], wager.effects["returned"]) == \
+        ("wagers.not-reopened-raise-is-call", 20000, 40000)
     assert "raised only 75, less than a full raise of 100" in wager.sentence and "all in" not in wager.sentence
     # With nobody left to call a raise the reason, the sentence and the sources are the all-in ones.
     heads_up = ("game: {structure: pot-limit, blinds: [100, 200]}\nbutton: 2\nplayers: {1: 20000, 2: 200}\n"
