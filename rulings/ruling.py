@@ -20,7 +20,6 @@ route decided it.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,20 +266,13 @@ def _second_stratum(fired: list[Fired], base: Ruling) -> None:
             f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
 
 
-def _seen_at_one_act(incident: Incident) -> bool:
-    """An incident ``each_act`` gave (seen at one act, named after it): it is ruled on that act alone."""
-    if incident.disputed is not incident.acts[0].disputed:
-        return True
-    return re.search(r", act 1 of %d \(seat \d+\)\Z" % len(incident.acts), incident.name) is not None
-
-
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided.
 
     With several disputed acts every act is ruled on, in hand order, each seen at its own point of the
     hand and named after it (``each_act``): the first act's report carries the others' in ``more_acts``.
     """
-    if len(incident.acts) > 1 and not _seen_at_one_act(incident):
+    if len(incident.acts) > 1 and not incident.focused:
         first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
         first.more_acts = rest
         return first

@@ -469,7 +469,8 @@ def each_act(incident: Incident) -> list[Incident]:
     if len(incident.acts) <= 1:
         return [incident]
     n = len(incident.acts)
-    return [replace(focus(incident, act), name=f"{incident.name}, act {i} of {n} (seat {act.disputed.seat})")
+    return [replace(focus(incident, act), name=f"{incident.name}, act {i} of {n} (seat {act.disputed.seat})",
+                    focused=True)
             for i, act in enumerate(incident.acts, 1)]
 
 

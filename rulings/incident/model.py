@@ -146,6 +146,7 @@ class Incident(LazyFrozen):
     action_paths: tuple[tuple, ...] = ()       # each action of ``hand`` (over all streets): where it is written
     checked: Any = None                        # the parameter values the reader checked it under
     whole_hand: Hand | None = None             # the whole log (``hand`` stops at the act ruled on)
+    focused: bool = False                      # one of several acts' own incident (``each_act``): ruled on it alone
 
 
 def hand_at(incident: Incident, act: Act) -> Hand:
