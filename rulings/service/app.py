@@ -699,19 +699,20 @@ def admin_password_if_none(service) -> str | None:
 
 
 SWITCH_INTERVAL = 0.0005
-RULING_THREADS = 8
+RULING_THREADS = 1
 
 
 def ruling_threads() -> int:
-    """Threads that rule for one worker process (``RULINGS_RULING_THREADS``, default 8).
+    """Threads that rule for one worker process (``RULINGS_RULING_THREADS``, default 1).
 
     A request is ruled and its entry handed to the log writer in one call on one of these threads, and
     the event loop is woken once, when the entry is committed (anyio's pool, before, took the ruling
-    there and back and the loop then wrote the entry itself). Rulings hold the interpreter lock, so the
-    threads take turns; measured with benchmarks/service_speed.py, 2 threads and 8 cost the same CPU per
-    ruling, and on a machine shared with other work 8 kept the better rate and p99 (one ruling thread was
-    tried before and dropped). Each thread is one request in hand: with more clients than threads, the
-    others wait in order.
+    there and back and the loop then wrote the entry itself). Rulings hold the interpreter lock, so more
+    ruling threads in one process only take turns and pay for the switching: on a quiet 2-core machine
+    (benchmarks/service_speed.py, SQLite, 8 clients, one worker, alternated) one thread gave 568-637
+    rulings/s with p99 21.6-25.5 ms, eight 425-518/s with p99 31.9-37.9 ms, two 479-503/s. (Under other
+    load on the machine eight did better; more cores means more workers, not threads.) Requests wait
+    in order for the thread; consultation steps run in the general thread pool, not behind rulings.
     """
     raw = os.environ.get("RULINGS_RULING_THREADS") or ""
     return int(raw) if raw.isdigit() and int(raw) > 0 else RULING_THREADS
