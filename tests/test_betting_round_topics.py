@@ -42,10 +42,11 @@ def test_tda_47_illustration_1_reopens_for_a_but_not_for_c_after_a_calls():
 
 def test_side_pots_of_tda_47_as_they_stand():
     a = facts_of(TDA47 + "disputed: {seat: 5}\n")
-    # 300 from the flop + 100x1 + 125 + 200 + 200 + ... : main 800 (5 seats), 100 (4 seats), 150 (2 seats)
-    assert (a["main_pot"], a["side_pot_count"], a["side_pots_total"]) == (80000, 2, 25000)
-    assert (a["seat_pot_count"], a["seat_can_win"]) == (3, 105000)
-    assert a["pots_listed"].startswith("main pot 800 (seats 1, 2, 3, 4, 5); side pot 1 100")
+    # 300 from the flop, then cut only at the all-ins (B at 125, D at 200): main 300 + 100 + 4 x 125 = 900 for
+    # all five (A has 100 in but chips behind: he may still call); side 2 x 75 = 150 for all but B
+    assert (a["main_pot"], a["side_pot_count"], a["side_pots_total"]) == (90000, 1, 15000)
+    assert (a["seat_pot_count"], a["seat_can_win"]) == (2, 105000)
+    assert a["pots_listed"] == "main pot 900 (seats 1, 2, 3, 4, 5); side pot 1 150 (seats 1, 3, 4, 5)"
 
 
 def test_a_question_about_a_seat_is_answered_with_its_options(standard):

@@ -57,9 +57,12 @@ def pots_now(table: Replay) -> tuple[SidePot, ...]:
     The money already in the middle when the street began (``pot``) is one pot
     contested by every player still in: a player who went all-in on an earlier
     street (no chips when this street began) contests it and nothing after it.
-    This street's chips are cut into pots at each live player's level on top.
+    This street's chips are cut into pots only at an all-in player's level: a
+    player with chips behind may still call, so he contests every pot (at
+    $1/$2, a raise to $6 and a call before the big blind acts is one pot, not a
+    main pot and a side pot the big blind cannot win).
     """
-    pots = list(side_pots(dict(table.total), set(table.folded)))
+    pots = list(side_pots(dict(table.total), set(table.folded), table.behind))
     if table.dead:
         live = tuple(sorted(table.live_seats))
         if pots and pots[0].eligible == live:
