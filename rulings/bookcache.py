@@ -96,10 +96,34 @@ def key(files: list[Path], names: list[str]) -> str:
     """A digest of everything a checked book depends on (``names``: how its origins print the files)."""
     h = hashlib.sha256(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
     for f, name in zip(files, names):
-        h.update(b"book\0" + str(f).encode() + b"\0" + name.encode() + b"\0" + f.read_bytes() + b"\0")
+        h.update(b"book\0" + str(f).encode() + b"\0" + name.encode() + b"\0" + digest(f).encode() + b"\0")
     for f in code_files():
-        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + digest(f).encode() + b"\0")
     return h.hexdigest()[:40]
+
+
+# A cold start asks for the digest of the same files several times: the cache key, the shipped copy's key
+# and its check of which topic files are unchanged, the catalogues' keys. Each file is read and hashed once
+# per process; the digest is kept with the file's stat (size, mtime, ctime, inode) and is used again only
+# while the stat is the same and the file had not been written in the SETTLED_NS before it was first hashed
+# (so an edit within one timestamp tick of an earlier one is never missed: a fresh file is hashed each time).
+SETTLED_NS = 2_000_000_000
+_DIGESTS: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+
+
+def digest(f: Path) -> str:
+    """The sha256 of a file's bytes (hex); OSError when it cannot be read."""
+    where = os.fspath(f)
+    st = os.stat(where)
+    sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    known = _DIGESTS.get(where)
+    if known is not None and known[0] == sig:
+        return known[1]
+    with open(where, "rb") as fh:
+        value = hashlib.sha256(fh.read()).hexdigest()
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > SETTLED_NS:
+        _DIGESTS[where] = (sig, value)
+    return value
 
 
 # -- the data-only encoding --------------------------------------------------------------------
@@ -357,7 +381,7 @@ def yaml_data(paths: list[Path], parse: Callable[[str], Any]) -> list[Any]:
     try:
         h = hashlib.sha256(f"{FORMAT}\0data\0{sys.version_info[:2]}\0".encode())
         for p in paths:
-            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+            h.update(p.name.encode() + b"\0" + digest(p).encode() + b"\0")
     except OSError:
         return build()
     data_key = h.hexdigest()[:40]
@@ -513,12 +537,12 @@ def code_key() -> str:
     the libraries that parse it."""
     h = hashlib.sha256(_versions().encode())
     for f in ship_code():
-        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + digest(f).encode() + b"\0")
     return h.hexdigest()[:40]
 
 
 def file_digests(files: list[Path]) -> dict[str, str]:
-    return {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    return {f.name: digest(f) for f in files}
 
 
 def ship_key(files: list[Path], code: str | None = None) -> str:
@@ -533,7 +557,7 @@ def ship_key(files: list[Path], code: str | None = None) -> str:
 def _data_key(paths: list[Path]) -> str:
     h = hashlib.sha256((_versions() + "data\0").encode())
     for p in paths:
-        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        h.update(p.name.encode() + b"\0" + digest(p).encode() + b"\0")
     return h.hexdigest()[:40]
 
 
