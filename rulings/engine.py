@@ -529,9 +529,10 @@ class Memo:
     """What one incident's runs found, shared by its two strata: the rules each posted fact matched, keyed by
     ruleset and the fact's text, and what each firing gave, keyed by the rule and the facts it reads."""
 
-    __slots__ = ("matches", "fires")
+    __slots__ = ("matches", "fires", "param_fields")
 
     def __init__(self) -> None:
+        self.param_fields: tuple[object, dict[str, Any]] | None = None   # (params, its tested fields): both strata
         self.matches: dict[tuple[str, str], list[int] | None] = {}   # None: the pre-check found no rule
         self.fires: dict[tuple, tuple[dict, dict, str | None]] = {}
 
@@ -1155,7 +1156,12 @@ class Engine:
         # durable-rules gets only the fields some condition tests: it serialises every field on
         # every assert, and refuses a fact of more than about 254 fields
         base = {k: v for k, v in facts.items() if k in self._fields}
-        base.update({f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
+        kept = memo.param_fields if memo is not None else None
+        if kept is None or kept[0] is not params:
+            kept = (params, {f: params[k] for k, f in self._param_field.items() if params.get(k) is not None})
+            if memo is not None:
+                memo.param_fields = kept
+        base.update(kept[1])
         facts["param"] = _nested(params)
         gated = [p for p in self._parts if p.is_open or p.admits(facts)]
         run = Run(facts, params)

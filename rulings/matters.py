@@ -24,6 +24,13 @@ def _parse(text: str):
 
 def now_order() -> list[str]:
     """The matters whose rulings move chips, award the pot or change who acts, most important first."""
+    return list(_now_order())
+
+
+@lru_cache(maxsize=1)
+def _now_order() -> tuple[str, ...]:
+    """Read once per process, as ``matters()`` is: a batch asks on every line (the cache file read
+    back and its digest checked each time was some 6% of a `rulings rule --jsonl` line)."""
     from rulings.bookcache import yaml_data
     raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], _parse)[0]
-    return list(raw.get("now") or [])
+    return tuple(raw.get("now") or [])

@@ -7,7 +7,6 @@ ruled to say whose turn it is and what that player faces.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from rulings.betting import BettingError
@@ -16,6 +15,7 @@ from rulings.betting.model import Action
 from rulings.incident import Incident
 from rulings.money import show
 from rulings.matters import matters, now_order
+from rulings.records import evolve
 from rulings.incident.checks import betting_params
 
 
@@ -44,7 +44,7 @@ def _next(incident: Incident, report: Any, to: int) -> str | None:
         return None
     hand = incident.hand
     act = Action(incident.disputed.seat, kind, to if kind == "raise" else None)
-    hand = replace(hand, streets=hand.streets[:-1] + (hand.streets[-1] + (act,),))
+    hand = evolve(hand, streets=hand.streets[:-1] + (hand.streets[-1] + (act,),))
     try:
         pos = position(hand, betting_params(report.params))  # type: ignore[arg-type]  # rule_on keeps the ParamValues
     except BettingError:

@@ -102,3 +102,21 @@ class LazyFrozen(Lazy):
     __slots__ = ()
     __setattr__ = _stand_in("__setattr__")
     __delattr__ = _stand_in("__delattr__")
+
+
+def evolve(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for a made record or dataclass with no ``__post_init__`` and every field
+    given to ``__init__``: a copy of its fields with ``changes`` set (replace's generic path, over
+    every field through ``__init__``, was some 3% of a `rulings rule --jsonl` line on its own)."""
+    cls = type(obj)
+    if hasattr(cls, "__post_init__"):   # its own work on the new fields: replace's own way
+        return dataclasses.replace(obj, **changes)
+    fields = cls.__dataclass_fields__
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    new = object.__new__(cls)
+    state = new.__dict__
+    state.update(obj.__dict__)
+    state.update(changes)
+    return new

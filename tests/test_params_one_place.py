@@ -42,6 +42,10 @@ def test_the_book_values_reach_the_arithmetic_by_setting():
     house, _ = books.load("tda-series", compile=False)
     over = betting_params(house.param_values("cash", {"raise_cap.max_raises": 4}))
     assert over.max_raises == 4
+    # kept per set of values: asked again, the same values give the same Params, other values their own
+    again = betting_params(house.param_values("cash", {"raise_cap.max_raises": 4}))
+    assert again is over and betting_params(house.param_values("cash", {"raise_cap.max_raises": 5})).max_raises == 5
+    assert betting_params(book.param_values("cash")).max_raises == CASH.max_raises != 4
 
 
 def _python_files() -> list[Path]:

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from rulings import bookcache
-from rulings.records import Lazy, LazyFrozen, record
+from rulings.records import Lazy, LazyFrozen, evolve, record
 
 
 def _pair():
@@ -127,3 +127,16 @@ def test_the_book_cache_reads_the_model_fields_as_dataclass_would_give_them():
     _, lazy = _pair()
     spec = bookcache._spec(lazy)
     assert "__dataclass_fields__" not in lazy.__dict__ and spec[1:] == (("name", "line", "tags"), True)
+
+
+def test_evolve_gives_what_replace_gives_and_refuses_a_field_the_class_lacks():
+    plain, lazy = _pair()
+    for cls in (plain, lazy):
+        a = cls("pot.yaml", 3, {"x": 1})
+        b = evolve(a, line=7)
+        assert b == dataclasses.replace(a, line=7) and (b.name, b.line, b.tags) == ("pot.yaml", 7, {"x": 1})
+        assert (a.line, type(b)) == (3, cls)   # the original stands
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            b.line = 8
+        with pytest.raises(TypeError, match="no field 'lines'"):
+            evolve(a, lines=7)

@@ -32,12 +32,27 @@ def betting_params(values: Any) -> Params:
     declaration's ``arithmetic:``); a book that leaves one out is refused (R111, a book problem).
     """
     supplied = {attr: values[name] for name, attr in values.arithmetic.items() if name in values}
+    try:
+        key = tuple((k, v.__class__, v) for k, v in supplied.items())   # 1 and True are one key else
+        made = _PARAMS.get(key)
+    except TypeError:   # a value that cannot be a key: made afresh
+        key, made = None, None
+    if made is not None:
+        return made
     missing = [f for f in PARAM_NAMES if f not in supplied]
     if missing:
         raise ProblemsError([Problem("<rulebook>", 0, 0, "R111",
                                      "no parameter of the book supplies the betting arithmetic's "
                                      + ", ".join(missing), hint="declare one with arithmetic: NAME")])
-    return Params(**supplied)
+    made = Params(**supplied)
+    if key is not None and len(_PARAMS) < 256:   # a handful of settings and what-ifs per process
+        _PARAMS[key] = made
+    return made
+
+
+# Params is frozen: one per set of values serves every incident ruled under it (a batch line asked for it
+# some four times: the reader's check, the situation, the dealer's next step)
+_PARAMS: dict[tuple, Params] = {}
 
 
 def kill_sizes(game: Game) -> dict[str, KillLimits | None]:

@@ -19,6 +19,7 @@ from rulings.betting import Action, Game, Hand, Player
 from rulings.catalogue import did_you_mean, facts
 from rulings.incident.hand import read_at, read_awards, read_showdown, read_streets
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
+from rulings.records import evolve
 from rulings.incident.procedure import read_procedure
 from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards
 from rulings.incident.table import read_table
@@ -460,7 +461,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     later, checked = check_read(incident, book, replay)
     if r.problems or later:
         raise ProblemsError(r.problems + later)
-    return replace(incident, checked=checked)
+    return evolve(incident, checked=checked)
 
 
 def each_act(incident: Incident) -> list[Incident]:

@@ -6,11 +6,11 @@ Money is in minor units (hundredths), never float.
 """
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import field
 from typing import Any
 
 from rulings.betting import Action, Hand
-from rulings.records import LazyFrozen, record
+from rulings.records import LazyFrozen, evolve, record
 from rulings.yamlsrc import Located
 
 
@@ -155,7 +155,7 @@ def hand_at(incident: Incident, act: Act) -> Hand:
     log = incident.log
     names = log.streets if log is not None else (incident.street,)
     k = names.index(act.street)
-    return replace(whole, streets=whole.streets[:k] + (whole.streets[k][:act.after_count],))
+    return evolve(whole, streets=whole.streets[:k] + (whole.streets[k][:act.after_count],))
 
 
 def focus(incident: Incident, act: Act) -> Incident:
@@ -163,5 +163,5 @@ def focus(incident: Incident, act: Act) -> Incident:
     hand = hand_at(incident, act)
     count = sum(map(len, hand.streets))
     inputs = {**incident.inputs, **act.inputs}
-    return replace(incident, hand=hand, street=act.street, disputed=act.disputed, after=act.after,
+    return evolve(incident, hand=hand, street=act.street, disputed=act.disputed, after=act.after,
                    inputs=inputs, action_paths=incident.action_paths[:count])
