@@ -10,13 +10,8 @@ from __future__ import annotations
 import io
 import json
 
-import pytest
 import yaml
-with __import__("warnings").catch_warnings():    # starlette asks for httpx2, which is not needed here
-    __import__("warnings").simplefilter("ignore")
-    from starlette.testclient import TestClient
-
-from service_support import BACKENDS, count_entries, login, make_service, overchip
+from service_support import count_entries, login, overchip
 
 TWO_ACTS = """\
 incident: undercalls
@@ -120,19 +115,6 @@ def test_rulings_ask_asks_each_act_and_writes_the_answer_into_that_act(tmp_path)
 
 
 # ---------------------------------------------------------------- the service
-
-@pytest.fixture(params=BACKENDS)
-def svc(request, tmp_path):
-    service = make_service(tmp_path, request.param)
-    yield service
-    service.close()
-
-
-@pytest.fixture
-def client(svc):
-    from rulings.service.app import create_app
-    with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
-        yield c
 
 
 def test_the_service_rules_and_records_every_act_in_one_entry(client, svc):

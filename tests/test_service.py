@@ -14,19 +14,6 @@ with __import__("warnings").catch_warnings():    # starlette asks for httpx2, wh
 from service_support import BACKENDS, PASSWORDS, count_entries, login, make_service, overchip
 
 
-@pytest.fixture(params=BACKENDS)
-def svc(request, tmp_path):
-    service = make_service(tmp_path, request.param)
-    yield service
-    service.close()
-
-
-@pytest.fixture
-def client(svc):
-    from rulings.service.app import create_app
-    with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
-        yield c
-
 
 def _rule(client, headers, incident=None, **extra):
     body = {"incident": incident if incident is not None else overchip(), **extra}
