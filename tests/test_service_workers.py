@@ -62,10 +62,12 @@ def two_workers(request, tmp_path):
         proc.wait(timeout=30)
 
 
-def _spread(base: str, n: int, method: str, path: str, **kw) -> tuple[list[int], set[int]]:
-    """n requests on fresh connections, with /health between them; the statuses and the workers seen."""
+def _spread(base: str, n: int, method: str, path: str, both: bool = True, **kw) -> tuple[list[int], set[int]]:
+    """n requests on fresh connections, with /health between them, then (``both``) on until both workers have
+    answered, up to 60 more: the kernel hands each connection to one worker and may pick the same one ten
+    times running. The statuses and the workers seen."""
     statuses, workers = [], set()
-    for _ in range(n):
+    while len(statuses) < n or (both and len(workers) < 2 and len(statuses) < n + 60):
         statuses.append(_fresh(base, method, path, **kw).status_code)
         workers.add(_fresh(base, "GET", "/health").json()["worker"])
     return statuses, workers
@@ -74,12 +76,12 @@ def _spread(base: str, n: int, method: str, path: str, **kw) -> tuple[list[int],
 def test_the_login_limit_holds_across_workers(two_workers):
     base = two_workers
     wrong = {"json": {"username": "fiona", "password": "not-her-password"}}
-    first, _ = _spread(base, 5, "POST", "/api/login", **wrong)
+    first, _ = _spread(base, 5, "POST", "/api/login", both=False, **wrong)
     assert first == [401] * 5
     # a limit kept per worker would let another 5 through on the other worker; the shared one refuses all
     later, workers = _spread(base, 12, "POST", "/api/login", **wrong)
     assert len(workers) == 2, "the requests all went to one worker; the test proves nothing"
-    assert later == [429] * 12
+    assert set(later) == {429} and len(later) >= 12
     right = _fresh(base, "POST", "/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]})
     assert right.status_code == 429 and int(right.headers["retry-after"]) > 0
     # the client address's count is shared too: another account from it waits as well
@@ -92,9 +94,9 @@ def test_a_logout_reaches_every_worker_within_the_stated_bound(two_workers):
     r = _fresh(base, "POST", "/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]})
     auth = {"Authorization": f"Bearer {r.json()['token']}"}
     seen, workers = _spread(base, 10, "GET", "/api/me", headers=auth)     # both workers now hold the session
-    assert seen == [200] * 10 and len(workers) == 2
+    assert set(seen) == {200} and len(seen) >= 10 and len(workers) == 2
     assert _fresh(base, "POST", "/api/logout", headers=auth).status_code == 204
     time.sleep(CHECK_SECONDS + 0.5)
     after, workers = _spread(base, 12, "GET", "/api/me", headers=auth)
     assert len(workers) == 2
-    assert after == [401] * 12
+    assert set(after) == {401} and len(after) >= 12
