@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from starlette.testclient import TestClient
+with __import__("warnings").catch_warnings():    # starlette asks for httpx2, which is not needed here
+    __import__("warnings").simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from service_support import PASSWORDS, count_entries, make_service
 
