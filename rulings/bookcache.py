@@ -186,11 +186,25 @@ def _reduce(obj: Any) -> Any:
     names = _BY_TYPE.get(type(obj))
     if names is not None:
         lazy = LAZY.get(type(obj))
-        return type(obj), tuple(encode(getattr(obj, f)) if f == lazy else getattr(obj, f) for f in names)
+        return type(obj), tuple(_lazy_payload(obj, f) if f == lazy else getattr(obj, f) for f in names)
     if type(obj) is Decimal or obj is Decimal or obj in _BY_TYPE:
         return NotImplemented   # pickle's own way: a Decimal as its text; a model class by its name
     # text, numbers, lists, tuples, dicts and sets never come here (pickle writes them itself)
     raise TypeError(f"cannot cache a {type(obj).__name__}")
+
+
+def _lazy_payload(obj: Any, name: str) -> bytes:
+    """A lazy field's own payload: as it was read when it has not been decoded since (a shipped rule's
+    examples on a true miss: their origins name the file by its name only, as ``loads`` expects), else
+    encoded now."""
+    load = obj.__dict__.get("_examples_load")
+    if (type(load) is partial and load.func is _examples_here and len(load.args) == 2
+            and type(load.args[0]) is partial and type(obj.origin.file) is str
+            and load.args[1].get(Path(obj.origin.file).name) == obj.origin.file):
+        inner = load.args[0]
+        if inner.func is decode_examples and type(inner.args[0]) is bytes:
+            return inner.args[0]
+    return encode(getattr(obj, name))
 
 
 class _Writer(pickle.Pickler):
@@ -252,8 +266,12 @@ def loads(raw: bytes, book_key: str) -> model.Rulebook:
     if hashlib.sha256(payload).hexdigest() != head.get("sha256"):
         raise CacheError("the content does not match its digest")
     book = decode(payload)
-    if not isinstance(book, model.Rulebook):
+    if not isinstance(book, model.Rulebook) or not isinstance(book.rules, dict):
         raise CacheError("not a rulebook")
+    for r in book.rules.values():   # examples kept as the shipped copy wrote them name their file by name only
+        load = r.__dict__.get("_examples_load") if type(r) is model.Rule else None
+        if load is not None and type(r.origin) is model.Origin and type(r.origin.file) is str:
+            r.__dict__["_examples_load"] = partial(_examples_here, load, {Path(r.origin.file).name: r.origin.file})
     return book
 
 
@@ -325,6 +343,15 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     where = folder()
     if where is None:
         return build()
+    # the package's own checked copy first: it is keyed by the files' names and bytes and the code that
+    # checks and compiles them, which is all the book it holds depends on, so the whole package's code need
+    # not be hashed for the cache key (nothing is written for it: the folder never holds the same book)
+    book = shipped_book(files, names)
+    if book is not None:
+        book_key = "shipped-" + hashlib.sha256(
+            "\0".join([_shipped_file()["head"]["key"], *names]).encode()).hexdigest()[:32]
+        _SERVED.add(book_key)
+        return _remember(book, book_key)
     try:
         book_key = key(files, names)
     except OSError:
@@ -336,10 +363,6 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         return _remember(book, book_key)
     except (OSError, CacheError):
         pass
-    book = shipped_book(files, names)
-    if book is not None:   # the package's own checked copy: nothing to write
-        _SERVED.add(book_key)
-        return _remember(book, book_key)
     book = build()
     _store(where, path, book, book_key)
     return _remember(book, book_key)
@@ -626,13 +649,38 @@ def _decoded(ship: dict) -> model.Rulebook | None:
     return book if isinstance(book, model.Rulebook) and isinstance(book.files, list) else None
 
 
-def _examples_here(load: Callable[[], tuple], where: dict[str, str]) -> tuple:
-    """A shipped rule's examples when first read (see ``LAZY``), their origins given the files' names here."""
+def _examples_here(load: Callable[[], tuple], where: dict[str, str], lines: int = 0) -> tuple:
+    """A shipped rule's examples when first read (see ``LAZY``), their origins given the files' names here
+    (and moved ``lines`` down with their rule)."""
     examples = load()
     for e in examples:
-        if e.origin.file in where:
-            object.__setattr__(e.origin, "file", where[e.origin.file])   # decoded just now, held by nothing else
+        _moved(e.origin, where, lines)
     return examples
+
+
+def kept_examples(rule: model.Rule, where: dict[str, str]) -> None:
+    """Give a shipped rule's examples (origins by file name only) the names in ``where``: when they are first
+    read if they are still a payload, else now (a rule just decoded, held by nothing else)."""
+    moved_examples(rule, where, 0)
+
+
+def moved_examples(rule: model.Rule, where: dict[str, str], lines: int) -> None:
+    """``kept_examples``, the examples also ``lines`` further down (their rule's entry moved in its file)."""
+    fields = rule.__dict__
+    load = fields.get("_examples_load")
+    if load is not None:
+        fields["_examples_load"] = partial(_examples_here, load, where, lines) if lines else partial(
+            _examples_here, load, where)
+        return
+    for e in fields.get("examples", ()):
+        _moved(e.origin, where, lines)
+
+
+def _moved(origin: model.Origin, where: dict[str, str], lines: int) -> None:
+    if origin.file in where:   # decoded just now, held by nothing else
+        object.__setattr__(origin, "file", where[origin.file])
+        if lines:
+            object.__setattr__(origin, "line", origin.line + lines)
 
 
 def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
@@ -691,7 +739,15 @@ def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
         return None
     if "seed" not in ship:
         ship["seed"] = [(r.when, r.then) for r in book.rules.values()]
+        ship["shape"] = ([(r.id, r.exception_to) for r in book.rules.values()], sorted(book.parameters))
     return book, same
+
+
+def shipped_rule_digests() -> dict[str, str] | None:
+    """The shipped copy's rules by the digest of their entries (rulings/rulebook/load.py ``rule_digest``)."""
+    ship = _shipped_file()
+    got = _data_part(ship, "rules") if ship is not None else None
+    return got if type(got) is dict else None
 
 
 def shipped_form(book_key: str | None, part_rules: int, rules: int) -> dict | None:
@@ -720,6 +776,34 @@ def shipped_compiled(rules: list[model.Rule]) -> list | None:
     if type(data) is not list or len(data) != len(seed):
         return None
     return [data[i] if (r.when, r.then) == seed[i] else None for i, r in enumerate(rules)]
+
+
+def shipped_whole_form(book: model.Rulebook, seed: list, part_rules: int) -> dict | None:
+    """After ``shipped_compiled`` gave ``seed``: the shipped copy's whole compiled form when the engine would
+    compile exactly it again -- every rule the copy's at its place with the same conditions and outcome
+    (``seed`` has each entry), the same ids and exceptions in the same order (a rule's priority is its depth
+    of exceptions), the same parameters' names, the same rules per ruleset (the code that compiles, and the
+    catalogues it reads, are the copy's: ``shipped_parts`` checked them); else None."""
+    ship = _shipped_file()
+    shape = ship.get("shape") if ship is not None else None
+    if (shape is None or ship["head"].get("part_rules") != part_rules or any(s is None for s in seed)
+            or [(r.id, r.exception_to) for r in book.rules.values()] != shape[0]
+            or sorted(book.parameters) != shape[1]):
+        return None
+    form = _data_part(ship, "form")
+    if not isinstance(form, dict) or not isinstance(form.get("rules"), list) or len(form["rules"]) != len(seed):
+        return None
+    return form
+
+
+def shipped_texts() -> set[str]:
+    """The durable-rules documents of the shipped copy's rulesets: durable-rules took each of them when the
+    copy was written (scripts/ship_book.py compiles the book and registers every ruleset)."""
+    ship = _shipped_file()
+    form = _data_part(ship, "form") if ship is not None else None
+    if not isinstance(form, dict) or not isinstance(form.get("parts"), list):
+        return set()
+    return {p["text"] for p in form["parts"] if isinstance(p, dict) and type(p.get("text")) is str}
 
 
 def shipped_data(paths: list[Path]) -> list | None:

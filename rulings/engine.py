@@ -854,8 +854,12 @@ class Engine:
         form = None
         if seed is not None:
             try:
-                form = self._form(rules, part_rules, seed)
-                self._apply(rules, form, eager=True)
+                form = bookcache.shipped_whole_form(book, seed, part_rules)
+                if form is not None:   # what compiling would give again: durable-rules took it when shipped
+                    self._apply(rules, form, eager=False)
+                else:   # the rulesets durable-rules took when the copy was written are registered when used
+                    form = self._form(rules, part_rules, seed)
+                    self._apply(rules, form, eager=True, taken=bookcache.shipped_texts())
             except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                 self._drop()   # not entries this compiler wrote: every rule compiled below
                 form = None
@@ -901,10 +905,11 @@ class Engine:
                 "param_field": {k: f for k in self.book.parameters if (f := field_name("param." + k)) in fields},
                 "parts": parts}
 
-    def _apply(self, rules: list[Rule], form: dict, eager: bool) -> None:
+    def _apply(self, rules: list[Rule], form: dict, eager: bool, taken: set[str] = frozenset()) -> None:
         """The engine from its compiled form: the agenda's rules and the rulesets, registered with durable-rules
-        now (``eager``: a form just compiled, kept only once durable-rules has taken all of it) or when first
-        posted to (a kept form, which it took when it was compiled)."""
+        now (``eager``: a form just compiled, kept only once durable-rules has taken all of it; but for a
+        ruleset whose document is in ``taken``, which it took before) or when first posted to (a kept form,
+        which it took when it was compiled)."""
         self._fields = set(form["fields"])
         self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = form["param_field"]
@@ -926,7 +931,8 @@ class Engine:
         self._part_of = {i: p for p in self._parts for i in p.members}
         if eager:
             for p in self._parts:
-                self._register(p)
+                if p.text not in taken:
+                    self._register(p)
 
     def _register(self, p: _Part) -> None:
         """Give one ruleset to durable-rules (its C core, and the host's directory as its own host would)."""

@@ -32,7 +32,7 @@ def _build() -> bytes:
     from rulings.engine import PART_RULES, Engine, rule_compiled, ruled_flags
     from rulings.rulebook import model
     from rulings.rulebook.load import ROOT as BOOKS
-    from rulings.rulebook.load import standard_book
+    from rulings.rulebook.load import read_topic_files, rule_digest, standard_book
     from rulings.yamlsrc import _display
     assert os.environ.get("RULINGS_CACHE") == "off"   # built from the files, whatever any cache holds
     files = sorted((BOOKS / "standard").glob("*.yaml"))
@@ -79,8 +79,16 @@ def _build() -> bytes:
 
     def text(value: Any) -> bytes:   # as bookcache.yaml_data keeps a catalogue
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    digests: dict[str, str] = {}   # for a true miss: each rule by its entry's digest (rule_digest)
+    docs, problems = read_topic_files(files)
+    assert not problems
+    for doc, data in docs:
+        for i, raw in enumerate(data["rules"]):
+            assert " at 0x" not in repr(raw)   # the digest is of the entry's text form: no object's address
+            digests[rule_digest(doc, raw, ("rules", i), data["topic"], data.get("example_defaults"))] = raw["id"]
+    assert sorted(digests.values()) == sorted(book.rules)
     parts = {"book": bookcache.encode(book), "form": bookcache.data_payload(form),
-             "compiled": bookcache.data_payload(compiled)}
+             "compiled": bookcache.data_payload(compiled), "rules": bookcache.data_payload(digests)}
     parts.update({f"data-{k}": text(data) for k, data in datas})
     code = bookcache.code_key()
     head = {"format": bookcache.SHIP_FORMAT, "key": bookcache.ship_key(files, code), "code": code,

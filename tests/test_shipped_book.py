@@ -315,9 +315,13 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
 
     # compiled: the copy's entries for the rules it holds unchanged, the compiler's for the others
     with pytest.MonkeyPatch.context() as mp:
-        compiled = _compiling(mp)
+        compiled, registered = _compiling(mp), _registering(mp)
         engine = Engine(book)
     try:
+        # given to durable-rules now: only the rulesets whose documents the copy's compiled form lacks
+        taken = bookcache.shipped_texts()
+        assert registered == [p.name for p in engine._parts if p.text not in taken]
+        assert 0 < len(registered) < len(engine._parts)
         before = {r.id: (r.when, r.then) for r in from_files.rules.values()}
         changed = [r.id for r in book.rules.values() if before[r.id] != (r.when, r.then)]
         assert changed == ["misdeclared-calls.opening-overchip-stands-late", "pot-limit.silent-overchip-is-pot-bet",
@@ -332,6 +336,74 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
             plain.close()
     finally:
         engine.close()
+
+
+def _registering(monkeypatch) -> list[str]:
+    """The rulesets engines give durable-rules from now on (at construction, or when first posted to)."""
+    registered: list[str] = []
+    real = Engine._register
+
+    def registering(self, part):
+        if not part._handle:
+            registered.append(part.name)
+        return real(self, part)
+    monkeypatch.setattr(Engine, "_register", registering)
+    return registered
+
+
+def test_entries_only_moved_are_the_copys_rules_with_their_new_lines(cache, from_files, tmp_path, monkeypatch):
+    from rulings.rulebook import load
+    root = _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    # two comment lines above wagers.yaml's first rule: every rule of the file moves down two lines, none changes
+    _edit(root, "wagers.yaml", "rules:\n", "rules:\n# a note\n# and another\n")
+    parsed: list[str] = []
+    real = load.parse_rule
+
+    def parsing(doc, raw, *a, **kw):
+        parsed.append(raw["id"])
+        return real(doc, raw, *a, **kw)
+    monkeypatch.setattr(load, "parse_rule", parsing)
+    book, read = _layered(root, monkeypatch)
+    assert read == ["wagers.yaml"] and parsed == []   # the file read and checked, no entry of it parsed again
+    full = _full(root)
+    assert book == full   # every rule, example and origin as a full check gives them
+    moved, was = book.rules["wagers.silent-single-chip-bet"], from_files.rules["wagers.silent-single-chip-bet"]
+    assert (moved.origin.file, moved.origin.line) == ("rulebooks/standard/wagers.yaml", was.origin.line + 2)
+    assert [(e.origin.file, e.origin.line) for e in moved.examples] == [
+        ("rulebooks/standard/wagers.yaml", e.origin.line + 2) for e in was.examples]
+    unmoved = book.rules["pot-limit.silent-overchip-is-pot-bet"]
+    assert [e.origin for e in unmoved.examples] == [e.origin for e in full.rules[unmoved.id].examples]
+    assert _built(cache)
+
+    # the copy kept in the folder reads back as the same book, examples and origins too
+    again = standard_book(root)
+    assert again is not book and again == full
+    assert [e.origin for r in again.rules.values() for e in r.examples] == [
+        e.origin for r in full.rules.values() for e in r.examples]
+
+    # and compiles to the shipped form: nothing compiled, no ruleset given to durable-rules until it is used
+    with pytest.MonkeyPatch.context() as mp:
+        compiled, registered = _compiling(mp), _registering(mp)
+        engine = Engine(book)
+        assert compiled == [] and registered == []
+        try:
+            with pytest.MonkeyPatch.context() as off:
+                off.setenv("RULINGS_CACHE", "off")
+                plain = Engine(full)
+            try:
+                _same_compiled(engine, plain)
+                from rulings.incident import load_incident
+                from rulings.render import report_json
+                from rulings.ruling import rule_on
+                incident = load_incident(HEADLINE)
+                assert report_json(rule_on(incident, book, engine)) == report_json(rule_on(incident, full, plain))
+                ours = [n for n in registered if n.startswith(engine.name + "p")]
+                assert ours and len(ours) < len(engine._parts)   # only the rulesets posted to
+            finally:
+                plain.close()
+        finally:
+            engine.close()
 
 
 def test_an_edit_that_breaks_a_rule_of_another_file_is_reported_as_a_full_check_reports_it(

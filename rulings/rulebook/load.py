@@ -42,6 +42,20 @@ def origin(doc: Located, path: tuple) -> Origin:
     return Origin(doc.file, line, col)
 
 
+def rule_digest(doc: Located, raw: Any, path: tuple, topic: Any, defaults: Any) -> str:
+    """What parsing a rule's entry depends on inside its file (besides the book's parameters, the catalogues
+    and the code): the entry as read, the file's topic and example defaults, the entry's column and where its
+    examples sit from its first line. Two entries with one digest parse to one rule but for the lines."""
+    import hashlib
+    line, col, _ = doc.at(path)
+    layout: list = [col]
+    examples = raw.get("examples") if isinstance(raw, dict) else None
+    for j in range(len(examples) if isinstance(examples, list) else 0):
+        at_line, at_col, _ = doc.at(path + ("examples", j))
+        layout.append((at_line - line, at_col))
+    return hashlib.sha256(repr((topic, defaults, raw, layout)).encode()).hexdigest()
+
+
 def parse_parameter(doc: Located, name: str, raw: dict, problems: list[Problem]) -> Parameter | None:
     path = ("parameters", name)
     if not PARAM_NAME.match(str(name)):
@@ -388,6 +402,9 @@ def build_layered(name: str, title: str, files: list[Path]) -> Rulebook:
 def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: set[str]) -> Rulebook | None:
     from dataclasses import replace
 
+    from rulings import bookcache
+    from rulings.bookcache import kept_examples, moved_examples
+    from rulings.records import evolve
     from rulings.yamlsrc import _display
     shown = {f.name: _display(f) for f in files}
     changed = [f for f in files if f.name not in same]
@@ -429,18 +446,29 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
     if check_arithmetic(params, by_file):
         return None
     rules: dict[str, Rule] = {}
+    digests = bookcache.shipped_rule_digests() or {}   # the copy's rules by the digest of their entries
+    taken = {r.id for f in files if f.name in same for r in kept_rules.get(f.name, [])}
     for f in files:
         if f.name in same:
             parsed: list[Rule | None] = []
             for r in kept_rules.get(f.name, []):
                 here(r.origin)
-                for e in r.examples:
-                    here(e.origin)
-                parsed.append(replace(r, when=r.written) if r.written is not None else r)   # before inheriting
+                kept_examples(r, {f.name: shown[f.name]})
+                parsed.append(evolve(r, when=r.written) if r.written is not None else r)   # before inheriting
         else:
             doc, data = by_file[shown[f.name]], data_of[shown[f.name]]
-            parsed = [parse_rule(doc, raw, ("rules", i), data["topic"], params, problems,
-                                 defaults=data.get("example_defaults")) for i, raw in enumerate(data["rules"])]
+            parsed = []
+            for i, raw in enumerate(data["rules"]):
+                path, defaults = ("rules", i), data.get("example_defaults")
+                kept = shipped.rules.get(digests.get(rule_digest(doc, raw, path, data["topic"], defaults), ""))
+                if kept is not None and kept.id not in taken:   # an entry the copy holds as it is: only moved
+                    taken.add(kept.id)
+                    at = origin(doc, path)
+                    moved_examples(kept, {kept.origin.file: doc.file}, at.line - kept.origin.line)
+                    parsed.append(evolve(kept, origin=at, when=kept.written if kept.written is not None
+                                         else kept.when))
+                    continue
+                parsed.append(parse_rule(doc, raw, path, data["topic"], params, problems, defaults=defaults))
         for r in parsed:
             if r is None or r.id in rules:
                 return None
