@@ -221,7 +221,7 @@ def cold() -> None:
     empty, miss, full = [], [], []
     with tempfile.TemporaryDirectory() as copy:
         edited = [py, "-c", f"import sys; sys.path.insert(0, {str(_edited_copy(Path(copy)))!r}); "
-                  "from rulings.cli.main import main; main()", "rule", incident]
+                  "from rulings.cli import run; run()", "rule", incident]
         with tempfile.TemporaryDirectory() as d:   # once to compile the copy's modules, and to check it is the copy
             out = subprocess.run(edited + ["--verbose"], cwd=ROOT, env=dict(env, RULINGS_CACHE=d),
                                  capture_output=True, text=True)

@@ -1,6 +1,6 @@
 """``python -m rulings``: the same command line as the ``rulings`` script."""
 import sys
 
-from rulings.cli.main import main
+from rulings.cli import run
 
-sys.exit(main())
+sys.exit(run())

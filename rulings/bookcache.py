@@ -47,7 +47,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 import time
 import weakref
 from decimal import Decimal
@@ -473,6 +472,7 @@ def _store(where: Path, path: Path, book: model.Rulebook, book_key: str) -> None
 
 
 def _write(where: Path, path: Path, data: bytes) -> None:
+    import tempfile   # only to write (it imports shutil and random): a start served from a copy writes nothing
     tmp = None
     try:
         where.mkdir(parents=True, exist_ok=True)
