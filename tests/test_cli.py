@@ -124,3 +124,27 @@ def test_calc_incident_json(capsys):
     data = json.loads(out)
     assert code == 0
     assert (data["pot"], data["to_call"], data["min_raise_to"], data["max_raise_to"]) == (150, 50, 100, 250)
+
+
+
+def test_the_installed_entry_sets_its_imports_aside_and_collects_as_before():
+    """rulings.cli.run (the script, python -m rulings): the command line's modules are imported with the
+    collector paused and what they made is frozen; the command itself runs with the collector on."""
+    import subprocess
+    import sys
+    probe = ("import builtins, gc, sys\n"
+             "from rulings.cli import run\n"
+             "real = builtins.__import__\n"
+             "def spy(name, *args, **kwargs):\n"   # the command, as run() imports it, reports on the collector
+             "    got = real(name, *args, **kwargs)\n"
+             "    if name == 'rulings.cli.main':\n"
+             "        print(gc.isenabled())\n"
+             "        got.main = lambda: print(gc.isenabled(), gc.get_freeze_count()) or 0\n"
+             "    return got\n"
+             "builtins.__import__ = spy\n"
+             "sys.exit(run())\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    paused, on, frozen = out.stdout.split()
+    assert (paused, on) == ("False", "True")   # off while importing, on again for the command
+    assert int(frozen) > 20_000                # yaml, jinja2, durable-rules and the package, set aside
