@@ -32,8 +32,15 @@ It is keyed by content only: each topic file's name and bytes, the code that
 loading and compiling run (``SHIP_CODE``) and the catalogues. A copy that does
 not match is ignored and the book is read and checked from its files, as on
 any miss; on a true miss the files it holds unchanged are taken from it
-(rulings/rulebook/load.py ``build_layered``) and so are the compiled
-conditions of the rules it holds unchanged (rulings/engine.py).
+(rulings/rulebook/load.py ``build_layered``), and so are the entries of a
+changed file it holds as they are (by their digest: only their lines move)
+and the compiled conditions of the rules it holds unchanged, in any book
+(rulings/engine.py).
+
+A house book that extends the standard book is kept in the folder as well,
+merged (``cached_house``): keyed by the standard book's key and the house
+file's place, name in reports and bytes, so when it is there neither book is
+read.
 ``scripts/ship_book.py`` writes it; ``tests/test_shipped_book.py`` fails until
 it is current. ``RULINGS_SHIPPED=off`` ignores it.
 """
@@ -345,16 +352,19 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     # the package's own checked copy first: it is keyed by the files' names and bytes and the code that
     # checks and compiles them, which is all the book it holds depends on, so the whole package's code need
     # not be hashed for the cache key (nothing is written for it: the folder never holds the same book)
-    book = shipped_book(files, names)
-    if book is not None:
-        book_key = "shipped-" + hashlib.sha256(
-            "\0".join([_shipped_file()["head"]["key"], *names]).encode()).hexdigest()[:32]
-        _SERVED.add(book_key)
-        return _remember(book, book_key)
     try:
-        book_key = key(files, names)
+        book_key, shipped = book_key_of(files, names)
     except OSError:
         return build()
+    if shipped:
+        book = shipped_book(files, names)
+        if book is not None:
+            _SERVED.add(book_key)
+            return _remember(book, book_key)
+        try:
+            book_key = key(files, names)
+        except OSError:
+            return build()
     path = where / f"book-{book_key}.bin"
     try:
         book = loads(_read(path), book_key)
@@ -364,6 +374,47 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         pass
     book = build()
     _store(where, path, book, book_key)
+    return _remember(book, book_key)
+
+
+def book_key_of(files: list[Path], names: list[str]) -> tuple[str, bool]:
+    """The key ``cached`` keeps the book of these files under, and whether the package's shipped copy holds
+    it (by the files' names and bytes and the code that checks and compiles them); OSError when a file
+    cannot be read. Nothing is decoded."""
+    ship = _shipped_file()
+    if ship is not None and len({f.name for f in files}) == len(files) and ship["head"]["key"] == ship_key(files):
+        return "shipped-" + hashlib.sha256("\0".join([ship["head"]["key"], *names]).encode()).hexdigest()[:32], True
+    return key(files, names), False
+
+
+def cached_house(path: Path, shown: str, files: list[Path], names: list[str],
+                 build: Callable[[], model.Rulebook]) -> model.Rulebook:
+    """A house book merged over the standard book of ``files`` (shown as ``names``), from the cache when a
+    good copy is there, else ``build()`` (and a copy kept when the house extends the standard book: one that
+    extends another house book depends on more files than its own). Keyed by the standard book's key (its
+    files and the code that checks them), the house file's place, its name in reports and its bytes."""
+    where = folder()
+    if where is None or not files:
+        return build()
+    try:
+        base, _ = book_key_of(files, names)
+        h = hashlib.sha256(f"{FORMAT}\0house\0{base}\0".encode())
+        # the file as the careful reader takes it: a FIFO, a device or a huge file is left to it to refuse
+        mine = hashlib.sha256(_read(Path(path))).hexdigest()
+        h.update(str(Path(path).resolve()).encode() + b"\0" + shown.encode() + b"\0" + mine.encode())
+    except (OSError, CacheError):
+        return build()
+    book_key = h.hexdigest()[:40]
+    where_to = where / f"book-{book_key}.bin"
+    try:
+        book = loads(_read(where_to), book_key)
+        _touch(where_to)
+        return _remember(book, book_key)
+    except (OSError, CacheError):
+        pass
+    book = build()
+    if book.extends == "standard":
+        _store(where, where_to, book, book_key)
     return _remember(book, book_key)
 
 
@@ -646,7 +697,12 @@ def _decoded(ship: dict) -> model.Rulebook | None:
         book = decode(payload)
     except CacheError:
         return None
-    return book if isinstance(book, model.Rulebook) and isinstance(book.files, list) else None
+    if not isinstance(book, model.Rulebook) or not isinstance(book.files, list):
+        return None
+    if "seed" not in ship:   # what the copy's rules are, for compiling a book that holds some of them
+        ship["seed"] = ([(r.id, r.exception_to, r.when, r.then) for r in book.rules.values()],
+                        sorted(book.parameters))
+    return book
 
 
 def _examples_here(load: Callable[[], tuple], where: dict[str, str], lines: int = 0) -> tuple:
@@ -737,9 +793,6 @@ def shipped_parts(files: list[Path]) -> tuple[model.Rulebook, set[str]] | None:
     book = _decoded(ship) if same else None
     if book is None or not all(type(f) is str for f in book.files):
         return None
-    if "seed" not in ship:
-        ship["seed"] = [(r.when, r.then) for r in book.rules.values()]
-        ship["shape"] = ([(r.id, r.exception_to) for r in book.rules.values()], sorted(book.parameters))
     return book, same
 
 
@@ -762,36 +815,35 @@ def shipped_form(book_key: str | None, part_rules: int, rules: int) -> dict | No
     return form
 
 
-def shipped_compiled(rules: list[model.Rule]) -> list | None:
-    """After a miss that read the shipped copy (``shipped_parts``), when every rule gives the ruling the
-    copy's rule at its place gives (the compiler's flags for ``ruled:`` tests are by place): the compiled
-    entry of each rule that is the copy's rule at its place with the same conditions and outcome (what it
-    needs, reads and uses, its fast expressions and its durable-rules conditions), None for the others;
-    else None."""
+def shipped_seed() -> tuple[list[tuple], list[str], list] | None:
+    """The shipped copy's rules as this process decoded them -- (id, exception_to, when, then) of each, in
+    the copy's order -- its parameters' names, and each rule's compiled entry (what it needs, reads and
+    uses, its fast expressions and its durable-rules conditions: rulings/engine.py ``rule_compiled``); None
+    when no book was taken from the copy in this process, or the copy does not hold them whole. The engine
+    takes the entries of the rules it holds unchanged (``shipped_parts`` and ``shipped_book`` checked that
+    the code and catalogues that compile them are the copy's)."""
     ship = _shipped_file()
-    seed = ship.get("seed") if ship is not None else None   # the copy's rules' (when, then)
-    if ship is None or seed is None or [r.then.ruling for r in rules] != [then.ruling for _, then in seed]:
+    seed = ship.get("seed") if ship is not None else None
+    if seed is None:
         return None
     data = _data_part(ship, "compiled")
-    if type(data) is not list or len(data) != len(seed):
+    if type(data) is not list or len(data) != len(seed[0]):
         return None
-    return [data[i] if (r.when, r.then) == seed[i] else None for i, r in enumerate(rules)]
+    return seed[0], seed[1], data
 
 
-def shipped_whole_form(book: model.Rulebook, seed: list, part_rules: int) -> dict | None:
-    """After ``shipped_compiled`` gave ``seed``: the shipped copy's whole compiled form when the engine would
-    compile exactly it again -- every rule the copy's at its place with the same conditions and outcome
-    (``seed`` has each entry), the same ids and exceptions in the same order (a rule's priority is its depth
-    of exceptions), the same parameters' names, the same rules per ruleset (the code that compiles, and the
-    catalogues it reads, are the copy's: ``shipped_parts`` checked them); else None."""
-    ship = _shipped_file()
-    shape = ship.get("shape") if ship is not None else None
-    if (shape is None or ship["head"].get("part_rules") != part_rules or any(s is None for s in seed)
-            or [(r.id, r.exception_to) for r in book.rules.values()] != shape[0]
-            or sorted(book.parameters) != shape[1]):
+def shipped_whole_form(book: model.Rulebook, every_entry: bool, part_rules: int) -> dict | None:
+    """The shipped copy's whole compiled form when the engine would compile exactly it again: every rule the
+    copy's with the same conditions and outcome (``every_entry``: the engine found an entry for each), the
+    same ids and exceptions in the same order (a rule's priority is its depth of exceptions), the same
+    parameters' names and the same rules per ruleset; else None."""
+    got = shipped_seed() if every_entry else None
+    if (got is None or _shipped_file()["head"].get("part_rules") != part_rules
+            or [(r.id, r.exception_to) for r in book.rules.values()] != [(s[0], s[1]) for s in got[0]]
+            or sorted(book.parameters) != got[1]):
         return None
-    form = _data_part(ship, "form")
-    if not isinstance(form, dict) or not isinstance(form.get("rules"), list) or len(form["rules"]) != len(seed):
+    form = _data_part(_shipped_file(), "form")
+    if not isinstance(form, dict) or not isinstance(form.get("rules"), list) or len(form["rules"]) != len(got[0]):
         return None
     return form
 

@@ -58,14 +58,14 @@ def _load(house: str | None, key: str, compile: bool) -> tuple[Rulebook, Engine 
 
 def _build(house: str | None, key: str, compile: bool) -> tuple[Rulebook, Engine | None]:
     if house:
-        from rulings.rulebook.house import house_names, load_house
+        from rulings.rulebook.house import house_names, load_house_kept
         path = house_path(house)
         if not path.exists():
             close = did_you_mean(house, house_names())
             raise ProblemsError([Problem(str(path), 0, 0, "R001", f"no house book '{house}'",
                                          hint=f"did you mean '{close}'?" if close else
                                          "give a path or a name under rulebooks/houses/")])
-        book = load_house(path, standard_book())
+        book = load_house_kept(path)
     else:
         book = standard_book()
     engine = Engine(book) if compile else None

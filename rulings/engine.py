@@ -465,8 +465,8 @@ def uses(rule: Rule) -> list[str]:
 
 def _form_path(book: Rulebook, rules: list[Rule], part_rules: int) -> Path | None:
     """Where the compiled form of a book is kept, keyed by content only: the book cache's key when the book
-    came from it (it covers the book's files and all of the package's code and catalogues), else a digest of
-    everything the form is made from -- the rules, the parameters' names, the package's code and catalogues."""
+    came from it (it covers the book's files and the code and catalogues that check and compile it), else a
+    digest of everything the form is made from -- the rules, the parameters' names, that code and catalogues."""
     from rulings import bookcache
     where = bookcache.folder()
     if where is None:
@@ -475,9 +475,8 @@ def _form_path(book: Rulebook, rules: list[Rule], part_rules: int) -> Path | Non
     h = hashlib.sha256(f"{FORM}\0{part_rules}\0".encode())
     if book_key is not None:
         h.update(book_key.encode())
-    else:
-        for f in bookcache.code_files():
-            h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    else:   # the code and catalogues that compile a book (bookcache.SHIP_CODE; a test checks it covers them)
+        h.update(bookcache.code_key().encode())
         h.update(repr(sorted(book.parameters)).encode())
         for r in rules:
             h.update(repr((r.id, r.when, r.then.effects, r.then.derive, r.then.say, r.then.ruling,
@@ -492,6 +491,47 @@ def ruled_flags(rules: list[Rule]) -> dict[str, list[str]]:
         if rule.then.ruling:
             ruled.setdefault(rule.then.ruling, []).append(f"f__{i}")
     return ruled
+
+
+def ruled_tested(conditions) -> set[str]:
+    """The rulings a rule's conditions ask about (``ruled:``)."""
+    out: set[str] = set()
+    for c in conditions:
+        if isinstance(c, AnyOf):
+            for g in c.groups:
+                out |= ruled_tested(g)
+        elif c.fact == "ruled":
+            out |= set(c.value) if isinstance(c.value, (list, tuple)) else {c.value}
+    return out
+
+
+def shipped_entries(rules: list[Rule]) -> list | None:
+    """For a book just compiled: the compiled entry (``rule_compiled``) the package's shipped copy holds for
+    each rule that is the copy's rule of the same id with the same conditions and outcome -- and, when it asks
+    whether a ruling was given, the same rules give that ruling at the same places (its flags are by place) --
+    None for the others; None for them all when no book was taken from the copy in this process."""
+    from rulings import bookcache
+    got = bookcache.shipped_seed()
+    if got is None:
+        return None
+    theirs, _, data = got
+    at = {rid: i for i, (rid, _, _, _) in enumerate(theirs)}
+    mine_flags = ruled_flags(rules)
+    their_flags: dict[str, list[str]] = {}
+    for i, (_, _, _, then) in enumerate(theirs):
+        if then.ruling:
+            their_flags.setdefault(then.ruling, []).append(f"f__{i}")
+    out: list = []
+    for r in rules:
+        i = at.get(r.id)
+        if i is not None:
+            _, _, when, then = theirs[i]
+            if ((r.when is when or r.when == when) and (r.then is then or r.then == then)
+                    and all(mine_flags.get(t) == their_flags.get(t) for t in ruled_tested(r.when))):
+                out.append(data[i])
+                continue
+        out.append(None)
+    return out
 
 
 def rule_compiled(rule: Rule, ruled: dict[str, list[str]]) -> list:
@@ -849,17 +889,22 @@ class Engine:
                 return
             except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                 self._drop()   # not a form this engine wrote: compiled again below
-        # a true miss of the standard book: the shipped copy's compiled entries for the rules it holds unchanged
-        seed = bookcache.shipped_compiled(rules) if bookcache.key_of(book) is not None else None
+        # a miss (the standard book changed, or a house book): the shipped copy's compiled entries for the rules
+        # it holds unchanged
+        seed = shipped_entries(rules)
         form = None
         if seed is not None:
-            try:
-                form = bookcache.shipped_whole_form(book, seed, part_rules)
-                if form is not None:   # what compiling would give again: durable-rules took it when shipped
-                    self._apply(rules, form, eager=False)
-                else:   # the rulesets durable-rules took when the copy was written are registered when used
-                    form = self._form(rules, part_rules, seed)
-                    self._apply(rules, form, eager=True, taken=bookcache.shipped_texts())
+            whole = bookcache.shipped_whole_form(book, all(s is not None for s in seed), part_rules)
+            if whole is not None:   # what compiling would give again: durable-rules took it when shipped
+                try:
+                    self._apply(rules, whole, eager=False)
+                    form = whole
+                except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    self._drop()   # not a form this engine wrote: made from the rules' entries below
+        if seed is not None and form is None:
+            try:   # the rulesets durable-rules took when the copy was written are registered when first used
+                form = self._form(rules, part_rules, seed)
+                self._apply(rules, form, eager=True, taken=bookcache.shipped_texts())
             except (EngineError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                 self._drop()   # not entries this compiler wrote: every rule compiled below
                 form = None

@@ -147,6 +147,18 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
     return load_house(target, standard, chain + (path.resolve(),))
 
 
+def load_house_kept(path: Path) -> Rulebook:
+    """``load_house`` over the standard book, kept in the book cache (rulings/bookcache.py ``cached_house``):
+    a house book that extends the standard book is read and checked again only when its bytes, the standard
+    book or the code change; when the cache has it, the standard book is not read at all."""
+    from rulings import bookcache
+    from rulings.rulebook.load import standard_book, standard_files
+    from rulings.yamlsrc import _display
+    files = standard_files()
+    return bookcache.cached_house(Path(path), _display(Path(path)), files, [_display(f) for f in files],
+                                  lambda: load_house(path, standard_book()))
+
+
 def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) -> Rulebook:
     """Merge a house book over the book it extends; raise ProblemsError with every problem, load nothing half-way."""
     path = Path(path)

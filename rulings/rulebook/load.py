@@ -542,12 +542,17 @@ def _rule_path(doc: Located, rule: Rule) -> tuple:
     return ()
 
 
+def standard_files(root: Path = ROOT) -> list[Path]:
+    """The standard book's topic files, in book order."""
+    return sorted((root / "standard").glob("*.yaml"))
+
+
 def standard_book(root: Path = ROOT) -> Rulebook:
     """The standard book, checked; a checked copy is kept on disk (rulings/bookcache.py).
 
     A missing or empty standard book is a load error, never a book with no rules.
     """
-    files = sorted((root / "standard").glob("*.yaml"))
+    files = standard_files(root)
     if not files:
         raise ProblemsError([Problem(str(root / "standard"), 0, 0, "R001",
                                      "the standard rulebook has no topic files",
