@@ -490,11 +490,13 @@ def _read(path: Path) -> bytes:
     """A cache file's bytes: a regular file of at most MAX_BYTES (a FIFO or a device is never waited on)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise CacheError("not a regular file")
+        want = min(st.st_size, MAX_BYTES) + 1   # the size it has now and a byte more (not a 16 MB buffer)
         parts, size = [], 0
-        while size <= MAX_BYTES:
-            part = os.read(fd, MAX_BYTES + 1 - size)
+        while size <= MAX_BYTES:   # it may grow meanwhile: read on, to MAX_BYTES and a byte
+            part = os.read(fd, (want if size < want else MAX_BYTES + 1) - size)
             if not part:
                 break
             parts.append(part)

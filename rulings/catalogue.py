@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from typing import Any
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
+
+from rulings.records import LazyFrozen, filled, record
 
 HERE = Path(__file__).resolve().parent
 FACT_TYPES = ("enum", "bool", "money", "count", "percent", "seat", "text")
@@ -14,8 +15,8 @@ NUMERIC = ("money", "count", "percent", "seat")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@dataclass(frozen=True)
-class Fact:
+@record(frozen=True)
+class Fact(LazyFrozen):
     """One fact a rule may test or set."""
 
     name: str
@@ -32,8 +33,8 @@ class Fact:
         return self.type in NUMERIC
 
 
-@dataclass(frozen=True)
-class Citation:
+@record(frozen=True)
+class Citation(LazyFrozen):
     """One key of the rules inventory: where the rule it names is written."""
 
     key: str
@@ -65,8 +66,10 @@ def facts() -> dict[str, Fact]:
         if default is not None and (spec["kind"] != "derived" or spec["type"] != "bool" or
                                     not isinstance(default, bool)):
             raise ValueError(f"{name}: only a derived true/false fact may have a default, and it is true or false")
-        out[name] = Fact(name, spec["kind"], spec["type"], spec["description"], spec.get("question", ""),
-                         tuple(spec.get("values", ())), spec.get("from"), default)
+        out[name] = filled(Fact, {"name": name, "kind": spec["kind"], "type": spec["type"],
+                                  "description": spec["description"], "question": spec.get("question", ""),
+                                  "values": tuple(spec.get("values", ())), "source": spec.get("from"),
+                                  "default": default})
     return out
 
 
@@ -74,7 +77,8 @@ def facts() -> dict[str, Fact]:
 def citations() -> dict[str, Citation]:
     from rulings.bookcache import yaml_data
     raw = yaml_data([HERE / "citations.yaml"], _parse)[0]
-    return {k: Citation(k, v["source"], v["section"], v["topic"]) for k, v in raw.items()}
+    return {k: filled(Citation, {"key": k, "source": v["source"], "section": v["section"], "topic": v["topic"]})
+            for k, v in raw.items()}
 
 
 def did_you_mean(word: str, choices, n: int = 1) -> str | None:

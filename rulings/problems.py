@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from rulings.records import LazyFrozen, record
 
 MAX_FILE_BYTES = 1_000_000   # a rulebook topic file or house book (Y007)
 
 
-@dataclass(frozen=True, order=True)
-class Problem:
+@record(frozen=True, order=True)
+class Problem(LazyFrozen):
     """One thing wrong, where it is, and what to do about it."""
 
     file: str

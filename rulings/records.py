@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Any, Callable, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, dataclass_transform
 
 T = TypeVar("T", bound=type)
 
@@ -45,8 +45,8 @@ def record(cls: T | None = None, /, **options: Any) -> Any:
             raise TypeError(f"{klass.__name__}: a record derives from records.Lazy")
         if options.get("frozen") and not issubclass(klass, LazyFrozen):
             raise TypeError(f"{klass.__name__}: a frozen record derives from records.LazyFrozen")
-        if options.get("slots") or options.get("order"):   # a new class; comparisons with no stand-in
-            raise TypeError(f"{klass.__name__}: slots and order are not for records; use dataclasses.dataclass")
+        if options.get("slots"):   # dataclass would make a new class, not the one written
+            raise TypeError(f"{klass.__name__}: slots are not for records; use dataclasses.dataclass")
         with _LOCK:
             _PENDING[klass] = options
         return klass
@@ -91,6 +91,13 @@ class Lazy:
     __repr__ = _stand_in("__repr__")
     __eq__ = _stand_in("__eq__")
     __hash__ = _stand_in("__hash__")   # type: ignore[assignment]
+    if not TYPE_CHECKING:   # a type checker knows them from ``order=True`` (dataclass_transform), as written
+        # made by ``order=True``; without it the made class keeps these, which answer as object's own do (a
+        # comparison it does not support: NotImplemented, so ``<`` raises TypeError)
+        __lt__ = _stand_in("__lt__")
+        __le__ = _stand_in("__le__")
+        __gt__ = _stand_in("__gt__")
+        __ge__ = _stand_in("__ge__")
     __dataclass_fields__ = _ClassAttribute("__dataclass_fields__")
     __dataclass_params__ = _ClassAttribute("__dataclass_params__")
     __match_args__ = _ClassAttribute("__match_args__")
@@ -102,6 +109,31 @@ class LazyFrozen(Lazy):
     __slots__ = ()
     __setattr__ = _stand_in("__setattr__")
     __delattr__ = _stand_in("__delattr__")
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def filled(cls: type, values: dict[str, Any]) -> Any:
+    """An object of a record (or dataclass) with no ``__post_init__``, given every field ``__init__`` takes,
+    made without making the class: what its ``__init__`` would do (a catalogue of several hundred objects is
+    built on every start, and most of a ruling's reads of it are plain attribute reads)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        if hasattr(cls, "__post_init__"):
+            raise TypeError(f"{cls.__name__} has a __post_init__: make it with its __init__")
+        if "__dataclass_fields__" in cls.__dict__:
+            names = frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+        else:   # as written: the annotations, less any field(init=False)
+            declared = cls.__dict__.get("__annotations__", {})
+            names = frozenset(n for n in declared if not (isinstance(cls.__dict__.get(n), dataclasses.Field)
+                                                          and not cls.__dict__[n].init))
+        _FIELDS[cls] = names
+    if values.keys() != names:
+        raise TypeError(f"{cls.__name__} takes the fields {', '.join(sorted(names))}")
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
 
 
 def evolve(obj: Any, **changes: Any) -> Any:

@@ -95,10 +95,30 @@ def test_a_record_that_is_not_frozen_is_unhashable_like_its_dataclass():
 def test_options_a_record_cannot_take_are_refused():
     with pytest.raises(TypeError, match="LazyFrozen"):
         record(frozen=True)(type("X", (Lazy,), {"__annotations__": {"a": "int"}}))
-    with pytest.raises(TypeError, match="order"):
-        record(order=True)(type("Y", (Lazy,), {"__annotations__": {"a": "int"}}))
+    with pytest.raises(TypeError, match="slots"):
+        record(slots=True)(type("Y", (Lazy,), {"__annotations__": {"a": "int"}}))
     with pytest.raises(TypeError, match="derives from"):
         record(type("Z", (), {"__annotations__": {"a": "int"}}))
+
+
+def test_an_ordered_record_sorts_as_its_dataclass_and_an_unordered_one_refuses_to():
+    body = {"__annotations__": {"file": "str", "line": "int", "note": "str"},
+            "note": dataclasses.field(default="", compare=False)}
+    plain = dataclasses.dataclass(frozen=True, order=True)(type("At", (), dict(body)))
+    lazy = record(frozen=True, order=True)(type("At", (LazyFrozen,), dict(body)))
+    rows = [("b.yaml", 2, "x"), ("a.yaml", 9, "y"), ("b.yaml", 1, "z"), ("a.yaml", 9, "a")]
+    first = object.__new__(lazy)   # built field by field; the first comparison makes the class
+    first.__dict__.update(file="b.yaml", line=2, note="x")
+    assert "__lt__" not in lazy.__dict__
+    got = sorted([first] + [lazy(*r) for r in rows[1:]])
+    assert "__lt__" in lazy.__dict__
+    assert [(o.file, o.line, o.note) for o in got] == [(o.file, o.line, o.note)
+                                                       for o in sorted(plain(*r) for r in rows)]
+    assert lazy("a.yaml", 1) <= lazy("a.yaml", 1, "other") and lazy("b.yaml", 1) > lazy("a.yaml", 5)
+
+    _, unordered = _pair()
+    with pytest.raises(TypeError, match="not supported"):
+        unordered("a.yaml", 1) < unordered("b.yaml", 1)   # noqa: B015
 
 
 def test_threads_meeting_an_unmade_record_all_get_the_dataclass():

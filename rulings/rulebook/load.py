@@ -12,11 +12,8 @@ from jinja2 import nodes
 from rulings.expressions import ENGINE_MAX, bound_of, check_expression, check_template, parse_expression, value_type
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
-from rulings.rulebook.conditions import expression_names, parse_when
-from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
 from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
-from rulings.rulebook.schema import TOPIC_FILE, check_shape
 from rulings.yamlsrc import Located, load_file
 
 
@@ -143,6 +140,7 @@ def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem])
 
 def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parameter],
                   problems: list[Problem]) -> Outcome:
+    from rulings.rulebook.conditions import expression_names
     cat = facts()
     for part in ("effects", "derive"):
         values = raw.get(part, {})
@@ -268,6 +266,7 @@ def _fields(value: Any) -> bool:
 
 def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[str, Parameter],
                problems: list[Problem], house: str | None = None, defaults: dict | None = None) -> Rule | None:
+    from rulings.rulebook.conditions import parse_when
     rid = raw["id"]
     if not RULE_ID.match(str(rid)):
         problems.append(doc.problem(path + ("id",), "R110", f"rule id '{rid}' must be topic.kebab-name"))
@@ -310,6 +309,7 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
 
 
 def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], list[Problem]]:
+    from rulings.rulebook.schema import TOPIC_FILE, check_shape   # only to read: a start served from a copy
     docs, problems = [], []
     for f in files:
         doc, probs = load_file(f)
@@ -326,6 +326,7 @@ def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], lis
 
 def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     """Load and check topic files into one book; raise ProblemsError with every problem."""
+    from rulings.rulebook.inherit import fact_defaults, inherit_all
     docs, problems = read_topic_files(files)
     total = sum(len(data["rules"]) for _, data in docs)
     if total > MAX_RULES:   # before checking any of them: each rule costs lint time
@@ -403,6 +404,7 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
     from dataclasses import replace
 
     from rulings import bookcache
+    from rulings.rulebook.inherit import fact_defaults, inherit_all
     from rulings.bookcache import kept_examples, moved_examples
     from rulings.records import evolve
     from rulings.yamlsrc import _display
