@@ -365,6 +365,13 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
             book_key = key(files, names)
         except OSError:
             return build()
+    return _in_folder(where, book_key, build)
+
+
+def _in_folder(where: Path, book_key: str, build: Callable[[], model.Rulebook],
+               keep: Callable[[model.Rulebook], bool] = lambda book: True) -> model.Rulebook:
+    """The book kept in the folder under ``book_key`` when a good copy is there, else ``build()``, kept
+    there when ``keep`` says so."""
     path = where / f"book-{book_key}.bin"
     try:
         book = loads(_read(path), book_key)
@@ -373,7 +380,8 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     except (OSError, CacheError):
         pass
     book = build()
-    _store(where, path, book, book_key)
+    if keep(book):
+        _store(where, path, book, book_key)
     return _remember(book, book_key)
 
 
@@ -404,18 +412,7 @@ def cached_house(path: Path, shown: str, files: list[Path], names: list[str],
         h.update(str(Path(path).resolve()).encode() + b"\0" + shown.encode() + b"\0" + mine.encode())
     except (OSError, CacheError):
         return build()
-    book_key = h.hexdigest()[:40]
-    where_to = where / f"book-{book_key}.bin"
-    try:
-        book = loads(_read(where_to), book_key)
-        _touch(where_to)
-        return _remember(book, book_key)
-    except (OSError, CacheError):
-        pass
-    book = build()
-    if book.extends == "standard":
-        _store(where, where_to, book, book_key)
-    return _remember(book, book_key)
+    return _in_folder(where, h.hexdigest()[:40], build, keep=lambda book: book.extends == "standard")
 
 
 _KEYS: dict[int, tuple[weakref.ref, int, tuple[int, ...], str]] = {}

@@ -68,6 +68,18 @@ def _same_compiled(engine: Engine, plain: Engine) -> None:
     assert (engine._uses, engine._fields, engine._param_field) == (plain._uses, plain._fields, plain._param_field)
 
 
+def _same_as_compiled_from_nothing(engine: Engine, book) -> None:
+    """``engine`` holds what compiling ``book`` with no cache and no shipped copy gives."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULINGS_CACHE", "off")
+        mp.setattr(bookcache, "shipped_seed", lambda: None)
+        plain = Engine(book)
+    try:
+        _same_compiled(engine, plain)
+    finally:
+        plain.close()
+
+
 def _compiling(monkeypatch) -> list[str]:
     """The ids of the rules the engine compiles from now on (it asks ``uses`` of each rule it compiles)."""
     from rulings import engine as engine_module
@@ -328,13 +340,7 @@ def test_one_file_edited_reads_that_file_and_gives_the_book_a_full_check_gives(c
         assert changed == ["misdeclared-calls.opening-overchip-stands-late", "pot-limit.silent-overchip-is-pot-bet",
                            "wagers.silent-single-chip-bet"]
         assert compiled == changed
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("RULINGS_CACHE", "off")
-            plain = Engine(_full(root))
-        try:
-            _same_compiled(engine, plain)
-        finally:
-            plain.close()
+        _same_as_compiled_from_nothing(engine, _full(root))
     finally:
         engine.close()
 
@@ -502,13 +508,6 @@ def test_a_house_book_compiles_only_the_rules_the_shipped_copy_lacks(cache, from
         ours = [n for n in registered if n.startswith(engine.name + "p")]
         taken = bookcache.shipped_texts()
         assert ours == [p.name for p in engine._parts if p.text not in taken] and len(ours) < len(engine._parts)
-        with pytest.MonkeyPatch.context() as mp:   # everything compiled from nothing, for comparison
-            mp.setenv("RULINGS_CACHE", "off")
-            mp.setattr(bookcache, "shipped_seed", lambda: None)
-            plain = Engine(book)
-        try:
-            _same_compiled(engine, plain)
-        finally:
-            plain.close()
+        _same_as_compiled_from_nothing(engine, book)
     finally:
         engine.close()
