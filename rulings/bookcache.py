@@ -365,13 +365,15 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
             book_key = key(files, names)
         except OSError:
             return build()
-    return _in_folder(where, book_key, build)
+    return _in_folder(where, book_key, build, lambda: key(files, names))
 
 
-def _in_folder(where: Path, book_key: str, build: Callable[[], model.Rulebook],
+def _in_folder(where: Path, book_key: str, build: Callable[[], model.Rulebook], again: Callable[[], str],
                keep: Callable[[model.Rulebook], bool] = lambda book: True) -> model.Rulebook:
     """The book kept in the folder under ``book_key`` when a good copy is there, else ``build()``, kept
-    there when ``keep`` says so."""
+    there when ``keep`` says so -- and only when ``again()``, the key worked out anew once it is built, is
+    still ``book_key``: a file saved while it was read and checked is not kept under its earlier bytes' key
+    (and the book is not known by that key: its compiled form is then keyed by its own rules)."""
     path = where / f"book-{book_key}.bin"
     try:
         book = loads(_read(path), book_key)
@@ -380,6 +382,12 @@ def _in_folder(where: Path, book_key: str, build: Callable[[], model.Rulebook],
     except (OSError, CacheError):
         pass
     book = build()
+    try:
+        same = again() == book_key
+    except (OSError, CacheError):
+        same = False
+    if not same:
+        return book
     if keep(book):
         _store(where, path, book, book_key)
     return _remember(book, book_key)
@@ -404,15 +412,18 @@ def cached_house(path: Path, shown: str, files: list[Path], names: list[str],
     where = folder()
     if where is None or not files:
         return build()
-    try:
+    def house_key() -> str:
         base, _ = book_key_of(files, names)
         h = hashlib.sha256(f"{FORMAT}\0house\0{base}\0".encode())
         # the file as the careful reader takes it: a FIFO, a device or a huge file is left to it to refuse
         mine = hashlib.sha256(_read(Path(path))).hexdigest()
         h.update(str(Path(path).resolve()).encode() + b"\0" + shown.encode() + b"\0" + mine.encode())
+        return h.hexdigest()[:40]
+    try:
+        book_key = house_key()
     except (OSError, CacheError):
         return build()
-    return _in_folder(where, h.hexdigest()[:40], build, keep=lambda book: book.extends == "standard")
+    return _in_folder(where, book_key, build, house_key, keep=lambda book: book.extends == "standard")
 
 
 _KEYS: dict[int, tuple[weakref.ref, int, tuple[int, ...], str]] = {}

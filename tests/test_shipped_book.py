@@ -511,3 +511,24 @@ def test_a_house_book_compiles_only_the_rules_the_shipped_copy_lacks(cache, from
         _same_as_compiled_from_nothing(engine, book)
     finally:
         engine.close()
+
+
+def test_a_house_file_saved_while_it_is_read_is_not_kept_under_its_earlier_bytes(cache, tmp_path, monkeypatch):
+    from rulings.rulebook import house
+    from rulings.rulebook.house import load_house_kept
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "tda-series.yaml"
+    text = (ROOT / "houses" / "tda-series.yaml").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    real = house.load_house
+
+    def saved_meanwhile(*args, **kwargs):   # the manager saves an edit while the book is being read
+        path.write_text(text.replace("The round was capped at five bets", "Capped at five bets"), encoding="utf-8")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(house, "load_house", saved_meanwhile)
+    book = load_house_kept(path)
+    assert "Capped at five bets" in book.rules["tda-series.raise-at-cap-is-call"].then.say
+    assert not _built(cache) and bookcache.key_of(book) is None   # neither kept nor known by the old key
+    monkeypatch.setattr(house, "load_house", real)
+    again = load_house_kept(path)   # the bytes as they are now: read, checked and kept
+    assert again == book and _built(cache) and bookcache.key_of(again) is not None
