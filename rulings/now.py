@@ -1,12 +1,14 @@
 """What happens now: the dealer's next steps from the rulings in force, in the floor's words.
 
-Nothing here decides anything. It reads the ruling in force on the wager (its
+Nothing here decides anything, but it says which ruling the report leads with
+(``lead``: the ruling on the dispute's own matter). It reads the ruling in force on the wager (its
 street total, what goes back, what is still owed, what each caller gets back)
 and, when nothing happened after the act, replays the hand with the act as
 ruled to say whose turn it is and what that player faces.
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from rulings.betting import BettingError
@@ -19,8 +21,8 @@ from rulings.records import evolve
 from rulings.incident.checks import betting_params
 
 
-def _wager(report: Any) -> Any:
-    return next((r for r in report.rulings if r.decides == "wager" and isinstance(r.effects.get("wager_to"), int)),
+def _wager(rulings: list[Any]) -> Any:
+    return next((r for r in rulings if r.decides == "wager" and isinstance(r.effects.get("wager_to"), int)),
                 None)
 
 
@@ -72,7 +74,7 @@ def now(incident: Incident, report: Any) -> list[str]:
         if named and seat is not None:
             lines.append(f"Seat {seat} " + " and ".join(named) + ".")
         return lines
-    w = _wager(report)
+    w = _wager(report.rulings)
     if w is not None and seat is not None:
         to = w.effects["wager_to"]
         kind = _kind(to, report.facts) or "wager"
@@ -98,9 +100,40 @@ def now(incident: Incident, report: Any) -> list[str]:
     elif report.rulings:
         order = now_order()
         moving = sorted((r for r in report.rulings if r.decides in order), key=lambda r: order.index(r.decides))
-        for r in moving + [r for r in report.rulings[:1] if r not in moving]:
+        first = lead(incident, report.rulings)[0]   # what the report's RULING says, then the rest in order
+        shown = [first] + [r for r in moving if r is not first]
+        for r in shown + [r for r in report.rulings[:1] if r not in shown]:   # and the most specific ruling
             lines.append(_settled(r))
     return lines
+
+
+def _asks_only(incident: Incident) -> bool:
+    """Whether the disputed entry only names a seat (``disputed: {seat: 3}``): a question about what he may do."""
+    d = incident.disputed
+    return d is not None and not any(d.flags.values()) \
+        and not any(getattr(d, f.name) for f in fields(d) if f.name not in ("seat", "flags"))
+
+
+def lead(incident: Incident, rulings: list[Any]) -> list[Any]:
+    """The rulings in force (most specific first, as rulings/ruling.py resolves them) with the one the report
+    leads with moved to the front: the text's RULING, and the first thing WHAT HAPPENS NOW says.
+
+    The lead is the ruling on the dispute's own matter: a ruling that undoes the disputed act; else, when a
+    ruling sizes the disputed wager (WHAT HAPPENS NOW starts from its numbers), the most specific ruling on
+    the act; else, for a question about a seat, what he may do now. An incident that names no matter of its
+    own (a table procedure, a kill pot) leads with the first ruling in force in `now:` order
+    (rulings/matters.yaml): at a showdown, who wins the pot before who shows first.
+    """
+    voids = matters()[1]
+    first = next((r for r in rulings if r.ruling in voids), None)
+    if first is None and _wager(rulings) is not None:
+        return list(rulings)
+    if first is None and _asks_only(incident):
+        first = next((r for r in rulings if r.decides == "seat-options"), None)
+    if first is None:
+        order = now_order()
+        first = min((r for r in rulings if r.decides in order), key=lambda r: order.index(r.decides), default=None)
+    return [first] + [r for r in rulings if r is not first] if first is not None else list(rulings)
 
 
 def _settled(r: Any) -> str:

@@ -315,8 +315,9 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
                                              + " or ".join(group) + "."})
     report.given = given_facts(incident)
     report.not_considered = not_considered(book, report)
-    from rulings.now import now   # it reads the report this module builds
+    from rulings.now import lead, now   # they read the report this module builds
     report.now = now(incident, report)
+    report.rulings = lead(incident, report.rulings)   # the ruling on the dispute's own matter first
     if report.questions:
         report.outcome = "questions"
     elif not report.rulings:

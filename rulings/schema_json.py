@@ -213,6 +213,11 @@ def incident_schema() -> dict[str, Any]:
                        "smallest_chip": _MONEY}, "a tied pot", ("winners",)),
     }
     assert set(props) == set(f.TOP), set(props) ^ set(f.TOP)
+    # The reader's rule (I102): a disputed act on a street after its game's first betting round needs `pot`;
+    # only the first round's pot follows from the blinds and antes. No street opens one family and comes
+    # later in another, so the streets that need it do not depend on the variant.
+    later = [s for fam in f.STREETS.values() for s in fam[1:]]
+    assert not set(later) & {fam[0] for fam in f.STREETS.values()}
     return {**_obj(props, "an incident", ("game", "players", "button")),
             "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": INCIDENT_ID,
             "title": "rulings incident",
@@ -220,4 +225,8 @@ def incident_schema() -> dict[str, Any]:
                            "or the whole hand (streets, showdown, pots_won, one or more disputed acts placed `at` "
                            "a point). Amounts are in the game's units; see docs/incident-format.md.",
             "not": {"anyOf": [{"required": ["streets", "street"]}, {"required": ["streets", "actions"]},
-                              {"required": ["streets", "pot"]}]}}
+                              {"required": ["streets", "pot"]}]},
+            "if": {"description": "a disputed act on a later street: the pot when that street began is required",
+                   "required": ["street", "disputed"],
+                   "properties": {"street": {"enum": later}, "disputed": {"not": {"type": "null"}}}},
+            "then": {"required": ["pot"]}}

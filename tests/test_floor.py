@@ -3,14 +3,18 @@ per matter, never silent, facts given but not weighed are named, and a podium-fi
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 
 import pytest
+import yaml
 
 from cli.main import main
 from rulings.incident import incident_from_data
+from rulings.problems import ProblemsError
 from rulings.render import escape, floor_quote, report_json, report_text
 from rulings.ruling import rule_on
 
+ROOT = Path(__file__).resolve().parents[1]
 PLO = {"game": {"structure": "pot-limit", "variant": "omaha", "blinds": [1, 2]}, "button": 3,
        "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop"}
 
@@ -93,6 +97,83 @@ def test_what_happens_now_at_a_misread_showdown_gives_the_pot_to_the_best_hand_f
     assert r.now[0].startswith("Cards speak: the dealer read seat 3 as the winner, but seat 5")
     assert "wins the pot" in r.now[0]
     assert r.now[1] == "Seat 3 made the last bet or raise on the final round: he shows first."
+
+
+def test_the_misread_pot_is_the_ruling_and_who_shows_first_comes_after_it(standard):
+    """examples/incidents/showdown-misread.yaml: the dispute is the pot the dealer misread, so the report's
+    RULING gives it to seat 5 (TDA 12) and seat 3 showing first (he bet the river) is ALSO, as in WHAT HAPPENS NOW."""
+    book, engine = standard
+    path = ROOT / "examples" / "incidents" / "showdown-misread.yaml"
+    r = rule_on(incident_from_data(yaml.safe_load(path.read_text())), book, engine)
+    assert [(x.rule, x.decides, x.effects) for x in r.rulings] == [
+        ("showdown.cards-speak-misread", "pot", {"pot_winner": 5}),
+        ("showdown.last-aggressor-first", "show-order", {"shows_first": 3})]
+    assert r.now == [x.sentence for x in r.rulings]
+    text = report_text(r)
+    assert text.index("RULING  Cards speak: the dealer read seat 3 as the winner, but seat 5") \
+        < text.index("ALSO    Seat 3 made the last bet or raise on the final round: he shows first.")
+    assert "RULING  Seat 3" not in text
+    data = report_json(r)
+    assert [x["rule"] for x in data["rulings"]] == ["showdown.cards-speak-misread", "showdown.last-aggressor-first"]
+    assert data["rulings"][0]["effects"] == {"pot_winner": 5} and data["now"][0] == data["rulings"][0]["sentence"]
+
+
+@pytest.mark.parametrize("rid, i, first, second", [
+    # the kill pot's underpaid player takes back his $20 before the killer's place is said
+    ("kill-pots.underpaid-must-make-up", 1, "kill-pots.underpaid-may-take-back", "kill-pots.killer-acts-in-turn"),
+    # seat 3's question at an all-in: the pots he plays for (2,100 + 2,000) before every hand is tabled
+    ("side-pots.who-plays-for-which-pot", 2, "side-pots.who-plays-for-which-pot", "side-pots.all-in-hands-tabled"),
+    # the mucked hand's uncalled 200 goes back: that, not the all-in showdown, is what was disputed
+    ("side-pots.mucked-hand-gets-uncalled-chips-back", 0, "side-pots.mucked-hand-gets-uncalled-chips-back",
+     "side-pots.all-in-hands-tabled"),
+    # chips put in unaware of the raise: he may take them back, facing $300; what he may do comes after
+    ("wagers.missed-raise-chips-stay", 1, "declarations.missed-raise-take-back", "options.fold-call-or-raise"),
+])
+def test_the_ruling_leads_with_what_happens_now(standard, rid, i, first, second):
+    """Book examples with several rulings in force: the main RULING is the one WHAT HAPPENS NOW starts with."""
+    book, engine = standard
+    r = rule_on(incident_from_data(book.rules[rid].examples[i].incident), book, engine)
+    assert [x.rule for x in r.rulings[:2]] == [first, second]
+    assert r.now[0].endswith(r.rulings[0].sentence[1:])
+
+
+def test_a_question_about_a_seat_leads_with_what_he_may_do(standard):
+    """options.nobody-left-to-raise: seat 2 may only call $49.50 or fold; the $49.50 nobody matched goes back
+    to seat 3. The question asked is seat 2's, so that is the RULING and the first thing said."""
+    book, engine = standard
+    r = rule_on(incident_from_data(book.rules["options.nobody-left-to-raise"].examples[0].incident), book, engine)
+    assert [x.decides for x in r.rulings] == ["seat-options", "uncalled"]
+    assert r.now == ["Every other player is all-in, so there is nobody to call a raise: the player may call "
+                     "$49.50 or fold.",
+                     "Nobody could match the last $49.50 of seat 3's bet: it goes back to him. main pot $145 "
+                     "(seats 1, 2, 3)."]
+
+
+def test_a_sized_wager_keeps_the_most_specific_ruling_on_the_act_first(standard):
+    """declarations.first-declaration-binds: 'check' said first binds; the act is a check (WHAT HAPPENS NOW)."""
+    book, engine = standard
+    r = rule_on(incident_from_data(book.rules["declarations.first-declaration-binds"].examples[1].incident),
+                book, engine)
+    assert [x.rule for x in r.rulings] == ["declarations.first-declaration-binds", "declarations.tap-is-check"]
+    assert r.now == ["Seat 1 checks.", "Seat 2 is next to act and faces no bet (he may check)."]
+
+
+def test_every_example_without_a_sized_wager_says_its_ruling_first(standard):
+    """Over the whole book: when no ruling sizes the wager, WHAT HAPPENS NOW starts with the report's RULING."""
+    book, engine = standard
+    checked = 0
+    for rule in book.rules.values():
+        for ex in rule.examples:
+            try:
+                r = rule_on(incident_from_data(ex.incident), book, engine)
+            except ProblemsError:
+                continue
+            for one in [r] + r.more_acts:
+                if len(one.rulings) > 1 and not any(x.decides == "wager" and "wager_to" in x.effects
+                                                    for x in one.rulings):
+                    assert one.now[0].endswith(one.rulings[0].sentence[1:]), (rule.id, one.now, one.rulings[0])
+                    checked += 1
+    assert checked > 100
 
 
 def test_pot_said_in_pot_limit_is_the_maximum(standard):

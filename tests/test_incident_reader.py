@@ -587,3 +587,54 @@ def test_a_later_street_without_its_pot_is_refused_never_taken_as_empty():
     # The first street's pot is the blinds (and antes): no pot needed preflop.
     pre = PLO_FLOP.replace("street: flop", "street: preflop")
     assert incident_from_text(pre + "disputed: {seat: 3, said: pot}\n").hand.pot_before == 0
+
+
+SCHEMA_BASE = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3, "players": {1: 200, 2: 200, 3: 200}}
+
+
+def _if_holds(cond: dict, data: dict) -> bool:
+    """The incident schema's `if`, read with the only keywords it uses (the test below checks it uses no others);
+    jsonschema is not a dependency of this project, so the schema is read here as written."""
+    if not all(k in data for k in cond.get("required", [])):
+        return False
+    for name, sub in cond.get("properties", {}).items():
+        if name in data and ("enum" in sub and data[name] not in sub["enum"]
+                             or sub.get("not") == {"type": "null"} and data[name] is None):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("variant, street, needs_pot", [
+    ("holdem", "preflop", False), ("holdem", "flop", True), ("holdem", "river", True),
+    ("stud", "third", False), ("stud", "fourth", True), ("stud", "seventh", True),
+    ("lowball", "before-draw", False), ("lowball", "after-draw", True)])
+def test_the_incident_schema_requires_pot_where_the_reader_does(capsys, variant, street, needs_pot):
+    """I102: a disputed act on a later street needs the pot when that street began. The schema says so with
+    if/then on `street`; the reader and the committed schema agree with pot and without it."""
+    import json
+
+    from rulings.cli.main import main
+    from rulings.incident import incident_from_data
+    assert main(["schema", "incident"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    cond, then = schema["if"], schema["then"]
+    assert then == {"required": ["pot"]} and set(cond) <= {"description", "required", "properties"}
+    assert cond["required"] == ["street", "disputed"]
+    assert all(set(sub) <= {"enum", "not"} for sub in cond["properties"].values())
+    game = {"holdem": SCHEMA_BASE["game"],
+            "stud": {"structure": "fixed-limit", "ante": 1, "bring_in": 2, "bet_sizes": [5, 10]},
+            "lowball": {"structure": "fixed-limit", "blinds": [1, 2], "bet_sizes": [2, 4]}}[variant]
+    game = {**game, "variant": variant}
+    without = {**SCHEMA_BASE, "game": game, "street": street, "disputed": {"seat": 1, "said": "call"}}
+    with_pot = {**without, "pot": 30}
+    # the schema: the condition holds on a later street, and then pot is required
+    assert _if_holds(cond, without) is needs_pot and _if_holds(cond, with_pot) is needs_pot
+    assert not _if_holds(cond, {k: v for k, v in without.items() if k != "disputed"})   # no act: no pot asked for
+    # the reader: refuses the later street without pot (I102, on pot), reads it with pot, the first street either way
+    incident_from_data(with_pot)
+    if needs_pot:
+        with pytest.raises(ProblemsError) as err:
+            incident_from_data(without)
+        assert [(p.code, p.path[0]) for p in err.value.problems] == [("I102", "pot")]
+    else:
+        incident_from_data(without)
