@@ -252,7 +252,7 @@ def test_citations_without_internal_notes(key, quoted):
     ("RRP-NL-10", "Robert's Rules of Poker, card-room edition, §14 NL rule 10"),
     ("RRP-SD-7", "Robert's Rules of Poker, card-room edition, §3 Showdown rule 7"),
     # the inventory's "see §5" points at its own topic 5, where the rule is RRP §3 B&R rule 6
-    ("RRP-BR-6-COMPLETE", "Robert's Rules of Poker, card-room edition, §3 B&R rule 6"),
+    ("RRP-BR-6-COMPLETE", "Robert's Rules of Poker, card-room edition, §3 Betting & Raising rule 6"),
 ])
 def test_a_robert_rules_number_is_quoted_with_its_section(key, quoted):
     assert floor_quote(key) == quoted
