@@ -9,7 +9,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from rulings.diff import SETTINGS, value_words
 from rulings.rulebook.model import Parameter, Rule, Rulebook
-from rulings.ruling import citation
+from rulings.render import quote_all
 from rulings.yamlsrc import load_file
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -56,7 +56,7 @@ def _plain(p: Parameter, value: Any, setting: str) -> str:
 def _rule(book: Rulebook, r: Rule) -> dict:
     return {"id": r.id, "title": r.title, "text": r.text, "house": r.house, "modifies": r.modifies,
             "replaces": r.replaces, "exception_to": r.exception_to,
-            "citations": [citation(k) for k in r.cites],
+            "sources": quote_all(list(r.cites), with_keys=True),   # quoted as a ruling quotes them
             "discretion": {"usual": r.then.discretion.usual, "weigh": list(r.then.discretion.weigh)}
             if r.then.discretion else None}
 

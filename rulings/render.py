@@ -22,8 +22,9 @@ from rulings.ruling import Report, Ruling, citation
 
 CONTRACT = "rulings.report/1"
 PRIMARY = ("RRP-", "TDA-", "BARGE-")   # the published rulebooks; the rest are commentary and house pages
-_NOTE = re.compile(r"\s*\((?:[^()]*)\)")
-_SEED = re.compile(r"^(?:S\d{3}\s*/?\s*)+")
+_NOTE = re.compile(r"\s*\((?!\d{4}\))[^()]*\)")   # our notes in parentheses; a year, "(2007)", stays
+_SEED = re.compile(r"^(?:S\d{3}\s*/?\s*)+")            # the seed documents' numbers
+_RULES = re.compile(r"^rule ([\w/-]+)((?:, (?:rule )?\d[\w/-]*)+)$")   # "rule 15-B, rule 65-A"
 
 
 _MONEY: list[frozenset] = []
@@ -67,19 +68,64 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
-def floor_quote(key: str) -> str:
-    """A citation as a floorperson would quote it: the source and its rule number, no internal notes."""
+def quote_parts(key: str) -> tuple[str, str]:
+    """A citation's source and the place in it, as a floorperson quotes them: no internal notes (ours in
+    parentheses, the seed documents' numbers, addenda after "+"), "r." written "rule", titles in quotes."""
     c = citations().get(key)
     if c is None:
-        return f"house rule {key}"
+        return f"house rule {key}", ""
     source = _NOTE.sub("", c.source).strip()
-    section = c.section.split(" + ")[0]
-    section = _SEED.sub("", _NOTE.sub("", section)).strip()
-    section = re.sub(r"^(RRP-PG|RRP|TDA 2024)\s+", "", section)
-    section = re.sub(r"\br\.\s*", "rule ", section)
-    if not section or section.lower() in source.lower() or "derived" in section:
-        return source
-    return f"{source}, {section}"
+    place = _SEED.sub("", _NOTE.sub("", c.section.split(" + ")[0])).strip()
+    place = re.sub(r"^RRP-PG\s+", "", place)
+    place = _unsaid(source, place)
+    place = re.sub(r"\br\.\s*", "rule ", place)
+    if (many := _RULES.match(place)):
+        numbers = [n.removeprefix("rule ") for n in [many.group(1), *many.group(2).split(", ")[1:]]]
+        place = "rules " + ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    place = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", place.replace("*", ""))
+    place = place.replace("\u201d/\u201c", "\u201d, \u201c")
+    if not place or place.lower() in source.lower() or place.lower().startswith("derived"):
+        return source, ""
+    return source, place
+
+
+def _unsaid(source: str, place: str) -> str:
+    """The place without the source's own name in front ("BARGE Limit" in the BARGE rulebook: "Limit")."""
+    words = place.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        said = " ".join(words[:n]).rstrip(",")
+        if source.startswith(said + " "):
+            return " ".join(words[n:])
+    return place
+
+
+def floor_quote(key: str) -> str:
+    """A citation as a floorperson would quote it: the source and its rule number, no internal notes."""
+    source, place = quote_parts(key)
+    return f"{source}, {place}" if place else source
+
+
+def quote_all(keys: list[str], with_keys: bool = False) -> str:
+    """Several citations quoted together, each source named once ("Robert's Rules of Poker, card-room
+    edition, §14 PL rule 1 and §14 PL rule 6; Poker TDA Rules 2024, rule 44"); ``with_keys`` puts each
+    place's citation keys after it in parentheses, for staff who look a key up."""
+    by_source: dict[str, dict[str, list[str]]] = {}
+    for key in keys:
+        source, place = quote_parts(key)
+        by_source.setdefault(source, {}).setdefault(place, []).append(key)
+    known = citations()
+
+    def marked(text: str, ks: list[str]) -> str:
+        ks = [k for k in ks if k in known]   # a house rule's key is already in its quote
+        return f"{text} ({', '.join(ks)})" if with_keys and ks else text
+    out = []
+    for source, places in by_source.items():
+        head = marked(source, places.pop("", []))
+        parts = [marked(place, ks) for place, ks in places.items()]
+        if len(parts) > 1:
+            parts = [", ".join(parts[:-1]) + " and " + parts[-1]]
+        out.append(", ".join([head, *parts]))
+    return "; ".join(out)
 
 
 def primary(cites: list[str], n: int = 2) -> list[str]:
@@ -148,21 +194,11 @@ def _numbers(r: Ruling, setting: str) -> str:
     return ", ".join(shown)
 
 
-def _join(quotes: list[str]) -> str:
-    """Two quotes of one source name it once: "Robert's Rules of Poker, PL rule 1 and PL rule 2"."""
-    if len(quotes) == 2:
-        a, _, first = quotes[0].rpartition(", ")
-        b, _, second = quotes[1].rpartition(", ")
-        if a and a == b:
-            return f"{a}, {first} and {second}"
-    return "; ".join(quotes)
-
-
 def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str]:
     lines = ["", f"{label}  {r.sentence}"]
     if r.effects and (numbers := _numbers(r, setting)):
         lines.append(f"  numbers: {numbers}")
-    quoted = _join([floor_quote(k) for k in primary(r.cites)])
+    quoted = quote_all(primary(r.cites))
     lines.append(f"  rule:    {quoted}" if quoted else f"  rule:    {r.title}")
     lines.append(f"           {r.text}")
     if r.discretion:

@@ -30,16 +30,19 @@ SOURCES = [  # key prefix -> the source's name as a ruling prints it
     ("HOUSE", "A card room's posted house rules"),
     ("CP", "Card Player commentary"),
     ("FIDPA", "FIDPA international rules"),
-    ("PL-FORMULA", "Derived from RRP's pot-limit preamble and checked on every source example"),
+    ("PL-FORMULA", "Derived from the pot-limit preamble of Robert's Rules of Poker and checked on every source example"),
 ]
 # Robert's Rules (card-room edition) numbers its rules within sections, so "rule 10" alone cannot be
-# looked up. The inventory's ID scheme (its section 0) names the section each key group sits in; a
-# line that gives only the rule number gets that section in front of it.
+# looked up. The inventory's ID scheme (its section 0) names the section each key group sits in; every
+# key of a group is written with that section's number and the one name below, whatever shorthand its
+# inventory line uses ("RRP §4 r.2", "§4 Button & Blind Use r.5", "r.9" and "B&R r.3" all come out alike).
 RRP_SECTIONS = {
-    "KILL": "§13 Kill Pots", "NL": "§14 No-Limit and Pot-Limit", "PL": "§14 No-Limit and Pot-Limit",
+    "KILL": "§13 Kill Pots", "NL": "§14 NL", "PL": "§14 PL", "NLPL": "§14 No-Limit and Pot-Limit",
     "BR": "§3 Betting & Raising", "SD": "§3 Showdown", "TIE": "§3 Ties", "BB": "§4 Button & Blind Use",
-    "LB": "§11 Lowball", "TRN": "§15 Tournaments",
+    "LB": "§11 Lowball", "TRN": "§15 Tournaments", "BUYIN": "§3 The Buy-in",
 }
+RRP_SHORT = {"BR": ("B&R",)}   # other spellings of a section's name in the inventory
+ADDENDUM = re.compile(r",\s*(?=TDA-\d{4}-ADD)")   # "r.47-A, TDA-2024-ADD47-EX2": the addendum, after " + "
 LINE = re.compile(r"^- ((?:`[A-Z0-9][A-Za-z0-9./-]*`(?: / )?)+) — ([^—]+) — ")
 TOPIC = re.compile(r"^## (\d+)\. (.+)$")
 
@@ -58,11 +61,37 @@ def findable(key: str, section: str, known: dict) -> str:
         base = key.rsplit("-", 1)[0]
         if base in known:
             return findable(base, known[base]["section"], known)
-    group = key.split("-")[1] if key.startswith("RRP-") and not key.startswith("RRP-PG") else None
-    if group in RRP_SECTIONS and "§" not in section:
-        where = RRP_SECTIONS[group]
-        return f"{where} {section}" if section.startswith("r.") else f"{where.split()[0]} {section}"
-    return section
+    if key.startswith("TDA-"):
+        return ADDENDUM.sub(" + ", re.sub(r"^TDA \d{4}\s+", "", section))
+    if not key.startswith("RRP-") or key.startswith("RRP-PG"):
+        return section
+    section = re.sub(r"(r\.\d+) parenthesis\b", r"\1 (its parenthesis)", section)
+    section = re.sub(r"(^|\band )RRP (?=§)", r"\1", section)   # the source already says Robert's Rules
+    group = key.split("-")[1]
+    if group not in RRP_SECTIONS:
+        return section
+    return _rrp_named(group, section)
+
+
+def _rrp_named(group: str, section: str) -> str:
+    """The section written the one way: its number and name, then the rest ("r.5 (note)", "preamble")."""
+    where = RRP_SECTIONS[group]
+    number, name = where.split(" ", 1)
+    rest = re.sub(rf"^{re.escape(number)}(?!\d)\s*", "", section)
+    if rest.startswith("§"):   # a rule of another section of Robert's Rules: left as written
+        return section
+    for spelling in (name, *RRP_SHORT.get(group, ())):
+        if rest == spelling or rest.startswith(spelling + " "):
+            rest = rest[len(spelling):].lstrip()
+            break
+    # a later "and §4 r.4" names its section too, when the number says which
+    rest = re.sub(r"(?<=and )(§\d+)(?= r\.)", lambda m: _named_number(m.group(1)), rest)
+    return f"{where} {rest}".rstrip()
+
+
+def _named_number(number: str) -> str:
+    names = {w for w in RRP_SECTIONS.values() if w.split(" ", 1)[0] == number}
+    return names.pop() if len(names) == 1 else number
 
 
 def build(text: str) -> dict:

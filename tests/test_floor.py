@@ -3,6 +3,7 @@ per matter, never silent, facts given but not weighed are named, and a podium-fi
 from __future__ import annotations
 
 import collections
+import re
 from pathlib import Path
 
 import pytest
@@ -320,7 +321,7 @@ def test_text_report_starts_with_what_happens_now_and_quotes_like_a_floorperson(
 @pytest.mark.parametrize("key,quoted", [
     ("RRP-BR-VERBAL", "Robert's Rules of Poker, card-room edition, §3 Betting & Raising"),
     ("TDA-2024-52B", "Poker TDA Rules 2024, rule 52-B"),
-    ("WIKI-DECL-1", 'Encyclopedia text on betting, "betting rules"/"Call"'),
+    ("WIKI-DECL-1", "Encyclopedia text on betting, \u201cbetting rules\u201d, \u201cCall\u201d"),
 ])
 def test_citations_without_internal_notes(key, quoted):
     assert floor_quote(key) == quoted
@@ -333,7 +334,7 @@ def test_citations_without_internal_notes(key, quoted):
     ("RRP-NL-10", "Robert's Rules of Poker, card-room edition, §14 NL rule 10"),
     ("RRP-SD-7", "Robert's Rules of Poker, card-room edition, §3 Showdown rule 7"),
     # the inventory's "see §5" points at its own topic 5, where the rule is RRP §3 B&R rule 6
-    ("RRP-BR-6-COMPLETE", "Robert's Rules of Poker, card-room edition, §3 B&R rule 6"),
+    ("RRP-BR-6-COMPLETE", "Robert's Rules of Poker, card-room edition, §3 Betting & Raising rule 6"),
 ])
 def test_a_robert_rules_number_is_quoted_with_its_section(key, quoted):
     assert floor_quote(key) == quoted
@@ -348,6 +349,57 @@ def test_every_printed_citation_of_a_sectioned_source_names_its_section():
                   and not floor_quote(k).endswith("private-games edition, Betting & Raising")]
     assert unfindable == []
     assert all("see §" not in floor_quote(k) for k in citations())
+
+
+# what the catalogue keeps for us and a player must never read: our notes on how sure a number is, the
+# private-games edition's numbering, the seed documents' numbers, the inventory's own shorthand and keys
+INTERNAL = re.compile(r"number confirmed|cross-reference|RRP-PG|\(cardroom\)|cardroom number|unverified|"
+                      r"seed documents|low confidence|low authority|\bS\d{3}\b|#\d|\br\.\s?\d|"
+                      r"\bRRP\b|TDA 2024|TDA-\d{4}|see §|\+|\*|\"|\(\s*\)")
+
+
+def test_every_citation_key_is_quoted_without_internal_notes():
+    """Every key of the catalogue, quoted the one way reports and the printed book quote it."""
+    from rulings.catalogue import citations
+    leaked = {k: floor_quote(k) for k in citations() if INTERNAL.search(floor_quote(k))}
+    assert leaked == {}
+    quoted = {k: floor_quote(k) for k in citations()}
+    assert quoted["RRP-PL-6"] == "Robert's Rules of Poker, card-room edition, §14 PL rule 6"
+    # one form for every rule of a section, however the inventory wrote it ("RRP §14 NL r.3", "§14 NL r.5")
+    assert quoted["RRP-NL-3"] == "Robert's Rules of Poker, card-room edition, §14 NL rule 3"
+    assert quoted["RRP-NL-5"] == "Robert's Rules of Poker, card-room edition, §14 NL rule 5"
+    # "RRP §4 r.1 (number confirmed by cross-reference) + §16 Explanations #1", "§4 r.8", "r.9"
+    assert quoted["RRP-BB-1"] == "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 1"
+    assert quoted["RRP-BB-8"] == "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 8"
+    assert quoted["RRP-BB-9"] == "Robert's Rules of Poker, card-room edition, §4 Button & Blind Use rule 9"
+    # "RRP §3 Ties r.1 (RRP-PG)", "RRP §3 B&R (#14 in RRP-PG)", "§13 r.2", "RRP §15"
+    assert quoted["RRP-TIE-SUITS"] == "Robert's Rules of Poker, card-room edition, §3 Ties rule 1"
+    assert quoted["RRP-BR-STRING"] == "Robert's Rules of Poker, card-room edition, §3 Betting & Raising"
+    assert quoted["RRP-KILL-2"] == "Robert's Rules of Poker, card-room edition, §13 Kill Pots rule 2"
+    assert quoted["RRP-TRN-TIME"] == "Robert's Rules of Poker, card-room edition, §15 Tournaments"
+    # "TDA 2024 r.1", "r.15-B, r.65-A", "r.60, 62, 63", "r.47-A, TDA-2024-ADD47-EX2"
+    assert quoted["TDA-2024-1"] == "Poker TDA Rules 2024, rule 1"
+    assert quoted["TDA-2024-15B"] == "Poker TDA Rules 2024, rules 15-B and 65-A"
+    assert quoted["TDA-2024-60/62/63"] == "Poker TDA Rules 2024, rules 60, 62 and 63"
+    assert quoted["TDA-2024-47-MIN"] == "Poker TDA Rules 2024, rule 47-A"
+    # the seed text has no section of its own: its entry's title when the inventory gives one, no S-number
+    assert quoted["WIKI-BRINGIN-1"] == "Encyclopedia text on betting, \u201cBring-in\u201d"
+    assert quoted["WIKI-TS-1"] == "Encyclopedia text on betting"
+    assert quoted["BARGE-PL-1"] == "BARGE tournament rulebook, Pot-Limit"
+    assert quoted["CP-MULHOLLAND-2007"] == "Card Player commentary, \u201cString Theory\u201d (2007)"
+    assert floor_quote("HOUSE-HARBOR-14") == "house rule HOUSE-HARBOR-14"   # a house's own number
+
+
+def test_several_citations_name_each_source_once_and_can_show_their_keys():
+    from rulings.render import quote_all
+    keys = ["RRP-PL-1", "TDA-2024-44", "RRP-PL-6", "TDA-2024-44-PL", "HOUSE-HARBOR-14"]
+    assert quote_all(keys) == ("Robert's Rules of Poker, card-room edition, §14 PL rule 1 and §14 PL rule 6; "
+                               "Poker TDA Rules 2024, rule 44; house rule HOUSE-HARBOR-14")
+    assert quote_all(keys, with_keys=True) == (
+        "Robert's Rules of Poker, card-room edition, §14 PL rule 1 (RRP-PL-1) and §14 PL rule 6 (RRP-PL-6); "
+        "Poker TDA Rules 2024, rule 44 (TDA-2024-44, TDA-2024-44-PL); house rule HOUSE-HARBOR-14")
+    assert quote_all(["WIKI-TS-1", "WIKI-BRINGIN-1", "WIKI-SIDEPOT-1"], with_keys=True) == (
+        "Encyclopedia text on betting (WIKI-TS-1, WIKI-SIDEPOT-1), \u201cBring-in\u201d (WIKI-BRINGIN-1)")
 
 
 def test_control_characters_from_the_incident_are_escaped(standard):

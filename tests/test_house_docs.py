@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,7 @@ def test_book_html_is_self_contained_and_printable(tmp_path, capsys):
         "tda-series", compile=False)[0].rules)
     assert "A raise attempted after the cap is a call, without exception" in html
     assert "house rule of tda-series</span>, replacing <code>raise-caps.raise-at-cap-is-call</code>" in html
-    assert "HOUSE-HARBOR-14 (House rule, HOUSE-HARBOR-14)" in html and "TDA-2024-48 (Poker TDA Rules 2024" in html
+    assert "Sources: Poker TDA Rules 2024, rule 48 (TDA-2024-48); house rule HOUSE-HARBOR-14.</p>" in html
     assert "<code>pot-limit.small-blind-as-big-blind</code>: TDA 2024 rule 54-B" in html
 
 
@@ -97,3 +98,30 @@ def test_book_escapes_html_in_house_text(tmp_path, capsys):
     house.write_text("rulebook: x\nextends: standard\ntitle: Fish & <Chips> room\n")
     out = run(["book", str(house)], capsys)
     assert "<h1>Fish &amp; &lt;Chips&gt; room</h1>" in out
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+@pytest.mark.parametrize("name", ["standard", *HOUSES])
+def test_book_quotes_sources_as_reports_do_with_the_keys_for_staff(name, fmt, capsys):
+    """A printed book names each source the way a ruling quotes it, the citation keys in parentheses for
+    staff, and none of the catalogue's notes for us (how sure a number is, the seed documents' numbers)."""
+    from rulings import books
+    from rulings.catalogue import citations
+    from rulings.render import quote_all
+    from test_floor import INTERNAL
+    out = unescape(run(["book", name, "--format", fmt], capsys))
+    end = "</p>" if fmt == "html" else ""
+    printed = re.findall(rf"Sources: (.*)\.{end}$", out, flags=re.M)
+    book = books.load(None if name == "standard" else name, compile=False)[0]
+    assert len(printed) == len(book.rules)
+    keys = re.compile(r" \(([A-Z][A-Z0-9./-]*(?:, [A-Z][A-Z0-9./-]*)*)\)|house rule (HOUSE-[A-Z0-9-]+)")
+    shown = set()
+    for line in printed:
+        assert not INTERNAL.search(keys.sub("", line)), line
+        shown |= {k for m in keys.finditer(line) for k in (m.group(1) or m.group(2)).split(", ")}
+    assert shown == {k for r in book.rules.values() for k in r.cites}   # every key cited, house keys too
+    assert all(k in citations() or k.startswith("HOUSE-") for k in shown)
+    rule = book.rules["pot-limit.silent-overchip-is-pot-bet"]
+    expected = quote_all(list(rule.cites), with_keys=True)
+    assert ("Robert's Rules of Poker, card-room edition, §14 PL rule 6 (RRP-PL-6)" in expected
+            and f"Sources: {expected}." in out)

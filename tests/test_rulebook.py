@@ -64,6 +64,32 @@ def test_citation_catalogue_round_trips_through_the_refresh_script(tmp_path):
     assert raw == built
 
 
+def test_refresh_script_writes_every_robert_rules_key_of_a_section_one_way():
+    """The inventory writes one section several ways ("RRP §4 r.2", "§4 Button & Blind Use r.5", "r.9");
+    the catalogue holds one form, our notes kept in parentheses, so every quote of it reads alike."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen", ROOT / "scripts" / "citations_from_inventory.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    inventory = "\n".join([
+        "## 4. Blinds", "",
+        "- `RRP-BB-2` — RRP §4 r.2 (RRP-PG numbering) — a fact.",
+        "- `RRP-BB-5` — §4 Button & Blind Use r.5 — a fact.",
+        "- `RRP-BB-9` — r.9 — a fact.",
+        "- `RRP-BR-3` — B&R r.3 — a fact.",
+        "- `RRP-BR-RAP` — RRP §3 B&R (#9 in RRP-PG) — a fact.",
+        "- `RRP-KILL-2` — §13 r.2 — a fact.",
+        "- `RRP-TRN-TIME` — RRP §15 — a fact.",
+        "- `TDA-2024-1` — TDA 2024 r.1 — a fact.",
+        "- `TDA-2024-47-MIN` — r.47-A, `TDA-2024-ADD47-EX2` — a fact.", ""])
+    built = {k: c["section"] for k, c in gen.build(inventory).items()}
+    assert built == {
+        "RRP-BB-2": "§4 Button & Blind Use r.2 (RRP-PG numbering)", "RRP-BB-5": "§4 Button & Blind Use r.5",
+        "RRP-BB-9": "§4 Button & Blind Use r.9", "RRP-BR-3": "§3 Betting & Raising r.3",
+        "RRP-BR-RAP": "§3 Betting & Raising (#9 in RRP-PG)", "RRP-KILL-2": "§13 Kill Pots r.2",
+        "RRP-TRN-TIME": "§15 Tournaments", "TDA-2024-1": "r.1", "TDA-2024-47-MIN": "r.47-A + TDA-2024-ADD47-EX2"}
+
+
 def test_every_pot_limit_inventory_key_is_cited_or_explained():
     """Inventory section 3: each key is cited by a rule (the README lists any that is not a ruling)."""
     book, _ = books.load(compile=False)
