@@ -46,8 +46,9 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
     try:
         return p.coerce(value)
     except ValueError as exc:   # MoneyError is a ValueError
-        close = did_you_mean(value, [str(v) for v in p.values]) if p.values else None
-        problems.append(doc.problem(path, "R205", str(exc), f"did you mean '{close}'?" if close else None))
+        close = did_you_mean(value, p.allowed_words().split(", ")) if p.values else None
+        problems.append(doc.problem(path, "R205", str(exc),
+                                    f"did you mean '{close}'?" if close else p.refusal_hint(value)))
         return None
 
 
