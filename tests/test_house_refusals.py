@@ -76,3 +76,50 @@ def test_a_quoted_true_is_answered_in_yaml_words(tmp_path, capsys):
 def test_an_amount_refused_names_its_parameter(tmp_path, capsys):
     code, err = lint(tmp_path, "parameters:\n  buy_in.max: 200.555\n", capsys)
     assert code == 1 and "error R205: buy_in.max: 200.555 has more than two decimal places" in err
+
+
+REPLACEMENT = """\
+  - id: trial.raise-at-cap-is-call{n}
+    replaces: raise-caps.raise-at-cap-is-call
+    title: A raise attempted after the cap is a call
+    cites: [RRP-BR-3]
+    text: A raise at the cap is a call.
+    when: {{structure: fixed-limit, facing_bet: true, can_raise: false, capped: true, said_kind: raise}}
+    then: {{ruling: capped-raise-is-call, decides: wager, effects: {{wager_to: current_bet}},
+           say: "The round was capped: a call to {{{{ current_bet | money }}}}."}}
+    examples:
+      - name: capped
+        incident: {{game: {{structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}}, button: 3,
+                   players: {{1: 1000, 2: 1000, 3: 1000}}, street: flop, pot: 60,
+                   actions: [{{seat: 1, action: bet, to: 20}}, {{seat: 2, action: raise, to: 40}},
+                             {{seat: 3, action: raise, to: 60}}, {{seat: 1, action: raise, to: 80}}],
+                   disputed: {{seat: 2, said: raise}}}}
+        expect: {{ruling: capped-raise-is-call, effects: {{wager_to: 80}}}}
+      - name: not capped
+        incident: {{game: {{structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}}, button: 3,
+                   players: {{1: 1000, 2: 1000, 3: 1000}}, street: flop, pot: 60,
+                   actions: [{{seat: 1, action: bet, to: 20}}, {{seat: 2, action: raise, to: 40}}],
+                   disputed: {{seat: 3, said: raise}}}}
+        expect: {{fires: false}}
+"""
+
+
+def test_a_rule_changed_twice_points_at_the_other_change_by_what_it_does(tmp_path, capsys):
+    """Replaced on lines 6 and 28 and disabled on line 50: no line is called 'the first change' when it comes
+    after the one reported; each problem names the other change and what it is."""
+    body = "rules:\n" + REPLACEMENT.format(n="") + REPLACEMENT.format(n="-again") + \
+        "disable:\n  - {rule: raise-caps.raise-at-cap-is-call, reason: we replace it}\n"
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 1
+    assert "first change" not in err
+    assert err.count("error R604") == 2
+    assert "trial.yaml:6:15: error R604: rule 'raise-caps.raise-at-cap-is-call' is disabled or replaced twice" in err
+    assert "hint: the house also disables it on line 50; keep one change to it" in err
+
+
+def test_a_rule_replaced_twice_names_the_earlier_replacement(tmp_path, capsys):
+    body = "rules:\n" + REPLACEMENT.format(n="") + REPLACEMENT.format(n="-again")
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 1 and err.count("error R604") == 1
+    assert "trial.yaml:28:15: error R604" in err
+    assert "hint: the house also replaces it on line 6 (trial.raise-at-cap-is-call); keep one change to it" in err

@@ -295,7 +295,13 @@ def _unknown_rule(doc: Located, path: tuple, rid: str, base: Rulebook) -> Proble
                     f"did you mean '{close}' ({base.rules[close].origin})?" if close else "rulings rules lists the ids")
 
 
-def _twice(doc: Located, path: tuple, rid: str, first: tuple) -> Problem:
-    line = doc.at(first)[0]
+def _twice(doc: Located, path: tuple, rid: str, other: tuple) -> Problem:
+    """R604 at ``path``, naming the house's other change to the rule by what it does and where (disables are
+    read before rules, so the other change may come later in the file: it is not called the first)."""
+    line = doc.at(other)[0]
+    if other[0] == "disable":
+        what = f"disables it on line {line}"
+    else:
+        what = f"replaces it on line {line} ({doc.data['rules'][other[1]].get('id', '?')})"
     return doc.problem(path, "R604", f"rule '{rid}' is disabled or replaced twice",
-                    f"the first change to it is on line {line}; keep one")
+                    f"the house also {what}; keep one change to it")
