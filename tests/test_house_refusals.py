@@ -123,3 +123,16 @@ def test_a_rule_replaced_twice_names_the_earlier_replacement(tmp_path, capsys):
     assert code == 1 and err.count("error R604") == 1
     assert "trial.yaml:28:15: error R604" in err
     assert "hint: the house also replaces it on line 6 (trial.raise-at-cap-is-call); keep one change to it" in err
+
+
+def test_a_tab_in_the_indentation_is_named_as_a_tab(tmp_path, capsys):
+    """A book saved by an editor that indents with tabs: the refusal says so, not 'while scanning for the next
+    token', whether the tab starts the line or follows spaces."""
+    for body in ("parameters:\n\tkill.size: half\n", "parameters:\n  kill.size: half\n  \tclock.seconds: 45\n"):
+        code, err = lint(tmp_path, body, capsys)
+        assert code == 1 and "error Y001" in err
+        line = body.count("\n") + 3
+        assert f"trial.yaml:{line}:" in err
+        assert "a tab character: YAML indents with spaces only" in err
+        assert "while scanning" not in err
+        assert f"hint: replace the tab on line {line} with spaces" in err
