@@ -136,3 +136,11 @@ def test_a_tab_in_the_indentation_is_named_as_a_tab(tmp_path, capsys):
         assert "a tab character: YAML indents with spaces only" in err
         assert "while scanning" not in err
         assert f"hint: replace the tab on line {line} with spaces" in err
+
+
+def test_printing_the_book_into_a_missing_folder_says_which_folder(tmp_path, capsys):
+    target = tmp_path / "posted" / "book.html"
+    code = main(["book", "east-coast-limit", "--format", "html", "-o", str(target)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Errno" not in err and "Traceback" not in err
+    assert err.strip() == f"rulings: '{target}': the folder '{target.parent}' does not exist"
