@@ -144,3 +144,17 @@ def test_printing_the_book_into_a_missing_folder_says_which_folder(tmp_path, cap
     err = capsys.readouterr().err
     assert code == 2 and "Errno" not in err and "Traceback" not in err
     assert err.strip() == f"rulings: '{target}': the folder '{target.parent}' does not exist"
+
+
+def test_a_house_name_whose_file_is_in_the_working_folder_is_told_to_give_the_path(tmp_path, capsys, monkeypatch):
+    """`--house riverside` with riverside.yaml beside the manager: a name is looked up only in rulebooks/houses/,
+    so the hint says to give the file as a path (the README's rule), rather than only 'give a path'."""
+    (tmp_path / "riverside.yaml").write_text(HEAD + "parameters: {kill.size: half}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["params", "kill.size", "--house", "riverside"])
+    err = capsys.readouterr().err
+    assert code == 1 and "error R001: no house book 'riverside'" in err
+    assert "hint: riverside.yaml in this folder is a file: give it as a path, --house riverside.yaml " \
+           "(a plain name is a book in rulebooks/houses/)" in err
+    assert main(["params", "kill.size", "--house", "riverside.yaml"]) == 0
+    assert "this house sets it to half" in capsys.readouterr().out
