@@ -158,3 +158,20 @@ def test_a_house_name_whose_file_is_in_the_working_folder_is_told_to_give_the_pa
            "(a plain name is a book in rulebooks/houses/)" in err
     assert main(["params", "kill.size", "--house", "riverside.yaml"]) == 0
     assert "this house sets it to half" in capsys.readouterr().out
+
+
+def test_disabling_a_rule_with_exceptions_names_every_rule_to_disable_at_once(tmp_path, capsys):
+    """raise-caps.cap-reached has two exceptions, and one of them has its own (last-two-in-the-event): the first
+    refusal names all three, so a manager who follows the hint passes lint in one more try, not two."""
+    code, err = lint(tmp_path, "disable:\n  - {rule: raise-caps.cap-reached, reason: no cap here}\n", capsys)
+    assert code == 1 and err.count("error R606") == 1
+    assert "'raise-caps.cap-reached' is disabled, but raise-caps.capped-before-heads-up-stays-capped, " \
+           "raise-caps.tournament-cap-holds-heads-up are exceptions to it" in err
+    wanted = ["raise-caps.capped-before-heads-up-stays-capped", "raise-caps.last-two-in-the-event",
+              "raise-caps.tournament-cap-holds-heads-up"]
+    assert f"hint: an exception applies only where its rule applies: disable {', '.join(wanted)} too " \
+           "(exceptions to it, or to one of its exceptions), or replace the rule instead of disabling it" in err
+    body = "disable:\n" + "".join(f"  - {{rule: {r}, reason: no cap here}}\n"
+                                  for r in ["raise-caps.cap-reached", *wanted])
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 0, err

@@ -234,6 +234,11 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     return book
 
 
+def _exceptions_to(book: Rulebook, rid: str) -> list[str]:
+    """The rules of the book that are exceptions to ``rid`` (overrides stand on their own: not these)."""
+    return sorted(r.id for r in book.rules.values() if r.exception_to == rid and r.written is not None)
+
+
 def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, str]) -> list[Problem]:
     """Exceptions after the house's changes: to a replaced rule they modify its replacement (and inherit
     the replacement's conditions); to a disabled rule they are an error (R606) naming them."""
@@ -246,14 +251,19 @@ def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, st
         if raw["rule"] in named:
             continue
         named.add(raw["rule"])
-        orphans = sorted(r.id for r in book.rules.values()   # overrides: rules stand on their own
-                         if r.exception_to == raw["rule"] and r.written is not None)
+        orphans = _exceptions_to(book, raw["rule"])
         if orphans:
+            every, below = set(orphans), list(orphans)   # their own exceptions must go too: named at once
+            while below:
+                more = [r for r in _exceptions_to(book, below.pop()) if r not in every]
+                every.update(more)
+                below += more
+            deeper = " (exceptions to it, or to one of its exceptions)" if len(every) > len(orphans) else ""
             problems.append(doc.problem(("disable", i, "rule"), "R606",
                                         f"'{raw['rule']}' is disabled, but {', '.join(orphans)} "
                                         f"{'is an exception' if len(orphans) == 1 else 'are exceptions'} to it",
                                         "an exception applies only where its rule applies: disable "
-                                        + ("it" if len(orphans) == 1 else "them") + " too, or replace the rule "
+                                        f"{', '.join(sorted(every))} too{deeper}, or replace the rule "
                                         "instead of disabling it"))
     problems += inherit_all(book.rules, lambda r: at_rule({doc.file: doc}, r))
     book.defaults = fact_defaults(book.rules, lambda r: at_rule({doc.file: doc}, r), problems)
