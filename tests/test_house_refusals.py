@@ -175,3 +175,29 @@ def test_disabling_a_rule_with_exceptions_names_every_rule_to_disable_at_once(tm
                                   for r in ["raise-caps.cap-reached", *wanted])
     code, err = lint(tmp_path, body, capsys)
     assert code == 0, err
+
+
+def test_a_malformed_entry_does_not_hide_the_other_mistakes(tmp_path, capsys):
+    """A disable without its reason, or a value per setting, used to stop lint before the parameters were
+    checked: the misspelt parameter and the 0-second clock came only on the next try. All at once now."""
+    code, err = lint(tmp_path, "parameters:\n  kill.sise: half\n  clock.seconds: 0\n  straddle.size: {cash: exactly_2bb}\n"
+                               "disable:\n  - {rule: kill-pots.two-in-a-row}\n"
+                               "  - {rule: raise-caps.cap-reachd, reason: typo}\n", capsys)
+    assert code == 1
+    assert "trial.yaml:5:3: error R204: unknown parameter 'kill.sise'" in err
+    assert "trial.yaml:6:18: error R205: clock.seconds must be a whole number from 1 to 100, not 0" in err
+    assert "trial.yaml:7:18: error R106: straddle.size: a house book sets one value" in err
+    assert "trial.yaml:9:5: error R102: missing required key 'reason'" in err
+    assert "trial.yaml:10:12: error R104: unknown rule 'raise-caps.cap-reachd'" in err
+    assert "5 problems found" in err
+
+
+def test_a_malformed_entry_and_a_missing_book_to_extend_are_said_together(tmp_path, capsys):
+    book = tmp_path / "trial.yaml"
+    book.write_text("rulebook: trial\nextends: riversde-base\ntitle: Trial room\n"
+                    "disable:\n  - {rule: kill-pots.two-in-a-row}\n", encoding="utf-8")
+    code = main(["lint", str(book)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "trial.yaml:2:10: error R601: no book named 'riversde-base' to extend" in err
+    assert "trial.yaml:5:5: error R102: missing required key 'reason'" in err

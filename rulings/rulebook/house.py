@@ -95,7 +95,11 @@ def extended_path(value: str, here: Path) -> Path | None:
     return (sibling if sibling.exists() else find_house(value) or ROOT / "houses" / f"{value}.yaml").resolve()
 
 
-def _read(path: Path) -> tuple[Located, dict]:
+def _read(path: Path) -> tuple[Located, dict, list[Problem]]:
+    """The house file, its data and the problems of its shape. A malformed entry under parameters: or
+    disable: alone is set aside (None in its place, so every other entry keeps its index and its line) and
+    the rest is checked too, so one missing reason does not hide a misspelt parameter; any other malformed
+    part stops here."""
     doc, problems = load_file(path)
     if doc is None:
         raise ProblemsError(problems)
@@ -105,8 +109,15 @@ def _read(path: Path) -> tuple[Located, dict]:
                                      "(it has neither rulebook: nor extends:)",
                                      hint="start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
-        raise ProblemsError([_per_setting(doc.data, p) for p in problems])
-    return doc, doc.data
+        problems = [_per_setting(doc.data, p) for p in problems]
+        if not all(len(p.path) >= 2 and p.path[0] in ("parameters", "disable") for p in problems):
+            raise ProblemsError(problems)
+        data = dict(doc.data)
+        bad = {p.path[:2] for p in problems}
+        data["parameters"] = {k: v for k, v in (data.get("parameters") or {}).items() if ("parameters", k) not in bad}
+        data["disable"] = [None if ("disable", str(i)) in bad else raw for i, raw in enumerate(data.get("disable") or [])]
+        return doc, data, problems
+    return doc, doc.data, []
 
 
 def _per_setting(data: dict, problem: Problem) -> Problem:
@@ -163,10 +174,12 @@ def load_house_kept(path: Path) -> Rulebook:
 def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) -> Rulebook:
     """Merge a house book over the book it extends; raise ProblemsError with every problem, load nothing half-way."""
     path = Path(path)
-    doc, data = _read(path)
-    base = _base(doc, path, standard, _chain)
+    doc, data, problems = _read(path)
+    try:
+        base = _base(doc, path, standard, _chain)
+    except ProblemsError as exc:   # with the malformed entries already found: every problem at once
+        raise ProblemsError(problems + exc.problems) from None
     _check_sizes(doc, data, base)
-    problems: list[Problem] = []
     book = copy.copy(base)
     book.rules = dict(base.rules)
     book.name, book.title, book.extends = str(data["rulebook"]), data["title"], base.name
@@ -179,6 +192,8 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     touched: dict[str, tuple] = {}    # rule id -> where the house already disabled or replaced it
     replaced: dict[str, str] = {}     # rule id -> the house rule that replaces it
     for i, raw in enumerate(data.get("disable") or []):
+        if raw is None:   # malformed, already reported
+            continue
         rid = raw["rule"]
         if rid not in base.rules:
             problems.append(_unknown_rule(doc, ("disable", i, "rule"), rid, base))
@@ -248,7 +263,7 @@ def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, st
             book.rules[rid] = replace(rule, exception_to=replaced[rule.exception_to])
     named: set[str] = set()
     for i, raw in enumerate(data.get("disable") or []):
-        if raw["rule"] in named:
+        if raw is None or raw["rule"] in named:
             continue
         named.add(raw["rule"])
         orphans = _exceptions_to(book, raw["rule"])
