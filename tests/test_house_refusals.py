@@ -201,3 +201,17 @@ def test_a_malformed_entry_and_a_missing_book_to_extend_are_said_together(tmp_pa
     assert code == 1
     assert "trial.yaml:2:10: error R601: no book named 'riversde-base' to extend" in err
     assert "trial.yaml:5:5: error R102: missing required key 'reason'" in err
+
+
+def test_adding_a_manager_without_a_terminal_is_a_usage_error_not_a_bug(tmp_path):
+    """`rulings users add NAME --role manager` run from a script (no terminal, standard input empty) ended in
+    'internal error (EOFError) ... this is a bug' with exit 70; it is the manager's usage: exit 2 and the way out."""
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-m", "rulings", "users", "add", "mgr", "--role", "manager",
+                          "--data", str(tmp_path)], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+    assert "rulings: no password was typed (standard input ended): run it at a terminal, or give the password " \
+           "on standard input with --password-stdin" in run.stderr
