@@ -304,6 +304,19 @@ def _leave(code: int) -> None:
     os._exit(code)
 
 
+def _os_error(exc: OSError | UnicodeError) -> str:
+    """A file the command could not write (or open), said without Python's '[Errno 2]'; a missing folder named."""
+    name = getattr(exc, "filename", None)
+    if name is None:
+        return str(exc)
+    name = os.fsdecode(name)
+    reason = getattr(exc, "strerror", None) or str(exc)
+    folder = Path(name).parent
+    if isinstance(exc, FileNotFoundError) and not folder.is_dir():
+        reason = f"the folder {str(folder)!r} does not exist"
+    return f"{name!r}: {reason}"
+
+
 def _main(args) -> int:
     try:
         return args.run(args)
@@ -316,7 +329,7 @@ def _main(args) -> int:
     except BrokenPipeError:   # output piped into `head`: nothing left to say
         return OK
     except (OSError, UnicodeError) as exc:
-        print(f"rulings: {exc}", file=sys.stderr)
+        print(f"rulings: {_os_error(exc)}", file=sys.stderr)
         return INPUT
     except KeyboardInterrupt:
         return INPUT

@@ -62,9 +62,11 @@ def _build(house: str | None, key: str, compile: bool) -> tuple[Rulebook, Engine
         path = house_path(house)
         if not path.exists():
             close = did_you_mean(house, house_names())
-            raise ProblemsError([Problem(str(path), 0, 0, "R001", f"no house book '{house}'",
-                                         hint=f"did you mean '{close}'?" if close else
-                                         "give a path or a name under rulebooks/houses/")])
+            here = f"{house}.yaml"
+            hint = (f"{here} in this folder is a file: give it as a path, --house {here} (a plain name is a "
+                    "book in rulebooks/houses/)") if "/" not in house and Path(here).is_file() else \
+                f"did you mean '{close}'?" if close else "give a path or a name under rulebooks/houses/"
+            raise ProblemsError([Problem(str(path), 0, 0, "R001", f"no house book '{house}'", hint=hint)])
         book = load_house_kept(path)
     else:
         book = standard_book()

@@ -82,16 +82,9 @@ def parameter_text(book: Rulebook, p: Parameter) -> str:
         lines.append(f"  {'default:':12} " + ", ".join(f"{plain(p, v, s)} in {s}" for s, v in defaults.items()))
     if p.name in book.settings:
         lines.append(f"  {'':12} this house sets it to {plain(p, book.settings[p.name], 'cash')}")
-    lines.append(f"  {'allowed:':12} " + (", ".join(plain(p, v, "cash") for v in p.values) or _range(p)))
+    lines.append(f"  {'allowed:':12} " + (", ".join(plain(p, v, "cash") for v in p.values) or p.allowed_words()))
     lines.append(f"  {'cites:':12} {', '.join(p.cites)}   declared at {p.origin}")
     return "\n".join(lines)
-
-
-def _range(p: Parameter) -> str:
-    unit = {"money": "an amount", "percent": "a whole percent", "count": "a whole number"}.get(p.type, "a number")
-    low = "" if p.minimum is None else f" from {p.minimum}"
-    high = "" if p.maximum is None else f" to {p.maximum}"
-    return unit + low + high
 
 
 def params_text(book: Rulebook, text: str | None = None) -> str | None:

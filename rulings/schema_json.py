@@ -63,7 +63,7 @@ def parameter_value(p: Parameter) -> dict[str, Any]:
         out["anyOf"] = [{"type": "number", "minimum": 0}, {"type": "string", "pattern": MONEY}]
     else:
         out["type"] = "integer"
-        for key, bound in (("minimum", p.minimum), ("maximum", p.maximum)):
+        for key, bound in (("minimum", p.minimum), ("maximum", p.upper())):
             if bound is not None:
                 out[key] = bound
     return out

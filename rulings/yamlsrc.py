@@ -285,6 +285,13 @@ def _short(text: str | None, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def _indent(text: str, line: int, column: int) -> str:
+    """The blanks that start line ``line`` (0-based) up to ``column``: where a tab breaks YAML's indentation."""
+    lines = text.splitlines()
+    start = lines[line][:column + 1] if 0 <= line < len(lines) else ""
+    return start[:len(start) - len(start.lstrip(" \t"))]
+
+
 def load_text(text: str, file: str, max_bytes: int = MAX_FILE_BYTES,
               max_nodes: int = MAX_NODES) -> tuple[Located | None, list[Problem]]:
     """Parse one YAML document within the limits; return it with positions, and every problem found."""
@@ -300,6 +307,9 @@ def load_text(text: str, file: str, max_bytes: int = MAX_FILE_BYTES,
     except yaml.MarkedYAMLError as exc:
         m = exc.problem_mark
         line, col = (m.line + 1, m.column + 1) if m else (0, 0)
+        if m and "\t" in _indent(text, m.line, m.column):
+            return None, [Problem(file, line, col, "Y001", "malformed YAML: a tab character: YAML indents with "
+                                  "spaces only", hint=f"replace the tab on line {line} with spaces")]
         return None, [Problem(file, line, col, "Y001", f"malformed YAML: {exc.problem}",
                               hint=str(exc.context) if exc.context else "check indentation and quoting")]
     except yaml.YAMLError as exc:

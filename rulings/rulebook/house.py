@@ -46,8 +46,9 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
     try:
         return p.coerce(value)
     except ValueError as exc:   # MoneyError is a ValueError
-        close = did_you_mean(value, [str(v) for v in p.values]) if p.values else None
-        problems.append(doc.problem(path, "R205", str(exc), f"did you mean '{close}'?" if close else None))
+        close = did_you_mean(value, p.allowed_words().split(", ")) if p.values else None
+        problems.append(doc.problem(path, "R205", str(exc),
+                                    f"did you mean '{close}'?" if close else p.refusal_hint(value)))
         return None
 
 
@@ -94,7 +95,11 @@ def extended_path(value: str, here: Path) -> Path | None:
     return (sibling if sibling.exists() else find_house(value) or ROOT / "houses" / f"{value}.yaml").resolve()
 
 
-def _read(path: Path) -> tuple[Located, dict]:
+def _read(path: Path) -> tuple[Located, dict, list[Problem]]:
+    """The house file, its data and the problems of its shape. A malformed entry under parameters: or
+    disable: alone is set aside (None in its place, so every other entry keeps its index and its line) and
+    the rest is checked too, so one missing reason does not hide a misspelt parameter; any other malformed
+    part stops here."""
     doc, problems = load_file(path)
     if doc is None:
         raise ProblemsError(problems)
@@ -104,8 +109,15 @@ def _read(path: Path) -> tuple[Located, dict]:
                                      "(it has neither rulebook: nor extends:)",
                                      hint="start with rulebook:, extends: and title:")])
     if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
-        raise ProblemsError([_per_setting(doc.data, p) for p in problems])
-    return doc, doc.data
+        problems = [_per_setting(doc.data, p) for p in problems]
+        if not all(len(p.path) >= 2 and p.path[0] in ("parameters", "disable") for p in problems):
+            raise ProblemsError(problems)
+        data = dict(doc.data)
+        bad = {p.path[:2] for p in problems}
+        data["parameters"] = {k: v for k, v in (data.get("parameters") or {}).items() if ("parameters", k) not in bad}
+        data["disable"] = [None if ("disable", str(i)) in bad else raw for i, raw in enumerate(data.get("disable") or [])]
+        return doc, data, problems
+    return doc, doc.data, []
 
 
 def _per_setting(data: dict, problem: Problem) -> Problem:
@@ -162,10 +174,12 @@ def load_house_kept(path: Path) -> Rulebook:
 def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) -> Rulebook:
     """Merge a house book over the book it extends; raise ProblemsError with every problem, load nothing half-way."""
     path = Path(path)
-    doc, data = _read(path)
-    base = _base(doc, path, standard, _chain)
+    doc, data, problems = _read(path)
+    try:
+        base = _base(doc, path, standard, _chain)
+    except ProblemsError as exc:   # with the malformed entries already found: every problem at once
+        raise ProblemsError(problems + exc.problems) from None
     _check_sizes(doc, data, base)
-    problems: list[Problem] = []
     book = copy.copy(base)
     book.rules = dict(base.rules)
     book.name, book.title, book.extends = str(data["rulebook"]), data["title"], base.name
@@ -178,6 +192,8 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     touched: dict[str, tuple] = {}    # rule id -> where the house already disabled or replaced it
     replaced: dict[str, str] = {}     # rule id -> the house rule that replaces it
     for i, raw in enumerate(data.get("disable") or []):
+        if raw is None:   # malformed, already reported
+            continue
         rid = raw["rule"]
         if rid not in base.rules:
             problems.append(_unknown_rule(doc, ("disable", i, "rule"), rid, base))
@@ -233,6 +249,11 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     return book
 
 
+def _exceptions_to(book: Rulebook, rid: str) -> list[str]:
+    """The rules of the book that are exceptions to ``rid`` (overrides stand on their own: not these)."""
+    return sorted(r.id for r in book.rules.values() if r.exception_to == rid and r.written is not None)
+
+
 def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, str]) -> list[Problem]:
     """Exceptions after the house's changes: to a replaced rule they modify its replacement (and inherit
     the replacement's conditions); to a disabled rule they are an error (R606) naming them."""
@@ -242,17 +263,22 @@ def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, st
             book.rules[rid] = replace(rule, exception_to=replaced[rule.exception_to])
     named: set[str] = set()
     for i, raw in enumerate(data.get("disable") or []):
-        if raw["rule"] in named:
+        if raw is None or raw["rule"] in named:
             continue
         named.add(raw["rule"])
-        orphans = sorted(r.id for r in book.rules.values()   # overrides: rules stand on their own
-                         if r.exception_to == raw["rule"] and r.written is not None)
+        orphans = _exceptions_to(book, raw["rule"])
         if orphans:
+            every, below = set(orphans), list(orphans)   # their own exceptions must go too: named at once
+            while below:
+                more = [r for r in _exceptions_to(book, below.pop()) if r not in every]
+                every.update(more)
+                below += more
+            deeper = " (exceptions to it, or to one of its exceptions)" if len(every) > len(orphans) else ""
             problems.append(doc.problem(("disable", i, "rule"), "R606",
                                         f"'{raw['rule']}' is disabled, but {', '.join(orphans)} "
                                         f"{'is an exception' if len(orphans) == 1 else 'are exceptions'} to it",
                                         "an exception applies only where its rule applies: disable "
-                                        + ("it" if len(orphans) == 1 else "them") + " too, or replace the rule "
+                                        f"{', '.join(sorted(every))} too{deeper}, or replace the rule "
                                         "instead of disabling it"))
     problems += inherit_all(book.rules, lambda r: at_rule({doc.file: doc}, r))
     book.defaults = fact_defaults(book.rules, lambda r: at_rule({doc.file: doc}, r), problems)
@@ -294,7 +320,13 @@ def _unknown_rule(doc: Located, path: tuple, rid: str, base: Rulebook) -> Proble
                     f"did you mean '{close}' ({base.rules[close].origin})?" if close else "rulings rules lists the ids")
 
 
-def _twice(doc: Located, path: tuple, rid: str, first: tuple) -> Problem:
-    line = doc.at(first)[0]
+def _twice(doc: Located, path: tuple, rid: str, other: tuple) -> Problem:
+    """R604 at ``path``, naming the house's other change to the rule by what it does and where (disables are
+    read before rules, so the other change may come later in the file: it is not called the first)."""
+    line = doc.at(other)[0]
+    if other[0] == "disable":
+        what = f"disables it on line {line}"
+    else:
+        what = f"replaces it on line {line} ({doc.data['rules'][other[1]].get('id', '?')})"
     return doc.problem(path, "R604", f"rule '{rid}' is disabled or replaced twice",
-                    f"the first change to it is on line {line}; keep one")
+                    f"the house also {what}; keep one change to it")

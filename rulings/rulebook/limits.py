@@ -11,14 +11,13 @@ from math import prod
 
 from rulings.catalogue import facts
 from rulings.money import MAX_MINOR
-from rulings.rulebook.model import AnyOf, Parameter
+from rulings.rulebook.model import MAX_PARAM_COUNT, AnyOf, Parameter
 
 MAX_ALTERNATIVES = 64     # values of one in:/not_in:, groups of one any_of, and the ways a whole `when`
                           # can match (durable-rules hangs at 513); the standard book needs 6
 MAX_CONDITIONS = 32       # tests in one rule, any_of groups included; the standard book needs 12
 MAX_CITES = 12            # citation keys of one rule or parameter; the standard book needs 5
 MAX_EXAMPLES = 20         # examples of one rule (lint runs each); the standard book needs 8
-MAX_PARAM_COUNT = 100     # a count parameter without its own maximum (Parameter.coerce refuses more)
 MAX_FACT_COUNT = 10 ** 6  # counts and seats read from an incident (bounded by the incident's size)
 MAX_DERIVED_MONEY = MAX_MINOR * 100   # what lint assumes a rule computes as money, for the engine's range
 

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import field
+from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from rulings.records import Lazy, LazyFrozen, record
 
+MAX_PARAM_COUNT = 100     # a count or percent parameter without its own maximum (Parameter.coerce refuses more)
 OPS = ("eq", "not", "in", "not_in", "above", "at_least", "below", "at_most", "missing", "present")
 
 
@@ -115,6 +117,18 @@ class Rule(LazyFrozen):
         return count(self.when)
 
 
+def as_written(value: Any) -> str:
+    """A value as a rulebook writes it in YAML: true, 1.5, 'yes' (text in quotes), never Python's True or
+    Decimal('1.5')."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
 @record(frozen=True)
 class Parameter(LazyFrozen):
     """A house parameter a book declares: its type, default and limits."""
@@ -131,24 +145,62 @@ class Parameter(LazyFrozen):
     words: dict = field(default_factory=dict, compare=False)   # value -> plain words
     arithmetic: str | None = None     # the betting arithmetic's attribute (rulings.betting.Params) read from it
 
+    def upper(self) -> int | None:
+        """The largest value accepted: the declared maximum, or for a number without one
+        MAX_PARAM_COUNT (an amount has no maximum of its own)."""
+        if self.maximum is not None:
+            return self.maximum
+        return None if self.type == "money" else MAX_PARAM_COUNT
+
+    def allowed_words(self) -> str:
+        """The values allowed, as `rulings params` and lint say them: half_bet, full_bet; true, false;
+        a whole number from 1 to 100."""
+        if self.values:
+            return ", ".join(as_written(v) if isinstance(v, bool) else str(v) for v in self.values)
+        unit = {"money": "an amount", "percent": "a whole percent", "count": "a whole number"}.get(self.type, "a number")
+        low = "" if self.minimum is None else f" from {self.minimum}"
+        high = "" if self.upper() is None else f" to {self.upper()}"
+        return unit + low + high
+
     def coerce(self, value: Any) -> Any:
-        """A value given for this parameter, checked and converted (money to minor units); ValueError if not allowed."""
+        """A value given for this parameter, checked and converted (money to minor units); ValueError if not allowed.
+
+        The message writes the value back as it was written in YAML (1.5, true, 'yes'), never as Python, and
+        names the allowed values as `rulings params` does; ``refusal_hint`` says what to write instead."""
         from rulings.money import to_minor
+        shown = as_written(value)
         if self.type in ("enum", "bool"):
             if value not in self.values or (self.type == "enum" and isinstance(value, bool)):
-                raise ValueError(f"{value!r} is not an allowed value of {self.name} "
-                                 f"({', '.join(map(str, self.values))})")
+                raise ValueError(f"{shown} is not an allowed value of {self.name} ({self.allowed_words()})")
             return value
         if isinstance(value, bool):
-            raise ValueError(f"{self.name} is a number, not {value!r}")
-        v = to_minor(value) if self.type == "money" else value
-        if not isinstance(v, int):
-            raise ValueError(f"{self.name} must be a whole number, not {value!r}")
-        if self.maximum is None and self.type != "money" and abs(v) > 100:   # limits.MAX_PARAM_COUNT
-            raise ValueError(f"{self.name} must be at most 100")
-        if (self.minimum is not None and v < self.minimum) or (self.maximum is not None and v > self.maximum):
-            raise ValueError(f"{self.name} must be between {self.minimum} and {self.maximum}")
+            raise ValueError(f"{self.name} is a number, not {shown}")
+        try:
+            v = to_minor(value) if self.type == "money" else value
+        except ValueError as exc:   # MoneyError: not an amount, negative, more than two decimals
+            raise ValueError(f"{self.name}: {exc}") from None
+        low, high = self.minimum, self.upper()
+        if not isinstance(v, int) or (low is not None and v < low) or (high is not None and v > high):
+            raise ValueError(f"{self.name} must be {self.allowed_words()}, not {shown}")
         return v
+
+    def refusal_hint(self, value: Any) -> str | None:
+        """What to write instead of a refused value, when the mistake is a common one: a yes/no or a quoted
+        true for a flag, a number in quotes, a fraction for a whole percent."""
+        if self.type == "bool" and isinstance(value, str):
+            return "write true or false, without quotes"
+        if self.type in ("count", "percent") and isinstance(value, str):
+            try:
+                number = Decimal(value.strip())
+            except InvalidOperation:
+                return None
+            if number == number.to_integral_value():
+                return f"write {int(number)} without quotes"
+        if self.type == "percent" and isinstance(value, Decimal) and 0 < value < 1:
+            whole = value * 100
+            if whole == whole.to_integral_value():
+                return f"write {int(whole)} for {int(whole)}%"
+        return None
 
     def default_for(self, setting: str) -> Any:
         if isinstance(self.default, dict):

@@ -49,8 +49,14 @@ def cmd_users_add(args) -> int:
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
-        password = getpass.getpass(f"password for {args.name}: ")
-        if password != getpass.getpass("again: "):
+        try:
+            password = getpass.getpass(f"password for {args.name}: ")
+            again = getpass.getpass("again: ")
+        except EOFError:   # no terminal and nothing on standard input: a script, not a bug
+            print("\nrulings: no password was typed (standard input ended): run it at a terminal, or give the "
+                  "password on standard input with --password-stdin", file=sys.stderr)
+            return 2
+        if password != again:
             print("rulings: the passwords differ", file=sys.stderr)
             return 2
     engine, _ = _engine(args)

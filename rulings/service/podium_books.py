@@ -56,7 +56,7 @@ def _param_rows(book) -> list[dict]:
                 choices.append({"value": _written(v), "words": value_words(p, v, "cash"), "selected": v == current})
         rows.append({"name": name, "description": p.description, "type": p.type, "choices": choices,
                      "value": _shown(p, current), "house": name in book.settings,
-                     "words": value_words(p, current, "cash"), "minimum": p.minimum, "maximum": p.maximum,
+                     "words": value_words(p, current, "cash"), "minimum": p.minimum, "maximum": p.upper(),
                      "differs": values["cash"] != values["tournament"],
                      "tournament": value_words(p, values["tournament"], "tournament")})
     return rows

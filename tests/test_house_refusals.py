@@ -1,0 +1,217 @@
+"""A house manager's first mistakes, as lint answers them: the value written back as it was written, the
+allowed values in the words `rulings params` uses, and a hint that says what to write instead."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from cli.main import main
+
+HEAD = "rulebook: trial\nextends: standard\ntitle: Trial room\n"
+
+
+def lint(tmp_path: Path, body: str, capsys) -> tuple[int, str]:
+    book = tmp_path / "trial.yaml"
+    book.write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
+    code = main(["lint", str(book)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.err
+
+
+def test_a_value_out_of_range_names_the_allowed_range_as_params_does(tmp_path, capsys):
+    """clock.seconds has a minimum of 1 and no maximum of its own: never 'between 1 and None'."""
+    code, err = lint(tmp_path, "parameters:\n  clock.seconds: 0\n  clock.countdown_seconds: -5\n"
+                               "  raise_cap.max_raises: 0\n", capsys)
+    assert code == 1
+    assert "None" not in err
+    assert "clock.seconds must be a whole number from 1 to 100, not 0" in err
+    assert "clock.countdown_seconds must be a whole number from 0 to 100, not -5" in err
+    assert "raise_cap.max_raises must be a whole number from 1 to 10, not 0" in err
+
+
+def test_params_and_lint_agree_on_the_largest_count(tmp_path, capsys):
+    """A count without its own maximum is refused above 100 (limits.MAX_PARAM_COUNT): params says so."""
+    code, err = lint(tmp_path, "parameters:\n  clock.seconds: 120\n", capsys)
+    assert code == 1 and "clock.seconds must be a whole number from 1 to 100, not 120" in err
+    assert main(["params", "clock.seconds"]) == 0
+    assert "allowed:     a whole number from 1 to 100" in capsys.readouterr().out
+
+
+def test_values_are_written_back_as_yaml_not_as_python(tmp_path, capsys):
+    code, err = lint(tmp_path, "parameters:\n  kill.size: 1.5\n  reopen.limit_rule: true\n"
+                               "  straddle.allowed: yes\n", capsys)
+    assert code == 1
+    for python in ("Decimal(", "True", "False"):
+        assert python not in err, err
+    assert "1.5 is not an allowed value of kill.size (full, half)" in err
+    assert "true is not an allowed value of reopen.limit_rule (half_bet, full_bet)" in err
+    assert "'yes' is not an allowed value of straddle.allowed (true, false)" in err
+    assert "hint: write true or false, without quotes" in err
+
+
+def test_a_fraction_for_a_percent_is_shown_the_percent_to_write(tmp_path, capsys):
+    """The inventory writes the silent-raise threshold as 0.5; the parameter is a whole percent: 50."""
+    code, err = lint(tmp_path, "parameters:\n  silent_raise.threshold: 0.5\n", capsys)
+    assert code == 1
+    assert "silent_raise.threshold must be a whole percent from 1 to 100, not 0.5" in err
+    assert "hint: write 50 for 50%" in err
+
+
+def test_a_number_in_quotes_is_told_to_drop_the_quotes(tmp_path, capsys):
+    code, err = lint(tmp_path, 'parameters:\n  clock.seconds: "45"\n', capsys)
+    assert code == 1
+    assert "clock.seconds must be a whole number from 1 to 100, not '45'" in err
+    assert "hint: write 45 without quotes" in err
+
+
+def test_a_quoted_true_is_answered_in_yaml_words(tmp_path, capsys):
+    code, err = lint(tmp_path, 'parameters:\n  straddle.allowed: "True"\n', capsys)
+    assert code == 1
+    assert "'True' is not an allowed value of straddle.allowed (true, false)" in err
+    assert "did you mean 'True'" not in err
+    assert "hint: did you mean 'true'?" in err or "hint: write true or false, without quotes" in err
+
+
+def test_an_amount_refused_names_its_parameter(tmp_path, capsys):
+    code, err = lint(tmp_path, "parameters:\n  buy_in.max: 200.555\n", capsys)
+    assert code == 1 and "error R205: buy_in.max: 200.555 has more than two decimal places" in err
+
+
+REPLACEMENT = """\
+  - id: trial.raise-at-cap-is-call{n}
+    replaces: raise-caps.raise-at-cap-is-call
+    title: A raise attempted after the cap is a call
+    cites: [RRP-BR-3]
+    text: A raise at the cap is a call.
+    when: {{structure: fixed-limit, facing_bet: true, can_raise: false, capped: true, said_kind: raise}}
+    then: {{ruling: capped-raise-is-call, decides: wager, effects: {{wager_to: current_bet}},
+           say: "The round was capped: a call to {{{{ current_bet | money }}}}."}}
+    examples:
+      - name: capped
+        incident: {{game: {{structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}}, button: 3,
+                   players: {{1: 1000, 2: 1000, 3: 1000}}, street: flop, pot: 60,
+                   actions: [{{seat: 1, action: bet, to: 20}}, {{seat: 2, action: raise, to: 40}},
+                             {{seat: 3, action: raise, to: 60}}, {{seat: 1, action: raise, to: 80}}],
+                   disputed: {{seat: 2, said: raise}}}}
+        expect: {{ruling: capped-raise-is-call, effects: {{wager_to: 80}}}}
+      - name: not capped
+        incident: {{game: {{structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}}, button: 3,
+                   players: {{1: 1000, 2: 1000, 3: 1000}}, street: flop, pot: 60,
+                   actions: [{{seat: 1, action: bet, to: 20}}, {{seat: 2, action: raise, to: 40}}],
+                   disputed: {{seat: 3, said: raise}}}}
+        expect: {{fires: false}}
+"""
+
+
+def test_a_rule_changed_twice_points_at_the_other_change_by_what_it_does(tmp_path, capsys):
+    """Replaced on lines 6 and 28 and disabled on line 50: no line is called 'the first change' when it comes
+    after the one reported; each problem names the other change and what it is."""
+    body = "rules:\n" + REPLACEMENT.format(n="") + REPLACEMENT.format(n="-again") + \
+        "disable:\n  - {rule: raise-caps.raise-at-cap-is-call, reason: we replace it}\n"
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 1
+    assert "first change" not in err
+    assert err.count("error R604") == 2
+    assert "trial.yaml:6:15: error R604: rule 'raise-caps.raise-at-cap-is-call' is disabled or replaced twice" in err
+    assert "hint: the house also disables it on line 50; keep one change to it" in err
+
+
+def test_a_rule_replaced_twice_names_the_earlier_replacement(tmp_path, capsys):
+    body = "rules:\n" + REPLACEMENT.format(n="") + REPLACEMENT.format(n="-again")
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 1 and err.count("error R604") == 1
+    assert "trial.yaml:28:15: error R604" in err
+    assert "hint: the house also replaces it on line 6 (trial.raise-at-cap-is-call); keep one change to it" in err
+
+
+def test_a_tab_in_the_indentation_is_named_as_a_tab(tmp_path, capsys):
+    """A book saved by an editor that indents with tabs: the refusal says so, not 'while scanning for the next
+    token', whether the tab starts the line or follows spaces."""
+    for body in ("parameters:\n\tkill.size: half\n", "parameters:\n  kill.size: half\n  \tclock.seconds: 45\n"):
+        code, err = lint(tmp_path, body, capsys)
+        assert code == 1 and "error Y001" in err
+        line = body.count("\n") + 3
+        assert f"trial.yaml:{line}:" in err
+        assert "a tab character: YAML indents with spaces only" in err
+        assert "while scanning" not in err
+        assert f"hint: replace the tab on line {line} with spaces" in err
+
+
+def test_printing_the_book_into_a_missing_folder_says_which_folder(tmp_path, capsys):
+    target = tmp_path / "posted" / "book.html"
+    code = main(["book", "east-coast-limit", "--format", "html", "-o", str(target)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Errno" not in err and "Traceback" not in err
+    assert err.strip() == f"rulings: '{target}': the folder '{target.parent}' does not exist"
+
+
+def test_a_house_name_whose_file_is_in_the_working_folder_is_told_to_give_the_path(tmp_path, capsys, monkeypatch):
+    """`--house riverside` with riverside.yaml beside the manager: a name is looked up only in rulebooks/houses/,
+    so the hint says to give the file as a path (the README's rule), rather than only 'give a path'."""
+    (tmp_path / "riverside.yaml").write_text(HEAD + "parameters: {kill.size: half}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["params", "kill.size", "--house", "riverside"])
+    err = capsys.readouterr().err
+    assert code == 1 and "error R001: no house book 'riverside'" in err
+    assert "hint: riverside.yaml in this folder is a file: give it as a path, --house riverside.yaml " \
+           "(a plain name is a book in rulebooks/houses/)" in err
+    assert main(["params", "kill.size", "--house", "riverside.yaml"]) == 0
+    assert "this house sets it to half" in capsys.readouterr().out
+
+
+def test_disabling_a_rule_with_exceptions_names_every_rule_to_disable_at_once(tmp_path, capsys):
+    """raise-caps.cap-reached has two exceptions, and one of them has its own (last-two-in-the-event): the first
+    refusal names all three, so a manager who follows the hint passes lint in one more try, not two."""
+    code, err = lint(tmp_path, "disable:\n  - {rule: raise-caps.cap-reached, reason: no cap here}\n", capsys)
+    assert code == 1 and err.count("error R606") == 1
+    assert "'raise-caps.cap-reached' is disabled, but raise-caps.capped-before-heads-up-stays-capped, " \
+           "raise-caps.tournament-cap-holds-heads-up are exceptions to it" in err
+    wanted = ["raise-caps.capped-before-heads-up-stays-capped", "raise-caps.last-two-in-the-event",
+              "raise-caps.tournament-cap-holds-heads-up"]
+    assert f"hint: an exception applies only where its rule applies: disable {', '.join(wanted)} too " \
+           "(exceptions to it, or to one of its exceptions), or replace the rule instead of disabling it" in err
+    body = "disable:\n" + "".join(f"  - {{rule: {r}, reason: no cap here}}\n"
+                                  for r in ["raise-caps.cap-reached", *wanted])
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 0, err
+
+
+def test_a_malformed_entry_does_not_hide_the_other_mistakes(tmp_path, capsys):
+    """A disable without its reason, or a value per setting, used to stop lint before the parameters were
+    checked: the misspelt parameter and the 0-second clock came only on the next try. All at once now."""
+    code, err = lint(tmp_path, "parameters:\n  kill.sise: half\n  clock.seconds: 0\n  straddle.size: {cash: exactly_2bb}\n"
+                               "disable:\n  - {rule: kill-pots.two-in-a-row}\n"
+                               "  - {rule: raise-caps.cap-reachd, reason: typo}\n", capsys)
+    assert code == 1
+    assert "trial.yaml:5:3: error R204: unknown parameter 'kill.sise'" in err
+    assert "trial.yaml:6:18: error R205: clock.seconds must be a whole number from 1 to 100, not 0" in err
+    assert "trial.yaml:7:18: error R106: straddle.size: a house book sets one value" in err
+    assert "trial.yaml:9:5: error R102: missing required key 'reason'" in err
+    assert "trial.yaml:10:12: error R104: unknown rule 'raise-caps.cap-reachd'" in err
+    assert "5 problems found" in err
+
+
+def test_a_malformed_entry_and_a_missing_book_to_extend_are_said_together(tmp_path, capsys):
+    book = tmp_path / "trial.yaml"
+    book.write_text("rulebook: trial\nextends: riversde-base\ntitle: Trial room\n"
+                    "disable:\n  - {rule: kill-pots.two-in-a-row}\n", encoding="utf-8")
+    code = main(["lint", str(book)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "trial.yaml:2:10: error R601: no book named 'riversde-base' to extend" in err
+    assert "trial.yaml:5:5: error R102: missing required key 'reason'" in err
+
+
+def test_adding_a_manager_without_a_terminal_is_a_usage_error_not_a_bug(tmp_path):
+    """`rulings users add NAME --role manager` run from a script (no terminal, standard input empty) ended in
+    'internal error (EOFError) ... this is a bug' with exit 70; it is the manager's usage: exit 2 and the way out."""
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-m", "rulings", "users", "add", "mgr", "--role", "manager",
+                          "--data", str(tmp_path)], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+    assert "rulings: no password was typed (standard input ended): run it at a terminal, or give the password " \
+           "on standard input with --password-stdin" in run.stderr
