@@ -64,13 +64,16 @@ def now(incident: Incident, report: Any) -> list[str]:
     undo = next((r for r in report.rulings if r.ruling in voids), None)
     seat = incident.disputed.seat if incident.disputed else None
     if undo is not None:
-        lines.append(undo.sentence)
+        lines.append(_settled(undo))
         back, faces = undo.effects.get("returned"), undo.effects.get("to_call")
         named = [f"gets {money(back)} back"] if isinstance(back, int) and back > 0 else []
         if isinstance(faces, int):
             named.append(f"faces {money(faces)} to call" if faces else "faces no bet")
         if named and seat is not None:
             lines.append(f"Seat {seat} " + " and ".join(named) + ".")
+        turn = _turn(report)
+        if turn:
+            lines.append(turn)
         return lines
     w = _wager(report)
     if w is not None and seat is not None:
@@ -92,7 +95,7 @@ def now(incident: Incident, report: Any) -> list[str]:
         each = w.effects.get("callers_get_back")
         if isinstance(each, int) and each > 0:
             lines.append(f"Each player who called it gets {money(each)} back.")
-        nxt = _next(incident, report, to)
+        nxt = _next(incident, report, to) or _turn(report)
         if nxt:
             lines.append(nxt)
     elif report.rulings:
@@ -101,6 +104,14 @@ def now(incident: Incident, report: Any) -> list[str]:
         for r in moving + [r for r in report.rulings[:1] if r not in moving]:
             lines.append(_settled(r))
     return lines
+
+
+def _turn(report: Any) -> str | None:
+    """When the act was out of turn, the ruling in force on whose turn it is (stud: back to the bring-in)."""
+    if report.facts.get("in_turn") is not False:
+        return None
+    r = next((r for r in report.rulings if r.decides == "turn"), None)
+    return None if r is None else _settled(r)
 
 
 def _settled(r: Any) -> str:
