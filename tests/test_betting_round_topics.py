@@ -290,3 +290,12 @@ def test_a_fold_before_the_bring_in_binds_and_the_tied_deuce_by_suit_brings_it_i
     assert "declarations.out-of-turn-fold-binds" in ruled
     assert ruled["bring-in.act-before-the-bring-in-goes-back"].effects["bring_in_seat"] == 3
     assert any("goes back to seat 3, who must bring it in for $2 or complete to $5" in line for line in lines)
+
+
+def test_before_the_bring_in_without_upcards_whose_turn_it_is_is_unknown():
+    # Stud $5/$10, $2 bring-in, no upcards given: the seat due cannot be named, so in_turn is not guessed (it was
+    # false for every seat, the bring-in's own included); with the upcards Kd, 2c, 2s, 9h it is seat 2.
+    blind = facts_of(STUD_THIRD + "street: third\ndisputed: {seat: 2, said: complete}\n")
+    assert blind["pot"] == 400 and "in_turn" not in blind and "bring_in_turn_seat" not in blind
+    seen = facts_of(STUD_UP + "disputed: {seat: 2, said: complete}\n")
+    assert (seen["in_turn"], seen["bring_in_turn_seat"]) == (True, 2)
