@@ -60,7 +60,8 @@ def _table(incident: Incident, actor: int | None, f: dict[str, Any]) -> dict[str
     opening = hand.game.big_blind if preflop and not wagers else (wagers[0].to if wagers else None)
     if opening:
         out["opening_bet"] = opening
-    if actor is not None and actor != seat and actor in order and seat in order:
+    acted = incident.disputed.said is not None or bool(incident.disputed.motions)   # no words, no chips: no act
+    if acted and actor is not None and actor != seat and actor in order and seat in order:
         start, stop = order.index(actor), order.index(seat)
         skipped = set((order[start:stop] if start < stop else order[start:] + order[:stop]))
         # TDA-2024-53: a check, call or fold by a skipped seat leaves the action unchanged; a wager changes it

@@ -34,14 +34,34 @@ def bring_in_due(hand: Hand, pos: Position, after: int | None) -> bool:
         and all(a.kind == "post" for a in acts)
 
 
-def position_text(pos: Position, setting: str, seat: int | None = None, waiting: bool = False) -> str:
+def bring_in_turn(hand: Hand, pos: Position, incident: Any, after: int | None) -> dict | None:
+    """Stud's first round waiting for the bring-in, with the upcards given: the seat due (the weakest upcard,
+    rulings/round_facts.py) and what it may put in: the bring-in, or a full bet (in limit, the completion)."""
+    if incident is None or not bring_in_due(hand, pos, after):
+        return None
+    from rulings.round_facts import bring_in_due_seat
+    seat = bring_in_due_seat(incident)
+    if seat is None:
+        return None
+    return {"seat": seat, "amount": hand.game.bring_in, "bet_from": pos.min_raise_to, "bet_to": pos.max_raise_to}
+
+
+def position_text(pos: Position, setting: str, seat: int | None = None, waiting: bool = False,
+                  due: dict | None = None, big_bet: bool = False) -> str:
     """The numbers as text; with ``seat`` (calc --seat) other than the seat to act, the first line names both.
-    ``waiting``: stud's first round, still to be opened by the bring-in (whose seat the upcards give)."""
+    ``waiting``: stud's first round, still to be opened by the bring-in; ``due``: the seat the upcards make
+    the bring-in and its amounts (``bring_in_turn``)."""
     def m(v):
         return "-" if v is None else show(v, setting)
-    to_act = pos.actor if pos.actor is not None else \
-        "the bring-in, not yet made (rulings rule names the seat from the upcards)" if waiting else "(street complete)"
-    head = f"seat to act: {to_act}" if seat is None or seat == pos.actor \
+    actor = pos.actor if pos.actor is not None else due["seat"] if due else None
+    if due:
+        full = f"bets {m(due['bet_from'])} to {m(due['bet_to'])}" if big_bet and due["bet_to"] != due["bet_from"] \
+            else f"{'bets' if big_bet else 'completes to'} {m(due['bet_from'])}"
+        to_act = f"{due['seat']} (the bring-in: brings it in for {m(due['amount'])} or {full})"
+    else:
+        to_act = pos.actor if pos.actor is not None else "the bring-in, not yet made (rulings rule names the seat " \
+            "from the upcards)" if waiting else "(street complete)"
+    head = f"seat to act: {to_act}" if seat is None or seat == actor \
         else f"numbers for seat {seat} (seat to act: {to_act})"
     lines = [head,
              f"pot:             {m(pos.pot)} ({m(pos.pot_in_middle)} in the middle)",
@@ -128,12 +148,18 @@ def calc(args) -> int:
         print(f"rulings: {args.source}" + (f": actions[{line}]" if line is not None else "") + f": {exc}",
               file=sys.stderr)
         return 2
+    due = bring_in_turn(hand, pos, incident, args.after)
     if args.format == "json":
         out = position_json(pos)
+        if due is not None:   # the replay names nobody before the bring-in; the upcards do
+            out["actor"] = due["seat"]
+            out["bring_in"] = {"seat": due["seat"], "amount": major(due["amount"]),
+                               "bet_from": major(due["bet_from"]), "bet_to": major(due["bet_to"])}
         out["filled"] = notes
         print(dumps(out))
     else:
-        print(position_text(pos, setting, args.seat, bring_in_due(hand, pos, args.after)))
+        print(position_text(pos, setting, args.seat, bring_in_due(hand, pos, args.after), due,
+                            hand.game.structure in ("no-limit", "pot-limit")))
         for n in notes:
             print(f"note: {n}")
     return 0

@@ -66,13 +66,16 @@ def now(incident: Incident, report: Any) -> list[str]:
     undo = next((r for r in report.rulings if r.ruling in voids), None)
     seat = incident.disputed.seat if incident.disputed else None
     if undo is not None:
-        lines.append(undo.sentence)
+        lines.append(_settled(undo))
         back, faces = undo.effects.get("returned"), undo.effects.get("to_call")
         named = [f"gets {money(back)} back"] if isinstance(back, int) and back > 0 else []
         if isinstance(faces, int):
             named.append(f"faces {money(faces)} to call" if faces else "faces no bet")
         if named and seat is not None:
             lines.append(f"Seat {seat} " + " and ".join(named) + ".")
+        turn = _turn(report)
+        if turn:
+            lines.append(turn)
         return lines
     w = _wager(report.rulings)
     if w is not None and seat is not None:
@@ -94,7 +97,7 @@ def now(incident: Incident, report: Any) -> list[str]:
         each = w.effects.get("callers_get_back")
         if isinstance(each, int) and each > 0:
             lines.append(f"Each player who called it gets {money(each)} back.")
-        nxt = _next(incident, report, to)
+        nxt = _next(incident, report, to) or _turn(report)
         if nxt:
             lines.append(nxt)
     elif report.rulings:
@@ -134,6 +137,14 @@ def lead(incident: Incident, rulings: list[Any]) -> list[Any]:
         order = now_order()
         first = min((r for r in rulings if r.decides in order), key=lambda r: order.index(r.decides), default=None)
     return [first] + [r for r in rulings if r is not first] if first is not None else list(rulings)
+
+
+def _turn(report: Any) -> str | None:
+    """When the act was out of turn, the ruling in force on whose turn it is (stud: back to the bring-in)."""
+    if report.facts.get("in_turn") is not False:
+        return None
+    r = next((r for r in report.rulings if r.decides == "turn"), None)
+    return None if r is None else _settled(r)
 
 
 def _settled(r: Any) -> str:

@@ -233,6 +233,32 @@ def card_order(card: str, ace_low: bool) -> tuple[int, int]:
     return rank, "cdhs".index(card[1])
 
 
+def bring_in_due_seat(incident: Incident) -> int | None:
+    """Stud's first round before anyone has acted: the seat the round waits for, or None.
+
+    The order of action, as ``board_first_seat`` gives it on later streets: the
+    weakest upcard (the lowest, ace high; in razz the highest, ace low; suits
+    breaking ties as ``card_order`` ranks them) opens, and a seat the ante left
+    with no chips cannot act, so the round waits for the next seat on its left
+    that has chips. None when the round is not waiting for its opener or the
+    upcards are not given. What that seat must do, and what an act by another
+    seat means, is decided in rulebooks/standard/bring-in.yaml and declarations.yaml.
+    """
+    up, hand = incident.upcards, incident.hand
+    if not up or hand.game.bring_in <= 0 or hand.first_street != 0 or len(hand.streets) != 1 \
+            or any(a.kind != "post" for a in hand.streets[0]):
+        return None
+    razz = incident.inputs.get("variant") == "razz"
+    weakest = max(up, key=lambda s: card_order(up[s], ace_low=True)) if razz else \
+        min(up, key=lambda s: card_order(up[s], ace_low=False))
+    order = [p.seat for p in hand.players]
+    if weakest not in order:
+        return None
+    stacks = {p.seat: p.stack for p in hand.players}
+    ante, i = hand.game.ante, order.index(weakest)
+    return next((s for s in order[i:] + order[:i] if stacks[s] is None or stacks[s] > ante), None)
+
+
 def _upcards(incident: Incident) -> dict[str, Any]:
     """Whose upcard is the lowest (ace high) and the highest (ace low), and who brought it in."""
     up = incident.upcards
@@ -248,6 +274,9 @@ def _upcards(incident: Incident) -> dict[str, Any]:
         # the act is on the first round and nobody has opened it yet (no bring-in, completion or other action)
         out["bring_in_due"] = hand.first_street == 0 and len(hand.streets) == 1 and \
             all(a.kind == "post" for a in acts)
+    due = bring_in_due_seat(incident)
+    if due is not None:
+        out["bring_in_turn_seat"] = due
     if incident.disputed is not None:
         out["seat_low_card"] = incident.disputed.seat == low
         out["seat_high_card"] = incident.disputed.seat == high

@@ -17,7 +17,7 @@ from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts
 from rulings.rulebook.model import ParamValues
-from rulings.round_facts import round_facts
+from rulings.round_facts import bring_in_due_seat, round_facts
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
@@ -65,8 +65,12 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
     if seat is None:
         return sit
+    # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
+    actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
-             facing_bet=pos.to_call > 0, in_turn=pos.actor == seat)
+             facing_bet=pos.to_call > 0)
+    if actor is not None or not _waits_for_bring_in(incident):
+        f["in_turn"] = actor == seat     # before the bring-in with no upcards given, whose turn it is is unknown
     if incident.street == "preflop":
         f.update(_preflop_facts(hand))
     _chips(incident, f)
@@ -76,9 +80,16 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f["chip_actions_since"] = sum(1 for a in incident.after if a.kind in CHIP_KINDS)
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
-    f.update(act_facts(incident, f, pos.actor))
+    f.update(act_facts(incident, f, actor))
     f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
     return sit
+
+
+def _waits_for_bring_in(incident: Incident) -> bool:
+    """Stud's first round with nothing but antes in: the round waits for the bring-in."""
+    hand = incident.hand
+    return hand.game.bring_in > 0 and hand.first_street == 0 and len(hand.streets) == 1 \
+        and all(a.kind == "post" for a in hand.streets[0])
 
 
 def _preflop_facts(hand: Hand) -> dict[str, Any]:

@@ -239,3 +239,63 @@ def test_stud_bring_in_may_not_check_and_the_others_wait(standard):
     top = rule_on(incident_from_text(one), book, engine).rulings[0]
     assert top.rule == "bring-in.others-wait-for-the-bring-in" and top.effects == {"to_call": 200, "complete_to": 500}
     assert "check" not in top.sentence and "seat 2 (2c) brings it in first" in top.sentence
+
+
+STUD_UP = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}\n"
+
+
+def _rule(standard, text: str):
+    from rulings.now import now
+    book, engine = standard
+    incident = incident_from_text(text)
+    report = rule_on(incident, book, engine)
+    return report, {r.rule: r for r in report.rulings}, now(incident, report)
+
+
+def test_before_the_bring_in_the_low_upcard_is_in_turn_and_a_completion_by_another_seat_is_not(standard):
+    # Stud $5/$10, $1 ante, $2 bring-in; upcards Kd, 2c, 2s, 9h: the 2c (clubs below spades, RRP-TIE-SUITS) is due.
+    # Seat 4 (9h) completes to $5 before the bring-in (TDA-2024-53): the action goes back to seat 2, who must
+    # bring it in for $2 or complete to $5 (WIKI-BRINGIN-1); nothing changed yet, so the $5 completion binds.
+    report, ruled, lines = _rule(standard, STUD_UP + "disputed: {seat: 4, said: complete, chips: [5]}\n")
+    assert (report.facts["in_turn"], report.facts["bring_in_turn_seat"]) == (False, 2)
+    back = ruled["bring-in.act-before-the-bring-in-goes-back"]
+    assert back.effects == {"bring_in_seat": 2, "bring_in": 200, "complete_to": 500}
+    assert "declarations.out-of-turn-binds" in ruled
+    assert "The action goes back to seat 2, who must bring it in for $2 or complete to $5." in " ".join(lines)
+    # The 2c completing to $5 himself is in turn: no out-of-turn ruling at all.
+    report, ruled, _ = _rule(standard, STUD_UP + "disputed: {seat: 2, said: complete, chips: [5]}\n")
+    assert report.facts["in_turn"] is True
+    assert not any(r.startswith("declarations.out-of-turn") or r.startswith("bring-in.act-before") for r in ruled)
+
+
+def test_an_early_completion_goes_back_when_the_bring_in_completes(standard):
+    # TDA-2024-53: the skipped 2c then completes to $5 himself: the action seat 4 faced changed, his $5 goes back
+    # and he faces $5 with every option. Had the 2c only brought it in for $2 the completion would bind.
+    report, ruled, lines = _rule(standard, STUD_UP + "disputed: {seat: 4, said: complete, chips: [5]}\n"
+                                 "after: [{seat: 2, action: complete, to: 5}]\n")
+    assert ruled["declarations.out-of-turn-action-changed"].effects == {"to_call": 500, "returned": 500}
+    assert "bring-in.act-before-the-bring-in-goes-back" not in ruled     # play went on; nothing goes back to him
+    assert "Seat 4 gets $5 back and faces $5 to call." in lines
+    report, ruled, _ = _rule(standard, STUD_UP + "disputed: {seat: 4, said: complete, chips: [5]}\n"
+                             "after: [{seat: 2, action: bring-in, to: 2}]\n")
+    assert report.facts["out_of_turn_changed"] is False and "declarations.out-of-turn-binds" in ruled
+
+
+def test_a_fold_before_the_bring_in_binds_and_the_tied_deuce_by_suit_brings_it_in(standard):
+    # Upcards Kd, 2d, 2c, 9s: the 2c is lower than the 2d by suit, so seat 3 is due; seat 2 (2d) folding first
+    # folded out of turn (TDA-2024-58) and the action goes back to seat 3 for $2 or $5.
+    text = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2d, 3: 2c, 4: 9s}\ndisputed: {seat: 2, said: fold}\n"
+    report, ruled, lines = _rule(standard, text)
+    assert report.facts["bring_in_turn_seat"] == 3 and report.facts["in_turn"] is False
+    assert "declarations.out-of-turn-fold-binds" in ruled
+    assert ruled["bring-in.act-before-the-bring-in-goes-back"].effects["bring_in_seat"] == 3
+    assert any("goes back to seat 3, who must bring it in for $2 or complete to $5" in line for line in lines)
+
+
+def test_before_the_bring_in_without_upcards_whose_turn_it_is_is_unknown():
+    # Stud $5/$10, $2 bring-in, no upcards given: the seat due cannot be named, so in_turn is not guessed (it was
+    # false for every seat, the bring-in's own included); with the upcards Kd, 2c, 2s, 9h it is seat 2.
+    blind = facts_of(STUD_THIRD + "street: third\ndisputed: {seat: 2, said: complete}\n")
+    assert blind["pot"] == 400 and "in_turn" not in blind and "bring_in_turn_seat" not in blind
+    seen = facts_of(STUD_UP + "disputed: {seat: 2, said: complete}\n")
+    assert (seen["in_turn"], seen["bring_in_turn_seat"]) == (True, 2)

@@ -151,5 +151,40 @@ def test_stud_first_round_before_the_bring_in_is_not_complete(capsys, tmp_path):
                     "streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n")
     assert main(["calc", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("seat to act: the bring-in, not yet made") and "street complete" not in out
-    assert "pot:             $4" in out
+    # WIKI-BRINGIN-1 and RRP-TIE-SUITS: the 2c (clubs below spades) brings in $2 or completes to $5
+    assert out.startswith("seat to act: 2 (the bring-in: brings it in for $2 or completes to $5)")
+    assert "street complete" not in out and "pot:             $4" in out
+
+
+STUD_NO_ACTION = ("game: {variant: stud, structure: fixed-limit, ante: 1, bring_in: 2, bet_sizes: [5, 10]}\n"
+                  "button: 4\nplayers: {1: 100, 2: 100, 3: 100, 4: 100}\nstreet: third\n")
+
+
+def test_calc_names_the_low_upcard_by_suit_before_the_bring_in(capsys, tmp_path):
+    # Upcards Kd, 2d, 2c, 9s: two deuces, and the 2c is the lower by suit (RRP-TIE-SUITS), so seat 3 is due.
+    text = STUD_NO_ACTION + 'upcards: {1: Kd, 2: "2d", 3: "2c", 4: "9s"}\ndisputed: {seat: 4, said: complete}\n'
+    code, data, _ = calc(capsys, tmp_path, text)
+    assert code == 0 and data["actor"] == 3 and data["pot"] == 4
+    assert data["bring_in"] == {"seat": 3, "amount": 2, "bet_from": 5, "bet_to": 5}
+    assert main(["calc", str(tmp_path / "hand.yaml"), "--seat", "4"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "numbers for seat 4 (seat to act: 3 (the bring-in: brings it in for $2 or completes to $5))")
+
+
+def test_calc_before_the_bring_in_skips_a_low_card_all_in_for_the_ante(capsys, tmp_path):
+    # TDA-2024-RP10: 50 ante, seat 3's 2c had only the ante; the action starts on his left, seat 4, for 100 or 400.
+    text = ("game: {variant: stud, structure: fixed-limit, setting: tournament, ante: 50, bring_in: 100, "
+            "bet_sizes: [400, 800]}\nbutton: 4\nplayers: {1: 10000, 2: 10000, 3: 50, 4: 10000}\nstreet: third\n"
+            'upcards: {1: Kd, 2: "5d", 3: "2c", 4: "9s"}\n')
+    code, data, _ = calc(capsys, tmp_path, text)
+    assert code == 0 and data["actor"] == 4 and data["bring_in"]["amount"] == 100
+    assert data["bring_in"]["bet_from"] == 400
+
+
+def test_calc_once_the_bring_in_is_made_names_the_next_seat(capsys, tmp_path):
+    # After the 2c's $2 bring-in the replay itself names seat 3, facing $2 with a completion to $5.
+    text = STUD_NO_ACTION + ('upcards: {1: Kd, 2: "2c", 3: "2s", 4: "9h"}\n'
+                             "actions: [{seat: 2, action: bring-in, to: 2}]\n")
+    code, data, _ = calc(capsys, tmp_path, text)
+    assert code == 0 and data["actor"] == 3 and data["to_call"] == 2 and data["min_raise_to"] == 5
+    assert "bring_in" not in data

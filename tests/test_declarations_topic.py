@@ -109,6 +109,21 @@ def test_tda_2024_45_example_incident_forces_1700():
     assert "TDA-2024-45" in {c["key"] for c in ruling["citations"]}
 
 
+def test_a_seat_asked_about_with_no_act_has_acted_out_of_turn_in_nothing(standard):
+    # $1/$2, $60 in the pot, seat 2 first to act on the flop: asking what seat 4 may do describes no act, so
+    # TDA 2024 rule 53 has nothing to hold him to; his options are the ruling. With "bet 40" said, it binds.
+    from rulings.ruling import rule_on
+    book, engine = standard
+    head = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
+            "street: flop\npot: 60\n")
+    report = rule_on(incident_from_text(head + "disputed: {seat: 4}\n"), book, engine)
+    assert report.facts["in_turn"] is False and "out_of_turn_changed" not in report.facts
+    assert [r.rule for r in report.rulings] == ["options.check-or-bet"]
+    report = rule_on(incident_from_text(head + "disputed: {seat: 4, said: 'bet 40'}\n"), book, engine)
+    assert report.facts["out_of_turn_changed"] is False
+    assert "declarations.out-of-turn-binds" in [r.rule for r in report.rulings]
+
+
 def test_out_of_turn_bet_given_back_faces_the_bet_made_after_it(standard):
     # $1/$2, $60 in the pot: seat 2 checks, seat 4 says "bet 40" out of turn, then seat 3 (skipped) bets $25.
     # TDA 2024 rule 53: the action changed, so the $40 goes back and seat 4 faces the $25, not the $0 before it.

@@ -92,7 +92,9 @@ def test_a_rule_reading_an_absent_fact_does_not_fire(standard):
              "actions": [{"seat": 1, "action": "bet", "to": 10}], "disputed": {"seat": 1}, "count_requested": True}
     report = rule_on(incident_from_data(early), book, engine)
     assert report.problems == [] and "pot-limit.pot-count-on-request" not in report.trace
-    assert [r.rule for r in report.rulings] == ["declarations.out-of-turn-binds"]
+    # He only asked: no words or chips, so no out-of-turn act to hold him to; the request itself is not covered.
+    assert report.rulings == [] and report.outcome == "not_covered"
+    assert any(n.startswith("count_requested") for n in report.not_covered)
     early["disputed"]["seat"] = 2     # the seat that is due gets the count: $60 + $10, at most $90
     report = rule_on(incident_from_data(early), book, engine)
     count = report.final("count-the-pot")
