@@ -84,6 +84,8 @@ def test_the_overchip_is_recorded_and_a_departure_needs_a_reason(svc):
     c = client(svc, "fiona")
     r = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))
     assert r.status_code == 200 and "is a pot-size bet of $80; $420 goes back" in r.text
+    # the sources named as the report and the printed book name them, keys for staff, no catalogue notes
+    assert "Cited: Robert&#39;s Rules of Poker, card-room edition, §14 PL rule 6 (RRP-PL-6)" in r.text
     entry = re.search(r'name="entry" value="(\d+)"', r.text).group(1)
     assert count_entries(svc) == 1
     again = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))     # the same form again (a reload): one entry

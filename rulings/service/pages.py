@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from rulings.catalogue import facts
 from rulings.money import show, to_minor
+from rulings.render import quote_all
 from rulings.service import podium_form as pf
 
 HERE = Path(__file__).resolve().parent
@@ -34,6 +35,7 @@ MANAGERS = ("manager", "admin")
 
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"], default=True),
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+_env.globals["quote_all"] = quote_all   # a ruling's sources named as the report and the printed book name them
 
 NUMBER_WORDS = {
     "wager_to": "His bet, in total this street", "returned": "Goes back to him", "to_call": "To call",
