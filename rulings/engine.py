@@ -40,6 +40,7 @@ from jinja2.exceptions import SecurityError
 
 from rulings.expressions import (compile_expression, compile_template, names_in, param_names_in,
                                  parse_expression, parse_template, to_durable)
+from rulings.money import show
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
@@ -97,7 +98,7 @@ class _Actions(dict):
         return action
 
 
-FORM = "rulings.engine-form/3"   # the compiled form's layout: a change here is a new key
+FORM = "rulings.engine-form/4"   # the compiled form's layout: a change here is a new key
 
 
 def _read_form(path: Path, rules: int) -> dict | None:
@@ -536,10 +537,12 @@ def shipped_entries(rules: list[Rule]) -> list | None:
 
 def rule_compiled(rule: Rule, ruled: dict[str, list[str]]) -> list:
     """One rule compiled, as plain data: the facts it needs, the fields it reads, what it uses, its fast
-    expressions and its durable-rules conditions (the shipped copy keeps one per rule: rulings/bookcache.py)."""
+    expressions, its durable-rules conditions and its sentence's plan (the shipped copy keeps one per rule:
+    rulings/bookcache.py)."""
     return [sorted(required(rule)), sorted(reads(rule.when, ruled)), uses(rule),
             [expression_tree(v) for _, v in rule.then.effects + rule.then.derive],
-            [compile_condition(c, ruled) for c in rule.when]]
+            [compile_condition(c, ruled) for c in rule.when],
+            sentence_tree(rule.then.say) if rule.then.say else None]
 
 
 @dataclass
@@ -826,14 +829,125 @@ def _callable(text: str):
     return lambda f: slow(**{n: f[n] for n in names if n in f})
 
 
+def _value_tree(node: nodes.Node) -> list:
+    """A value a sentence prints: a fact, a constant, a parameter (``_tree``) or an effect (``effect.x``)."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "effect":
+        if hasattr(dict, node.attr):   # jinja2 reads a dict's own attribute (a method) before its item
+            raise _Slow
+        return ["effect", node.attr]
+    if isinstance(node, (nodes.Name, nodes.Const)) or (isinstance(node, nodes.Getattr)):
+        t = _tree(node)
+        if t[0] == "param" and (hasattr(dict, t[1]) or hasattr(dict, t[2])):
+            raise _Slow
+        return t
+    raise _Slow
+
+
+def sentence_tree(text: str) -> list | None:
+    """A sentence template that is only text and values -- facts, constants, parameters and effects, each as
+    it is or through ``| money`` -- as plain data: ["text", s], ["out", value] or ["money", value] for each
+    part in order (kept in the compiled form, so a ruling's sentence needs no template compiled); None when
+    jinja2 must render it (a block, a test, arithmetic, another filter)."""
+    try:
+        template = parse_template(text)
+    except Exception:   # jinja2's own refusal, said when the template is compiled
+        return None
+    plan: list = []
+    for out in template.body:
+        if not isinstance(out, nodes.Output):
+            return None
+        for node in out.nodes:
+            if isinstance(node, nodes.TemplateData):
+                plan.append(["text", node.data])
+                continue
+            try:
+                if isinstance(node, nodes.Filter):
+                    if (node.name != "money" or node.node is None or node.args or node.kwargs
+                            or node.dyn_args is not None or node.dyn_kwargs is not None):
+                        return None
+                    plan.append(["money", _value_tree(node.node)])
+                else:
+                    plan.append(["out", _value_tree(node)])
+            except _Slow:
+                return None
+    return plan
+
+
+def _tree_names(t: list) -> set[str]:
+    """The names an expression's ``_tree`` reads, as ``names_in`` finds them in its text (a parameter's
+    root ``param`` among them)."""
+    op = t[0]
+    if op == "name":
+        return {t[1]}
+    if op == "param":
+        return {"param"}
+    if op == "const":
+        return set()
+    return set().union(*(_tree_names(x) for x in t[1:] if isinstance(x, list)))
+
+
+def _plan_value(t: list):
+    if t[0] == "effect":
+        name = t[1]
+        return lambda ctx: ctx["effect"][name]
+    if t[0] in ("const", "name", "param"):
+        return _from_tree(t)
+    raise _Slow
+
+
+class _Sentence:
+    """A rule's sentence: from its plan when it has one (text and values joined as jinja2 joins them: each
+    value as ``str`` gives it, ``money`` as the template's filter shows it), else jinja2's template. Whenever
+    the plan meets anything unusual (a name missing, a value ``money`` cannot show), jinja2 renders it, so
+    what it says or raises is jinja2's own."""
+
+    __slots__ = ("text", "parts", "template")
+
+    def __init__(self, text: str, plan: list | None):
+        self.text, self.template = text, None
+        self.parts: list | None = None
+        if isinstance(plan, list):
+            try:
+                self.parts = [(0, p[1]) if p[0] == "text" and isinstance(p[1], str) else
+                              ({"out": 1, "money": 2}[p[0]], _plan_value(p[1])) for p in plan]
+            except (_Slow, KeyError, IndexError, TypeError):   # not a plan this engine wrote
+                self.parts = None
+        if self.parts is None:
+            self.template = compile_template(text)
+
+    def render(self, ctx: dict) -> str:
+        if self.parts is not None:
+            try:
+                out = []
+                for kind, part in self.parts:
+                    if kind == 0:
+                        out.append(part)
+                    elif kind == 1:
+                        out.append(str(part(ctx)))
+                    else:
+                        out.append(show(int(part(ctx)), ctx.get("setting", "cash")))
+                return "".join(out)
+            except Exception:   # jinja2 says it (or raises it) in its own words
+                pass
+        if self.template is None:
+            self.template = compile_template(self.text)
+        return self.template.render(ctx)
+
+
+def _sentence(text: str, plan: list | None) -> _Sentence:
+    return _Sentence(text, plan)
+
+
 class _Rule:
     """A rule as the agenda sees it: its order, flag, what it reads, its compiled parts (jinja2 at first use)."""
 
-    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled", "costly", "trees")
+    __slots__ = ("rule", "index", "order", "flag", "reads", "compiled", "costly", "trees", "plan")
 
-    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str], trees: list | None = None):
+    def __init__(self, rule: Rule, index: int, pri: int, flag: str, reads_: set[str], trees: list | None = None,
+                 plan: list | None = None):
         self.rule, self.index, self.order, self.flag, self.reads = rule, index, (pri, index), flag, reads_
         self.trees = trees   # the compiled cache's plain-data form of its fast expressions
+        self.plan = plan     # and of its sentence, when it is only text and values (``sentence_tree``)
         self.compiled: list | None = None
         self.costly = False   # a sentence or an expression jinja2 evaluates: worth keeping in a Memo
 
@@ -854,7 +968,7 @@ class _Rule:
                 fns[v] = fn
             self.costly = self.costly or bool(then.say)
             self.compiled = [[(k, fns[v]) for k, v in then.effects], [(k, fns[v]) for k, v in then.derive],
-                             compile_template(then.say) if then.say else None]
+                             _sentence(then.say, self.plan) if then.say else None]
         return self.compiled
 
 
@@ -920,7 +1034,7 @@ class Engine:
         ``seed``: a compiled entry (``rule_compiled``) or None for each rule; only the others are compiled."""
         from rulings.catalogue import facts as catalogue
         ruled = ruled_flags(rules)
-        per_rule = [s if seed is not None and type(s := seed[i]) is list and len(s) == 5
+        per_rule = [s if seed is not None and type(s := seed[i]) is list and len(s) == 6
                     else rule_compiled(r, ruled) for i, r in enumerate(rules)]
         needs = [c[0] for c in per_rule]
         rule_reads = [c[1] for c in per_rule]
@@ -944,7 +1058,7 @@ class Engine:
             parts.append({"members": p.members, "fields": sorted(p.fields), "gates": p.gates,
                           "checks": checks,
                           "text": json.dumps(ruleset, ensure_ascii=False, separators=(",", ":"))})
-        return {"rules": [(needs[i], rule_reads[i], per_rule[i][2], per_rule[i][3], pri[i])
+        return {"rules": [(needs[i], rule_reads[i], per_rule[i][2], per_rule[i][3], pri[i], per_rule[i][5])
                           for i in range(len(rules))],
                 "fields": sorted(fields),
                 "param_field": {k: f for k in self.book.parameters if (f := field_name("param." + k)) in fields},
@@ -960,8 +1074,8 @@ class Engine:
         self._param_field = form["param_field"]
         per_rule = form["rules"]
         self._uses = [r[2] for r in per_rule]
-        self._rules = [_Rule(r, i, pri, f"f__{i}", set(reads_), trees)
-                       for i, (r, (_, reads_, _, trees, pri)) in enumerate(zip(rules, per_rule, strict=True))]
+        self._rules = [_Rule(r, i, pri, f"f__{i}", set(reads_), trees, plan)
+                       for i, (r, (_, reads_, _, trees, pri, plan)) in enumerate(zip(rules, per_rule, strict=True))]
         self._parts = []
         for k, d in enumerate(form["parts"]):
             p = _Part(f"{self.name}p{k}", d["members"], set(d["fields"]), d["gates"])
@@ -974,10 +1088,32 @@ class Engine:
             p.make = self._register
             self._parts.append(p)
         self._part_of = {i: p for p in self._parts for i in p.members}
+        self._by_id = {r.rule.id: r for r in self._rules}
         if eager:
             for p in self._parts:
                 if p.text not in taken:
                     self._register(p)
+
+    def condition_reads(self, rule: Rule) -> frozenset[str]:
+        """The fields a rule's conditions read, from the compiled form when the rule is this book's (as
+        ``rule_reads`` works them out from its conditions, with the flags its ``ruled:`` tests wait for)."""
+        r = self._by_id.get(rule.id)
+        return frozenset(r.reads) if r is not None and r.rule is rule else rule_reads(rule)
+
+    def considered(self, rule_id: str) -> frozenset[str] | None:
+        """The facts a rule of this book reads to decide (its conditions) and to work out its effects, from its
+        compiled form (the report names the facts given that no rule behind a ruling read); None for a rule
+        the book does not hold."""
+        r = self._by_id.get(rule_id)
+        if r is None:
+            return None
+        effects = r.rule.then.effects
+        trees = r.trees if r.trees is not None and len(r.trees) == len(effects) + len(r.rule.then.derive) else None
+        out = set(r.reads)
+        for k, (_, expr) in enumerate(effects):
+            tree = trees[k] if trees is not None else None
+            out |= _tree_names(tree) if isinstance(tree, list) and tree else names_in(str(expr))
+        return frozenset(out)
 
     def _register(self, p: _Part) -> None:
         """Give one ruleset to durable-rules (its C core, and the host's directory as its own host would)."""

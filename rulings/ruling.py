@@ -258,9 +258,9 @@ def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
     return out
 
 
-def _second_stratum(fired: list[Fired], base: Ruling) -> None:
+def _second_stratum(fired: list[Fired], base: Ruling, engine: Engine) -> None:
     """Chains of the structure checks start from the ruling whose wager they checked."""
-    readers = {f.rule.id for f in fired if DECIDED in rule_reads(f.rule)}
+    readers = {f.rule.id for f in fired if DECIDED in engine.condition_reads(f.rule)}
     for f in fired:
         if readers & set(f.chain):
             f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
@@ -290,7 +290,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         facts_used.update(decided_facts(incident, situation.facts, wager))
         run = engine.run(facts_used, params, memo)
         failures += [f for f in run.failures if f not in failures]
-        _second_stratum(run.fired, wager)
+        _second_stratum(run.fired, wager, engine)
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
         final, overridden, conflicts = resolve(book, run.fired, settled)
     _complete_change(final, facts_used)
@@ -314,7 +314,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
                                              "neither is an exception to the other; the floor must choose: "
                                              + " or ".join(group) + "."})
     report.given = given_facts(incident)
-    report.not_considered = not_considered(book, report)
+    report.not_considered = not_considered(book, report, engine)
     from rulings.now import lead, now   # they read the report this module builds
     report.now = now(incident, report)
     report.rulings = lead(incident, report.rulings)   # the ruling on the dispute's own matter first
@@ -326,11 +326,16 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     return report
 
 
-def not_considered(book: Rulebook, report: Report) -> list[str]:
-    """Facts the user gave that no rule behind a ruling read (in force, or weighed and overridden)."""
+def not_considered(book: Rulebook, report: Report, engine: Engine | None = None) -> list[str]:
+    """Facts the user gave that no rule behind a ruling read (in force, or weighed and overridden); from the
+    engine's compiled form when it is given (no expression parsed again)."""
     read: set[str] = set()
     for r in report.rulings + report.overridden:
         for rid in r.chain:
+            known = engine.considered(rid) if engine is not None else None
+            if known is not None:
+                read |= known
+                continue
             rule = book.rules.get(rid)
             if rule is not None:
                 read |= rule_reads(rule)

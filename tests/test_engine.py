@@ -407,3 +407,88 @@ def test_the_pre_check_lets_through_every_rule_durable_rules_matches(standard):
                 expr_kept_out += sum(1 for i, present, atoms in p.checks if i not in let and present <= base.keys()
                                      and _may_match(tuple(a for a in atoms if a[1] != "expr"), base))
     assert matched > 2000 and kept_out > 250000 and expr_kept_out > 800, (matched, kept_out, expr_kept_out)
+
+
+def test_a_plain_sentence_is_said_from_its_plan_as_jinja2_says_it():
+    from jinja2 import UndefinedError
+
+    from rulings import engine as eng
+    say = "Seat {{ seat }} bets {{ effect.wager_to | money }}; the cap is {{ param.raise_cap.max_raises }}."
+    plan = eng.sentence_tree(say)
+    assert plan == [["text", "Seat "], ["out", ["name", "seat"]], ["text", " bets "],
+                    ["money", ["effect", "wager_to"]], ["text", "; the cap is "],
+                    ["out", ["param", "raise_cap", "max_raises"]], ["text", "."]]
+    sentence, template = eng._Sentence(say, plan), eng.compile_template(say)
+    assert sentence.template is None   # nothing compiled for it
+    for ctx in ({"seat": 4, "effect": {"wager_to": 8000}, "param": {"raise_cap": {"max_raises": 4}}},
+                {"seat": 4, "effect": {"wager_to": 75050}, "param": {"raise_cap": {"max_raises": 3}},
+                 "setting": "tournament"}):
+        assert sentence.render(ctx) == template.render(ctx)
+    assert sentence.render({"seat": 4, "effect": {"wager_to": 8000}, "param": {"raise_cap": {"max_raises": 4}}}) \
+        == "Seat 4 bets $80; the cap is 4."
+    no_seat = {"effect": {"wager_to": 1}, "param": {"raise_cap": {"max_raises": 4}}}
+    with pytest.raises(UndefinedError) as theirs:
+        template.render(no_seat)
+    with pytest.raises(UndefinedError) as ours:   # a name missing: jinja2 says it, in its own words
+        sentence.render(no_seat)
+    assert str(ours.value) == str(theirs.value)
+    # blocks, tests, arithmetic, other filters and a dict's own attributes are left to jinja2
+    for text in ("{% if seat %}x{% endif %}", "{{ pot + 1 }}", "{{ pot | abs }}", "{{ effect.items }}",
+                 "{{ a if b else c }}", "{{ pot | money(1) }}"):
+        assert eng.sentence_tree(text) is None, text
+
+
+def test_every_example_says_the_same_with_sentence_plans_as_with_jinja2_alone(monkeypatch):
+    from rulings import bookcache
+    from rulings import engine as eng
+    from rulings.problems import ProblemsError
+    from rulings.render import report_json
+    from rulings.rulebook.load import standard_book
+    monkeypatch.setenv("RULINGS_CACHE", "off")
+    book = standard_book()
+    planned = Engine(book)
+    assert sum(1 for r in planned._rules if r.plan) > 200
+    with monkeypatch.context() as mp:   # the same book with no plans at all: every sentence through jinja2
+        mp.setattr(bookcache, "shipped_seed", lambda: None)
+        mp.setattr(eng, "sentence_tree", lambda text: None)
+        plain = Engine(book)
+    try:
+        assert not any(r.plan for r in plain._rules)
+        said = 0
+        for rule in book.rules.values():
+            for ex in rule.examples:
+                try:
+                    incident = incident_from_data(ex.incident, file=str(ex.origin), book=book)
+                except ProblemsError:   # an example the reader refuses is tested elsewhere
+                    continue
+                a, b = report_json(rule_on(incident, book, planned)), report_json(rule_on(incident, book, plain))
+                assert a == b, (rule.id, ex.name)
+                said += sum(1 for r in a.get("rulings", []) if r.get("sentence"))
+        assert said > 500
+    finally:
+        planned.close()
+        plain.close()
+
+
+def test_the_facts_a_report_says_were_not_weighed_come_from_the_compiled_form_as_from_the_rules(monkeypatch):
+    from rulings.problems import ProblemsError
+    from rulings.rulebook.load import standard_book
+    from rulings.ruling import not_considered
+    monkeypatch.setenv("RULINGS_CACHE", "off")
+    book = standard_book()
+    engine = Engine(book)
+    try:
+        named = 0
+        for rule in book.rules.values():
+            for ex in rule.examples:
+                try:
+                    incident = incident_from_data(ex.incident, file=str(ex.origin), book=book)
+                except ProblemsError:
+                    continue
+                report = rule_on(incident, book, engine)
+                assert report.not_considered == not_considered(book, report), (rule.id, ex.name)
+                named += len(report.not_considered)
+        assert named > 30   # the comparison saw facts left unweighed (44), not only empty lists
+        assert engine.considered("no.such-rule") is None
+    finally:
+        engine.close()
