@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulings.betting import Action
 from rulings.incident.model import Incident
 
 WAGERS = ("bet", "raise", "complete")
@@ -48,9 +49,40 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
     return out
 
 
+def skipped_seats(incident: Incident, actor: int | None) -> set[int]:
+    """For an act out of turn, the seats still in whose turn came before it: from the seat due up to his own.
+
+    Empty for an act in turn, for no act (no words, no chips) and when the seat due is unknown.
+    """
+    hand, seat = incident.hand, incident.disputed.seat
+    folded = {a.seat for st in hand.streets for a in st if a.kind == "fold"}
+    order = [p.seat for p in hand.players if p.seat not in folded]
+    acted = incident.disputed.said is not None or bool(incident.disputed.motions)   # no words, no chips: no act
+    if not acted or actor is None or actor == seat or actor not in order or seat not in order:
+        return set()
+    start, stop = order.index(actor), order.index(seat)
+    return set(order[start:stop] if start < stop else order[start:] + order[:stop])
+
+
+def before_noticed(incident: Incident, actor: int | None) -> list[Action]:
+    """The actions after the disputed act that happened before it was noticed.
+
+    For an act out of turn the action comes back to the skipped seats (TDA-2024-53): the first act by a skipped
+    seat is where the mistake was caught, so it and everything after it are play that resumed in turn, not action
+    to the skipped player's left that he let go by without objecting. For an act in turn: every action after it.
+    """
+    skipped = skipped_seats(incident, actor)
+    out: list[Action] = []
+    for a in incident.after:
+        if a.seat in skipped:
+            break
+        out.append(a)
+    return out
+
+
 def _table(incident: Incident, actor: int | None, f: dict[str, Any]) -> dict[str, Any]:
     """Who is still in, whether the bet faced is the street's opening bet, what skipped seats did."""
-    hand, seat = incident.hand, incident.disputed.seat
+    hand = incident.hand
     street = hand.streets[-1] if hand.streets else ()      # the act's street: the last the hand gives
     folded = {a.seat for st in hand.streets for a in st if a.kind == "fold"}
     order = [p.seat for p in hand.players if p.seat not in folded]
@@ -60,10 +92,8 @@ def _table(incident: Incident, actor: int | None, f: dict[str, Any]) -> dict[str
     opening = hand.game.big_blind if preflop and not wagers else (wagers[0].to if wagers else None)
     if opening:
         out["opening_bet"] = opening
-    acted = incident.disputed.said is not None or bool(incident.disputed.motions)   # no words, no chips: no act
-    if acted and actor is not None and actor != seat and actor in order and seat in order:
-        start, stop = order.index(actor), order.index(seat)
-        skipped = set((order[start:stop] if start < stop else order[start:] + order[:stop]))
+    skipped = skipped_seats(incident, actor)
+    if skipped:
         # TDA-2024-53: a check, call or fold by a skipped seat leaves the action unchanged; a wager changes it
         out["out_of_turn_changed"] = any(a.seat in skipped and a.kind in WAGERS for a in incident.after)
         # What he faces when his turn comes: the highest street total the skipped seats' wagers reached.

@@ -81,7 +81,10 @@ def now(incident: Incident, report: Any) -> list[str]:
     if w is not None and seat is not None:
         to = w.effects["wager_to"]
         kind = _kind(to, report.facts) or "wager"
-        total = {"raise": f"raises to {money(to)}" if report.facts.get("facing_bet") else f"bets {money(to)}",
+        raised = f"raises to {money(to)}" if report.facts.get("facing_bet") else f"bets {money(to)}"
+        if report.facts.get("said_kind") == "complete" and report.facts.get("structure") == "fixed-limit":
+            raised = f"completes to {money(to)}"
+        total = {"raise": raised,
                  "call": f"calls {money(to)}", "check": "checks"}.get(kind, f"is in for {money(to)}")
         line = f"Seat {seat} {total}"
         owed, back = w.effects.get("owed") or 0, w.effects.get("returned") or 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulings.acts import act_facts
+from rulings.acts import act_facts, before_noticed
 from rulings.betting import Hand
 from rulings.hand_facts import hand_facts
 from rulings.incident.checks import betting_params, replayed_position
@@ -75,9 +75,10 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f.update(_preflop_facts(hand))
     _chips(incident, f)
     _words(incident, f, sit, params)
-    if incident.after:
-        f["actions_since"] = len(incident.after)
-        f["chip_actions_since"] = sum(1 for a in incident.after if a.kind in CHIP_KINDS)
+    if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
+        seen = before_noticed(incident, actor)
+        f["actions_since"] = len(seen)
+        f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
     f.update(act_facts(incident, f, actor))

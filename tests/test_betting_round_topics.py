@@ -281,6 +281,48 @@ def test_an_early_completion_goes_back_when_the_bring_in_completes(standard):
     assert report.facts["out_of_turn_changed"] is False and "declarations.out-of-turn-binds" in ruled
 
 
+def test_the_bring_in_and_a_call_after_an_early_completion_are_not_substantial_action(standard):
+    # Stud $5/$10, $2 bring-in; upcards Kd, 2c, 2s, 9h. Seat 4 completes to $5 before the bring-in; the skipped 2c
+    # brings it in for $2 and the skipped 2s calls $2. Those are the skipped seats catching up, not action to
+    # their left before they spoke (TDA-2024-36 counts nothing here), and neither bet nor raised: the completion
+    # binds (TDA-2024-53) rather than "stands, floor decides". Both forms of the incident agree.
+    one = STUD_UP + ("disputed: {seat: 4, said: complete, chips: [5]}\n"
+                     "after: [{seat: 2, action: bring-in, to: 2}, {seat: 3, action: call, to: 2}]\n")
+    whole = STUD_THIRD + ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: ["
+                          "{seat: 4, action: complete, to: 5}, {seat: 2, action: bring-in, to: 2},"
+                          " {seat: 3, action: call, to: 2}]}]\n"
+                          "disputed: {seat: 4, said: complete, chips: [5], at: {street: third, after: 0}}\n")
+    for text in (one, whole):
+        report, ruled, _ = _rule(standard, text)
+        assert (report.facts["actions_since"], report.facts["out_of_turn_changed"]) == (0, False)
+        assert "declarations.out-of-turn-binds" in ruled and "declarations.skipped-player-too-late" not in ruled
+
+
+def test_a_complete_on_third_street_is_sized_to_the_small_bet(standard):
+    # Stud $5/$10 ($2/$5 on third street's two sizes: bring-in $2, small bet $5); upcards Kd, 2c, 2s, 9h.
+    # WIKI-BRINGIN-1: completing makes it the normal bet, $5 — after the bring-in, by the bring-in himself, and
+    # by seat 4 out of turn before it (where TDA-2024-53 also holds him to it). The whole-hand form sized nothing.
+    cases = (
+        ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: [{seat: 2, action: bring-in, to: 2}]}]\n"
+         "disputed: {seat: 3, said: complete}\n", []),
+        ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n"
+         "disputed: {seat: 2, said: complete}\n", []),
+        ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: ["
+         "{seat: 4, action: complete, to: 5}, {seat: 2, action: bring-in, to: 2}, {seat: 3, action: call, to: 2}]}]\n"
+         "disputed: {seat: 4, said: complete, chips: [5], at: {street: third, after: 0}}\n",
+         ["declarations.out-of-turn-binds"]),
+    )
+    for text, also in cases:
+        report, ruled, lines = _rule(standard, STUD_THIRD + text)
+        complete = ruled["declarations.fixed-limit-complete"]
+        assert complete.effects == {"wager_to": 500} and "$5 in all" in complete.sentence
+        assert all(rule in ruled for rule in also)
+    # A $2 bring-in called, then "complete" once it is already $5: nothing is left to complete; the rule is silent.
+    report, ruled, _ = _rule(standard, STUD_UP + "actions: [{seat: 2, action: bring-in, to: 2},"
+                             " {seat: 3, action: complete, to: 5}]\ndisputed: {seat: 4, said: complete}\n")
+    assert "declarations.fixed-limit-complete" not in ruled
+
+
 def test_a_fold_before_the_bring_in_binds_and_the_tied_deuce_by_suit_brings_it_in(standard):
     # Upcards Kd, 2d, 2c, 9s: the 2c is lower than the 2d by suit, so seat 3 is due; seat 2 (2d) folding first
     # folded out of turn (TDA-2024-58) and the action goes back to seat 3 for $2 or $5.

@@ -140,3 +140,55 @@ def test_out_of_turn_bet_given_back_faces_the_bet_made_after_it(standard):
     assert ruling.effects == {"to_call": 2500, "returned": 4000}
     assert "$40 is void and goes back to him" in ruling.sentence and "$25 to call" in ruling.sentence
     assert "Seat 4 gets $40 back and faces $25 to call." in now(incident, report)
+
+
+HOLDEM_6 = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 6\n"
+            "players: {1: 300, 2: 300, 3: 300, 4: 300, 5: 300, 6: 300}\nstreet: preflop\n")
+
+
+def _out_of_turn(standard, text: str):
+    from rulings.ruling import rule_on
+    book, engine = standard
+    report = rule_on(incident_from_text(HOLDEM_6 + text), book, engine)
+    derived = {d["fact"]: d["value"] for d in report.derived}
+    return report, derived, next(r for r in report.rulings if r.decides == "out-of-turn")
+
+
+def test_skipped_seats_catching_up_are_not_substantial_action_to_their_left(standard):
+    # $1/$2, six seats, button 6: seat 3 is first to act preflop. Seat 5 says "raise to 6" out of turn; the action
+    # goes back and the skipped seats 3 and 4 each call the $2 big blind. Their calls are play resumed in turn,
+    # not action to the skipped players' left before they spoke (TDA-2024-53): no substantial action (TDA-2024-36)
+    # went by, nobody in between bet or raised, so the $6 raise binds.
+    report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 5, said: 'raise to 6'}\n"
+                                  "after: [{seat: 3, action: call, to: 2}, {seat: 4, action: call, to: 2}]\n")
+    assert (report.facts["actions_since"], report.facts["chip_actions_since"]) == (0, 0)
+    assert derived["substantial_action"] is False and report.facts["out_of_turn_changed"] is False
+    assert ruling.rule == "declarations.out-of-turn-binds"
+    assert report.rulings[0].effects["wager_to"] == 600
+
+
+def test_seats_left_of_the_out_of_turn_raise_acting_before_the_skipped_seat_speaks_are_substantial(standard):
+    # Seat 4 says "raise to 6" while seat 3 is due; seats 5 and 6 each call $6 before seat 3 acts: two actions
+    # with chips to seat 3's left (TDA-2024-36), so the raise stands and the floor decides (TDA-2024-53). Seat 3's
+    # own fold afterwards is not counted: the count is the two calls.
+    report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 4, said: 'raise to 6'}\n"
+                                  "after: [{seat: 5, action: call, to: 6}, {seat: 6, action: call, to: 6},"
+                                  " {seat: 3, action: fold}]\n")
+    assert (report.facts["actions_since"], report.facts["chip_actions_since"]) == (2, 2)
+    assert ruling.rule == "declarations.skipped-player-too-late"
+    # Only seat 5's call before seat 3 speaks: one action is not substantial, and the raise binds.
+    report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 4, said: 'raise to 6'}\n"
+                                  "after: [{seat: 5, action: call, to: 6}, {seat: 3, action: call, to: 6},"
+                                  " {seat: 6, action: call, to: 6}]\n")
+    assert (report.facts["actions_since"], derived["substantial_action"]) == (1, False)
+    assert ruling.rule == "declarations.out-of-turn-binds"
+
+
+def test_a_skipped_seat_that_raises_still_changes_the_action(standard):
+    # Seat 5 says "raise to 6" out of turn; skipped seat 3 calls $2 and seat 4 raises to $8: the action seat 5
+    # faced changed (TDA-2024-53), so his $6 goes back and he faces $8 to call.
+    report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 5, said: 'raise to 6'}\n"
+                                  "after: [{seat: 3, action: call, to: 2}, {seat: 4, action: raise, to: 8}]\n")
+    assert report.facts["actions_since"] == 0
+    assert ruling.rule == "declarations.out-of-turn-action-changed"
+    assert ruling.effects == {"to_call": 800, "returned": 600}
