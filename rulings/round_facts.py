@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulings.betting import BettingError, Params, Position
+from rulings.betting import Params, Position
 from rulings.betting.arithmetic import position
 from rulings.betting.limits import street_bet
 from rulings.betting.model import SidePot
@@ -240,11 +240,8 @@ def _straddles(incident: Incident, params: Params, pos: Position) -> dict[str, A
             and d.seat in {s for s, _ in posts} and all(a.kind == "post" for a in first):
         out["straddle_post_disputed"] = True   # asked about at the post itself: nobody has acted since
         due = pos.actor
-        if due is not None:
-            try:
-                faced = position(hand, params, seat=due)
-            except BettingError:
-                return out
+        if due is not None:   # the reader replayed this hand: the seat due has a position
+            faced = position(hand, params, seat=due)
             out["straddle_due_seat"] = due
             out["straddle_due_to_call"] = faced.to_call
             out["straddle_due_blind"] = "small_blind" if due == order[0] else "big_blind" if due == order[1] \
