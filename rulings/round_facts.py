@@ -15,12 +15,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulings.betting import Params, Position
+from rulings.betting.arithmetic import position
 from rulings.betting.limits import street_bet
 from rulings.betting.model import SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table
 from rulings.incident.model import Incident
 from rulings.money import show
+from rulings.records import evolve
 
 if TYPE_CHECKING:
     from rulings.betting.table import Table
@@ -36,7 +38,7 @@ def final_table(incident: Incident, params: Params) -> Table | None:
 def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, Any]) -> dict[str, Any]:
     """Every fact of the round the options, reopening, side-pot, straddle and table-stakes rules read."""
     out: dict[str, Any] = {}
-    out.update(_straddles(incident))
+    out.update(_straddles(incident, params, pos))
     out.update(_upcards(incident))
     if incident.disputed is not None:
         d = incident.disputed
@@ -193,25 +195,34 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     return out
 
 
-def _straddles(incident: Incident) -> dict[str, Any]:
-    """Where and how big the straddles were: from game.straddles (posted in order after the big blind) or
-    from posts in the actions beyond the two blinds."""
-    hand = incident.hand
+def _straddle_posts(hand: Any) -> list[tuple[int, int]]:
+    """The straddles of a hand's first round, in order, as (seat, street total): from game.straddles
+    (posted by the seats after the big blind) or from posts above the big blind by seats other than the
+    blinds. Empty when the hand does not start before the cards or has fewer than three players."""
     if hand.first_street != 0:
-        return {}
+        return []
     order = [p.seat for p in hand.players]
     if len(order) < 3:
-        return {}
-    bb_seat = order[1]
-    button = order[-1]
-    posts: list[tuple[int, int]] = []
-    acts = hand.streets[0] if hand.streets else ()
-    explicit = [(a.seat, a.to) for a in acts if a.kind == "post" and a.to is not None]
-    big = hand.game.big_blind
+        return []
     if hand.straddles:
-        posts = list(zip(order[2:], hand.straddles))
-    elif explicit:
-        posts = [(s, to) for s, to in explicit if s not in (order[0], bb_seat) and big and to > big]
+        return list(zip(order[2:], hand.straddles))
+    acts = hand.streets[0] if hand.streets else ()
+    big = hand.game.big_blind
+    return [(a.seat, a.to) for a in acts if a.kind == "post" and a.to is not None
+            and a.seat not in order[:2] and big and a.to > big]
+
+
+def _straddles(incident: Incident, params: Params, pos: Position) -> dict[str, Any]:
+    """Where and how big the straddles were: from game.straddles (posted in order after the big blind) or
+    from posts in the actions beyond the two blinds. When the disputed act is a straddle post itself, also
+    the seat due to act after it and what that seat faces (WIKI-STRADDLE-MS: the small blind first after a
+    button straddle)."""
+    hand = incident.hand
+    if hand.first_street != 0 or len(hand.players) < 3:
+        return {}
+    order = [p.seat for p in hand.players]
+    button = order[-1]
+    posts = _straddle_posts(hand)
     if not posts:
         return {"straddle_count": 0}
     seat, to = posts[0]
@@ -222,8 +233,65 @@ def _straddles(incident: Incident) -> dict[str, Any]:
                            # the largest (the last re-straddle) acts last, as in Table.last_blind
                            "straddle_last_seat": max(reversed(posts), key=lambda p: p[1])[0]}
     if len(posts) > 1:
-        out["restraddle_to"] = posts[1][1]
+        out["restraddle_seat"], out["restraddle_to"] = posts[1]
+    d = incident.disputed
+    first = hand.streets[0] if hand.streets else ()
+    if d is not None and d.said is None and not d.motions \
+            and d.seat in {s for s, _ in posts} and all(a.kind == "post" for a in first):
+        out["straddle_post_disputed"] = True   # asked about at the post itself: nobody has acted since
+        due = pos.actor
+        if due is not None:   # the reader replayed this hand: the seat due has a position
+            faced = position(hand, params, seat=due)
+            out["straddle_due_seat"] = due
+            out["straddle_due_to_call"] = faced.to_call
+            out["straddle_due_blind"] = "small_blind" if due == order[0] else "big_blind" if due == order[1] \
+                else "none"
     return out
+
+
+def straddle_post_act(incident: Incident) -> Incident | None:
+    """A disputed act that is the straddle post the whole hand records at the act's point (the action
+    listed where the act is placed, by the same seat: a post above the big blind, with no words and no
+    chips other than the post's): the incident with the post in the hand and the act reduced to the
+    seat, so the facts are those of the post and of the seat due after it. None for any other act."""
+    d, hand, whole = incident.disputed, incident.hand, incident.whole_hand
+    if d is None or d.said is not None or incident.street != "preflop" or whole is None \
+            or hand.first_street != 0 or not hand.streets or len(whole.streets) < len(hand.streets):
+        return None
+    k = len(hand.streets) - 1
+    recorded = whole.streets[k][len(hand.streets[k]):]
+    post = recorded[0] if recorded else None
+    if post is None or post.seat != d.seat or post.kind != "post" or post.to is None:
+        return None
+    chips = sum(c for m in d.motions for c in m)
+    if chips and chips != post.to:
+        return None
+    grown = evolve(hand, streets=hand.streets[:k] + (hand.streets[k] + (post,),))
+    if (post.seat, post.to) not in _straddle_posts(grown):
+        return None
+    return evolve(incident, hand=grown, disputed=evolve(d, motions=()))
+
+
+def without_straddles(incident: Incident, seat: int) -> Incident | None:
+    """The incident with the straddle of ``seat`` and every straddle after it taken back (a refused
+    straddle's chips go back): the replay the rest of the hand is then read against. None when the seat
+    posted no straddle."""
+    hand = incident.hand
+    posts = _straddle_posts(hand)
+    seats = [s for s, _ in posts]
+    if seat not in seats:
+        return None
+    gone = set(seats[seats.index(seat):])
+    if hand.straddles:
+        kept = hand.straddles[:seats.index(seat)]
+        whole = incident.whole_hand
+        return evolve(incident, hand=evolve(hand, straddles=kept),
+                      whole_hand=None if whole is None else evolve(whole, straddles=kept))
+    def bare(h: Any) -> Any:
+        first = tuple(a for a in h.streets[0] if not (a.kind == "post" and a.seat in gone))
+        return evolve(h, streets=(first,) + h.streets[1:])
+    whole = incident.whole_hand
+    return evolve(incident, hand=bare(hand), whole_hand=None if whole is None or not whole.streets else bare(whole))
 
 
 def card_order(card: str, ace_low: bool) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+from rulings.betting import BettingError
 from rulings.catalogue import citations, facts
 from rulings.matters import matters
 from rulings.problems import ProblemsError
@@ -32,6 +33,7 @@ from rulings.incident import Incident, each_act, ensure_checked
 from rulings.incident.checks import incident_overrides
 from rulings.expressions import names_in
 from rulings.money import show
+from rulings.round_facts import straddle_post_act, without_straddles
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
 from rulings.situation import build
 from rulings.wager_facts import DECIDED, decided_facts, given_facts
@@ -266,6 +268,38 @@ def _second_stratum(fired: list[Fired], base: Ruling, engine: Engine) -> None:
             f.chain[:] = base.chain + [r for r in f.chain if r not in base.chain]
 
 
+REFUSED_STRADDLE = "straddle_refused_seat"   # derived by the straddle rules that send a straddle back
+
+
+def _after_refused_straddle(incident: Incident, situation: Any, run: Any, params: ParamValues,
+                            engine: Engine) -> tuple[Incident, Any, Any, list[Fired]]:
+    """When the book sent a straddle back (a rule derived ``straddle_refused_seat``) and the act in
+    dispute is another player's, that act is read against the betting without the straddle: the facts
+    are built again from the hand with the straddle taken back, and the refusal is kept beside the new
+    run's rulings (one decision per matter: never a wager sized by a straddle that does not play);
+    the refusals carried over are returned too, for the second stratum's run. When the hand cannot be
+    replayed without the straddle, only the refusal stays in force and the report asks."""
+    refusals = [f for f in run.fired if REFUSED_STRADDLE in f.derived]
+    if not refusals or incident.disputed is None or situation.facts.get("straddle_post_disputed"):
+        return incident, situation, run, []
+    bare = without_straddles(incident, refusals[0].derived[REFUSED_STRADDLE])
+    if bare is None:
+        return incident, situation, run, []
+    try:
+        again = build(bare, params)
+    except BettingError:
+        situation.questions.append({"fact": None, "asked_by": refusals[0].rule.id, "question":
+                                    "The straddle goes back, and the actions after it do not replay on the "
+                                    "blinds alone: what did each player mean to do, facing the blinds?"})
+        run.fired[:] = refusals   # nothing read against the straddle stands beside its refusal
+        return incident, situation, run, []
+    rerun = engine.run(again.facts, params, Memo())
+    carried = [f for f in refusals if f.rule.id not in {g.rule.id for g in rerun.fired}]
+    rerun.fired[:0] = carried
+    rerun.failures[:0] = [f for f in run.failures if f not in rerun.failures]
+    return bare, again, rerun, carried
+
+
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided.
 
@@ -279,9 +313,11 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     setting = incident.hand.game.setting
     params = param_values(book, setting, incident_params(book, incident))
     ensure_checked(incident, params)   # read under other parameter values (another book): check again
+    incident = straddle_post_act(incident) or incident   # the act is the straddle post the hand records
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
+    incident, situation, run, carried = _after_refused_straddle(incident, situation, run, params, engine)
     failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)
     wager = next((r for r in final if r.decides == "wager" and "wager_to" in r.effects), None)
@@ -289,6 +325,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     if wager is not None and isinstance(wager.effects["wager_to"], int):
         facts_used.update(decided_facts(incident, situation.facts, wager))
         run = engine.run(facts_used, params, memo)
+        run.fired[:0] = carried   # a straddle sent back stays sent back
         failures += [f for f in run.failures if f not in failures]
         _second_stratum(run.fired, wager, engine)
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
