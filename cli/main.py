@@ -75,14 +75,14 @@ def cmd_lint(args) -> int:
         print(f"skipped {len(skipped)} incident file{'s' if len(skipped) != 1 else ''} (not rulebooks; "
               f"rule on them with `rulings rule`): " + ", ".join(skipped), file=sys.stderr)
     if args.format == "json":
-        print(dumps({"problems": [p.to_json() for p in problems], "books_checked": checked}
+        print(dumps({"problems": [p.to_json() for p in problems], "books_checked": checked.total,
+                     "house_books_checked": checked.houses, "topic_files_checked": checked.topics}
                     | ({"incidents_skipped": skipped} if skipped else {})))
     elif problems:
         print(render_text(problems), file=sys.stderr)
-        print(f"{checked} rulebook{'s' if checked != 1 else ''} checked, {len(problems)} "
-              f"problem{'s' if len(problems) != 1 else ''}")
+        print(f"{checked.words()}, {len(problems)} problem{'s' if len(problems) != 1 else ''}")
     else:
-        print(f"{checked} rulebook{'s' if checked != 1 else ''} checked: no problems found")
+        print(f"{checked.words()}: no problems found")
     return RULEBOOK if any(p.severity == "error" for p in problems) else OK
 
 

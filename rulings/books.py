@@ -4,6 +4,7 @@ from __future__ import annotations
 import gc
 import threading
 from pathlib import Path
+from typing import NamedTuple
 
 from rulings.catalogue import did_you_mean
 from rulings.engine import Engine
@@ -93,9 +94,39 @@ def lint(paths: list[str]) -> list[Problem]:
     return lint_report(paths)[0]
 
 
-def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[list[Problem], int]:
-    """Every problem in the standard book and in every rulebook among or under ``paths``, and how many
-    books were checked.
+class Checked(NamedTuple):
+    """What one lint checked: the house books and topic files it was given or found, and whether the
+    standard book was among them. The standard book is checked every time (each house book extends it,
+    each topic file is checked with the rest of it); ``total`` counts it too (``books_checked``)."""
+    houses: int
+    topics: int
+    standard_named: bool
+
+    @property
+    def total(self) -> int:
+        return 1 + self.houses + self.topics
+
+    def words(self) -> str:
+        """What was checked, as a manager reads it: '1 house book checked (with the standard book it
+        extends)', 'The standard book and 3 house books checked'."""
+        def n(count: int, what: str) -> str:
+            return f"{count} {what}{'s' if count != 1 else ''}"
+        parts = ([n(self.houses, "house book")] if self.houses else []) + \
+                ([n(self.topics, "topic file")] if self.topics else [])
+        if self.standard_named:
+            return " and ".join(["The standard book"] + parts) + " checked"
+        if not parts:
+            return "No rulebook checked but the standard book"
+        if not self.topics:
+            return f"{parts[0]} checked (with the standard book {'it extends' if self.houses == 1 else 'they extend'})"
+        if not self.houses:
+            return f"{parts[0]} checked (with the rest of the standard book)"
+        return f"{' and '.join(parts)} checked (with the standard book)"
+
+
+def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[list[Problem], Checked]:
+    """Every problem in the standard book and in every rulebook among or under ``paths``, and what was
+    checked (``Checked``).
 
     A folder is searched at every depth for ``*.yaml`` / ``*.yml`` files, whatever it is called; a
     file with ``topic:`` is a topic file, checked together with the standard book (in place of the
@@ -136,11 +167,13 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
                                     hint="give a house book, a topic file or a folder holding them"))
     houses: list[Path] = []
     topics: list[Path] = []
+    standard_named = False
     for f in dict.fromkeys(found):
         if f.resolve() in own:   # the standard book itself, checked above
+            standard_named = True
             continue
         (topics if _is_topic_file(f) else houses).append(f)
-    checked = 1 + len(houses) + len(topics)
+    checked = Checked(len(houses), len(topics), standard_named)
     standard_files = sorted((ROOT / "standard").glob("*.yaml"))
     for t in topics:
         base = [f for f in standard_files if f.name != t.name]

@@ -27,7 +27,7 @@ def test_a_folder_of_broken_books_fails_and_lists_every_problem(tmp_path, capsys
         shutil.copy(GOLDEN / name, folder / name)
     code, out, err = _lint(capsys, str(tmp_path / "some-folder"))
     assert code == 1
-    assert out.startswith("5 rulebooks checked")   # the standard book and the four under the folder
+    assert out.startswith("4 house books checked (with the standard book they extend), ")
     for name in BROKEN:   # each file's own golden problems, all of them
         expected = (GOLDEN / (Path(name).stem + ".txt")).read_text(encoding="utf-8")
         for code_ in re.findall(r" error ([YR]\d{3}):", expected):
@@ -39,14 +39,24 @@ def test_a_folder_of_broken_books_fails_and_lists_every_problem(tmp_path, capsys
 def test_good_books_in_any_folder_pass_and_are_counted(tmp_path, capsys):
     shutil.copytree(ROOT / "rulebooks" / "houses", tmp_path / "club-books")
     code, out, _ = _lint(capsys, str(tmp_path / "club-books"))
-    assert (code, out) == (0, "4 rulebooks checked: no problems found\n")
+    assert (code, out) == (0, "3 house books checked (with the standard book they extend): no problems found\n")
     code, out, _ = _lint(capsys, "--format", "json", str(tmp_path / "club-books"))
-    assert code == 0 and json.loads(out) == {"problems": [], "books_checked": 4}
+    assert code == 0 and json.loads(out) == {"problems": [], "books_checked": 4,   # the standard book too
+                                             "house_books_checked": 3, "topic_files_checked": 0}
+
+
+def test_one_house_book_is_said_to_be_one_with_the_standard_book_it_extends(capsys):
+    """A manager linting his one house book read '2 rulebooks checked': the standard book was counted."""
+    code, out, _ = _lint(capsys, str(ROOT / "rulebooks" / "houses" / "tda-series.yaml"))
+    assert (code, out) == (0, "1 house book checked (with the standard book it extends): no problems found\n")
+    code, out, _ = _lint(capsys, "--format", "json", str(ROOT / "rulebooks" / "houses" / "tda-series.yaml"))
+    assert json.loads(out) == {"problems": [], "books_checked": 2, "house_books_checked": 1,
+                               "topic_files_checked": 0}
 
 
 def test_the_default_checks_the_installed_books(capsys):
     code, out, _ = _lint(capsys)
-    assert (code, out) == (0, "4 rulebooks checked: no problems found\n")
+    assert (code, out) == (0, "The standard book and 3 house books checked: no problems found\n")
 
 
 def test_a_folder_with_no_rulebook_is_not_a_pass(tmp_path, capsys):
@@ -61,7 +71,7 @@ def test_an_edited_copy_of_a_standard_topic_is_checked_in_its_place(tmp_path, ca
     text = (ROOT / "rulebooks" / "standard" / "pot-limit.yaml").read_text(encoding="utf-8")
     topic.write_text(text, encoding="utf-8")
     code, out, _ = _lint(capsys, str(topic))
-    assert (code, out) == (0, "2 rulebooks checked: no problems found\n")
+    assert (code, out) == (0, "1 topic file checked (with the rest of the standard book): no problems found\n")
     topic.write_text(text.replace("cites: [RRP-PL-6", "cites: [RRP-PL-66", 1), encoding="utf-8")
     code, _, err = _lint(capsys, str(topic))
     assert code == 1 and "error R105: unknown citation key 'RRP-PL-66'" in err
@@ -74,18 +84,19 @@ def test_incident_files_beside_house_books_are_skipped_and_named(tmp_path, capsy
     for name in ("pl-oversize-raise.yaml", "showdown-misread.yaml", "kill-scoop.yaml"):
         shutil.copy(ROOT / "examples" / "incidents" / name, tmp_path / name)
     code, out, err = _lint(capsys, str(tmp_path))
-    assert code == 0 and out.startswith("2 rulebooks checked: no problems found")
+    assert code == 0 and out.startswith("1 house book checked (with the standard book it extends): no problems found")
     assert "R106" not in err
     assert "skipped 3 incident files" in err and "showdown-misread.yaml" in err
     code, out, err = _lint(capsys, "--format", "json", str(tmp_path))
     data = json.loads(out)
-    assert data["books_checked"] == 2 and len(data["incidents_skipped"]) == 3
+    assert data["books_checked"] == 2 and data["house_books_checked"] == 1 and len(data["incidents_skipped"]) == 3
 
 
 def test_a_folder_of_incidents_only_is_not_a_pass(tmp_path, capsys):
     shutil.copy(ROOT / "examples" / "incidents" / "kill-scoop.yaml", tmp_path / "kill-scoop.yaml")
     code, out, err = _lint(capsys, str(tmp_path))
     assert code == 1 and "R001" in err and "only 1 incident file(s)" in err
+    assert out == "No rulebook checked but the standard book, 1 problem\n"
 
 
 def test_a_house_value_per_setting_is_refused_with_what_to_do(tmp_path, capsys):
