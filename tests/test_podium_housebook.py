@@ -60,3 +60,39 @@ def test_a_name_that_is_not_a_house_book_name_is_refused(tmp_path):
     hb = HouseBooks(tmp_path)
     assert hb.check("../etc", "rulebook: x").problems[0].code == "P001"
     assert hb.live_path("../../x") is None
+
+
+def _everything_shown(check) -> str:
+    import json
+    return json.dumps([p.to_json() for p in check.problems]) + json.dumps(check.failures) + json.dumps(check.diff)
+
+
+def test_the_editor_names_the_book_s_own_file_never_the_server_s_folders(tmp_path, monkeypatch):
+    """A manager at the podium saw '/tmp/rulings-draft-…/pnw-lowball.yaml:39' and the repository's absolute
+    path: the server's folders. He reads the book's own name, and the standard book's file under standard/."""
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(tmp_path)                 # a server started outside the repository: paths would be absolute
+    hb = HouseBooks(tmp_path / "data")
+    text = hb.text("pnw-lowball")
+    typo = text.replace("  - rule: kill-pots.split-resets-leg-arizona", "  - rule: kill-pots.split-resets-leg-arizonx")
+    (p,) = hb.check("pnw-lowball", typo).problems
+    assert (p.file, p.line, p.code) == ("pnw-lowball.yaml", 12, "R104")
+    assert p.hint == "did you mean 'kill-pots.split-resets-leg-arizona' (standard/kill-pots.yaml:548)?"
+    twice = text.replace("rules:\n", "rules:\n" + text.split("rules:\n", 1)[1].split("\n  - id:", 1)[0] + "\n", 1)
+    dup = [p for p in hb.check("pnw-lowball", twice).problems if p.code == "R103"]
+    assert dup and "it is first defined at pnw-lowball.yaml:17" in dup[0].hint
+    failing = text.replace("kill_blind: 6, kill_small_bet: 6", "kill_blind: 7, kill_small_bet: 6", 1)
+    check = hb.check("pnw-lowball", failing)
+    assert check.failures[0]["origin"] == "pnw-lowball.yaml:39"
+    assert check.diff["rules"][0]["detail"] == "was pnw-lowball.yaml:17"
+    assert check.diff["rules"][0]["origin"] == "pnw-lowball.yaml:17"
+    half = set_parameter(hb.text("east-coast-limit"), "kill.size", "half")
+    shown = _everything_shown(check) + _everything_shown(hb.check("east-coast-limit", half))
+    assert "standard/kill-pots.yaml:92" in shown
+    _, info = hb.publish("pnw-lowball", text, "manny")        # now the diff is against a published version
+    check = hb.check("pnw-lowball", failing)
+    assert info and check.diff["rules"][0]["detail"] == "was pnw-lowball/0001.yaml:17"
+    shown += _everything_shown(check)
+    for folder in (str(repo), str(tmp_path), "rulings-draft-", "/tmp/"):
+        assert folder not in shown, folder

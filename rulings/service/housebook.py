@@ -133,7 +133,7 @@ class HouseBooks:
             draft = Path(tmp) / f"{name}.yaml"
             draft.write_text(text, encoding="utf-8")
             live = self.path(name) if with_diff and self._known(name) else None
-            return _check_file(name, draft, with_diff, live)
+            return _local(_check_file(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
 
     def publish(self, name: str, text: str, by: str, note: str = "") -> tuple[Check, dict | None]:
         """Make the draft the live version, only if it lints and its tests pass; the earlier ones stay."""
@@ -151,6 +151,33 @@ class HouseBooks:
             _write(folder / f"{stem}.json", json.dumps(info, indent=1))
             _write(folder / "current", f"{stem}.yaml\n")
         return result, info
+
+
+def _local(check: Check, folders: list[Path]) -> Check:
+    """The check with every file named as a manager knows it, never by the server's folders: the draft and
+    the repository's copy as 'NAME.yaml', a published version as 'NAME/0001.yaml' (relative to the house-book
+    folder), the standard book's files as 'standard/TOPIC.yaml'. A file is written absolute or relative to
+    the working folder when its book was read (problems._display; books are kept per process), so each
+    folder is taken off however much of its path was written."""
+    spelled: list[str] = []
+    for folder in folders:
+        for f in dict.fromkeys((folder.absolute(), folder.resolve())):
+            spelled += [str(Path(*f.parts[i:])) + os.sep for i in range(len(f.parts))]
+    # longest first: rulebooks/houses/ before rulebooks/; never inside a longer path or a word
+    where = re.compile(r"(?<![\w./-])(?:" + "|".join(map(re.escape, sorted(set(spelled), key=len, reverse=True)))
+                       + ")")
+
+    def shown(value: Any) -> Any:
+        if isinstance(value, str):
+            return where.sub("", value)
+        if isinstance(value, dict):
+            return {k: shown(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [shown(v) for v in value]
+        return value
+    from dataclasses import replace
+    problems = [replace(p, file=shown(p.file), message=shown(p.message), hint=shown(p.hint)) for p in check.problems]
+    return Check(problems, shown(check.failures), shown(check.diff))
 
 
 def _write(path: Path, text: str) -> None:
