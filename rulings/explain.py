@@ -75,13 +75,16 @@ def parameter_text(book: Rulebook, p: Parameter) -> str:
     for setting in SETTINGS:
         value = book.param_values(setting).get(p.name)
         lines.append(f"  {setting + ':':12} {in_words(p, value, setting)}")
-    defaults = {s: p.default_for(s) for s in SETTINGS}
-    if len(set(map(repr, defaults.values()))) == 1:
-        lines.append(f"  {'default:':12} {plain(p, defaults['cash'], 'cash')} in both settings")
+    # each value written as the lines above write it in its setting (tournament money is chips: '0', not '$0')
+    defaults = {s: plain(p, p.default_for(s), s) for s in SETTINGS}
+    if len(set(defaults.values())) == 1:
+        lines.append(f"  {'default:':12} {defaults['cash']} in both settings")
     else:
-        lines.append(f"  {'default:':12} " + ", ".join(f"{plain(p, v, s)} in {s}" for s, v in defaults.items()))
+        lines.append(f"  {'default:':12} " + ", ".join(f"{v} in {s}" for s, v in defaults.items()))
     if p.name in book.settings:
-        lines.append(f"  {'':12} this house sets it to {plain(p, book.settings[p.name], 'cash')}")
+        house = {s: plain(p, book.settings[p.name], s) for s in SETTINGS}
+        lines.append(f"  {'':12} this house sets it to " + (house["cash"] if len(set(house.values())) == 1 else
+                                                            ", ".join(f"{v} in {s}" for s, v in house.items())))
     lines.append(f"  {'allowed:':12} " + (", ".join(plain(p, v, "cash") for v in p.values) or p.allowed_words()))
     lines.append(f"  {'cites:':12} {', '.join(p.cites)}   declared at {p.origin}")
     return "\n".join(lines)

@@ -38,6 +38,21 @@ def test_params_money_and_percent_are_written_as_set(capsys):
     assert "  cash:        $0" in out and "  tournament:  0" in out
 
 
+def test_a_money_parameter_s_default_and_house_value_are_written_per_setting_as_its_values_are(tmp_path, capsys):
+    """Tournament money is chips, written plain (money.show: '0', '5'), as the tournament: line and the
+    reports write it; the default line said '$0 in both settings' under 'tournament:  0'."""
+    _, out, _ = run(["params", "pot_limit.rounding_unit"], capsys)
+    assert out.splitlines()[1:4] == ["  cash:        $0", "  tournament:  0", "  default:     $0 in cash, 0 in tournament"]
+    house = tmp_path / "round-fives.yaml"
+    house.write_text("rulebook: round-fives\nextends: standard\ntitle: Round fives\n"
+                     "parameters:\n  pot_limit.rounding_unit: 5\n", encoding="utf-8")
+    _, out, _ = run(["params", "pot_limit.rounding_unit", "--house", str(house)], capsys)
+    assert out.splitlines()[1:5] == ["  cash:        $5", "  tournament:  5", "  default:     $0 in cash, 0 in tournament",
+                                     "               this house sets it to $5 in cash, 5 in tournament"]
+    _, out, _ = run(["params", "raise_cap.max_raises"], capsys)
+    assert "  default:     3 in both settings" in out         # a count is the same word in both settings
+
+
 def test_params_without_text_lists_every_parameter_and_unknown_text_is_refused(capsys):
     code, out, _ = run(["params"], capsys)
     assert code == 0 and out.count(" — ") > 20 and "kill.size — How big a kill is." in out
