@@ -44,7 +44,7 @@ class Context:
 class Declaration:
     """What the player declared; money is in minor units (1/100), as everywhere in ``rulings``."""
 
-    kind: str                 # fold|check|call|bet|raise|all-in|pot|complete|amount (amount alone: TDA-2024-40B/C)
+    kind: str                 # fold|check|call|bet|raise|all-in|pot|complete|straddle|amount (amount alone: TDA-2024-40B/C)
     amount: int | None        # minor units; None when no amount was said
     amount_means: str | None  # 'to' (a total) or 'by' (on top); None without an amount
     call_then_raise: bool     # the words began as a call and went on to raise (WIKI-DECL-1 string raise)
@@ -100,6 +100,9 @@ for _kind, _official, _words in (
     ("pot", False, "halfpot"),
     ("complete", True, "complete completes completing"),
     ("go", False, "go"),
+    # not a wager but the live blind a player after the big blind posts before the cards (RRP-NL-14): the
+    # words are read here, and rulings/said.py makes the act the straddle post the straddle rules judge
+    ("straddle", True, "straddle straddles straddling restraddle restraddles"),
 ):
     _VERBS.update(dict.fromkeys(_words.split(), (_kind, _official)))
 _SHOW = {"allin": "all in", "makeit": "make it", "imin": "I'm in", "imout": "I'm out", "letssee": "let's see",
@@ -153,7 +156,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\u2026|\.{2,}|\s[\u2013\u2014-]+\s|[\u2013\u2014]|--+", " | "),   # a pause: "...", "…", a dash
     (r"(?<=[a-z])-(?=[a-z])", " "),          # "all-in", "forty-two", "re-raise"
     (r"\ball\s+in\b", "allin"),
-    (r"\bre\s*(rais|pot)", r"re\1"),
+    (r"\bre\s*(rais|pot|straddl)", r"re\1"),
     (r"\bmak(?:e|ing)\s+it\b", "makeit"),
     (r"\bmake\s+that\b", "makethat"),
     (r"\b(?:im|i\s+am)\s+in\b", "imin"),

@@ -34,3 +34,11 @@ def _now_order() -> tuple[str, ...]:
     from rulings.bookcache import yaml_data
     raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], _parse)[0]
     return tuple(raw.get("now") or [])
+
+
+@lru_cache(maxsize=1)
+def beside_wager() -> frozenset[str]:
+    """The matters whose rulings WHAT HAPPENS NOW says beside a disputed wager that leads it (rulings/matters.yaml)."""
+    from rulings.bookcache import yaml_data
+    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], _parse)[0]
+    return frozenset(raw.get("beside_wager") or ())

@@ -16,7 +16,7 @@ from rulings.betting.arithmetic import position
 from rulings.betting.model import Action
 from rulings.incident import Incident
 from rulings.money import show
-from rulings.matters import matters, now_order
+from rulings.matters import beside_wager, matters, now_order
 from rulings.records import evolve
 from rulings.incident.checks import betting_params
 
@@ -95,7 +95,7 @@ def now(incident: Incident, report: Any) -> list[str]:
             line += f": {money(back)} goes back to him"
         if w.discretion is not None:   # the usual answer, not a settled one; who acts next depends on it
             lines.append(_usual(line) + ".")
-            return lines
+            return lines + _beside(report, w, lines)
         lines.append(line + ".")
         each = w.effects.get("callers_get_back")
         if isinstance(each, int) and each > 0:
@@ -103,6 +103,7 @@ def now(incident: Incident, report: Any) -> list[str]:
         nxt = _next(incident, report, to) or _turn(report)
         if nxt:
             lines.append(nxt)
+        lines += _beside(report, w, lines)
     elif report.rulings:
         order = now_order()
         moving = sorted((r for r in report.rulings if r.decides in order), key=lambda r: order.index(r.decides))
@@ -111,6 +112,15 @@ def now(incident: Incident, report: Any) -> list[str]:
         for r in shown + [r for r in report.rulings[:1] if r not in shown]:   # and the most specific ruling
             lines.append(_settled(r))
     return lines
+
+
+def _beside(report: Any, w: Any, said: list[str]) -> list[str]:
+    """Beside the wager that leads, what the dealer must also do now: the rulings in force on the
+    `beside_wager` matters (rulings/matters.yaml: another seat's straddle sent back), in `now:` order."""
+    order, apart = now_order(), beside_wager()
+    also = [r for r in report.rulings if r is not w and r.decides in apart and r.decides in order]
+    return [line for line in (_settled(r) for r in sorted(also, key=lambda r: order.index(r.decides)))
+            if line not in said]
 
 
 def _asks_only(incident: Incident) -> bool:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulings.betting import Params, Position
 from rulings.betting.arithmetic import position
 from rulings.betting.limits import street_bet
-from rulings.betting.model import SidePot
+from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table
 from rulings.incident.model import Incident
@@ -270,6 +270,53 @@ def straddle_post_act(incident: Incident) -> Incident | None:
     if (post.seat, post.to) not in _straddle_posts(grown):
         return None
     return evolve(incident, hand=grown, disputed=evolve(d, motions=()))
+
+
+def said_straddle_act(incident: Incident, amount: int | None) -> Incident | None:
+    """A disputed act whose words declared a straddle ("straddle", "I straddle", "straddle fifty": ``amount``
+    is the street total the words named, or None), read as the straddle post it declares: the incident with
+    the post in the hand and the act reduced to the seat, as ``straddle_post_act`` does for a post the hand
+    records. The post is the chips put out, else the amount said, else the standard straddle: twice the
+    largest blind posted (two big blinds; twice the straddle for a re-straddle), the least straddle every
+    straddle.size of the book allows. Whether that straddle plays is for rulebooks/standard/straddles.yaml.
+
+    None when the act cannot be a straddle post: not before the cards with only blinds and straddles posted
+    so far, something acted after it, words and chips naming different amounts, more than the seat's stack,
+    or a seat or amount that is no straddle (a blind, not above the big blind)."""
+    d, hand, whole = incident.disputed, incident.hand, incident.whole_hand
+    if d is None or incident.street != "preflop" or incident.after:
+        return None
+    recorded = straddle_post_act(evolve(incident, disputed=evolve(d, said=None)))
+    if recorded is not None:   # the whole hand records the post at this point: the words must name it
+        post = recorded.hand.streets[0][-1]
+        return recorded if amount is None or amount == post.to else None
+    if hand.first_street != 0 or len(hand.streets) != 1 or any(a.kind != "post" for a in hand.streets[0]):
+        return None
+    if whole is not None and (len(whole.streets) > 1 or len(whole.streets[0]) > len(hand.streets[0])):
+        return None   # the whole hand goes on after the words: what was played against them is not known
+    chips = sum(c for m in d.motions for c in m)
+    if chips and amount is not None and chips != amount:
+        return None
+    largest = max([hand.game.big_blind, *hand.straddles, *(a.to or 0 for a in hand.streets[0])])
+    to = chips or amount or 2 * largest
+    stack = next((p.stack for p in hand.players if p.seat == d.seat), None)
+    order = [p.seat for p in hand.players]
+    if not largest or len(order) < 3 or stack is not None and to > stack:
+        return None
+    if hand.straddles:
+        grown = evolve(hand, straddles=hand.straddles + (to,))
+    else:   # the blinds the table posts by itself, written out when the hand lists no posts (a post then follows)
+        stacks = {p.seat: p.stack for p in hand.players}
+        blinds = tuple(Action(seat, "post", blind if stacks[seat] is None else min(blind, stacks[seat]))
+                       for seat, blind in zip(order[:2], (hand.game.small_blind, hand.game.big_blind)) if blind > 0)
+        grown = evolve(hand, streets=((hand.streets[0] or blinds) + (Action(d.seat, "post", to),),))
+    if (d.seat, to) not in _straddle_posts(grown):
+        return None
+    bare = evolve(d, said=None, motions=())
+    if whole is None:
+        return evolve(incident, hand=grown, disputed=bare)
+    return evolve(incident, hand=grown, disputed=bare,
+                  whole_hand=evolve(whole, straddles=grown.straddles, streets=grown.streets))
 
 
 def without_straddles(incident: Incident, seat: int) -> Incident | None:

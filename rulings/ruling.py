@@ -30,10 +30,12 @@ from rulings.matters import matters
 from rulings.problems import ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
 from rulings.incident import Incident, each_act, ensure_checked
-from rulings.incident.checks import incident_overrides
+from rulings.betting.arithmetic import position
+from rulings.incident.checks import betting_params, incident_overrides
 from rulings.expressions import names_in
 from rulings.money import show
-from rulings.round_facts import straddle_post_act, without_straddles
+from rulings.round_facts import said_straddle_act, straddle_post_act, without_straddles
+from rulings.said import straddle_words
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
 from rulings.situation import build
 from rulings.wager_facts import DECIDED, decided_facts, given_facts
@@ -300,6 +302,20 @@ def _after_refused_straddle(incident: Incident, situation: Any, run: Any, params
     return bare, again, rerun, carried
 
 
+def _said_straddle(incident: Incident, params: ParamValues) -> Incident | None:
+    """The act as the straddle post its words declare ("straddle", "straddle fifty"), when the hand replays
+    with that post (rulings/round_facts.py ``said_straddle_act``); None otherwise, and the words are asked about."""
+    words = straddle_words(incident, params)
+    posted = None if words is None else said_straddle_act(incident, words.amount)
+    if posted is None:
+        return None
+    try:
+        position(posted.hand, betting_params(params))
+    except BettingError:
+        return None
+    return posted
+
+
 def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided.
 
@@ -313,7 +329,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     setting = incident.hand.game.setting
     params = param_values(book, setting, incident_params(book, incident))
     ensure_checked(incident, params)   # read under other parameter values (another book): check again
-    incident = straddle_post_act(incident) or incident   # the act is the straddle post the hand records
+    incident = straddle_post_act(incident) or _said_straddle(incident, params) or incident
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)

@@ -107,6 +107,19 @@ def _parse(text: str, ctx: Context) -> Declaration | Unclear:
     return got
 
 
+def straddle_words(incident: Incident, params: dict[str, Any]) -> Declaration | None:
+    """The declaration of the disputed act's words when they declare a straddle and nothing else ("straddle",
+    "I straddle", "straddle fifty"), with any amount as a street total; None for any other words."""
+    d = incident.disputed
+    if d is None or d.said is None:
+        return None
+    from rulings.declaration import Declaration
+    got = _parse(d.said, context(incident, params))
+    if not isinstance(got, Declaration) or got.kind != "straddle" or got.later or got.amount_means == "by":
+        return None
+    return got
+
+
 def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The said_* facts of the disputed act, or the question the words raise."""
     text = incident.disputed.said
@@ -117,6 +130,10 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
     d = _parse(text, ctx)
     if isinstance(d, Unclear):
         return ({"said": True, "said_conditional": True} if d.conditional else {"said": True}), d.question
+    if "straddle" in (d.kind, *(n.kind for n in d.later)):   # rulings/ruling.py made a straddle alone a post
+        return {"said": True}, (f"'{text.strip()}' declares a straddle, a blind a player after the big blind posts "
+                                "before anyone acts, and this act cannot be one as said (the seat, the point of the "
+                                "hand, the amount, or other words with it): what did the player mean to do?")
     if d.pot_percent is not None:
         if f["facing_bet"]:
             return {"said": True}, (f"'{text.strip()}' facing a bet: a share of the pot before his call or after "

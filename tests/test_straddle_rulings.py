@@ -92,7 +92,9 @@ def test_after_a_refused_button_straddle_the_next_call_is_read_against_the_blind
     assert [(r.effects["wager_to"], r.effects["returned"]) for r in wager] == [(25_00, 25_00)]
     assert not any(r.decides == "out-of-turn" for r in report.rulings)
     assert (report.facts["to_call"], report.facts["min_raise_to"], report.facts["in_turn"]) == (25_00, 50_00, True)
-    assert report.now[:2] == ["Seat 3 calls $25: $25 goes back to him.", "Seat 4 is next to act and faces $25 to call."]
+    # the dealer also hands the refused $50 back: said in WHAT HAPPENS NOW after the call that leads it
+    assert report.now == ["Seat 3 calls $25: $25 goes back to him.", "Seat 4 is next to act and faces $25 to call.",
+                          "A straddle from seat 6 (button) is not allowed here: the $50 goes back."]
     assert "$50 in all" not in report_text(report)
 
 
@@ -119,3 +121,74 @@ def test_when_the_hand_does_not_replay_without_the_refused_straddle_the_report_a
     assert report.outcome == "questions"
     assert any("facing the blinds" in q["question"] for q in report.questions)
     assert report.now == ["A straddle from seat 6 (button) is not allowed here: the $50 goes back."]
+
+
+# --- a straddle said, not recorded as a post -------------------------------------------------------------
+# The blinds are posted and nobody has acted; the seat asked about says "straddle" (and puts out $50, or
+# nothing). The words declare the straddle post: the book's straddle rules then decide, as for a post.
+BLINDS = "[{seat: 1, action: post, to: 10}, {seat: 2, action: post, to: 25}]"
+SAID = ["straddle", "I straddle", "straddle fifty", "I'll straddle $50", "Straddle."]
+
+
+def _said(seat: int, words: str, chips: str = ", chips: [50]") -> str:
+    return HEAD + f'street: preflop\nactions: {BLINDS}\ndisputed: {{seat: {seat}, said: "{words}"{chips}}}\n'
+
+
+@pytest.mark.parametrize("words", SAID)
+def test_a_straddle_said_under_the_gun_is_the_straddle_post_and_stands(tmp_path, words):
+    # RRP-NL-14: the seat left of the big blind (seat 3) may post $50, two $25 big blinds. Seat 4 acts first,
+    # facing $50; the minimum raise is one straddle more, to $100 (RRP-NL-2-STR). Not a bet out of turn.
+    report = _rule(tmp_path, _said(3, words), house=False)
+    assert [(r.rule, r.effects) for r in report.rulings] == [("straddles.straddle-stands", {"min_raise_to": 100_00})]
+    assert (report.facts["straddle_seat"], report.facts["straddle_to"]) == (3, 50_00)
+    assert (report.facts["straddle_due_seat"], report.facts["straddle_due_to_call"]) == (4, 50_00)
+    assert report.outcome == "ruled" and not report.questions
+    assert report.now == ["The $50 straddle from seat 3 stands. Seat 4 acts first and faces $50 more: fold, call, "
+                          "or raise to at least $100; seat 3 acts last this round and may raise."]
+
+
+@pytest.mark.parametrize("words", SAID)
+def test_a_straddle_said_on_the_button_is_refused_by_the_standard_book_and_stands_where_the_house_allows(
+        tmp_path, words):
+    refused = _rule(tmp_path, _said(6, words), house=False)
+    assert [(r.rule, r.effects) for r in refused.rulings] == [("straddles.seat-not-allowed", {"returned": 50_00})]
+    assert refused.now == ["A straddle from seat 6 (button) is not allowed here: the $50 goes back."]
+    assert not any(r.decides == "out-of-turn" for r in refused.rulings) and not refused.questions
+    stands = _rule(tmp_path, _said(6, words), house=True)
+    assert [(r.rule, r.effects) for r in stands.rulings] == [("straddles.straddle-stands", {"min_raise_to": 100_00})]
+    assert (stands.facts["straddle_due_seat"], stands.facts["straddle_due_to_call"]) == (1, 40_00)
+
+
+def test_a_straddle_said_with_no_chips_is_the_standard_two_big_blinds(tmp_path):
+    # Nothing put out yet: "straddle" is the $50 straddle (twice the $25 big blind) the book's sizes allow.
+    report = _rule(tmp_path, _said(3, "straddle", chips=""), house=False)
+    assert report.facts["straddle_to"] == 50_00
+    assert [r.rule for r in report.rulings] == ["straddles.straddle-stands"]
+
+
+def test_a_straddle_said_for_another_size_is_judged_by_the_size_rule(tmp_path):
+    # "straddle a hundred": a $100 straddle at $10/$25 is not exactly two big blinds: it goes back (RRP-NL-14).
+    report = _rule(tmp_path, _said(3, "straddle a hundred", chips=""), house=False)
+    assert [(r.rule, r.effects) for r in report.rulings] == [("straddles.wrong-size", {"returned": 100_00})]
+
+
+def test_a_straddle_said_in_the_whole_hand_form_is_read_the_same_way(tmp_path):
+    text = HEAD + textwrap.dedent(f"""\
+        streets:
+          - {{street: preflop, actions: {BLINDS}}}
+        disputed: {{seat: 3, said: straddle, chips: [50], at: {{street: preflop, after: 2}}}}
+        """)
+    report = _rule(tmp_path, text, house=False)
+    assert [(r.rule, r.effects) for r in report.rulings] == [("straddles.straddle-stands", {"min_raise_to": 100_00})]
+
+
+@pytest.mark.parametrize("seat, words, chips", [
+    (3, "straddle sixty", ", chips: [50]"),    # the words and the chips name different amounts
+    (1, "straddle", ", chips: [50]"),          # the small blind cannot straddle
+    (3, "call straddle", ""),                  # other words with it
+])
+def test_a_straddle_said_that_cannot_be_a_straddle_post_is_asked_about(tmp_path, seat, words, chips):
+    report = _rule(tmp_path, _said(seat, words, chips), house=False)
+    assert report.outcome == "questions"
+    assert any("declares a straddle" in q["question"] for q in report.questions)
+    assert not any(r.rule.startswith("straddles.") for r in report.rulings)
