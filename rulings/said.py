@@ -111,7 +111,7 @@ def straddle_words(incident: Incident, params: dict[str, Any]) -> Declaration | 
     """The declaration of the disputed act's words when they declare a straddle and nothing else ("straddle",
     "I straddle", "straddle fifty"), with any amount as a street total; None for any other words."""
     d = incident.disputed
-    if d is None or d.said is None:
+    if d is None or d.said is None or "straddl" not in d.said.casefold():   # every straddle verb has it
         return None
     from rulings.declaration import Declaration
     got = _parse(d.said, context(incident, params))
