@@ -238,11 +238,15 @@ def encode(value: Any) -> bytes:
 
 def decode(payload: bytes) -> Any:
     """The inverse of ``encode``; CacheError for anything it would not have written."""
+    return _unpickled(_Reader, payload)
+
+
+def _unpickled(reader: type[pickle.Unpickler], payload: bytes) -> Any:
     try:
-        return _Reader(io.BytesIO(payload)).load()
+        return reader(io.BytesIO(payload)).load()
     except CacheError:
         raise
-    except Exception as exc:   # the reader's own refusals: truncated, a wrong opcode, a bad argument, ...
+    except Exception as exc:   # the reader's own refusals: truncated, a wrong opcode, too deep, a bad argument
         raise CacheError(f"bad content: {type(exc).__name__}") from None
 
 
@@ -301,12 +305,7 @@ def data_payload(value: Any) -> bytes:
 
 def decode_data(payload: bytes) -> Any:
     """The inverse of ``data_payload``; CacheError for anything it would not have written."""
-    try:
-        return _DataReader(io.BytesIO(payload)).load()
-    except CacheError:
-        raise
-    except Exception as exc:   # truncated, a wrong opcode, too deep, ...
-        raise CacheError(f"bad content: {type(exc).__name__}") from None
+    return _unpickled(_DataReader, payload)
 
 
 class _DataReader(_Reader):
@@ -357,7 +356,7 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     except OSError:
         return build()
     if shipped:
-        book = shipped_book(files, names)
+        book = shipped_book(files, names, matched=True)
         if book is not None:
             _SERVED.add(book_key)
             return _remember(book, book_key)
@@ -724,14 +723,10 @@ def _examples_here(load: Callable[[], tuple], where: dict[str, str], lines: int 
     return examples
 
 
-def kept_examples(rule: model.Rule, where: dict[str, str]) -> None:
-    """Give a shipped rule's examples (origins by file name only) the names in ``where``: when they are first
-    read if they are still a payload, else now (a rule just decoded, held by nothing else)."""
-    moved_examples(rule, where, 0)
-
-
-def moved_examples(rule: model.Rule, where: dict[str, str], lines: int) -> None:
-    """``kept_examples``, the examples also ``lines`` further down (their rule's entry moved in its file)."""
+def moved_examples(rule: model.Rule, where: dict[str, str], lines: int = 0) -> None:
+    """Give a shipped rule's examples (origins by file name only) the names in ``where`` and move them ``lines``
+    further down (their rule's entry moved in its file): when they are first read if they are still a
+    payload, else now (a rule just decoded, held by nothing else)."""
     fields = rule.__dict__
     load = fields.get("_examples_load")
     if load is not None:
@@ -749,14 +744,15 @@ def _moved(origin: model.Origin, where: dict[str, str], lines: int) -> None:
             object.__setattr__(origin, "line", origin.line + lines)
 
 
-def shipped_book(files: list[Path], names: list[str]) -> model.Rulebook | None:
+def shipped_book(files: list[Path], names: list[str], matched: bool = False) -> model.Rulebook | None:
     """The shipped checked copy of these very files (by name and bytes), its origins given ``names``;
-    None when there is none, it does not match or anything in it is wrong."""
+    None when there is none, it does not match or anything in it is wrong. ``matched``: the caller has just
+    found the copy's key to be these files' (``book_key_of``), so it is not worked out again."""
     ship = _shipped_file()
     if ship is None or len({f.name for f in files}) != len(files):
         return None
     try:
-        if ship["head"]["key"] != ship_key(files):
+        if not matched and ship["head"]["key"] != ship_key(files):
             return None
     except OSError:
         return None
@@ -842,17 +838,18 @@ def shipped_seed() -> tuple[list[tuple], list[str], list] | None:
     return seed[0], seed[1], data
 
 
-def shipped_whole_form(book: model.Rulebook, every_entry: bool, part_rules: int) -> dict | None:
-    """The shipped copy's whole compiled form when the engine would compile exactly it again: every rule the
-    copy's with the same conditions and outcome (``every_entry``: the engine found an entry for each), the
-    same ids and exceptions in the same order (a rule's priority is its depth of exceptions), the same
-    parameters' names and the same rules per ruleset; else None."""
-    got = shipped_seed() if every_entry else None
-    if (got is None or _shipped_file()["head"].get("part_rules") != part_rules
+def shipped_whole_form(book: model.Rulebook, got: tuple[list[tuple], list[str], list],
+                       part_rules: int) -> dict | None:
+    """The shipped copy's whole compiled form when the engine would compile exactly it again, for a book whose
+    every rule the engine found to be the copy's with the same conditions and outcome (``got``: what
+    ``shipped_seed`` gave): the same ids and exceptions in the same order (a rule's priority is its depth of
+    exceptions), the same parameters' names and the same rules per ruleset; else None."""
+    ship = _shipped_file()
+    if (ship is None or ship["head"].get("part_rules") != part_rules
             or [(r.id, r.exception_to) for r in book.rules.values()] != [(s[0], s[1]) for s in got[0]]
             or sorted(book.parameters) != got[1]):
         return None
-    form = _data_part(_shipped_file(), "form")
+    form = _data_part(ship, "form")
     if not isinstance(form, dict) or not isinstance(form.get("rules"), list) or len(form["rules"]) != len(got[0]):
         return None
     return form

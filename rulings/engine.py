@@ -506,15 +506,11 @@ def ruled_tested(conditions) -> set[str]:
     return out
 
 
-def shipped_entries(rules: list[Rule]) -> list | None:
-    """For a book just compiled: the compiled entry (``rule_compiled``) the package's shipped copy holds for
-    each rule that is the copy's rule of the same id with the same conditions and outcome -- and, when it asks
-    whether a ruling was given, the same rules give that ruling at the same places (its flags are by place) --
-    None for the others; None for them all when no book was taken from the copy in this process."""
-    from rulings import bookcache
-    got = bookcache.shipped_seed()
-    if got is None:
-        return None
+def shipped_entries(rules: list[Rule], got: tuple[list[tuple], list[str], list]) -> list:
+    """For a book just compiled, given the shipped copy's rules and compiled entries (``bookcache.shipped_seed``):
+    the entry (``rule_compiled``) of each rule that is the copy's rule of the same id with the same conditions
+    and outcome -- and, when it asks whether a ruling was given, the same rules give that ruling at the same
+    places (its flags are by place) -- None for the others."""
     theirs, _, data = got
     at = {rid: i for i, (rid, _, _, _) in enumerate(theirs)}
     mine_flags = ruled_flags(rules)
@@ -835,7 +831,7 @@ def _value_tree(node: nodes.Node) -> list:
         if hasattr(dict, node.attr):   # jinja2 reads a dict's own attribute (a method) before its item
             raise _Slow
         return ["effect", node.attr]
-    if isinstance(node, (nodes.Name, nodes.Const)) or (isinstance(node, nodes.Getattr)):
+    if isinstance(node, (nodes.Name, nodes.Const, nodes.Getattr)):
         t = _tree(node)
         if t[0] == "param" and (hasattr(dict, t[1]) or hasattr(dict, t[2])):
             raise _Slow
@@ -934,10 +930,6 @@ class _Sentence:
         return self.template.render(ctx)
 
 
-def _sentence(text: str, plan: list | None) -> _Sentence:
-    return _Sentence(text, plan)
-
-
 class _Rule:
     """A rule as the agenda sees it: its order, flag, what it reads, its compiled parts (jinja2 at first use)."""
 
@@ -968,7 +960,7 @@ class _Rule:
                 fns[v] = fn
             self.costly = self.costly or bool(then.say)
             self.compiled = [[(k, fns[v]) for k, v in then.effects], [(k, fns[v]) for k, v in then.derive],
-                             _sentence(then.say, self.plan) if then.say else None]
+                             _Sentence(then.say, self.plan) if then.say else None]
         return self.compiled
 
 
@@ -1005,10 +997,11 @@ class Engine:
                 self._drop()   # not a form this engine wrote: compiled again below
         # a miss (the standard book changed, or a house book): the shipped copy's compiled entries for the rules
         # it holds unchanged
-        seed = shipped_entries(rules)
+        got = bookcache.shipped_seed()   # None when no book was taken from the copy in this process
+        seed = shipped_entries(rules, got) if got is not None else None
         form = None
-        if seed is not None:
-            whole = bookcache.shipped_whole_form(book, all(s is not None for s in seed), part_rules)
+        if got is not None and seed is not None and all(s is not None for s in seed):
+            whole = bookcache.shipped_whole_form(book, got, part_rules)
             if whole is not None:   # what compiling would give again: durable-rules took it when shipped
                 try:
                     self._apply(rules, whole, eager=False)

@@ -405,7 +405,7 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
 
     from rulings import bookcache
     from rulings.rulebook.inherit import fact_defaults, inherit_all
-    from rulings.bookcache import kept_examples, moved_examples
+    from rulings.bookcache import moved_examples
     from rulings.records import evolve
     from rulings.yamlsrc import _display
     shown = {f.name: _display(f) for f in files}
@@ -455,7 +455,7 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
             parsed: list[Rule | None] = []
             for r in kept_rules.get(f.name, []):
                 here(r.origin)
-                kept_examples(r, {f.name: shown[f.name]})
+                moved_examples(r, {f.name: shown[f.name]})
                 parsed.append(evolve(r, when=r.written) if r.written is not None else r)   # before inheriting
         else:
             doc, data = by_file[shown[f.name]], data_of[shown[f.name]]
