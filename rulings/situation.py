@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulings.acts import act_facts, before_noticed
+from rulings.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
 from rulings.hand_facts import hand_facts
 from rulings.incident.checks import betting_params, replayed_position
@@ -17,7 +17,7 @@ from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts
 from rulings.rulebook.model import ParamValues
-from rulings.round_facts import bring_in_due_seat, round_facts
+from rulings.round_facts import bring_in_due_seat, out_of_turn_return, round_facts
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
@@ -82,6 +82,8 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
     f.update(act_facts(incident, f, actor))
+    if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
+        f.update(out_of_turn_return(incident, bparams, skipped_seats(incident, actor)))
     f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
     return sit
 
