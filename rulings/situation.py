@@ -21,6 +21,7 @@ from rulings.round_facts import bring_in_due_seat, out_of_turn_return, round_fac
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
+OOT_CHIP_WORDS = ("call", "bet", "raise", "complete", "all-in", "pot", "amount")   # said, they put chips in
 
 
 @dataclass
@@ -75,10 +76,15 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f.update(_preflop_facts(hand))
     _chips(incident, f)
     _words(incident, f, sit, params)
+    seen = before_noticed(incident, actor) if incident.after else []
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
-        seen = before_noticed(incident, actor)
         f["actions_since"] = len(seen)
         f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
+    if f.get("in_turn") is False and (incident.disputed.said is not None or incident.disputed.motions):
+        # TDA 2024 rules 53-B and 36: the act out of turn is itself one of the actions counted
+        own_chips = bool(incident.disputed.motions) or f.get("said_kind") in OOT_CHIP_WORDS
+        f["out_of_turn_actions"] = 1 + len(seen)
+        f["out_of_turn_chip_actions"] = int(own_chips) + sum(1 for a in seen if a.kind in CHIP_KINDS)
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
     f.update(act_facts(incident, f, actor))
