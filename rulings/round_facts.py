@@ -183,7 +183,10 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     who, excess = uncalled(dict(table.total))
     out.update(_split(incident, pots, setting))
     seat = incident.disputed.seat if incident.disputed else None
-    if who is not None and (table.over or table.able <= 1 or table.street > _last_street(table)):
+    # Chips nobody called go back only once everyone has acted on the bet: never while a seat that can
+    # still act (the one left with chips, facing an all-in) is due to act on it.
+    if who is not None and (table.over or (table.able <= 1 and table.next_due() is None)
+                            or table.street > _last_street(table)):
         out["uncalled_seat"], out["uncalled_amount"] = who, excess
         if seat is not None:
             out["seat_uncalled"] = excess if who == seat else 0
