@@ -237,7 +237,8 @@ def game(text: str) -> dict:
         if key in out and out[key] != value:
             raise Unread(f"'{text.strip()}' says {key} twice: {out[key]} and {value} ('{word}')")
         out[key] = value
-    for token in t.replace(",", " ").split():
+    tokens = t.replace(",", " ").split()
+    for i, token in enumerate(tokens):
         word = token.replace("_", " ")
         if word in COMBINED:
             put("structure", COMBINED[word][0], word)
@@ -254,8 +255,10 @@ def game(text: str) -> dict:
             continue
         else:
             known = [*COMBINED, *_STRUCTURE, *(v for v in _VARIANT if len(v) > 1), *_SETTING]
+            pair = f"{word} {tokens[i + 1]}" if i + 1 < len(tokens) else ""
+            close = (_close(pair, _PHRASES) if pair else "") or _close(word, known)
             raise Unread(f"'{word}' in '{text.strip()}' is not a structure, game, stakes or setting: "
-                         f"{_close(word, known)}e.g. 'nl 2/5', 'plo 1/2' or 'limit stud 10/20 tournament'")
+                         f"{close}e.g. 'nl 2/5', 'plo 1/2' or 'limit stud 10/20 tournament'")
     return out
 
 
