@@ -196,6 +196,8 @@ def stakes(text: str) -> list:
     ([1, 2], [1, 2], [2, 5], [5, 10, 20], [1000, 2000])
     """
     t = _clean(text, "the stakes").strip("[]() ")
+    if re.search(r"^[/-]|[/-]$", t):
+        raise Unread(f"'{text.strip()}': an amount on each side of the '/', e.g. 2/5")
     parts = [p for p in re.split(r"\s*(?:/|\s-\s|(?<=\d)-(?=\$?\d)|,\s+|\s+)\s*", t) if p]
     if not parts:
         raise Unread("the stakes, e.g. 2/5 or $1/$2")

@@ -158,10 +158,40 @@ def test_the_draft_is_kept_in_the_users_data_folder_never_the_install(monkeypatc
     assert Path(ask.__file__).parent not in ask.default_draft().parents
 
 
+def test_the_terminal_prompt_refuses_a_wrong_line_keeps_it_and_its_bar_reads_it_as_typed():
+    """prompt_toolkit itself, fed keys through its pipe input: 'nl 2/' + Enter is refused and stays in the line,
+    '5' + Enter completes it; the bottom bar says what a line reads as, or what is wrong with it, before Enter."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rulings.ask import BY_NAME, TerminalAsker, _preview
+    from rulings.shorthand import Unread
+    field = BY_NAME["game"]
+
+    def check(text):
+        try:
+            field.check(text, {})
+        except Unread as exc:
+            return exc.message
+        return None
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        asker = TerminalAsker()
+        keys.send_text("nl 2/\r")
+        keys.send_text("5\r")
+        assert asker.ask(field.prompt, check, preview=lambda t: _preview(field.check(t, {}))) == "nl 2/5"
+        bar, line = asker.session.bottom_toolbar, asker.session.default_buffer
+        line.text = "nl 2/"
+        assert bar() == " not yet: '2/': an amount on each side of the '/', e.g. 2/5"
+        line.text = "nl 2/5"
+        assert bar() == " reads as: structure no-limit; variant holdem; blinds 2/5"
+
+
 # ---------------------------------------------------------------- the real command in a pseudo-terminal
 
 def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if k != "RULINGS_DATA"}
+    # this "terminal" answers no cursor-position requests: prompt_toolkit is told not to wait for them (without the
+    # screen's height it draws no bottom bar; the check on Enter is drawn all the same)
     env.update(TERM="xterm", XDG_DATA_HOME=str(tmp_path / "xdg"), PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="120",
                LINES="40")
     child = pexpect.spawn(sys.executable, ["-m", "rulings", "ask", *args], env=env, cwd=str(tmp_path),
@@ -229,3 +259,4 @@ def test_ctrl_c_in_a_terminal_keeps_the_draft_and_the_next_start_offers_it(tmp_p
     child.close()
     assert child.exitstatus == 2 and draft.exists()
     assert "Traceback" not in (tmp_path / "screen.log").read_text()
+

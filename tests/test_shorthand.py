@@ -65,7 +65,7 @@ def test_a_game_line_in_any_order(text, parts):
 @pytest.mark.parametrize("text, says", [
     ("nl pl 2/5", "structure twice"), ("plo holdem", "variant twice"), ("nl 2/5 1/2", "stakes twice"),
     ("nl 2/five", "'five' is not an amount"), ("nl 5/2", "small to large"), ("nl 0/2", "of 0"),
-    ("noo limit 2/5", "'noo' in 'noo limit 2/5'"), ("nl 1/2/4/8", "at most three"), ("", "the game, e.g."),
+    ("noo limit 2/5", "'noo' in 'noo limit 2/5'"), ("nl 2/", "an amount on each side"), ("nl /5", "each side"), ("nl 1/2/4/8", "at most three"), ("", "the game, e.g."),
 ])
 def test_a_game_line_that_says_two_things_or_an_unknown_word_is_refused(text, says):
     with pytest.raises(Unread, match=says):
