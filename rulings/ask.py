@@ -431,8 +431,8 @@ def gather(asker, draft: Draft, out, only: tuple[str, ...] | None = None) -> dic
         data, _ = build(draft.texts)
         if not f.applies(data):
             continue
-        if only is not None and f.name not in only:
-            continue
+        if only is not None and f.name not in only and f.name in draft.texts:
+            continue            # kept; a field that now applies and was never answered is asked too
         if only is None and f.name in draft.texts:
             continue
 

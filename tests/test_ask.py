@@ -100,6 +100,20 @@ def test_a_refusal_kept_as_it_was_asks_which_answers_to_change(tmp_path):
     assert RULED in text
 
 
+def test_an_answer_asked_again_that_brings_in_a_new_question_asks_it_too(tmp_path):
+    """The game asked again, now 'limit 10/20': its blinds were never typed (the old line gave them), so they are
+    asked; every other answer is kept as typed."""
+    from rulings.ask import Draft, PlainAsker, gather
+    names = ("game", "players", "button", "street", "pot", "actions", "disputed seat", "said", "chips")
+    draft = Draft(tmp_path / "d.yaml", "typed", dict(zip(names, HAND)), {}, [])
+    prompts: list[str] = []
+    data = gather(PlainAsker(_lines(["limit 10/20", "5/10"], prompts), io.StringIO()), draft, io.StringIO(),
+                  only=("game",))
+    assert prompts == ["Game", "Blinds"]
+    assert data["game"] == {"structure": "fixed-limit", "variant": "holdem", "bet_sizes": [10, 20], "blinds": [5, 10]}
+    assert data["players"] == {1: 1000, 2: 640, 3: 815} and data["disputed"] == {"seat": 3, "chips": [500]}
+
+
 def test_the_problem_paths_name_the_answers():
     from rulings.problems import Problem
     texts = dict.fromkeys(("game", "blinds", "players", "actions", "disputed seat", "chips"), "x")
