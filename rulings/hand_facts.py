@@ -51,6 +51,27 @@ def board_first_seat(incident: Incident, street: str) -> int | None:
     return next(s for s in order if keys[s] == best)
 
 
+def showing_first(incident: Incident, seats: list[int]) -> int | None:
+    """Stud at the showdown: of ``seats``, the one whose upcards (every street's the whole-hand form gives, or
+    the first round's ``upcards:``) make the best hand showing (razz: the lowest); ties go to the first in the
+    hand's order. None when a seat's upcards are not all given."""
+    log = incident.log
+    showing: dict[int, tuple[str, ...]] = {}
+    if log is not None and log.upcards:
+        for street in log.streets:
+            for seat, cards in log.upcards.get(street, {}).items():
+                showing[seat] = showing.get(seat, ()) + cards
+    else:
+        showing = {seat: (card,) for seat, card in incident.upcards.items()}
+    order = [p.seat for p in incident.hand.players if p.seat in seats]
+    if not order or any(seat not in showing for seat in order):
+        return None
+    razz = incident.inputs.get("variant") == "razz"
+    keys = {s: showing_key(showing[s], ace_low=razz) for s in order}
+    best = min(keys.values()) if razz else max(keys.values())
+    return next(s for s in order if keys[s] == best)
+
+
 def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant: str) -> dict[str, Any]:
     if not events:
         return {}

@@ -30,6 +30,11 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
         _button(p.raw["button"], order, f)
     if "showdown" in p.raw:
         _showdown(p, p.raw["showdown"], order, f)
+        if "sd_first_to_act" not in f and p.variant in ("stud", "razz"):   # stud shows by the boards
+            from rulings.hand_facts import showing_first
+            first = showing_first(incident, list(p.raw["showdown"].get("in_showdown") or order))
+            if first is not None:
+                f["sd_first_to_act"] = first
     return f
 
 
