@@ -390,6 +390,8 @@ def _upcards(incident: Incident) -> dict[str, Any]:
         # the act is on the first round and nobody has opened it yet (no bring-in, completion or other action)
         out["bring_in_due"] = hand.first_street == 0 and len(hand.streets) == 1 and \
             all(a.kind == "post" for a in acts)
+    elif hand.first_street == 0 and len(hand.streets) == 1 and all(a.kind == "post" for a in acts):
+        out["bring_in_unknown"] = True   # stud's first round, not yet opened, and the game gives no bring-in
     due = bring_in_due_seat(incident)
     if due is not None:
         out["bring_in_turn_seat"] = due
