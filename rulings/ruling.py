@@ -29,7 +29,7 @@ from rulings.catalogue import citations, facts
 from rulings.matters import matters
 from rulings.problems import ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
-from rulings.incident import Incident, each_act, ensure_checked
+from rulings.incident import Incident, each_act, each_request, ensure_checked
 from rulings.betting.arithmetic import position
 from rulings.incident.checks import betting_params, incident_overrides
 from rulings.expressions import names_in
@@ -343,9 +343,15 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
 
     With several disputed acts every act is ruled on, in hand order, each seen at its own point of the
     hand and named after it (``each_act``): the first act's report carries the others' in ``more_acts``.
+    Several requests to see hands at a showdown (``procedure.showdown.requests``) likewise: one report each.
     """
     if len(incident.acts) > 1 and not incident.focused:
         first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
+        first.more_acts = rest
+        return first
+    requests = each_request(incident)   # several requests to see hands: each is ruled on by itself
+    if len(requests) > 1 or requests[0] is not incident:
+        first, *rest = [rule_on(one, book, engine) for one in requests]
         first.more_acts = rest
         return first
     setting = incident.hand.game.setting
