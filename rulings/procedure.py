@@ -136,7 +136,15 @@ def showdown_pots(incident: Incident, stacks: dict[int, Any]) -> dict[str, Any]:
         first = side[0]
     if first is not None:
         out["sd_side_first_to_act"] = first
-        rest = [seat for seat in side[side.index(first):] + side[:side.index(first)] if seat != first]
-        out["sd_show_order"] = ", ".join(map(str, [first] + rest + all_in))
+        out["sd_show_order"] = ", ".join(map(str, _round_from(side, first) + all_in))
+    aggressor = s.get("last_aggressor")
+    if aggressor in side:   # a bet on the last round: its maker first, then the others in the side pot, then all-in
+        out["sd_bet_show_order"] = ", ".join(map(str, _round_from(side, aggressor) + all_in))
     return out
+
+
+def _round_from(seats: list[int], first: int) -> list[int]:
+    """``seats`` (in the order of action) starting from ``first`` and going round."""
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
 
