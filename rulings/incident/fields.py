@@ -486,8 +486,8 @@ def each_request(incident: Incident) -> list[Incident]:
     n = len(requests)
     base = {k: v for k, v in p.raw["showdown"].items() if k != "requests"}
     out = []
-    for i, (values, facts) in enumerate(requests, 1):
-        procedure = evolve(p, facts={**p.facts, **facts}, raw={**p.raw, "showdown": {**base, **values}})
+    for i, (values, asked) in enumerate(requests, 1):
+        procedure = evolve(p, facts={**p.facts, **asked}, raw={**p.raw, "showdown": {**base, **values}})
         name = f"{incident.name}, request {i} of {n} (seat {values.get('asker')})" if n > 1 else incident.name
         out.append(replace(incident, procedure=procedure, name=name))
     return out
