@@ -51,6 +51,41 @@ def board_first_seat(incident: Incident, street: str) -> int | None:
     return next(s for s in order if keys[s] == best)
 
 
+def showing_first(incident: Incident, seats: list[int]) -> int | None:
+    """Stud at the showdown: of ``seats``, the one whose upcards (every street's the whole-hand form gives, or
+    the first round's ``upcards:``) make the best hand showing (razz: the lowest); ties go to the first in the
+    hand's order. None when a seat's upcards are not all given."""
+    log = incident.log
+    showing: dict[int, tuple[str, ...]] = {}
+    if log is not None and log.upcards:
+        for street in log.streets:
+            for seat, cards in log.upcards.get(street, {}).items():
+                showing[seat] = showing.get(seat, ()) + cards
+    else:
+        showing = {seat: (card,) for seat, card in incident.upcards.items()}
+    order = [p.seat for p in incident.hand.players if p.seat in seats]
+    if not order or any(seat not in showing for seat in order):
+        return None
+    razz = incident.inputs.get("variant") == "razz"
+    keys = {s: showing_key(showing[s], ace_low=razz) for s in order}
+    best = min(keys.values()) if razz else max(keys.values())
+    return next(s for s in order if keys[s] == best)
+
+
+def open_pair_seat(incident: Incident) -> int | None:
+    """Stud's fourth street: the first seat still in (in the hand's order) whose two upcards are a pair, from the
+    whole-hand form's third- and fourth-street upcards; None when none shows one or the upcards are not given."""
+    log = incident.log
+    if log is None or incident.street != "fourth" or not {"third", "fourth"} <= set(log.upcards):
+        return None
+    folded = {a.seat for st in incident.hand.streets[:-1] for a in st if a.kind == "fold"}
+    for p in incident.hand.players:
+        cards = log.upcards["third"].get(p.seat, ()) + log.upcards["fourth"].get(p.seat, ())
+        if p.seat not in folded and len(cards) == 2 and cards[0][0] == cards[1][0]:
+            return p.seat
+    return None
+
+
 def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant: str) -> dict[str, Any]:
     if not events:
         return {}
@@ -91,6 +126,12 @@ def hand_facts(incident: Incident, params: Params) -> dict[str, Any]:
     first = board_first_seat(incident, incident.street)
     if first is not None:
         out["board_first_seat"] = first
+    pair = open_pair_seat(incident)
+    if pair is not None:
+        out["open_pair_seat"] = pair
+    if incident.inputs.get("variant") in ("stud", "razz") and incident.street == "fourth" \
+            and {"third", "fourth"} <= set(log.upcards):
+        out["open_pair_showing"] = pair is not None
     out.update(_showdown(log.showdown, log.board, incident.inputs.get("variant", "holdem")))
     if log.awards:
         out["pots_awarded"] = len(log.awards)

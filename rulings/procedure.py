@@ -30,6 +30,11 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
         _button(p.raw["button"], order, f)
     if "showdown" in p.raw:
         _showdown(p, p.raw["showdown"], order, f)
+        if "sd_first_to_act" not in f and p.variant in ("stud", "razz"):   # stud shows by the boards
+            from rulings.hand_facts import showing_first
+            first = showing_first(incident, list(p.raw["showdown"].get("in_showdown") or order))
+            if first is not None:
+                f["sd_first_to_act"] = first
     return f
 
 
@@ -104,3 +109,42 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> Non
                 f["sd_best_hand_seat"] = winners[0]
             if s.get("dealer_read") is not None:
                 f["sd_misread"] = s["dealer_read"] not in winners
+
+
+def showdown_pots(incident: Incident, stacks: dict[int, Any]) -> dict[str, Any]:
+    """Who at a showdown is all-in for the main pot only and who contests a side pot above it (the players still
+    holding chips after the betting, ``stacks`` from the replay), and which side-pot player would act first: in
+    flop games the first on the button's left, in stud the best board showing (razz: the lowest). Empty unless
+    at least one player in the showdown is all-in and two others still have chips: then there is a pot above
+    the all-in player's that only they contest."""
+    p = incident.procedure
+    if p is None or "showdown" not in p.raw:
+        return {}
+    s = p.raw["showdown"]
+    order = [pl.seat for pl in incident.hand.players]
+    live = [seat for seat in order if seat in (s.get("in_showdown") or order)]
+    all_in = [seat for seat in live if stacks.get(seat) == 0]
+    side = [seat for seat in live if seat not in all_in]
+    if not all_in or len(side) < 2:
+        return {}
+    out: dict[str, Any] = {"sd_main_pot_only_seats": " and ".join(map(str, all_in)),
+                           "sd_side_pot_seats": " and ".join(map(str, side))}
+    if p.variant in ("stud", "razz"):
+        from rulings.hand_facts import showing_first
+        first = showing_first(incident, side)
+    else:
+        first = side[0]
+    if first is not None:
+        out["sd_side_first_to_act"] = first
+        out["sd_show_order"] = ", ".join(map(str, _round_from(side, first) + all_in))
+    aggressor = s.get("last_aggressor")
+    if aggressor in side:   # a bet on the last round: its maker first, then the others in the side pot, then all-in
+        out["sd_bet_show_order"] = ", ".join(map(str, _round_from(side, aggressor) + all_in))
+    return out
+
+
+def _round_from(seats: list[int], first: int) -> list[int]:
+    """``seats`` (in the order of action) starting from ``first`` and going round."""
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
+

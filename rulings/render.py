@@ -141,7 +141,8 @@ def _ruling_json(r: Ruling) -> dict:
         "rule": r.rule, "ruling": r.ruling, "decides": r.decides, "title": r.title, "sentence": r.sentence,
         "text": r.text, "effects": {k: _value(k, v) for k, v in r.effects.items()},
         "discretion": {"usual": r.discretion.usual, "weigh": list(r.discretion.weigh)} if r.discretion else None,
-        "convention": r.convention, "citations": [citation(c) for c in r.cites],
+        "convention": r.convention, "citations": [citation(c) for c in r.cites]
+        + [citation(c) | {"via": rid} for c, rid in getattr(r, "derived_cites", ())],
         "origin": {"file": file, "line": int(line)}, "chain": r.chain, "house": r.house, "modifies": r.modifies,
     }
     if r.overridden_by:
@@ -213,6 +214,9 @@ def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str
         for key in r.cites:
             c = citation(key)
             lines.append(f"  cites:   {key} — {c['source']}, {c['section']}")
+        for key, rid in getattr(r, "derived_cites", ()):
+            c = citation(key)
+            lines.append(f"  cites:   {key} — {c['source']}, {c['section']} (through {rid}, which worked out a fact)")
         lines.append(f"  from:    {r.origin}")
         lines.append(f"  chain:   {' -> '.join(r.chain)}")
     return lines

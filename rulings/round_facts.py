@@ -91,6 +91,7 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
     if not table.big_bet and f.get("can_raise") and f.get("min_raise_to") and \
             table.full_level < table.current_bet < table.full_level + table.full_size():
         out["complete_to"] = f["min_raise_to"]     # the bet faced is a bring-in, a short blind or a short all-in
+        out["next_raise_to"] = f["min_raise_to"] + street_bet(table.hand.game, table.street)   # once completed
     acts = table.hand.streets[-1] if table.hand.streets else ()
     out["facing_bring_in"] = any(a.kind == "bring-in" for a in acts) and not wagers
     nxt = _next_seat(table, seat)
@@ -392,6 +393,8 @@ def _upcards(incident: Incident) -> dict[str, Any]:
         # the act is on the first round and nobody has opened it yet (no bring-in, completion or other action)
         out["bring_in_due"] = hand.first_street == 0 and len(hand.streets) == 1 and \
             all(a.kind == "post" for a in acts)
+    elif hand.first_street == 0 and len(hand.streets) == 1 and all(a.kind == "post" for a in acts):
+        out["bring_in_unknown"] = True   # stud's first round, not yet opened, and the game gives no bring-in
     due = bring_in_due_seat(incident)
     if due is not None:
         out["bring_in_turn_seat"] = due

@@ -29,7 +29,7 @@ from rulings.catalogue import citations, facts
 from rulings.matters import matters
 from rulings.problems import ProblemsError
 from rulings.engine import Engine, Fired, Memo, rule_reads
-from rulings.incident import Incident, each_act, ensure_checked
+from rulings.incident import Incident, each_act, each_request, ensure_checked
 from rulings.betting.arithmetic import position
 from rulings.incident.checks import betting_params, incident_overrides
 from rulings.expressions import names_in
@@ -61,6 +61,9 @@ class Ruling:
     modifies: str | None = None
     overridden_by: str | None = None
     reason: str | None = None
+    # citations of the rules in the chain that only worked out a fact this ruling read (a derive, no ruling of
+    # their own), after the ruling's own: (key, rule id), in chain order
+    derived_cites: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -110,11 +113,30 @@ def _excepts(book: Rulebook, rid: str, other: str) -> bool:
     return False
 
 
-def _make(f: Fired) -> Ruling:
+def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str]) -> list[tuple[str, str]]:
+    """The citations of the rules in a ruling's chain that only derived a fact (they decide nothing themselves,
+    but the ruling stands on what they worked out), each key once and never one the ruling cites itself."""
+    out: list[tuple[str, str]] = []
+    seen = set(own)
+    for rid in chain:
+        rule = book.rules.get(rid)
+        if rid == rule_id or rule is None or rule.then.ruling or not rule.then.derive:
+            continue
+        for key in rule.cites:
+            if key not in seen:
+                seen.add(key)
+                out.append((key, rid))
+    return out
+
+
+def _make(f: Fired, book: Rulebook | None = None) -> Ruling:
     r = f.rule
-    return Ruling(r.id, r.then.ruling or "", r.then.decides or "", r.title, f.sentence or r.title, r.text,
-                  dict(f.effects), r.then.discretion, r.then.convention, list(r.cites), str(r.origin),
-                  list(f.chain), r.house, r.modifies)
+    out = Ruling(r.id, r.then.ruling or "", r.then.decides or "", r.title, f.sentence or r.title, r.text,
+                 dict(f.effects), r.then.discretion, r.then.convention, list(r.cites), str(r.origin),
+                 list(f.chain), r.house, r.modifies)
+    if book is not None:
+        out.derived_cites = _derived_cites(book, r.id, out.chain, out.cites)
+    return out
 
 
 def _broader(one: str, other: str) -> bool:
@@ -165,7 +187,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
     """
     order = _book_order(book)
     voids = matters()[1]
-    items = [(_make(f), f) for f in fired if f.rule.then.ruling]
+    items = [(_make(f, book), f) for f in fired if f.rule.then.ruling]
     final: list[tuple[Ruling, Fired]] = []
     overridden: list[Ruling] = []
     conflicts: list[list[str]] = []
@@ -321,9 +343,15 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
 
     With several disputed acts every act is ruled on, in hand order, each seen at its own point of the
     hand and named after it (``each_act``): the first act's report carries the others' in ``more_acts``.
+    Several requests to see hands at a showdown (``procedure.showdown.requests``) likewise: one report each.
     """
     if len(incident.acts) > 1 and not incident.focused:
         first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
+        first.more_acts = rest
+        return first
+    requests = each_request(incident)   # several requests to see hands: each is ruled on by itself
+    if len(requests) > 1 or requests[0] is not incident:
+        first, *rest = [rule_on(one, book, engine) for one in requests]
         first.more_acts = rest
         return first
     setting = incident.hand.game.setting

@@ -194,9 +194,14 @@ def incident_schema() -> dict[str, Any]:
              "hand_seat": _SEAT, "seats": {"type": "array", "items": _SEAT},
              "seat_or_seats": {"anyOf": [_SEAT, {"type": "array", "items": _SEAT}]}, "board": _CARDS,
              "cards": {"type": "object", "additionalProperties": _CARDS}}
-    proc = _obj({name: _obj({k: ({"enum": list(kind)} if isinstance(kind, tuple) else kinds[kind])
-                             for k, (kind, _) in spec.items()}, f"procedure: {name}")
-                 for name, spec in procedure.SPEC.items()}, "a table procedure in dispute (no disputed act needed)")
+    fields = {name: {k: ({"enum": list(kind)} if isinstance(kind, tuple) else kinds[kind])
+                     for k, (kind, _) in spec.items()} for name, spec in procedure.SPEC.items()}
+    request = _obj({k: fields["showdown"][k] for k in procedure.REQUEST}, "one request to see a hand",
+                   ("asker", "asked_to_see"))
+    fields["showdown"]["requests"] = {"type": "array", "minItems": 1, "items": request,
+                                      "description": "several requests to see hands, each ruled on by itself"}
+    proc = _obj({name: _obj(spec, f"procedure: {name}") for name, spec in fields.items()},
+                "a table procedure in dispute (no disputed act needed)")
     tbl = {"type": "object", "description": "kill pots: the table's recent history (fields: "
            + ", ".join(table.TABLE) + ")", "propertyNames": {"enum": list(table.TABLE)}}
     props: dict[str, Any] = {

@@ -15,7 +15,7 @@ from rulings.hand_facts import hand_facts
 from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.model import Incident
 from rulings.kill import kill_facts
-from rulings.procedure import procedure_facts
+from rulings.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
 from rulings.round_facts import bring_in_due_seat, out_of_turn_return, round_facts
 from rulings.said import said_facts
@@ -63,6 +63,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
              capped=pos.capped, cap_reached=pos.cap_reached)
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
+    f.update(showdown_pots(incident, pos.stacks))   # at a showdown: who is all-in for the main pot only
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
     if seat is None:
         return sit

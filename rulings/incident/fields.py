@@ -475,6 +475,24 @@ def each_act(incident: Incident) -> list[Incident]:
             for i, act in enumerate(incident.acts, 1)]
 
 
+def each_request(incident: Incident) -> list[Incident]:
+    """One incident per request to see a hand (``procedure.showdown.requests``), in the order given, each with
+    that request's fields as the showdown's own and named after it ('name, request 2 of 3 (seat 2)'); the
+    incident itself when it lists no requests."""
+    p = incident.procedure
+    requests = (p.raw.get("showdown") or {}).get("requests") if p is not None else None
+    if not requests:
+        return [incident]
+    n = len(requests)
+    base = {k: v for k, v in p.raw["showdown"].items() if k != "requests"}
+    out = []
+    for i, (values, asked) in enumerate(requests, 1):
+        procedure = evolve(p, facts={**p.facts, **asked}, raw={**p.raw, "showdown": {**base, **values}})
+        name = f"{incident.name}, request {i} of {n} (seat {values.get('asker')})" if n > 1 else incident.name
+        out.append(replace(incident, procedure=procedure, name=name))
+    return out
+
+
 def _upcards(r: Reader, data: dict, seats: set[int], seed: dict[int, str]) -> tuple[dict[int, str], int | None]:
     """Stud upcards (``upcards: {1: Kd, 2: 2c}``, or third street's from the streets: ``seed``) and the seat
     showing an exposed downcard, checked by field."""

@@ -70,6 +70,8 @@ SPEC: dict[str, dict[str, tuple[Any, str]]] = {
         "asker_kept_cards": ("bool", "sd_asker_kept_cards"),
         "asker_called": ("bool", "sd_asker_called"),
         "asked_to_see": ("hand_seat", "sd_asked_to_see"),
+        "asked_mucked": ("bool", "sd_asked_mucked"),              # the hand asked for was thrown away
+        "asked_identifiable": ("bool", "sd_asked_identifiable"),  # ... and can still be told apart from the muck
         "river_bet": ("bool", "sd_river_bet"),
         "player_all_in": ("bool", "sd_player_all_in"),
         "betting_done": ("bool", "sd_betting_done"),
@@ -84,6 +86,9 @@ SPEC: dict[str, dict[str, tuple[Any, str]]] = {
     },
 }
 
+
+# procedure.showdown.requests: several requests to see hands in one dispute, each with these fields
+REQUEST = ("asker", "asker_called", "asker_kept_cards", "asked_to_see", "asked_mucked", "asked_identifiable")
 
 DEFAULT_FALSE = ("due_big_blind", "between_bb_and_button", "dealt_in_unposted", "new_game", "button_passed",
                  "absent", "acted")
@@ -167,7 +172,7 @@ def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -
         if sub is None:
             continue
         spec = SPEC[name]
-        r.keys(sub, tuple(spec), ("procedure", name))
+        r.keys(sub, tuple(spec) + (("requests",) if name == "showdown" else ()), ("procedure", name))
         if name in ("clock", "time", "posting") and sub.get("seat") is None:
             r.bad(("procedure", name), "I102", "which seat is this about?", "seat: 4")
         got = values.setdefault(name, {})
@@ -180,9 +185,43 @@ def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -
             got[key] = v
             if fact is not None:
                 facts[fact] = v
+    if "showdown" in values and isinstance(data.get("showdown"), dict) and data["showdown"].get("requests") is not None:
+        requests = _requests(r, data["showdown"]["requests"], players)
+        if requests is not None:
+            values["showdown"]["requests"] = requests
     _contradictions(r, values)
     _card_counts(r, values.get("showdown", {}), variant or "holdem")
     return Procedure(facts, values, variant or "holdem")
+
+
+def _requests(r, raw: Any, players: set[int]) -> tuple[tuple[dict, dict], ...] | None:
+    """procedure.showdown.requests: each request to see a hand, read with the showdown's own fields, as
+    (values, facts); every problem by field."""
+    path = ("procedure", "showdown", "requests")
+    if not isinstance(raw, list) or not raw:
+        r.bad(path, "I103", "requests is a list of requests to see a hand",
+              "requests: [{asker: 1, asked_to_see: 3}, {asker: 2, asked_to_see: 3}]")
+        return None
+    out = []
+    for i, item in enumerate(raw):
+        sub = r.mapping(item, path + (i,))
+        if sub is None:
+            continue
+        r.keys(sub, REQUEST, path + (i,))
+        if sub.get("asker") is None or sub.get("asked_to_see") is None:
+            r.bad(path + (i,), "I102", "who asked, and to see whose hand?", "asker: 1, asked_to_see: 3")
+        got: dict[str, Any] = {}
+        facts: dict[str, Any] = {}
+        for key in REQUEST:
+            if sub.get(key) is None:
+                continue
+            kind, fact = SPEC["showdown"][key]
+            v = _value(r, kind, sub[key], path + (i, key), players)
+            if v is not None:
+                got[key] = v
+                facts[fact] = v
+        out.append((got, facts))
+    return tuple(out)
 
 
 HOLE_CARDS = {"holdem": 2, "omaha": 4}
@@ -213,6 +252,9 @@ def _contradictions(r, v: dict[str, dict[str, Any]]) -> None:
         r.bad(("procedure", "clock", "caller_seated"), "I130", "only a player calling the clock has a seat to "
               "be at", "called_by: player, or remove caller_seated")
     sd = v.get("showdown", {})
+    if sd.get("requests") and any(key in sd for key in REQUEST):
+        r.bad(("procedure", "showdown", "requests"), "I130", "give one request with asker and asked_to_see, or "
+              "several under requests, not both", "move the single request into requests")
     board = sd.get("board") or ()
     seen: set[str] = set(board)
     for seat, cards in (sd.get("hands") or {}).items():
