@@ -430,3 +430,41 @@ def test_every_control_is_labelled_text_has_aa_contrast_and_state_is_not_colour_
     for name, found in checks.items():
         assert found["low"] == [], f"{name}: text below WCAG AA contrast: {found['low']}"
         assert found["unlabelled"] == [], f"{name}: controls without a label: {found['unlabelled']}"
+
+
+def test_a_page_on_another_port_cannot_publish_with_the_managers_session(page, server):
+    """A manager logged in opens a page served from another port of the same host (the same site, so his
+    SameSite=Strict cookie goes along); it posts a publish form at the podium: refused, nothing published."""
+    import http.server
+    import threading
+    from pathlib import Path
+    from rulings.service.housebook import HouseBooks
+    base = server.url
+    forged = ('<!doctype html><form id="f" method="post" action="' + base + '/podium/books/east-coast-limit/edit">'
+              '<textarea name="text">rulebook: east-coast-limit\nextends: standard\ntitle: forged\n</textarea>'
+              '<input name="go" value="publish"></form><script>document.getElementById("f").submit()</script>')
+
+    class Forger(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(forged.encode())
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Forger)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    books = HouseBooks(Path(server.service.config.data_dir))
+    before = len(books.versions("east-coast-limit"))
+    try:
+        log_in(page, base, "manny")
+        page.goto(f"http://127.0.0.1:{other.server_address[1]}/")
+        page.wait_for_url(base + "/podium/books/east-coast-limit/edit")
+        assert page.get_by_role("heading", level=1).inner_text() == "Refused"
+        assert "another page" in page.content() or "is not this service" in page.content()
+    finally:
+        other.shutdown()
+    assert len(books.versions("east-coast-limit")) == before
+    shoot(page, "forged-publish-refused")

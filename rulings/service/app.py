@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ from rulings.service.guard import cpu
 from rulings.service.log import Log, LogError, dumps, ruling_row
 
 MAX_BODY = 256 * 1024
+# a unique index refused the entry: through SQLAlchemy (PostgreSQL), or SQLite's driver (the log writer's own path)
+DUPLICATE = (sa_exc.IntegrityError, sqlite3.IntegrityError)
 log = logging.getLogger("rulings.service")
 
 
@@ -202,7 +205,7 @@ class Service:
         try:
             return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
                                room=room, consultation=consultation).result(timeout=60)
-        except sa_exc.IntegrityError:       # the same request id recorded by another request meanwhile
+        except DUPLICATE:       # the same request id recorded by another request meanwhile
             first = self.log.by_request(account, request_id)
             if first is None:
                 raise
@@ -451,7 +454,7 @@ async def rule(request: Request) -> Response:
         pending, out = await _ruled_then_committed(svc, rule_and_hand_to_the_log)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
-    except sa_exc.IntegrityError:     # the same request id, recorded by a request sent at the same time
+    except DUPLICATE:     # the same request id, recorded by a request sent at the same time
         first = await run_in_threadpool(svc.log.by_request, account, request_id)
         if first is None:
             raise

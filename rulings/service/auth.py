@@ -141,7 +141,7 @@ class Limiter:
     (or is refused unchecked), so attempts sent all at once, to several workers, are counted together.
     """
 
-    def __init__(self, engine: sa.Engine, attempts: int = 3, window: float = 3600.0, base: float = 1.0,
+    def __init__(self, engine: sa.Engine, attempts: int = 5, window: float = 3600.0, base: float = 1.0,
                  cap: float = 300.0):
         self.engine, self.free, self.window, self.base, self.cap = engine, attempts, window, base, cap
 

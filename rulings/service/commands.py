@@ -98,8 +98,9 @@ def cmd_serve(args) -> int:
               file=sys.stderr)
         return 2
     where = url.split("@")[-1] if dialect != "sqlite" else str((data / "rulings.db").resolve())
+    from rulings.service.guard import uvicorn_options
     common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                  timeout_graceful_shutdown=5)
+                  timeout_graceful_shutdown=5, **uvicorn_options())    # limits and timeouts: API.md, "Security"
     if args.workers > 1:
         os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours))

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 MAX_REQUEST = 1024 * 1024        # every route's body bound (the JSON API cuts at 256 KiB itself)
 BODY_SECONDS = 30.0              # the whole body must arrive within this
-HEAD_SECONDS = 10.0              # a request's line and headers must arrive within this
+HEAD_SECONDS = float(os.environ.get("RULINGS_HEAD_SECONDS") or 10.0)   # a request's line and headers arrive within this
 MAX_HEAD = 64 * 1024             # bytes of request line and headers
 MAX_CONNECTIONS = 512            # open connections per worker (well under the usual 1,024 descriptors)
 MAX_PER_ADDRESS = 64             # open connections per client address
@@ -354,12 +354,11 @@ if HttpToolsProtocol is not None:
                 self.transport.close()
 
         def data_received(self, data: bytes) -> None:
-            if self._in_head:
-                self._head_bytes += len(data)
-                if self._head_bytes > self.max_head + 16 * 1024:
-                    self.send_400_response("Request head too large")   # closes the connection
-                    return
             super().data_received(data)
+            if self._in_head and not self.transport.is_closing():    # still in a head after these bytes
+                self._head_bytes += len(data)
+                if self._head_bytes > self.max_head:
+                    self.send_400_response("Request head too large")   # closes the connection
 
         def on_message_begin(self) -> None:
             super().on_message_begin()

@@ -197,7 +197,10 @@ def page(handler, login: bool = False, needs_account: bool = True):
             try:
                 request.scope["rulings.form"] = await read_form(request, login=login)
             except FormRefused as exc:
-                return await cpu(refuse, request, exc.heading, exc.message, exc.status)
+                response = await cpu(refuse, request, exc.heading, exc.message, exc.status)
+                if exc.status == 413:       # the rest of the body is not read: the connection ends here
+                    response.headers["Connection"] = "close"
+                return response
         return await cpu(handler, request)
     endpoint.__name__ = getattr(handler, "__name__", "page")
     return endpoint
