@@ -304,9 +304,9 @@ def test_migrations_upgrade_in_place(tmp_path, backend):
                                                 citations="", report='{"rulings":[]}'))
     old.dispose()
     svc = Service(Config(data_dir=tmp_path / "data", database=database))
-    assert db.revision(svc.engine) == "0003"
+    assert db.revision(svc.engine) == "0004"
     indexes = {i["name"] for i in sa.inspect(svc.engine).get_indexes("entries")}
-    assert {"entries_floorperson_at", "entries_consultation"} <= indexes
+    assert {"entries_floorperson_at", "entries_consultation", "entries_request_once"} <= indexes
     kept = svc.log.get(1)
     assert kept["table"] == "4" and kept["at"] == "2026-01-02T03:04:05.000000Z"
     assert kept["consultation"] is None and kept["trail"] == []          # the new column, empty for old entries

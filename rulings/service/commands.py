@@ -84,7 +84,7 @@ def cmd_serve(args) -> int:
     import os
     import uvicorn
     from rulings.service import db
-    from rulings.service.app import Config, Service, admin_password_if_none, create_app, tune_worker
+    from rulings.service.app import Config, Service, admin_password_if_none, create_app, freeze_heap, tune_worker
     data = Path(args.data) if args.data else db.default_data_dir()
     try:   # the schema is made or upgraded once, here, before any worker starts
         url = db.database_url(args.database, data)
@@ -110,7 +110,9 @@ def cmd_serve(args) -> int:
     tune_worker()
     service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
     _announce(args, where, dialect, password, f"{len(service.books.books)} rulebooks")
-    uvicorn.run(create_app(service=service), **common)
+    app = create_app(service=service)
+    freeze_heap()
+    uvicorn.run(app, **common)
     return 0
 
 

@@ -68,15 +68,23 @@ def cross_origin(headers) -> str | None:
     command-line client) is left to the other checks (the CSRF token, the JSON content type).
     """
     host = (headers.get("host") or "").lower()
+    ours = {host, *_also_ours()}
     origin = headers.get("origin")
     if origin is not None:
-        if origin == "null" or _origin_of(origin) != host:
+        if origin == "null" or _origin_of(origin) not in ours:
             return f"Origin {origin[:100]!r} is not this service ({host})"
         return None
     referer = headers.get("referer")
-    if referer and _origin_of(referer) != host:
+    if referer and _origin_of(referer) not in ours:
         return f"the request came from another page ({(_origin_of(referer) or '?')[:100]}), not this service"
     return None
+
+
+def _also_ours() -> list[str]:
+    """``RULINGS_ORIGINS``: further ``host[:port]`` names the podium is opened under, comma-separated (behind
+    a proxy that sends the service another ``Host`` than the browser's address)."""
+    raw = os.environ.get("RULINGS_ORIGINS") or ""
+    return [_origin_of(o.strip()) or o.strip().lower() for o in raw.split(",") if o.strip()]
 
 
 # ---------------------------------------------------------------- the middleware

@@ -203,7 +203,8 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
     """``_check_file`` in a process of its own (a pool of ``RULINGS_CHECK_PROCESSES``, default 1, started on
     the first check): loading, linting and running every example of a book holds the interpreter for
     seconds, and in a thread of the service it would keep the event loop (and the floor's requests)
-    waiting for it. ``RULINGS_CHECK_IN_PROCESS=1`` checks here instead (as when the pool cannot start)."""
+    waiting for it. The process runs at a lower priority (``_behind``). ``RULINGS_CHECK_IN_PROCESS=1`` checks
+    here instead (as when the pool cannot start)."""
     global _POOL
     if os.environ.get("RULINGS_CHECK_IN_PROCESS") == "1":
         return _check_file(name, draft, with_diff, live)
@@ -214,7 +215,7 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
             from concurrent.futures import ProcessPoolExecutor
             raw = os.environ.get("RULINGS_CHECK_PROCESSES") or ""
             _POOL = ProcessPoolExecutor(int(raw) if raw.isdigit() and int(raw) > 0 else 1,
-                                        mp_context=multiprocessing.get_context("spawn"))
+                                        mp_context=multiprocessing.get_context("spawn"), initializer=_behind)
         pool = _POOL
     try:
         return pool.submit(_check_file, name, draft, with_diff, live).result()
@@ -222,6 +223,15 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
         with _POOL_LOCK:
             _POOL = None
         return _check_file(name, draft, with_diff, live)
+
+
+def _behind() -> None:
+    """The checking process gives way to the service's own (nice 10): on a busy machine the floor's requests
+    are answered first and the manager's check waits a little longer."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):   # not a POSIX system: the same priority
+        pass
 
 
 def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = None) -> Check:
