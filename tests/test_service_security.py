@@ -46,7 +46,7 @@ def served(tmp_path_factory):
     add_account(engine, "manny", PASSWORDS["manny"], "manager")
     engine.dispose()
     port = _free_port()
-    env = dict(os.environ, RULINGS_HEAD_SECONDS="3")
+    env = dict(os.environ, RULINGS_HEAD_SECONDS="3", RULINGS_BODY_SECONDS="3")
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data)],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
@@ -172,6 +172,18 @@ def test_half_sent_requests_are_ended_and_one_address_cannot_hold_every_connecti
         for s in held:
             s.close()
     assert httpx.get(base + "/health").status_code == 200
+
+
+def test_a_body_that_never_comes_is_answered_408_and_the_connection_ended(served):
+    base, _ = served
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=15) as s:
+        s.sendall(f"POST /api/login HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 100\r\n\r\n{".encode())       # 1 byte of the 100 promised, then nothing
+        answer = b""
+        while chunk := s.recv(4096):   # the server answers and closes (RULINGS_BODY_SECONDS=3 here)
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408") and b"too_slow" in answer
 
 
 # ---------------------------------------------------------------- forged requests (the app itself)

@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 MAX_REQUEST = 1024 * 1024        # every route's body bound (the JSON API cuts at 256 KiB itself)
-BODY_SECONDS = 30.0              # the whole body must arrive within this
+BODY_SECONDS = float(os.environ.get("RULINGS_BODY_SECONDS") or 30.0)   # the whole body arrives within this
 HEAD_SECONDS = float(os.environ.get("RULINGS_HEAD_SECONDS") or 10.0)   # a request's line and headers arrive within this
 MAX_HEAD = 64 * 1024             # bytes of request line and headers
 MAX_CONNECTIONS = 512            # open connections per worker (well under the usual 1,024 descriptors)
@@ -125,6 +125,8 @@ class Guard:
             nonlocal seen, deadline
             if deadline is None:
                 deadline = loop.time() + self.body_seconds
+            if deadline == float("inf"):      # the body is in: later calls only wait for the client to leave
+                return await receive()
             try:
                 message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
             except asyncio.TimeoutError:
@@ -133,6 +135,8 @@ class Guard:
                 seen += len(message.get("body", b""))
                 if seen > self.max_body:
                     raise _TooLarge()
+                if not message.get("more_body", False):
+                    deadline = float("inf")
             elif message["type"] == "http.disconnect":
                 deadline = float("inf")
             return message
