@@ -12,6 +12,10 @@ import re
 import pytest
 from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
+# a house-book check loads the book and runs every example in the checking process (started by the first
+# check): seconds on a quiet machine, more on a busy one; the page is waited for that long
+CHECK_MS = 120_000
+
 from podium_browser import CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, chromium_path, log_in, shoot
 
 
@@ -231,7 +235,7 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     size = page.get_by_label("How big a kill is.")
     assert size.input_value() == "full"
     size.select_option("half")
-    page.get_by_role("button", name="See what changes").click()
+    page.get_by_role("button", name="See what changes").click(timeout=CHECK_MS)   # a whole book check
     assert "not live yet" in page.get_by_role("status").first.inner_text()
     diff = page.locator("section[aria-labelledby=diff-head]").inner_text()
     assert "a kill blind of twice the big blind, and the limits doubled" in diff
@@ -242,7 +246,7 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     assert "kill_blind $30, kill_small_bet $30, kill_big_bet $60" in after
     assert row.locator("td").nth(3).inner_text() == "parameter kill.size (full -> half)"
     shoot(page, "manager-diff")
-    page.get_by_role("button", name="Publish").click()
+    page.get_by_role("button", name="Publish").click(timeout=CHECK_MS)
     page.wait_for_url(re.compile(r".*/podium/books/east-coast-limit\?published=1$"))
     assert "version 1 is live" in page.get_by_role("status").inner_text()
     assert page.get_by_label("How big a kill is.").input_value() == "half"
@@ -422,7 +426,7 @@ def test_every_control_is_labelled_text_has_aa_contrast_and_state_is_not_colour_
         checks[name] = page.evaluate(A11Y)
     page.get_by_label("The book (YAML)").fill("rulebook: pnw-lowball\nextends: standard\ntitle: T\n"
                                               "parameters: {kill.size: halve}\n")
-    page.get_by_role("button", name="Check and see what changes").click()
+    page.get_by_role("button", name="Check and see what changes").click(timeout=CHECK_MS)
     checks["editor with a problem"] = page.evaluate(A11Y)
     assert "line 4, column" in page.get_by_role("alert").inner_text()
     assert page.locator(".lines .bad").first.inner_text().startswith("4")
