@@ -12,11 +12,11 @@ import re
 import pytest
 from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
+from podium_browser import CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, chromium_path, log_in, shoot
+
 # a house-book check loads the book and runs every example in the checking process (started by the first
 # check): seconds on a quiet machine, more on a busy one; the page is waited for that long
 CHECK_MS = 120_000
-
-from podium_browser import CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, chromium_path, log_in, shoot
 
 
 @pytest.fixture(scope="module")
