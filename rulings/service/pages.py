@@ -400,6 +400,7 @@ def floor_post(request: Request) -> Response:
     form = form_data(request)
     ctx = _floor_context(request, account, form)
     read = pf.read_form(form)
+    ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
     answers = read_answers(form)
     ctx["answers"] = {k: _form_value(v) for k, v in answers.items()}
     if read.errors:
