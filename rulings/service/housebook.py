@@ -216,6 +216,8 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
             raw = os.environ.get("RULINGS_CHECK_PROCESSES") or ""
             _POOL = ProcessPoolExecutor(int(raw) if raw.isdigit() and int(raw) > 0 else 1,
                                         mp_context=multiprocessing.get_context("spawn"), initializer=_behind)
+            import atexit
+            atexit.register(_stop_pool)     # stopped before the interpreter's teardown, never collected in it
         pool = _POOL
     try:
         return pool.submit(_check_file, name, draft, with_diff, live).result()
@@ -223,6 +225,14 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
         with _POOL_LOCK:
             _POOL = None
         return _check_file(name, draft, with_diff, live)
+
+
+def _stop_pool() -> None:
+    global _POOL
+    with _POOL_LOCK:
+        pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _behind() -> None:
