@@ -340,6 +340,10 @@ def _main(args) -> int:
     except KeyboardInterrupt:
         return INPUT
     except Exception as exc:   # a bug (RecursionError, MemoryError too): said plainly, never as a traceback
+        if isinstance(exc, RuntimeError) and str(exc).startswith("Symlink loop"):   # Path.resolve() on a loop
+            print(f"rulings: {str(exc).partition(' from ')[2] or exc}: a loop of symbolic links, "
+                  "not a file or folder", file=sys.stderr)
+            return INPUT
         print(f"rulings: internal error ({type(exc).__name__}): {str(exc)[:500]}; this is a bug in rulings, "
               "please report it with the input that caused it", file=sys.stderr)
         return INTERNAL

@@ -42,16 +42,36 @@ def _rule(incident, house: str | None):
     return rule_on(incident, book, engine)
 
 
+def _deeper_than(data, limit: int) -> bool:
+    """Whether mappings and lists in ``data`` are nested more than ``limit`` deep (a stack, never recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
     """One JSONL line to (exit code, one output line)."""
     from rulings.incident import read_incident
     from rulings.render import report_json
     from rulings.yamlsrc import Located
     file, _, lineno = where.rpartition(":")
+    from rulings.yamlsrc import MAX_DEPTH
     try:
         data = json.loads(line)
+        deep = _deeper_than(data, MAX_DEPTH)
+    except RecursionError:          # deeper than the JSON reader goes: the same refusal as a shallower one
+        deep = True
     except ValueError as exc:
         return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y001", f"not a JSON object: {exc}")]))
+    if deep:
+        return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y011",
+                                                        f"values are nested more than {MAX_DEPTH} deep", (),
+                                                        "flatten the structure; the formats need at most 10 levels")]))
     if not isinstance(data, dict):
         return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y001", "a line must hold one JSON object")]))
     if "incident" not in data:   # each line's report names its line

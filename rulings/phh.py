@@ -155,6 +155,8 @@ def loads_phh(text: str, structure: str | None = None, *, many: bool = False,
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise PhhError(f"not valid TOML: {error}", source=source) from None
+    except RecursionError:      # arrays or tables inside each other deeper than the TOML reader goes
+        raise PhhError("values are nested too deep (a hand history needs two levels)", source=source) from None
     if not many:
         return [_read_hand(document, structure, None, source)]
     hands = []

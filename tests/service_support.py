@@ -55,3 +55,34 @@ def count_entries(svc) -> int:
     from rulings.service import db
     with svc.engine.connect() as conn:
         return conn.execute(sa.select(sa.func.count()).select_from(db.entries)).scalar()
+
+
+def form_client(app, **kw):
+    """A test client of the podium that sends each form with its page's CSRF token, as a browser does
+    (the token is read from a page, never computed here)."""
+    import re
+    import warnings
+    with warnings.catch_warnings():    # starlette asks for httpx2, which is not needed here
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    class FormClient(TestClient):
+        _token: str | None = None
+        _token_for: tuple | None = None
+
+        def _key(self) -> tuple:
+            return self.cookies.get("rulings_session"), self.cookies.get("rulings_prelogin")
+
+        def csrf(self) -> str:
+            if self._token is None or self._token_for != self._key():
+                r = self.get("/podium/log" if self.cookies.get("rulings_session") else "/login")
+                self._token = re.search(r'name="csrf" value="([^"]+)"', r.text)[1]
+                self._token_for = self._key()
+            return self._token
+
+        def post(self, url, *args, data=None, **kwargs):
+            if isinstance(data, dict) and "csrf" not in data:
+                data = dict(data, csrf=self.csrf())
+            return super().post(url, *args, data=data, **kwargs)
+
+    return FormClient(app, **kw)

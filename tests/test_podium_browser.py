@@ -14,6 +14,10 @@ from playwright import sync_api as playwright_api       # the test extra install
 
 from podium_browser import CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, chromium_path, log_in, shoot
 
+# a house-book check loads the book and runs every example in the checking process (started by the first
+# check): seconds on a quiet machine, more on a busy one; the page is waited for that long
+CHECK_MS = 120_000
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -265,7 +269,7 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     size = page.get_by_label("How big a kill is.")
     assert size.input_value() == "full"
     size.select_option("half")
-    page.get_by_role("button", name="See what changes").click()
+    page.get_by_role("button", name="See what changes").click(timeout=CHECK_MS)   # a whole book check
     assert "not live yet" in page.get_by_role("status").first.inner_text()
     diff = page.locator("section[aria-labelledby=diff-head]").inner_text()
     assert "a kill blind of twice the big blind, and the limits doubled" in diff
@@ -276,7 +280,7 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     assert "kill_blind $30, kill_small_bet $30, kill_big_bet $60" in after
     assert row.locator("td").nth(3).inner_text() == "parameter kill.size (full -> half)"
     shoot(page, "manager-diff")
-    page.get_by_role("button", name="Publish").click()
+    page.get_by_role("button", name="Publish").click(timeout=CHECK_MS)
     page.wait_for_url(re.compile(r".*/podium/books/east-coast-limit\?published=1$"))
     assert "version 1 is live" in page.get_by_role("status").inner_text()
     assert page.get_by_label("How big a kill is.").input_value() == "half"
@@ -456,7 +460,7 @@ def test_every_control_is_labelled_text_has_aa_contrast_and_state_is_not_colour_
         checks[name] = page.evaluate(A11Y)
     page.get_by_label("The book (YAML)").fill("rulebook: pnw-lowball\nextends: standard\ntitle: T\n"
                                               "parameters: {kill.size: halve}\n")
-    page.get_by_role("button", name="Check and see what changes").click()
+    page.get_by_role("button", name="Check and see what changes").click(timeout=CHECK_MS)
     checks["editor with a problem"] = page.evaluate(A11Y)
     assert "line 4, column" in page.get_by_role("alert").inner_text()
     assert page.locator(".lines .bad").first.inner_text().startswith("4")
@@ -464,3 +468,41 @@ def test_every_control_is_labelled_text_has_aa_contrast_and_state_is_not_colour_
     for name, found in checks.items():
         assert found["low"] == [], f"{name}: text below WCAG AA contrast: {found['low']}"
         assert found["unlabelled"] == [], f"{name}: controls without a label: {found['unlabelled']}"
+
+
+def test_a_page_on_another_port_cannot_publish_with_the_managers_session(page, server):
+    """A manager logged in opens a page served from another port of the same host (the same site, so his
+    SameSite=Strict cookie goes along); it posts a publish form at the podium: refused, nothing published."""
+    import http.server
+    import threading
+    from pathlib import Path
+    from rulings.service.housebook import HouseBooks
+    base = server.url
+    forged = ('<!doctype html><form id="f" method="post" action="' + base + '/podium/books/east-coast-limit/edit">'
+              '<textarea name="text">rulebook: east-coast-limit\nextends: standard\ntitle: forged\n</textarea>'
+              '<input name="go" value="publish"></form><script>document.getElementById("f").submit()</script>')
+
+    class Forger(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(forged.encode())
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Forger)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    books = HouseBooks(Path(server.service.config.data_dir))
+    before = len(books.versions("east-coast-limit"))
+    try:
+        log_in(page, base, "manny")
+        page.goto(f"http://127.0.0.1:{other.server_address[1]}/")
+        page.wait_for_url(base + "/podium/books/east-coast-limit/edit")
+        assert page.get_by_role("heading", level=1).inner_text() == "Refused"
+        assert "another page" in page.content() or "is not this service" in page.content()
+    finally:
+        other.shutdown()
+    assert len(books.versions("east-coast-limit")) == before
+    shoot(page, "forged-publish-refused")

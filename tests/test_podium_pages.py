@@ -8,7 +8,7 @@ with __import__("warnings").catch_warnings():    # starlette asks for httpx2, wh
     __import__("warnings").simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from service_support import PASSWORDS, count_entries, make_service
+from service_support import PASSWORDS, count_entries, form_client, make_service
 
 OVERCHIP = {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "sb": "1", "bb": "2",
             "in-1": "1", "in-2": "1", "in-3": "1", "button": "3", "street": "flop", "pot": "80", "d_seat": "1",
@@ -24,7 +24,7 @@ def svc(tmp_path):
 
 def client(svc, name: str | None = None) -> TestClient:
     from rulings.service.app import create_app
-    c = TestClient(create_app(service=svc))
+    c = form_client(create_app(service=svc))
     if name:
         r = c.post("/podium/login", data={"username": name, "password": PASSWORDS[name], "next": "/podium"})
         assert r.status_code == 200 and r.url.path == "/podium", r.text
@@ -52,7 +52,7 @@ def test_a_wrong_password_is_said_and_repeated_failures_are_rate_limited(svc):
 def test_logging_out_ends_the_session(svc):
     c = client(svc, "fiona")
     cookie = c.cookies.get("rulings_session")
-    c.post("/podium/logout")
+    assert c.post("/podium/logout", data={}).url.path == "/login"
     c.cookies.set("rulings_session", cookie)          # the old cookie is worth nothing now
     assert c.get("/podium").url.path == "/login"
 

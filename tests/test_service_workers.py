@@ -78,15 +78,17 @@ def test_the_login_limit_holds_across_workers(two_workers):
     wrong = {"json": {"username": "fiona", "password": "not-her-password"}}
     first, _ = _spread(base, 5, "POST", "/api/login", both=False, **wrong)
     assert first == [401] * 5
-    # a limit kept per worker would let another 5 through on the other worker; the shared one refuses all
+    # a count kept per worker would let another 5 through on the other worker; the shared one makes each
+    # further attempt wait (1 s after the latest, then 2, 4, 8 ...): only an attempt sent after its wait
+    # is checked, and each one checked doubles the next wait
     later, workers = _spread(base, 12, "POST", "/api/login", **wrong)
     assert len(workers) == 2, "the requests all went to one worker; the test proves nothing"
-    assert set(later) == {429} and len(later) >= 12
+    assert set(later) <= {401, 429} and later.count(401) <= 2 and len(later) >= 12
     right = _fresh(base, "POST", "/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]})
     assert right.status_code == 429 and int(right.headers["retry-after"]) > 0
-    # the client address's count is shared too: another account from it waits as well
+    # only the name from this address waits: another account from it logs in
     assert _fresh(base, "POST", "/api/login", json={"username": "manny", "password": PASSWORDS["manny"]}
-                  ).status_code == 429
+                  ).status_code == 200
 
 
 def test_a_logout_reaches_every_worker_within_the_stated_bound(two_workers):

@@ -6,11 +6,13 @@ import contextlib
 import hashlib
 import logging
 import os
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import exc as sa_exc
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -26,9 +28,12 @@ from rulings.render import report_json
 from rulings.rulebook.load import ROOT
 from rulings.service import db
 from rulings.service.auth import COOKIE, Auth, AuthError, require, token_of
+from rulings.service.guard import cpu
 from rulings.service.log import Log, LogError, dumps, ruling_row
 
 MAX_BODY = 256 * 1024
+# a unique index refused the entry: through SQLAlchemy (PostgreSQL), or SQLite's driver (the log writer's own path)
+DUPLICATE = (sa_exc.IntegrityError, sqlite3.IntegrityError)
 log = logging.getLogger("rulings.service")
 
 
@@ -37,8 +42,8 @@ class Config:
     data_dir: Path = field(default_factory=db.default_data_dir)
     database: str | None = None          # a postgresql:// URL; default SQLite in data_dir
     session_hours: float = 12.0
-    login_attempts: int = 5
-    login_window: float = 60.0
+    login_attempts: int = 5              # failures of one name from one address before the waits begin
+    login_window: float = 3600.0         # how long a failure counts
     session_check_seconds: float = 1.0   # how long a worker trusts a session it has checked (logout bound)
 
 
@@ -192,10 +197,19 @@ class Service:
         ProblemsError for a refused incident or answer, ApiError for an unknown book.
         """
         warm = self.books.get(book)
+        first = self.log.by_request(account, request_id)
+        if first is not None:
+            return replayed(first)
         answers = dict(answers or {})
         step = (warm.consultation.step if consult else warm.consultation.rule)(incident, answers)
-        return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
-                           room=room, consultation=consultation).result(timeout=60)
+        try:
+            return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
+                               room=room, consultation=consultation).result(timeout=60)
+        except DUPLICATE:       # the same request id recorded by another request meanwhile
+            first = self.log.by_request(account, request_id)
+            if first is None:
+                raise
+            return replayed(first)
 
     def record(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None, asked: list | None,
                request_id: str | None, room: str | None = None, consultation: str | None = None):
@@ -232,6 +246,14 @@ class Service:
         self.rulers.shutdown(wait=True)
         self.log.close()
         self.engine.dispose()
+
+
+def replayed(entry: dict) -> dict:
+    """The answer to a retried request id: the first record, as the ruling answered it (``replayed``: true)."""
+    return {"outcome": entry["outcome"], "report": entry["report"], "questions": [], "open": [],
+            "incident": entry["incident"], "answers": entry["answers"], "replayed": True,
+            "entry": {"id": entry["id"], "at": entry["at"], "book": entry["book"], "book_hash": entry["book_hash"],
+                      "room": entry["room"], "table": entry["table"], "consultation": entry["consultation"]}}
 
 
 def step_json(step: Step) -> dict:
@@ -271,12 +293,20 @@ async def read_json(request: Request) -> dict:
         chunks.append(chunk)
     import json
     from decimal import Decimal
+    from rulings.service.guard import MAX_DEPTH, bounded
     try:
         data = json.loads(b"".join(chunks).decode("utf-8"), parse_float=Decimal)
+    except RecursionError:      # deeper than the parser goes: refused as too deep, like a shallower one
+        raise ApiError(400, "too_deep", f"the body is nested more than {MAX_DEPTH} levels deep") from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise ApiError(400, "json", f"the body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "json", "the body must be a JSON object")
+    why = bounded(data)
+    if why:
+        deep = "nested more than" in why
+        raise ApiError(400 if deep else 422, "too_deep" if deep else "control_character", why,
+                       [] if deep else [_request_problem(why.partition(":")[0], why.partition(": ")[2] or why)])
     return data
 
 
@@ -343,7 +373,7 @@ async def login(request: Request) -> Response:
                        [_request_problem("username", "expected text"), _request_problem("password", "expected text")])
     client = request.client.host if request.client else "?"
     svc = _service(request)
-    token, expires, account = await run_in_threadpool(svc.auth.login, username, password, client)
+    token, expires, account = await cpu(svc.auth.login, username, password, client)
     resp = json_response({"token": token, "expires_at": expires, **account.to_json()})
     resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
                     max_age=int(svc.auth.ttl.total_seconds()))
@@ -375,7 +405,7 @@ async def consult(request: Request) -> Response:
     svc = _service(request)
     warm = svc.books.get(book)
     try:
-        step = await run_in_threadpool(warm.consultation.step, incident, answers)
+        step = await cpu(warm.consultation.step, incident, answers)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
     out = step_json(step)
@@ -411,6 +441,9 @@ async def rule(request: Request) -> Response:
         raise ApiError(404, "not_found", f"no consultation '{consultation_id}'",
                        [_request_problem("consultation", "not a consultation this account may record from",
                                          "the id POST /api/consult answered, or leave it out")])
+    first = await run_in_threadpool(svc.log.by_request, account, request_id)
+    if first is not None:             # a retry: the first record, recorded once
+        return json_response(replayed(first))
     how = warm.consultation.step if full else warm.consultation.rule
 
     def rule_and_hand_to_the_log():
@@ -421,6 +454,11 @@ async def rule(request: Request) -> Response:
         pending, out = await _ruled_then_committed(svc, rule_and_hand_to_the_log)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
+    except DUPLICATE:     # the same request id, recorded by a request sent at the same time
+        first = await run_in_threadpool(svc.log.by_request, account, request_id)
+        if first is None:
+            raise
+        return json_response(replayed(first))
     return Response(pending.head + ',"entry":' + dumps(out["entry"]) + "}", media_type="application/json")
 
 
@@ -498,7 +536,7 @@ async def correction(request: Request) -> Response:
             raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
         warm = svc.books.get(book or target["book"])
         try:
-            step = await run_in_threadpool(warm.consultation.rule, incident, answers)
+            step = await cpu(warm.consultation.rule, incident, answers)
         except ProblemsError as exc:
             raise _incident_error(exc) from None
         ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
@@ -530,7 +568,7 @@ async def export(request: Request) -> Response:
     fmt = filters.pop("format", "json")
     if fmt not in ("json", "csv"):
         raise ApiError(422, "request", "format is csv or json")
-    text = await run_in_threadpool(_service(request).log.export, filters, account, fmt)
+    text = await cpu(_service(request).log.export, filters, account, fmt)
     media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
     return Response(text, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="rulings-log.{fmt}"'})
@@ -676,7 +714,9 @@ def create_app(config: Config | None = None, service: Service | None = None) -> 
         yield
         svc.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    from starlette.middleware import Middleware
+    from rulings.service.guard import Guard
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard)], exception_handlers={
         AuthError: _api_error, LogError: _api_error, ApiError: _api_error, HTTPException: _api_error,
         Exception: _server_error})
     app.state.service = svc
@@ -730,9 +770,20 @@ def tune_worker() -> None:
     sys.setswitchinterval(float(os.environ.get("RULINGS_SWITCH_INTERVAL") or SWITCH_INTERVAL))
 
 
+def freeze_heap() -> None:
+    """Leave what a worker loaded at start (the warm books: some 100,000 objects) out of the garbage
+    collector's full passes (``gc.freeze``). A full pass over them took 0.1-0.5 s, holding the
+    interpreter, and came at any moment: a /health or a floor request waited for it."""
+    import gc
+    gc.collect()
+    gc.freeze()
+
+
 def app_from_environment() -> Starlette:
     """The app of one worker process of `rulings serve --workers N` (settings passed in the environment)."""
     tune_worker()
-    return create_app(Config(data_dir=Path(os.environ["RULINGS_SERVE_DATA"]),
-                             database=os.environ.get("RULINGS_SERVE_DATABASE") or None,
-                             session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12"))))
+    app = create_app(Config(data_dir=Path(os.environ["RULINGS_SERVE_DATA"]),
+                            database=os.environ.get("RULINGS_SERVE_DATABASE") or None,
+                            session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12"))))
+    freeze_heap()
+    return app

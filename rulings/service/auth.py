@@ -3,10 +3,10 @@
 Passwords are hashed with Argon2id (argon2-cffi, memory-hard). A login gives a
 random token; only its SHA-256 is stored, with an expiry. Roles rank floor <
 manager < admin: each route names the least role it needs. Failed logins are
-counted per account name and per client address in the database, so every
-worker process (and every podium on a shared PostgreSQL) sees the same count;
-over the limit, logins are refused for the rest of the window without even
-checking the password.
+counted per (account name, client address) in the database, so every worker
+process (and every podium on a shared PostgreSQL) sees the same count; after a
+few, each further attempt from that address on that name waits longer (``Limiter``),
+refused unchecked until then. Another address is never held.
 
 Each worker remembers a session it has checked for at most ``check_seconds``
 (1 s by default), never past the session's own expiry: a logout answered by
@@ -129,49 +129,61 @@ def has_admin(engine: sa.Engine) -> bool:
 
 
 class Limiter:
-    """At most ``attempts`` failed logins per account name and per client address in ``window`` seconds,
-    counted in the database.
+    """Growing waits after failed logins, per account name *and* client address (policy: API.md, "Auth").
 
-    An attempt on an account name is written down *before* its password is
-    checked and struck out again only when it succeeds (or is refused
-    unchecked), so attempts on one name sent all at once to several workers
-    are counted together: each counts the rows committed before it, its own
-    included, and one that finds more than ``attempts`` is refused. A client
-    address counts its failures only (a podium host logging several people in
-    at once is not held up).
+    The first ``free`` failures of one name from one address within ``window`` seconds cost nothing; after
+    them each further attempt from there must wait ``base`` seconds after the latest, doubling with each
+    failure, up to ``cap``. A success from that address clears its count. A name is never held from
+    another address, and an address holds only the names it failed on: a stranger can slow his own
+    guesses, not lock anyone out.
+
+    An attempt is written down *before* its password is checked and struck out again only when it succeeds
+    (or is refused unchecked), so attempts sent all at once, to several workers, are counted together.
     """
 
-    def __init__(self, engine: sa.Engine, attempts: int = 5, window: float = 60.0):
-        self.engine, self.attempts, self.window = engine, attempts, window
+    def __init__(self, engine: sa.Engine, attempts: int = 5, window: float = 3600.0, base: float = 1.0,
+                 cap: float = 300.0):
+        self.engine, self.free, self.window, self.base, self.cap = engine, attempts, window, base, cap
+
+    def wait_after(self, failures: int) -> float:
+        """Seconds an attempt waits after the latest one, when ``failures`` are counted before it."""
+        return 0.0 if failures < self.free else min(self.cap, self.base * 2 ** (failures - self.free))
 
     def begin(self, name: str, client: str) -> tuple[list[int], int]:
-        """Write down an attempt on ``name``; its row ids and the seconds to wait (0: go on and check)."""
+        """Write down an attempt on ``name`` from ``client``; its row ids and the seconds to wait (0: go on)."""
         f = db.login_failures
         now = time.time()
-        name, client = f"name:{name}"[:200], f"client:{client}"[:200]
+        key = _pair(name, client)
         with db.write_lock(self.engine), self.engine.begin() as conn:
             conn.execute(f.delete().where(f.c.at < now - self.window))     # attempts whose window has passed
-            ids = [conn.execute(f.insert().values(key=name, at=now)).inserted_primary_key[0]]
+            own = conn.execute(f.insert().values(key=key, at=now)).inserted_primary_key[0]
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(f.c.key, sa.func.count(), sa.func.min(f.c.at))
-                                .where(f.c.key.in_([name, client]), f.c.at >= now - self.window)
-                                .group_by(f.c.key)).all()
-        worst = max((self.window - (now - oldest) for key, n, oldest in rows
-                     if n > self.attempts or (key == client and n >= self.attempts)), default=0.0)
-        if worst:
-            self.forget(ids)       # a refused attempt is not a failure: it does not lengthen the wait
-            return [], int(worst) + 1
-        return ids, 0
+            earlier = conn.execute(sa.select(f.c.at).where(f.c.key == key, f.c.at >= now - self.window,
+                                                           f.c.id != own).order_by(f.c.at)).scalars().all()
+        wait = self.wait_after(len(earlier))
+        left = (earlier[-1] + wait - now) if earlier and wait else 0.0
+        if left > 0:
+            self.forget([own])       # a refused attempt is not a failure: it does not lengthen the wait
+            return [], int(left) + 1
+        return [own], 0
 
-    def failed(self, client: str) -> None:
-        """The attempt failed: it counts against the client address too (the name's row stays)."""
+    def failed(self, name: str, client: str) -> None:
+        """The attempt failed: its row stays, and counts."""
+
+    def succeeded(self, name: str, client: str) -> None:
+        """The right password from this address: its count for the name is cleared."""
         with db.write_lock(self.engine), self.engine.begin() as conn:
-            conn.execute(db.login_failures.insert().values(key=f"client:{client}"[:200], at=time.time()))
+            conn.execute(db.login_failures.delete().where(db.login_failures.c.key == _pair(name, client)))
 
     def forget(self, ids: list[int]) -> None:
         if ids:
             with db.write_lock(self.engine), self.engine.begin() as conn:
                 conn.execute(db.login_failures.delete().where(db.login_failures.c.id.in_(ids)))
+
+
+def _pair(name: str, client: str) -> str:
+    digest = hashlib.sha256(f"{name}\0{client}".encode("utf-8", "replace")).hexdigest()
+    return f"pair:{digest}"
 
 
 class Auth:
@@ -197,10 +209,10 @@ class Auth:
             ok = row is not None and not row["disabled"]
         except (VerificationError, InvalidHashError):
             ok = False
-        if not ok:      # the attempt on the name stays written down: a failure
-            self.limiter.failed(client)
+        if not ok:      # the attempt stays written down: a failure
+            self.limiter.failed(username, client)
             raise AuthError(401, "auth", "wrong account name or password")
-        self.limiter.forget(attempt)
+        self.limiter.succeeded(username, client)
         token = secrets.token_urlsafe(32)
         created = datetime.now(timezone.utc)
         expires = (created + self.ttl).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

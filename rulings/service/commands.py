@@ -84,7 +84,7 @@ def cmd_serve(args) -> int:
     import os
     import uvicorn
     from rulings.service import db
-    from rulings.service.app import Config, Service, admin_password_if_none, create_app, tune_worker
+    from rulings.service.app import Config, Service, admin_password_if_none, create_app, freeze_heap, tune_worker
     data = Path(args.data) if args.data else db.default_data_dir()
     try:   # the schema is made or upgraded once, here, before any worker starts
         url = db.database_url(args.database, data)
@@ -98,8 +98,9 @@ def cmd_serve(args) -> int:
               file=sys.stderr)
         return 2
     where = url.split("@")[-1] if dialect != "sqlite" else str((data / "rulings.db").resolve())
+    from rulings.service.guard import uvicorn_options
     common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                  timeout_graceful_shutdown=5)
+                  timeout_graceful_shutdown=5, **uvicorn_options())    # limits and timeouts: API.md, "Security"
     if args.workers > 1:
         os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours))
@@ -109,7 +110,9 @@ def cmd_serve(args) -> int:
     tune_worker()
     service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
     _announce(args, where, dialect, password, f"{len(service.books.books)} rulebooks")
-    uvicorn.run(create_app(service=service), **common)
+    app = create_app(service=service)
+    freeze_heap()
+    uvicorn.run(app, **common)
     return 0
 
 

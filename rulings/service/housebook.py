@@ -133,7 +133,7 @@ class HouseBooks:
             draft = Path(tmp) / f"{name}.yaml"
             draft.write_text(text, encoding="utf-8")
             live = self.path(name) if with_diff and self._known(name) else None
-            return _local(_check_file(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
+            return _local(_checked(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
 
     def publish(self, name: str, text: str, by: str, note: str = "") -> tuple[Check, dict | None]:
         """Make the draft the live version, only if it lints and its tests pass; the earlier ones stay."""
@@ -193,6 +193,55 @@ def _write(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+_POOL: Any = None
+_POOL_LOCK = threading.Lock()
+
+
+def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Check:
+    """``_check_file`` in a process of its own (a pool of ``RULINGS_CHECK_PROCESSES``, default 1, started on
+    the first check): loading, linting and running every example of a book holds the interpreter for
+    seconds, and in a thread of the service it would keep the event loop (and the floor's requests)
+    waiting for it. The process runs at a lower priority (``_behind``). ``RULINGS_CHECK_IN_PROCESS=1`` checks
+    here instead (as when the pool cannot start)."""
+    global _POOL
+    if os.environ.get("RULINGS_CHECK_IN_PROCESS") == "1":
+        return _check_file(name, draft, with_diff, live)
+    from concurrent.futures.process import BrokenProcessPool
+    with _POOL_LOCK:
+        if _POOL is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            raw = os.environ.get("RULINGS_CHECK_PROCESSES") or ""
+            _POOL = ProcessPoolExecutor(int(raw) if raw.isdigit() and int(raw) > 0 else 1,
+                                        mp_context=multiprocessing.get_context("spawn"), initializer=_behind)
+            import atexit
+            atexit.register(_stop_pool)     # stopped before the interpreter's teardown, never collected in it
+        pool = _POOL
+    try:
+        return pool.submit(_check_file, name, draft, with_diff, live).result()
+    except (BrokenProcessPool, OSError):      # the checking process died or could not start: check here
+        with _POOL_LOCK:
+            _POOL = None
+        return _check_file(name, draft, with_diff, live)
+
+
+def _stop_pool() -> None:
+    global _POOL
+    with _POOL_LOCK:
+        pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _behind() -> None:
+    """The checking process gives way to the service's own (nice 10): on a busy machine the floor's requests
+    are answered first and the manager's check waits a little longer."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):   # not a POSIX system: the same priority
+        pass
 
 
 def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = None) -> Check:

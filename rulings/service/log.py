@@ -352,6 +352,16 @@ class Log:
             w.writerow([_cell(en.get(c)) for c in cols])
         return out.getvalue()
 
+    def by_request(self, account, request_id: str | None) -> dict | None:
+        """The ruling this account recorded with ``request_id`` (the first, should an old log hold two), or None."""
+        if not request_id:
+            return None
+        e = db.entries
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(e).where(e.c.floorperson == account.username, e.c.request_id == request_id,
+                                                  e.c.kind == "ruling").order_by(e.c.id).limit(1)).mappings().first()
+        return entry_json(row) if row is not None else None
+
     def record(self, row: dict) -> Future:
         return self.writer.submit(row)
 
@@ -408,6 +418,10 @@ def _sees(account, room: str) -> bool:
 
 
 def _cell(value: Any) -> str:
-    """CSV cell as text; a leading = + - @ is quoted so a spreadsheet shows it rather than computing it."""
+    """CSV cell as text, neutralised as OWASP advises for CSV injection: a cell whose first character
+    (after any spaces, tabs or line breaks) is = + - @, or that starts with a tab or carriage return, is written with a
+    leading apostrophe, so a spreadsheet shows it as text rather than computing it."""
     text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    if text[:1] in ("\t", "\r") or text.lstrip()[:1] in ("=", "+", "-", "@"):
+        return "'" + text
+    return text

@@ -30,7 +30,7 @@ from rulings.service import podium_form as pf
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
-MAX_FORM = 256 * 1024
+MAX_FORM = 1024 * 1024      # a form body (a 256 KiB book, URL-encoded, fits)
 MANAGERS = ("manager", "admin")
 
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"], default=True),
@@ -132,18 +132,78 @@ def sync_published(request: Request, force: str | None = None) -> None:
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    from rulings.service.guard import LOGIN_COOKIE, csrf_token
     context.setdefault("account", _account(request))
     context.setdefault("nav", "")
+    token, fresh = csrf_token(request)
+    context.setdefault("csrf", token)        # every form of the page carries it (guard.py)
     html = _env.get_template(template).render(**context)
-    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store",
-                                                           "X-Content-Type-Options": "nosniff"})
+    response = HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store",
+                                                               "X-Content-Type-Options": "nosniff"})
+    if fresh:
+        response.set_cookie(LOGIN_COOKIE, fresh, httponly=True, samesite="strict", path="/", max_age=12 * 3600)
+    return response
 
 
-async def form_data(request: Request) -> dict[str, list[str]]:
-    body = await request.body()
-    if len(body) > MAX_FORM:
-        return {}
-    return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+class FormRefused(Exception):
+    def __init__(self, status: int, heading: str, message: str):
+        super().__init__(message)
+        self.status, self.heading, self.message = status, heading, message
+
+
+async def read_form(request: Request, login: bool = False) -> dict[str, list[str]]:
+    """The posted form, read in pieces up to MAX_FORM bytes (413 past it), its CSRF token checked (403) and
+    its values free of control characters (422). ``login``: the token of the pre-login cookie."""
+    from rulings.service.guard import control_characters, csrf_ok
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_FORM:
+            raise FormRefused(413, "Too large", f"The form is over {MAX_FORM // 1024:,} KiB; nothing was changed.")
+        chunks.append(chunk)
+    try:
+        form = parse_qs(b"".join(chunks).decode("utf-8"), keep_blank_values=True, max_num_fields=5000,
+                        errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        raise FormRefused(400, "Not understood", "The form could not be read; reload the page and send it again.") \
+            from None
+    if not csrf_ok(request, first(form, "csrf"), login=login):
+        raise FormRefused(403, "Form expired", "This form is not from this podium page (or it has expired): "
+                          "reload the page and send it again. Nothing was changed.")
+    for key, values in form.items():
+        for value in (key, *values):
+            bad = control_characters(value)
+            if bad is not None:
+                raise FormRefused(422, "Not recorded", f"The field '{key[:40]}' holds the control character "
+                                  f"U+{ord(bad):04X}, which a record may not hold. Nothing was changed.")
+    return form
+
+
+def form_data(request: Request) -> dict[str, list[str]]:
+    """The form read (and checked) by ``page`` before the handler ran."""
+    return request.scope.get("rulings.form") or {}
+
+
+def page(handler, login: bool = False, needs_account: bool = True):
+    """A page's endpoint: a POST's form read and checked on the event loop (``read_form``), then ``handler``
+    (plain, blocking code: book checks, consultations, rulings, rendering) on the bounded CPU threads
+    (guard.cpu), so the event loop goes on answering the floor while a manager's check runs."""
+    from rulings.service.guard import cpu
+
+    async def endpoint(request: Request) -> Response:
+        if request.method == "POST":
+            if needs_account and await cpu(_account, request) is None:
+                return login_redirect(request)
+            try:
+                request.scope["rulings.form"] = await read_form(request, login=login)
+            except FormRefused as exc:
+                response = await cpu(refuse, request, exc.heading, exc.message, exc.status)
+                if exc.status == 413:       # the rest of the body is not read: the connection ends here
+                    response.headers["Connection"] = "close"
+                return response
+        return await cpu(handler, request)
+    endpoint.__name__ = getattr(handler, "__name__", "page")
+    return endpoint
 
 
 def first(form: dict[str, list[str]], name: str) -> str:
@@ -226,11 +286,11 @@ def problems_view(problems: list) -> list[dict]:
 
 # ---------------------------------------------------------------- pages: login
 
-async def root(request: Request) -> Response:
+def root(request: Request) -> Response:
     return RedirectResponse("/podium", status_code=303)
 
 
-async def login_page(request: Request) -> Response:
+def login_page(request: Request) -> Response:
     nxt = request.query_params.get("next", "/podium")
     return render(request, "login.html", account=None, next=_safe_next(nxt), error="", username="")
 
@@ -239,10 +299,10 @@ def _safe_next(nxt: str) -> str:
     return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/podium"
 
 
-async def login_post(request: Request) -> Response:
+def login_post(request: Request) -> Response:
     """The service's own login (same password check, rate limit and session), from an HTML form."""
     from rulings.service.auth import COOKIE, AuthError
-    form = await form_data(request)
+    form = form_data(request)
     username, password = first(form, "username"), first(form, "password")
     nxt = _safe_next(first(form, "next") or "/podium")
     client = request.client.host if request.client else "unknown"
@@ -260,7 +320,7 @@ async def login_post(request: Request) -> Response:
     return response
 
 
-async def logout_post(request: Request) -> Response:
+def logout_post(request: Request) -> Response:
     from rulings.service.auth import COOKIE, token_of
     token = token_of(request)
     if token:
@@ -326,18 +386,18 @@ class _Defaults(dict):
         return self[key]
 
 
-async def floor_get(request: Request) -> Response:
+def floor_get(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
     return render(request, "floor.html", **_floor_context(request, account, {}))
 
 
-async def floor_post(request: Request) -> Response:
+def floor_post(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
-    form = await form_data(request)
+    form = form_data(request)
     ctx = _floor_context(request, account, form)
     read = pf.read_form(form)
     ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
@@ -394,11 +454,11 @@ def _as_dict(step: Any) -> dict:
     return out
 
 
-async def decision_post(request: Request) -> Response:
+def decision_post(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
-    form = await form_data(request)
+    form = form_data(request)
     entry, decision, reason = first(form, "entry"), first(form, "decision"), first(form, "reason").strip()
     if not entry.isdigit() or decision not in ("followed", "departed"):
         return refuse(request, "Not recorded", "Tap 'Followed the ruling' or 'Departed from it' on a ruling.", 422)
@@ -418,13 +478,13 @@ async def decision_post(request: Request) -> Response:
 def routes() -> list:
     from rulings.service import podium_books, podium_kill, podium_log
     return [
-        Route("/", root, methods=["GET"]),
-        Route("/login", login_page, methods=["GET"]),
-        Route("/podium/login", login_post, methods=["POST"]),
-        Route("/podium/logout", logout_post, methods=["POST"]),
-        Route("/podium", floor_get, methods=["GET"]),
-        Route("/podium", floor_post, methods=["POST"]),
-        Route("/podium/decision", decision_post, methods=["POST"]),
+        Route("/", page(root), methods=["GET"]),
+        Route("/login", page(login_page, needs_account=False), methods=["GET"]),
+        Route("/podium/login", page(login_post, login=True, needs_account=False), methods=["POST"]),
+        Route("/podium/logout", page(logout_post), methods=["POST"]),
+        Route("/podium", page(floor_get), methods=["GET"]),
+        Route("/podium", page(floor_post), methods=["POST"]),
+        Route("/podium/decision", page(decision_post), methods=["POST"]),
         *podium_log.routes(),
         *podium_kill.routes(),
         *podium_books.routes(),

@@ -11,7 +11,7 @@ from starlette.routing import Route
 from rulings.diff import SETTINGS, value_words
 from rulings.problems import ProblemsError
 from rulings.service.housebook import NAME, HouseBooks, content_hash, set_parameter
-from rulings.service.pages import MANAGERS, _account, first, form_data, login_redirect, refuse, render
+from rulings.service.pages import MANAGERS, _account, first, form_data, login_redirect, page, refuse, render
 
 
 def store(request: Request) -> HouseBooks:
@@ -89,7 +89,7 @@ def _typed(p, raw: str) -> Any:
     return int(raw)
 
 
-async def books_list(request: Request) -> Response:
+def books_list(request: Request) -> Response:
     account, refused = _manager(request)
     if refused:
         return refused
@@ -119,7 +119,7 @@ def _shown_book(request: Request) -> tuple[Any, Any, str, Response | None]:
     return account, hb, name, None
 
 
-async def book_page(request: Request) -> Response:
+def book_page(request: Request) -> Response:
     account, hb, name, refused = _shown_book(request)
     if refused:
         return refused
@@ -135,7 +135,7 @@ async def book_page(request: Request) -> Response:
                   editable=name != "standard", account=account)
 
 
-async def book_document(request: Request) -> Response:
+def book_document(request: Request) -> Response:
     """The effective book exactly as `rulings book NAME` prints it (HTML)."""
     from rulings.bookdoc import render_book
     _, hb, name, refused = _shown_book(request)
@@ -159,7 +159,7 @@ def _editor(request: Request, account: dict, name: str, text: str, status: int =
                   unplaced=[p for p in problems if p["line"] < 1 or p["line"] > len(lines)], account=account)
 
 
-async def book_edit(request: Request) -> Response:
+def book_edit(request: Request) -> Response:
     account, refused = _manager(request)
     if refused:
         return refused
@@ -172,7 +172,7 @@ async def book_edit(request: Request) -> Response:
     return _editor(request, account, name, text)
 
 
-async def book_params(request: Request) -> Response:
+def book_params(request: Request) -> Response:
     """New parameter values from the form, written into a draft that is checked and diffed, not yet published."""
     account, refused = _manager(request)
     if refused:
@@ -181,7 +181,7 @@ async def book_params(request: Request) -> Response:
     hb = store(request)
     if not NAME.match(name) or name not in hb.names():
         return refuse(request, "No such book", f"There is no house book '{name}'.", 404)
-    form = await form_data(request)
+    form = form_data(request)
     book = _load(hb, name)
     text, changed, errors = hb.text(name), [], []
     for pname, p in sorted(book.parameters.items()):
@@ -201,14 +201,14 @@ async def book_params(request: Request) -> Response:
                    message="Draft with the new values — not live yet. Read the changes below, then publish.")
 
 
-async def book_check(request: Request) -> Response:
+def book_check(request: Request) -> Response:
     account, refused = _manager(request)
     if refused:
         return refused
     name = request.path_params["name"]
     if not NAME.match(name) or name == "standard":
         return refuse(request, "Not editable", f"'{name}' is not a house book name.", 404)
-    form = await form_data(request)
+    form = form_data(request)
     text = first(form, "text").replace("\r\n", "\n")
     hb = store(request)
     if first(form, "go") == "publish":
@@ -234,7 +234,7 @@ def _reload(request: Request, name: str) -> None:
         sync_published(request, force=name)
 
 
-async def book_version(request: Request) -> Response:
+def book_version(request: Request) -> Response:
     """One version of a house book, by its content hash (where a logged ruling links)."""
     account = _account(request)
     if account is None:
@@ -252,11 +252,11 @@ async def book_version(request: Request) -> Response:
 
 def routes() -> list:
     return [
-        Route("/podium/books", books_list, methods=["GET"]),
-        Route("/podium/books/{name}", book_page, methods=["GET"]),
-        Route("/podium/books/{name}/document", book_document, methods=["GET"]),
-        Route("/podium/books/{name}/edit", book_edit, methods=["GET"]),
-        Route("/podium/books/{name}/edit", book_check, methods=["POST"]),
-        Route("/podium/books/{name}/params", book_params, methods=["POST"]),
-        Route("/podium/books/{name}/version/{digest}", book_version, methods=["GET"]),
+        Route("/podium/books", page(books_list), methods=["GET"]),
+        Route("/podium/books/{name}", page(book_page), methods=["GET"]),
+        Route("/podium/books/{name}/document", page(book_document), methods=["GET"]),
+        Route("/podium/books/{name}/edit", page(book_edit), methods=["GET"]),
+        Route("/podium/books/{name}/edit", page(book_check), methods=["POST"]),
+        Route("/podium/books/{name}/params", page(book_params), methods=["POST"]),
+        Route("/podium/books/{name}/version/{digest}", page(book_version), methods=["GET"]),
     ]

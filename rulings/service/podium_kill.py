@@ -22,7 +22,7 @@ from starlette.routing import Route
 
 from rulings.service import podium_form as pf
 from rulings.service.housebook import _write
-from rulings.service.pages import (_account, _book_names, _service, consult, first, form_data, login_redirect,
+from rulings.service.pages import (_account, _book_names, _service, consult, first, form_data, login_redirect, page,
                                    problems_view, record_step, refuse, render, rule_and_record, ruling_view)
 
 KEEP = 4                       # pots kept per table (the book reads the last two)
@@ -113,7 +113,7 @@ def _table_name(request: Request, raw: str | None) -> str | None:
     return raw if TABLE.match(raw) else None
 
 
-async def kill_get(request: Request) -> Response:
+def kill_get(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
@@ -127,11 +127,11 @@ async def kill_get(request: Request) -> Response:
                   error="", account=account)
 
 
-async def kill_post(request: Request) -> Response:
+def kill_post(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
-    form = await form_data(request)
+    form = form_data(request)
     table = _table_name(request, first(form, "table"))
     if table is None:
         return refuse(request, "No such table", "A table is named with letters, digits, spaces and dashes.", 422)
@@ -191,4 +191,4 @@ async def kill_post(request: Request) -> Response:
 
 
 def routes() -> list:
-    return [Route("/podium/kill", kill_get, methods=["GET"]), Route("/podium/kill", kill_post, methods=["POST"])]
+    return [Route("/podium/kill", page(kill_get), methods=["GET"]), Route("/podium/kill", page(kill_post), methods=["POST"])]

@@ -10,7 +10,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from rulings.render import dumps
-from rulings.service.pages import _account, login_redirect, refuse, render, ruling_view
+from rulings.service.pages import _account, login_redirect, page, refuse, render, ruling_view
 
 FILTERS = ("table", "date_from", "date_to", "topic", "rule", "citation", "floorperson")
 PAGE = 50
@@ -23,7 +23,7 @@ def _entries(result: Any) -> tuple[list[dict], int]:
     return entries, len(entries)
 
 
-async def log_list(request: Request) -> Response:
+def log_list(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
@@ -57,7 +57,7 @@ async def log_list(request: Request) -> Response:
                   account=account)
 
 
-async def log_entry(request: Request) -> Response:
+def log_entry(request: Request) -> Response:
     account = _account(request)
     if account is None:
         return login_redirect(request)
@@ -105,7 +105,7 @@ def _book_link(entry: dict) -> str | None:
     return f"/podium/books/{book}/version/{digest}"
 
 
-async def correction_post(request: Request) -> Response:
+def correction_post(request: Request) -> Response:
     """A manager's correction: a new entry referring to this one (the service checks the role and the fields)."""
     from rulings.service.log import LogError
     from rulings.service.pages import MANAGERS, first, form_data
@@ -114,7 +114,7 @@ async def correction_post(request: Request) -> Response:
         return login_redirect(request)
     if account["role"] not in MANAGERS:
         return refuse(request, "Managers only", "A log entry is corrected by a manager.", 403)
-    form = await form_data(request)
+    form = form_data(request)
     body = {"note": first(form, "note").strip() or None, "decision": first(form, "decision") or None,
             "reason": first(form, "reason").strip() or None}
     entry_id = request.path_params["id"]
@@ -128,7 +128,7 @@ async def correction_post(request: Request) -> Response:
 
 def routes() -> list:
     return [
-        Route("/podium/log/{id:int}/correction", correction_post, methods=["POST"]),
-        Route("/podium/log", log_list, methods=["GET"]),
-        Route("/podium/log/{id:int}", log_entry, methods=["GET"]),
+        Route("/podium/log/{id:int}/correction", page(correction_post), methods=["POST"]),
+        Route("/podium/log", page(log_list), methods=["GET"]),
+        Route("/podium/log/{id:int}", page(log_entry), methods=["GET"]),
     ]
