@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from big_book import write_big_house  # noqa: E402
+from big_book import FIRING_INCIDENT, write_big_house, write_firing_house  # noqa: E402
 from incident_gen import random_incidents  # noqa: E402
 
 from rulings.engine import Engine  # noqa: E402
@@ -313,17 +313,43 @@ def sizes(standard, incidents: list) -> None:
             engine.close()
 
 
+def firing(standard) -> None:
+    """One incident on which every house rule fires: 100 and 400 of them, each on its own question or all on one
+    (then each is weighed against the others), beside the standard book alone on the same incident."""
+    import yaml
+    inc = incident_from_data(yaml.safe_load(FIRING_INCIDENT))
+    engine = Engine(standard)
+    base = statistics.median(timed(lambda _: rule_on(inc, standard, engine), [None] * 50))
+    print(f"firing house rules: the standard book alone on the incident {base * 1e3:.3f} ms")
+    for n in (100, 400):
+        for one in (False, True):
+            with tempfile.TemporaryDirectory() as d:
+                book = load_house(write_firing_house(Path(d), n, one), standard)
+            eng = Engine(book)
+            report = rule_on(inc, book, eng)
+            xs = timed(lambda _, book=book, eng=eng: rule_on(inc, book, eng), [None] * 30)
+            med, p99 = percentiles(xs)
+            print(f"  {n} firing, {'one shared question' if one else 'each its own question'}: median {med:.2f} ms "
+                  f"p99 {p99:.2f} ms, {(med - base * 1e3) / n * 1e3:.1f} us per fired rule, "
+                  f"{len(report.rulings)} in force (aim for 400: <= 5 ms)")
+            eng.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000, help="random incidents in the warm corpus")
     ap.add_argument("--batch", type=int, default=10000)
     ap.add_argument("--cold", action="store_true", help="only the cold start figures")
+    ap.add_argument("--firing", action="store_true", help="only the firing house rules figures")
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; Python {sys.version.split()[0]}")
     if args.cold:
         cold()
         return
     book = standard_book()
+    if args.firing:
+        firing(book)
+        return
     engine = Engine(book)
     incidents = corpus(book, engine, args.n)
     warm(book, engine, incidents, "standard book")
@@ -332,6 +358,7 @@ def main() -> None:
     batch(args.batch)
     print("books by size (the standard book plus a generated house book):")
     sizes(book, incidents[: min(len(incidents), 600)])
+    firing(book)
 
 
 if __name__ == "__main__":
