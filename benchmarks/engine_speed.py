@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from big_book import write_big_house  # noqa: E402
+from big_book import FIRING_INCIDENT, write_big_house, write_firing_house  # noqa: E402
 from incident_gen import random_incidents  # noqa: E402
 
 from rulings.engine import Engine  # noqa: E402
@@ -203,6 +203,20 @@ def _edited_copy(where: Path) -> Path:
     return where
 
 
+def paired(bare: list[str], cmd, runs: int, env: dict) -> tuple[float, float]:
+    """A command against the bare import, in pairs (one bare import just before each run, so both see the
+    machine as it is at that moment): the command's median CPU time and the median of the pairs' ratios.
+    ``cmd(i)`` gives the command line and environment of run ``i`` (a fresh cache folder, an edited file)."""
+    times, ratios = [], []
+    for i in range(runs):
+        b = wall(bare, runs=1, env=env)
+        line, its_env = cmd(i)
+        t = wall(line, runs=1, env=its_env)
+        times.append(t)
+        ratios.append(t / b)
+    return statistics.median(times), statistics.median(ratios)
+
+
 def cold() -> None:
     """Both sides with Python's bytecode cache on, as an installed package has it: where
     PYTHONDONTWRITEBYTECODE is set (as on the machine this was written on), every start compiles
@@ -211,63 +225,56 @@ def cold() -> None:
     Three figures for `rulings rule`: with the cache folder filled; in an empty cache folder (the
     standard book the package came with: its shipped checked copy serves it); and a true miss (a copy
     of the package whose standard book has one comment more, in an empty cache folder: every topic file
-    is read and checked, the book compiled, the catalogues parsed and all of it written to the folder)."""
+    is read and checked, the book compiled, the catalogues parsed and all of it written to the folder).
+    Every ratio is the median of paired runs (a bare import, then the command), never one median over
+    another: the bare import alone wandered between 61 and 70 ms from one run of this script to the next."""
     py = str(ROOT / ".venv" / "bin" / "python")
     rulings = str(ROOT / ".venv" / "bin" / "rulings")
     incident = "examples/incidents/pl-silent-overchip.yaml"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "RULINGS_SHIPPED")}
-    # each side in turn, so both see the machine as it is at that moment (the bare import alone wandered
-    # between 61 and 70 ms from one run of this script to the next on a quiet machine)
     bare_import = [py, "-c", "import yaml, jinja2, durable.engine"]
-    bares, hits = [], []
-    for _ in range(15):
-        bares.append(wall(bare_import, runs=1, env=env))
-        hits.append(wall([rulings, "rule", incident], runs=1, env=env))
-    hit = statistics.median(hits)
-    empty, miss, full = [], [], []
-    with tempfile.TemporaryDirectory() as copy:
+    bare, _ = paired(bare_import, lambda i: (bare_import, env), 5, env)
+    hit, hit_r = paired(bare_import, lambda i: ([rulings, "rule", incident], env), 15, env)
+    with tempfile.TemporaryDirectory() as copy, tempfile.TemporaryDirectory() as caches:
         edited = [py, "-c", f"import sys; sys.path.insert(0, {str(_edited_copy(Path(copy)))!r}); "
                   "from rulings.cli import run; run()", "rule", incident]
         with tempfile.TemporaryDirectory() as d:   # once to compile the copy's modules, and to check it is the copy
             out = subprocess.run(edited + ["--verbose"], cwd=ROOT, env=dict(env, RULINGS_CACHE=d),
                                  capture_output=True, text=True)
             assert f"{copy}/rulings/rulebooks/standard/" in out.stdout, out.stdout + out.stderr
-        for _ in range(7):   # each in an empty cache folder of its own
-            bares.append(wall(bare_import, runs=1, env=env))
-            with tempfile.TemporaryDirectory() as d:
-                empty.append(wall([rulings, "rule", incident], runs=1, env=dict(env, RULINGS_CACHE=d)))
-            with tempfile.TemporaryDirectory() as d:
-                miss.append(wall(edited, runs=1, env=dict(env, RULINGS_CACHE=d)))
-            with tempfile.TemporaryDirectory() as d:   # no shipped copy: every file read and checked, as before it
-                full.append(wall([rulings, "rule", incident], runs=1, env=dict(env, RULINGS_CACHE=d, RULINGS_SHIPPED="off")))
+
+        def fresh(name: str, **more) -> dict:   # an empty cache folder of its own for each run
+            folder = Path(caches) / name
+            folder.mkdir()
+            return dict(env, RULINGS_CACHE=str(folder), **more)
+
+        empty, empty_r = paired(bare_import, lambda i: ([rulings, "rule", incident], fresh(f"e{i}")), 7, env)
+        miss, miss_r = paired(bare_import, lambda i: (edited, fresh(f"m{i}")), 7, env)
+        # no shipped copy: every file read and checked, as before it
+        full, full_r = paired(bare_import, lambda i: ([rulings, "rule", incident], fresh(f"f{i}", RULINGS_SHIPPED="off")),
+                              7, env)
     # with a house book: the merged book and its compiled form come from the cache folder; a manager's edit
     # (a sentence changed) reads and checks the house file, keeps the merged book again and compiles the rules
     # the shipped copy lacks
-    house_hits = []
-    for _ in range(7):
-        bares.append(wall(bare_import, runs=1, env=env))
-        house_hits.append(wall([rulings, "rule", incident, "--house", "tda-series"], runs=1, env=env))
-    house_hit = statistics.median(house_hits)
-    edits = []
+    house, house_r = paired(bare_import, lambda i: ([rulings, "rule", incident, "--house", "tda-series"], env), 7, env)
     with tempfile.TemporaryDirectory() as d:
         text = (ROOT / "rulebooks" / "houses" / "tda-series.yaml").read_text(encoding="utf-8")
         assert "The round was capped at five bets" in text
-        for i in range(7):
-            bares.append(wall(bare_import, runs=1, env=env))
-            house = Path(d) / f"edited-{i}.yaml"
-            house.write_text(text.replace("The round was capped at five bets", f"The round was capped ({i})"),
-                             encoding="utf-8")
-            edits.append(wall([rulings, "rule", incident, "--house", str(house)], runs=1, env=env))
-    empty_s, miss_s, edit_s = statistics.median(empty), statistics.median(miss), statistics.median(edits)
-    bare = statistics.median(bares)
-    print(f"cold `rulings rule` (CPU, medians): {hit * 1e3:.0f} ms with the cache, {empty_s * 1e3:.0f} ms in an empty "
-          f"cache folder (the shipped copy), {miss_s * 1e3:.0f} ms on a true miss (a book file changed); bare import "
-          f"{bare * 1e3:.0f} ms; ratio {hit / bare:.2f}x (aim <= 1.5x), empty folder {empty_s / bare:.2f}x, "
-          f"true miss {miss_s / bare:.2f}x (aim <= 2x on a miss)")
-    print(f"  every file read and checked (RULINGS_SHIPPED=off, an empty folder): {statistics.median(full) * 1e3:.0f} ms "
-          f"({statistics.median(full) / bare:.2f}x)")
-    print(f"  with a house book: {house_hit * 1e3:.0f} ms ({house_hit / bare:.2f}x); its sentence just edited "
-          f"{edit_s * 1e3:.0f} ms ({edit_s / bare:.2f}x)")
+
+        def edited_house(i: int):
+            path = Path(d) / f"edited-{i}.yaml"
+            path.write_text(text.replace("The round was capped at five bets", f"The round was capped ({i})"),
+                            encoding="utf-8")
+            return [rulings, "rule", incident, "--house", str(path)], env
+        edit, edit_r = paired(bare_import, edited_house, 7, env)
+    print(f"cold `rulings rule` (CPU, medians; ratios are medians of paired runs; load average "
+          f"{os.getloadavg()[0]:.2f}): {hit * 1e3:.0f} ms with the cache, {empty * 1e3:.0f} ms in an empty cache "
+          f"folder (the shipped copy), {miss * 1e3:.0f} ms on a true miss (a book file changed); bare import "
+          f"{bare * 1e3:.0f} ms; ratio {hit_r:.2f}x (aim <= 1.5x), empty folder {empty_r:.2f}x, "
+          f"true miss {miss_r:.2f}x (aim <= 2x on a miss)")
+    print(f"  every file read and checked (RULINGS_SHIPPED=off, an empty folder): {full * 1e3:.0f} ms ({full_r:.2f}x)")
+    print(f"  with a house book: {house * 1e3:.0f} ms ({house_r:.2f}x); its sentence just edited "
+          f"{edit * 1e3:.0f} ms ({edit_r:.2f}x)")
 
 
 def batch(n: int) -> None:
@@ -313,17 +320,43 @@ def sizes(standard, incidents: list) -> None:
             engine.close()
 
 
+def firing(standard) -> None:
+    """One incident on which every house rule fires: 100 and 400 of them, each on its own question or all on one
+    (then each is weighed against the others), beside the standard book alone on the same incident."""
+    import yaml
+    inc = incident_from_data(yaml.safe_load(FIRING_INCIDENT))
+    engine = Engine(standard)
+    base = statistics.median(timed(lambda _: rule_on(inc, standard, engine), [None] * 50))
+    print(f"firing house rules: the standard book alone on the incident {base * 1e3:.3f} ms")
+    for n in (100, 400):
+        for one in (False, True):
+            with tempfile.TemporaryDirectory() as d:
+                book = load_house(write_firing_house(Path(d), n, one), standard)
+            eng = Engine(book)
+            report = rule_on(inc, book, eng)
+            xs = timed(lambda _, book=book, eng=eng: rule_on(inc, book, eng), [None] * 30)
+            med, p99 = percentiles(xs)
+            print(f"  {n} firing, {'one shared question' if one else 'each its own question'}: median {med:.2f} ms "
+                  f"p99 {p99:.2f} ms, {(med - base * 1e3) / n * 1e3:.1f} us per fired rule, "
+                  f"{len(report.rulings)} in force (aim for 400: <= 5 ms)")
+            eng.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000, help="random incidents in the warm corpus")
     ap.add_argument("--batch", type=int, default=10000)
     ap.add_argument("--cold", action="store_true", help="only the cold start figures")
+    ap.add_argument("--firing", action="store_true", help="only the firing house rules figures")
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; Python {sys.version.split()[0]}")
     if args.cold:
         cold()
         return
     book = standard_book()
+    if args.firing:
+        firing(book)
+        return
     engine = Engine(book)
     incidents = corpus(book, engine, args.n)
     warm(book, engine, incidents, "standard book")
@@ -332,6 +365,7 @@ def main() -> None:
     batch(args.batch)
     print("books by size (the standard book plus a generated house book):")
     sizes(book, incidents[: min(len(incidents), 600)])
+    firing(book)
 
 
 if __name__ == "__main__":

@@ -101,16 +101,30 @@ def group_of(decides: str) -> str:
     return decides
 
 
-def _excepts(book: Rulebook, rid: str, other: str) -> bool:
-    """Whether rule ``rid`` is (directly or through a chain) an exception to ``other``."""
+def _exception_chain(book: Rulebook, rid: str) -> list[str]:
+    """The rules ``rid`` is an exception to: the one it names, the one that names, and so on."""
+    out: list[str] = []
     seen = set()
     rule = book.rules.get(rid)
     while rule and rule.exception_to and rule.id not in seen:
         seen.add(rule.id)
-        if rule.exception_to == other:
-            return True
+        out.append(rule.exception_to)
         rule = book.rules.get(rule.exception_to)
-    return False
+    return out
+
+
+def _within(decides: str) -> list[str]:
+    """The matters ``decides`` lies within, the nearest first."""
+    out: list[str] = []
+    spec = matters()[0]
+    seen = set()
+    while decides not in seen:
+        seen.add(decides)
+        decides = (spec.get(decides) or {}).get("within")
+        if decides is None:
+            break
+        out.append(decides)
+    return out
 
 
 def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str]) -> list[tuple[str, str]]:
@@ -137,20 +151,6 @@ def _make(f: Fired, book: Rulebook | None = None) -> Ruling:
     if book is not None:
         out.derived_cites = _derived_cites(book, r.id, out.chain, out.cites)
     return out
-
-
-def _broader(one: str, other: str) -> bool:
-    """Whether matter ``other`` lies (directly or through others) within matter ``one``."""
-    seen = set()
-    spec = matters()[0]
-    while other not in seen:
-        seen.add(other)
-        other = (spec.get(other) or {}).get("within")
-        if other is None:
-            return False
-        if other == one:
-            return True
-    return False
 
 
 def _changes(later: Ruling, base: Ruling) -> bool:
@@ -184,81 +184,121 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
 
     ``settled`` holds the rulings the first stratum already overrode (rule id: winner, reason): they
     stay overridden when the second stratum replaces the ruling that beat them.
+
+    Time is linear in the rulings that fire and the length of their chains: each test below looks only
+    at the rulings that can beat a given one (those whose chain holds it, those in its own chain, its
+    exceptions, the broader matters above it), found through indexes built once per matter, never by
+    comparing every pair.
     """
     order = _book_order(book)
     voids = matters()[1]
     items = [(_make(f, book), f) for f in fired if f.rule.then.ruling]
-    final: list[tuple[Ruling, Fired]] = []
     overridden: list[Ruling] = []
     conflicts: list[list[str]] = []
-    for r, _ in items:
-        if settled and r.rule in settled:
-            r.overridden_by, r.reason = settled[r.rule]
-            overridden.append(r)
-    items = [i for i in items if not (settled and i[0].rule in settled)]
+    if settled:
+        for r, _ in items:
+            if r.rule in settled:
+                r.overridden_by, r.reason = settled[r.rule]
+                overridden.append(r)
+        items = [i for i in items if i[0].rule not in settled]
+    chains = [frozenset(r.chain) for r, _ in items]
+    of_rule: dict[str, list[int]] = {}
+    for i, (r, _) in enumerate(items):
+        of_rule.setdefault(r.rule, []).append(i)
+
+    counts = per_book(book, "condition counts", dict)   # each rule's, counted once per book
+
+    def own(i: int) -> tuple:
+        r, f = items[i]
+        n = counts.get(r.rule)
+        if n is None:
+            n = counts[r.rule] = f.rule.condition_count()
+        return (n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
+
+    owns = [own(i) for i in range(len(items))]
+    # a ruling built on others is at least as specific as any of them (it takes their place)
+    weights = [max([owns[i]] + [owns[j] for rid in chains[i] for j in of_rule.get(rid, ())
+                                if j != i and items[i][0].rule not in chains[j]])
+               for i in range(len(items))]
 
     def beat(loser: Ruling, winner: Ruling, reason: str) -> None:
         loser.overridden_by, loser.reason = winner.rule, reason
         overridden.append(loser)
 
-    def own(item: tuple[Ruling, Fired]) -> tuple:
-        r, f = item
-        return (f.rule.condition_count() + len(r.chain), f.rule.condition_count(), bool(r.house),
-                -order.get(r.rule, 0))
+    groups: dict[str, list[int]] = {}
+    for i, (r, _) in enumerate(items):
+        groups.setdefault(group_of(r.decides), []).append(i)
+    def settle(matter: str, alive: list[int]) -> list[int]:
+        """The one ruling in force on ``matter`` (or more, where nothing tells them apart)."""
 
-    def weight(item: tuple[Ruling, Fired]) -> tuple:
-        """A ruling built on others is at least as specific as any of them (it takes their place)."""
-        return max([own(item)] + [own(o) for o in items if o is not item and o[0].rule in item[0].chain
-                                  and item[0].rule not in o[0].chain])
-
-    groups: dict[str, list[tuple[Ruling, Fired]]] = {}
-    for item in items:
-        groups.setdefault(group_of(item[0].decides), []).append(item)
-    for matter, group in groups.items():
-        alive = list(group)
-
-        def keep(test, why) -> None:
+        def keep(candidates, test, why) -> None:
+            """Each ruling beaten by the first one before it in ``alive`` that passes ``test``."""
             nonlocal alive
+            place = {o: k for k, o in enumerate(alive)}
             out = []
-            for item in alive:
-                by = next((o for o in alive if o is not item and test(o[0], item[0])), None)
+            for i in alive:
+                by = min((o for o in candidates(i) if o != i and o in place and test(items[o][0], items[i][0])),
+                         key=place.__getitem__, default=None)
                 if by is None:
-                    out.append(item)
+                    out.append(i)
                 else:
-                    beat(item[0], by[0], why(by[0], item[0]))
+                    beat(items[i][0], items[by][0], why(items[by][0], items[i][0]))
             alive = out or alive
 
-        keep(lambda w, lo: _excepts(book, w.rule, lo.rule), lambda w, lo: f"{w.rule} is a declared exception to it")
-        keep(lambda w, lo, matter=matter: w.ruling in voids and matter in voids[w.ruling] and lo.ruling not in voids,
+        def indexed(keys_of) -> dict[str, list[int]]:
+            """The rulings alive, by each key ``keys_of`` gives them (in the order they stand in ``alive``)."""
+            out: dict[str, list[int]] = {}
+            for o in alive:
+                for k in keys_of(o):
+                    out.setdefault(k, []).append(o)
+            return out
+
+        excepting = indexed(lambda o: _exception_chain(book, items[o][0].rule))
+        keep(lambda i: excepting.get(items[i][0].rule, ()), lambda w, lo: True,
+             lambda w, lo: f"{w.rule} is a declared exception to it")
+        voiding = [o for o in alive if items[o][0].ruling in voids and matter in voids[items[o][0].ruling]][:2]
+        keep(lambda i: voiding, lambda w, lo: lo.ruling not in voids,
              lambda w, lo: f"{w.rule} undoes the act ({w.ruling}), so there is no wager to decide")
-        keep(lambda w, lo: lo.rule in w.chain and w.rule not in lo.chain and _changes(w, lo),
-             lambda w, lo, matter=matter: f"{w.rule} builds on it and decides the {matter} in its place")
-        keep(lambda w, lo: w.rule in lo.chain and lo.rule not in w.chain,
+        holding = indexed(lambda o: chains[o])
+        keep(lambda i: holding.get(items[i][0].rule, ()),
+             lambda w, lo: w.rule not in lo.chain and _changes(w, lo),
+             lambda w, lo: f"{w.rule} builds on it and decides the {matter} in its place")
+        named = indexed(lambda o: (items[o][0].rule,))
+        keep(lambda i: [o for rid in chains[i] for o in named.get(rid, ())],
+             lambda w, lo: lo.rule not in w.chain,
              lambda w, lo: f"it checked {w.rule} and gives the same answer")
-        keep(lambda w, lo: _broader(w.decides, lo.decides),
+        deciding = {k: v[:2] for k, v in indexed(lambda o: (items[o][0].decides,)).items()}
+        keep(lambda i: [o for m in _within(items[i][0].decides) for o in deciding.get(m, ())],
+             lambda w, lo: True,
              lambda w, lo: f"{w.rule} decides the {w.decides}, which settles the {lo.decides} too")
         if len(alive) > 1:
-            alive.sort(key=weight, reverse=True)
+            alive = sorted(alive, key=weights.__getitem__, reverse=True)
             top = alive[0]
-            for item in alive[1:]:
-                if weight(item)[:2] < weight(top)[:2]:
-                    beat(item[0], top[0], f"{top[0].rule} applies to a narrower case")
-                elif _answer(item[0]) == _answer(top[0]):
-                    beat(item[0], top[0], f"{top[0].rule} gives the same answer")
+            t = items[top][0]
+            for i in alive[1:]:
+                r = items[i][0]
+                if weights[i][:2] < weights[top][:2]:
+                    beat(r, t, f"{t.rule} applies to a narrower case")
+                elif _answer(r) == _answer(t):
+                    beat(r, t, f"{t.rule} gives the same answer")
                 else:
-                    beat(item[0], top[0], f"{top[0].rule} is as specific and answers differently; "
-                                          "the floor must choose between them")
-                    conflicts.append([top[0].rule, item[0].rule])
+                    beat(r, t, f"{t.rule} is as specific and answers differently; the floor must choose between them")
+                    conflicts.append([t.rule, r.rule])
             alive = [top]
-        final += alive
+        return alive
+
+    final: list[int] = []
+    for matter, alive in groups.items():
+        final += alive if len(alive) == 1 else settle(matter, alive)   # a ruling alone has nothing to weigh
     # voided matters: a ruling that undoes the act leaves nothing to rule on the wager
-    for r, _ in list(final):
-        for m in voids.get(r.ruling, ()):
-            for item in [i for i in final if i[0] is not r and group_of(i[0].decides) == m]:
-                final.remove(item)
-                beat(item[0], r, f"{r.rule} undoes the act ({r.ruling}), so there is no wager to decide")
-    final.sort(key=weight, reverse=True)   # the most specific ruling first: the one the floor was called over
-    return [r for r, _ in final], overridden, conflicts
+    for i in [i for i in final if items[i][0].ruling in voids]:
+        r = items[i][0]
+        for m in voids[r.ruling]:
+            for j in [j for j in final if j != i and group_of(items[j][0].decides) == m]:
+                final.remove(j)
+                beat(items[j][0], r, f"{r.rule} undoes the act ({r.ruling}), so there is no wager to decide")
+    final.sort(key=weights.__getitem__, reverse=True)   # the most specific ruling first: the one the floor was called over
+    return [items[i][0] for i in final], overridden, conflicts
 
 
 def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:

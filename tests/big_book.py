@@ -41,3 +41,30 @@ def write_big_house(folder: Path, rules: int) -> Path:
     path.write_text("rulebook: big-house\nextends: standard\ntitle: A room with many house rules\nrules:\n"
                     + "".join(house_rule(i) for i in range(rules)))
     return path
+
+
+FIRING_INCIDENT = "{game: {structure: no-limit}, button: 2, players: {1: 900, 2: 900}, street: flop, pot: 300}"
+
+
+def firing_rule(i: int, one_matter: bool) -> str:
+    """A house rule that fires on FIRING_INCIDENT (a $300 pot on the flop): its own question, or one question
+    shared by every such rule (``one_matter``), so that they must all be weighed against each other."""
+    at = 10 + i % 200
+    below = FIRING_INCIDENT.replace("pot: 300", f"pot: {at - 1}")
+    return (f"- id: firing-house.r{i}\n"
+            f"  title: F{i}\n"
+            f"  cites: [HOUSE-F-{i}]\n"
+            f"  text: Pot {at}.\n"
+            f"  when: {{structure: no-limit, street: flop, pot: {{at_least: {at}}}}}\n"
+            f"  then: {{ruling: f{i}, decides: {'shared-question' if one_matter else f'f{i}'}}}\n"
+            f"  examples:\n"
+            f"  - {{name: a, incident: {FIRING_INCIDENT}, expect: {{fires: true}}}}\n"
+            f"  - {{name: b, incident: {below}, expect: {{fires: false}}}}\n")
+
+
+def write_firing_house(folder: Path, rules: int, one_matter: bool = False) -> Path:
+    """A house book of ``rules`` rules that all fire on FIRING_INCIDENT, written to folder/firing-house.yaml."""
+    path = Path(folder) / "firing-house.yaml"
+    path.write_text("rulebook: firing-house\nextends: standard\ntitle: A room whose house rules all fire at once\n"
+                    "rules:\n" + "".join(firing_rule(i, one_matter) for i in range(rules)))
+    return path
