@@ -371,6 +371,12 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     from rulings.now import lead, now   # they read the report this module builds
     report.now = now(incident, report)
     report.rulings = lead(incident, report.rulings)   # the ruling on the dispute's own matter first
+    if incident.pot_unknown:   # a later street's pot not given: asked only when some pot changes the ruling
+        from rulings.unknowns import pot_question
+        own = frozenset(group_of(r.decides) for r in report.rulings[:1])
+        q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
+        if q is not None:
+            report.questions.append(q)
     if report.questions:
         report.outcome = "questions"
     elif not report.rulings:

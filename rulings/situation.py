@@ -60,6 +60,13 @@ def build(incident: Incident, params: ParamValues) -> Situation:
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,
              capped=pos.capped, cap_reached=pos.cap_reached)
+    if incident.pot_unknown:
+        # A later street's pot not given: what reads the pot is unknown (no rule fires on a guess). The
+        # betting was replayed on a stand-in 0; what the street's own actions fix (the bet faced, the
+        # smallest raise, a no-limit stack's all-in) stands, and a pot-limit maximum does not.
+        f.update(pot=None, pot_in_middle=None, pot_unknown=True)
+        if game.structure == "pot-limit":
+            f["max_raise_to"] = None
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners

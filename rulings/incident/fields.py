@@ -375,18 +375,16 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     board: tuple[str, ...] = ()
     street_upcards: dict[str, dict[int, tuple[str, ...]]] = {}
     pot: int | None = 0
+    pot_unknown = False
     street = None
     if whole:
         log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions)
     else:
         street = r.choice(data.get("street", family[0]), family, ("street",))
         pot = r.money(data.get("pot", 0), ("pot",))
-        if "pot" not in data and street not in (None, family[0]) and data.get("disputed") is not None:
-            # Only the first street's pot follows from the blinds and antes; a later one is never guessed as 0.
-            r.bad(("pot",), "I102", f"how much was in the middle when the {street} began? The {street}'s own "
-                  "actions do not tell, and the pot decides pot-limit maximums, a 'pot' bet and a bare number",
-                  "pot: the chips in the middle before this street (pot: 0 if it was empty), "
-                  "or the whole hand under streets:")
+        # Only the first street's pot follows from the blinds and antes; a later one not given is unknown, never
+        # guessed: the betting is replayed on a stand-in 0, and the facts that read the pot are left unknown.
+        pot_unknown = "pot" not in data and street not in (None, family[0])
         actions, paths = _actions(r, data.get("actions"), ("actions",), seats)
         if street is not None:
             log = [(street, actions, paths)]
@@ -444,7 +442,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
                    for p in players]
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
-                      pot_before=(pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
+                      pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     acts.sort(key=lambda a: (family.index(a.street), a.after_count))
     if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
@@ -454,7 +452,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         if whole or showdown or awards else None
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
-                        procedure, tuple(acts), hand_log, action_paths, None, whole_hand)
+                        procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown)
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read
@@ -462,6 +460,16 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if r.problems or later:
         raise ProblemsError(r.problems + later)
     return evolve(incident, checked=checked)
+
+
+STAND_IN_POT = 10 ** 12   # minor units: above any pot-limit maximum a hand's actions can reach
+
+
+def _stand_in(game: Game) -> int:
+    """What the betting is replayed on when a later street's pot is not given: nothing in no-limit and the
+    limit games (the pot sizes no bet there), and in pot-limit a pot no action can exceed (the maximum is then
+    unknown, never a refusal: rulings/situation.py leaves it out)."""
+    return STAND_IN_POT if game.structure == "pot-limit" else 0
 
 
 def each_act(incident: Incident) -> list[Incident]:

@@ -1,0 +1,131 @@
+"""What the ruling depends on among the facts the floor did not give: the question, why, and the ruling under each answer.
+
+A later street's pot is often not known at the table. The reader leaves it
+unknown (``Incident.pot_unknown``) and the facts that read it are left out, so
+no rule fires on a guess. Whether the pot matters to *this* ruling is found by
+ruling again with pots put in: when every pot gives the rulings on the
+dispute's own matter the report already has, the pot is not asked; otherwise
+the report asks for it and shows the ruling under the answers that differ.
+
+The pots tried are a scale of the game's unit (the big blind, else the small
+bet, else the bet faced) from 1 to 500 units; between two neighbours whose
+rulings differ in kind (another rule or ruling, not only another amount) the
+threshold is found by halving, to the unit. Each stretch of pots that rules
+alike is shown by its first pot (and, for a stretch that only changes the
+amount, its first and last pot of the scale). Nothing here decides a ruling:
+every answer is ruled by the book through ``rule_on``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rulings.betting import BettingError
+from rulings.problems import ProblemsError
+from rulings.money import major, show, to_minor
+from rulings.records import evolve
+
+SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
+REFUSED = (("", "refused", ()),)                  # the rulings of a pot the hand cannot have
+MAX_RULINGS = 40                                   # rulings run for one question, at most
+
+
+def _unit(incident: Any) -> int:
+    game = incident.hand.game
+    for v in (game.big_blind, game.bet_sizes[0] if game.bet_sizes else 0, game.small_blind):
+        if v:
+            return v
+    return 100
+
+
+def with_pot(incident: Any, pot: int) -> Any:
+    """The incident with the pot before its street given."""
+    hand = evolve(incident.hand, pot_before=pot)
+    whole = incident.whole_hand
+    if whole is not None:
+        whole = hand if whole is incident.hand else evolve(whole, pot_before=pot)
+    return evolve(incident, hand=hand, whole_hand=whole, pot_unknown=False)
+
+
+def _own(report: Any, group_of: Callable[[str], str], matters: frozenset[str]) -> tuple:
+    return tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
+                        for r in report.rulings if not matters or group_of(r.decides) in matters))
+
+
+def _kind(sig: tuple) -> tuple:
+    return tuple((rule, ruling) for rule, ruling, _ in sig)
+
+
+def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: Callable[[str], str],
+                 matters: frozenset[str]) -> dict | None:
+    """The pot question for a report ruled with the pot unknown, or None when no pot changes its ruling.
+
+    ``rule`` rules on an incident (the book's ``rule_on``); ``matters`` are the dispute's own matters (empty:
+    every ruling counts).
+    """
+    unit = _unit(incident)
+    setting = report.setting
+    runs: dict[int, tuple] = {}
+    reports: dict[int, Any] = {}
+
+    def at(pot: int) -> tuple:
+        if pot not in runs:
+            try:
+                got = rule(with_pot(incident, pot))
+            except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
+                got = None
+            reports[pot] = got
+            runs[pot] = REFUSED if got is None else _own(got, group_of, matters)
+        return runs[pot]
+
+    now = _own(report, group_of, matters)
+    pots = [k * unit for k in SCALE]
+    sigs = [at(p) for p in pots]
+    if all(s == now for s in sigs):
+        return None
+    # thresholds between neighbours whose rulings differ in kind
+    points = list(pots)
+    for lo, hi in zip(pots, pots[1:]):
+        if _kind(at(lo)) == _kind(at(hi)):
+            continue
+        a, b = lo, hi
+        while b - a > unit and len(runs) < MAX_RULINGS:
+            mid = (a + b) // 2 // unit * unit
+            if mid in (a, b):
+                break
+            if _kind(at(mid)) == _kind(at(a)):
+                a = mid
+            else:
+                b = mid
+        points.append(b)
+    points = sorted(set(p for p in points if runs.get(p, REFUSED) != REFUSED))
+    answers: list[dict] = []
+    stretch: list[int] = []
+    for p in points + [None]:
+        if p is not None and stretch and _kind(runs[p]) == _kind(runs[stretch[0]]):
+            stretch.append(p)
+            continue
+        if stretch:
+            shown = [stretch[0]] if len(stretch) == 1 or runs[stretch[0]] == runs[stretch[-1]] \
+                else [stretch[0], stretch[len(stretch) // 2], stretch[-1]]
+            for i, q in enumerate(dict.fromkeys(shown)):
+                one = reports[q]
+                answers.append({
+                    "pot": major(q), "from": major(stretch[0]) if i == 0 else None,
+                    "same_as_now": runs[q] == now,
+                    "rulings": [{"rule": r.rule, "ruling": r.ruling, "sentence": r.sentence}
+                                for r in one.rulings if not matters or group_of(r.decides) in matters]})
+        stretch = [p] if p is not None else []
+    street = incident.street
+    readers = sorted({r["rule"] for a in answers if not a["same_as_now"] for r in a["rulings"]})
+    changes = [a for a in answers if not a["same_as_now"]]
+    if not changes:
+        return None
+    lines = []
+    for a in answers:
+        said = "; ".join(r["sentence"] for r in a["rulings"]) or "no ruling on the dispute"
+        lines.append(f"if the pot before the {street} was {show(to_minor(a['pot']), setting)}: {said}")
+    return {"fact": "pot", "question": f"How much was in the pot when the {street} began?",
+            "asked_by": readers[0] if readers else None, "rules": readers,
+            "why": f"the ruling on the dispute depends on it ({', '.join(readers)})",
+            "field": "pot", "type": "money", "answers": answers, "under_each": lines}
+
