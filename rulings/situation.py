@@ -50,7 +50,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         "small_blind": game.small_blind, "big_blind": game.big_blind, "ante": game.ante,
         "betting_unit": game.betting_unit, "players_dealt": len(hand.players),
     }
-    if game.bet_sizes:
+    if game.bet_sizes and not incident.limits_unknown:
         f["small_bet"], f["big_bet"] = game.bet_sizes[0], game.bet_sizes[-1]
     f.update(incident.inputs)
     sit = Situation(f)
@@ -60,6 +60,8 @@ def build(incident: Incident, params: ParamValues) -> Situation:
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,
              capped=pos.capped, cap_reached=pos.cap_reached)
+    if incident.limits_unknown:   # a limit game replayed on stand-in sizes: what they size is unknown
+        f.update(min_raise_to=None, max_raise_to=None)
     if incident.pot_unknown:
         # A later street's pot not given: what reads the pot is unknown (no rule fires on a guess). The
         # betting was replayed on a stand-in 0; what the street's own actions fix (the bet faced, the
@@ -90,6 +92,9 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f["bet_from_count"] = incident.disputed.based_on_count
     f.update(act_facts(incident, f, actor))
     f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
+    if incident.limits_unknown:   # the sizes were a stand-in: what they size is unknown
+        for name in ("min_raise_to", "max_raise_to", "options"):
+            f[name] = None
     return sit
 
 
