@@ -377,6 +377,9 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
         if q is not None:
             report.questions.append(q)
+    if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused:
+        from rulings.unknowns import procedure_questions   # no rule matches: ask the catalogue's questions
+        report.questions = procedure_questions(incident, book, lambda one: rule_on(one, book, engine))
     if report.questions:
         report.outcome = "questions"
     elif not report.rulings:

@@ -129,3 +129,51 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
             "why": f"the ruling on the dispute depends on it ({', '.join(readers)})",
             "field": "pot", "type": "money", "answers": answers, "under_each": lines}
 
+
+
+def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) -> list[dict]:
+    """For a table procedure no rule decides as given: the catalogue's question for each of its section's facts
+    left out that some rule reads, and, for a yes/no or a choice, only when an answer brings a ruling (each
+    answer ruled by the book, and the rulings shown). A number (the clock's seconds) is asked when a rule reads
+    it: its answers are too many to try."""
+    import copy
+
+    from rulings.catalogue import facts
+    from rulings.engine import rule_reads
+    from rulings.incident import read_incident
+    from rulings.yamlsrc import Located
+    doc = incident.source
+    data = doc.data if doc is not None else None
+    proc = data.get("procedure") if isinstance(data, dict) else None
+    if not isinstance(proc, dict):
+        return []
+    out = []
+    for name, fact in facts().items():
+        parts = (fact.source or "").split(".")
+        if fact.kind != "input" or len(parts) != 3 or parts[0] != "procedure":
+            continue
+        section = proc.get(parts[1])
+        if not isinstance(section, dict) or parts[2] in section:
+            continue
+        readers = sorted(rid for rid, r in book.rules.items() if name in rule_reads(r))
+        if not readers:
+            continue
+        lines = []
+        if fact.type in ("bool", "enum"):
+            for value in ((True, False) if fact.type == "bool" else fact.values):
+                tried = copy.deepcopy(data)
+                tried["procedure"][parts[1]][parts[2]] = value
+                try:
+                    got = rule(read_incident(Located(doc.file, tried, doc.marks), book))
+                except (ProblemsError, BettingError):
+                    continue
+                if got.rulings:
+                    word = ("yes" if value else "no") if fact.type == "bool" else str(value)
+                    lines.append(f"if {word}: " + " ".join(r.sentence for r in got.rulings[:1]))
+            if not lines:
+                continue
+        out.append({"fact": name, "question": fact.question, "asked_by": readers[0], "rules": readers,
+                    "field": fact.source, "type": fact.type,
+                    "why": f"no rule decides this {parts[1]} question without it ({', '.join(readers[:3])} read it)",
+                    "under_each": lines})
+    return out
