@@ -17,12 +17,30 @@ every answer is ruled by the book through ``rule_on``.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any, Callable
 
 from rulings.betting import BettingError
 from rulings.problems import ProblemsError
 from rulings.money import major, show, to_minor
 from rulings.records import evolve
+
+_PROBING: ContextVar[bool] = ContextVar("probing", default=False)   # ruling a trial answer: ask nothing more
+
+
+def probing() -> bool:
+    """Whether a trial answer is being ruled on: its report asks no questions of its own (no question within
+    a question: each trial is one ruling, never a search)."""
+    return _PROBING.get()
+
+
+def _trial(rule: Callable[[Any], Any], incident: Any) -> Any:
+    token = _PROBING.set(True)
+    try:
+        return rule(incident)
+    finally:
+        _PROBING.reset(token)
+
 
 SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
 REFUSED = (("", "refused", ()),)                  # the rulings of a pot the hand cannot have
@@ -70,7 +88,7 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
     def at(pot: int) -> tuple:
         if pot not in runs:
             try:
-                got = rule(with_pot(incident, pot))
+                got = _trial(rule, with_pot(incident, pot))
             except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
                 got = None
             reports[pot] = got
@@ -156,6 +174,10 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) ->
         if not isinstance(section, dict) or parts[2] in section:
             continue
         readers = sorted(rid for rid, r in book.rules.items() if name in rule_reads(r))
+        if fact.type not in ("bool", "enum"):   # answers not tried: a rule must read what the section gives too
+            given = {n for n, g in facts().items() if g.source and g.source.startswith(f"procedure.{parts[1]}.")
+                     and g.source.split(".")[-1] in section}
+            readers = [rid for rid in readers if rule_reads(book.rules[rid]) & given]
         if not readers:
             continue
         lines = []
@@ -164,7 +186,7 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) ->
                 tried = copy.deepcopy(data)
                 tried["procedure"][parts[1]][parts[2]] = value
                 try:
-                    got = rule(read_incident(Located(doc.file, tried, doc.marks), book))
+                    got = _trial(rule, read_incident(Located(doc.file, tried, doc.marks), book))
                 except (ProblemsError, BettingError):
                     continue
                 if got.rulings:
