@@ -114,3 +114,40 @@ def test_what_is_impossible_is_still_refused_all_at_once():
     with pytest.raises(ProblemsError) as err:   # chips from the all-in seat too
         incident_from_text(text.replace(', "3": 200', "").replace("said: raise to 200", "chips: [25]"), "bad.yaml")
     assert [(p.code, p.path) for p in err.value.problems] == [("I107", ("disputed", "chips"))]
+
+
+def test_a_procedure_no_rule_decides_asks_the_catalogues_question_not_not_covered(standard):
+    # TDA-2024-29/30: a clock called by a player needs the caller at his seat; where he stood is not given.
+    # Nothing is ruled as given, so the report asks it, with the ruling under each answer (25 + 5 seconds
+    # in a tournament).
+    data = {"game": {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"}, "button": 4,
+            "players": {1: 5000, 2: 5000, 3: 5000, 4: 5000},
+            "procedure": {"clock": {"seat": 4, "called_by": "player", "caller_seat": 2, "facing_bet": True}}}
+    report = _rule(standard, data)
+    assert report.outcome == "questions" and not report.not_covered
+    q = next(q for q in report.questions if q["fact"] == "clock_caller_seated")
+    assert q["question"] == "Was the player who called the clock at his seat?" and q["field"] == \
+        "procedure.clock.caller_seated"
+    yes, no = q["under_each"]
+    assert yes.startswith("if yes:") and "25 seconds" in yes and no.startswith("if no:") and "not" in no
+    # answered, it is ruled and asks nothing more about it
+    answered = _rule(standard, {**data, "procedure": {"clock": {**data["procedure"]["clock"], "caller_seated": False}}})
+    assert answered.rulings and not [q for q in answered.questions if q["fact"] == "clock_caller_seated"]
+
+
+def test_a_wager_ruled_with_no_stack_states_its_amount_or_all_in_for_less(standard):
+    # TDA-2024-57 / table stakes: "raise to 300" facing $100, stacks not given: the raise to $300 is ruled with
+    # its amount, and since nothing shows he has $300, "or all in for less".
+    report = _rule(standard, {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
+                              "players": {1: None, 2: None, 3: None}, "street": "flop", "pot": 20,
+                              "actions": [{"seat": 1, "action": "bet", "to": 100}],
+                              "disputed": {"seat": 2, "said": "raise to three hundred"}})
+    wager = next(r for r in report.rulings if r.decides == "wager")
+    assert wager.effects["wager_to"] == 30000
+    assert "$300 in all, or all in for less if he has less than $300 behind" in wager.sentence
+    # with the stack given, no such words
+    given = _rule(standard, {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
+                             "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop", "pot": 20,
+                             "actions": [{"seat": 1, "action": "bet", "to": 100}],
+                             "disputed": {"seat": 2, "said": "raise to three hundred"}})
+    assert "all in for less" not in next(r for r in given.rulings if r.decides == "wager").sentence
