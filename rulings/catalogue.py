@@ -27,6 +27,20 @@ class Fact(LazyFrozen):
     values: tuple[str, ...] = ()    # for enums
     source: str | None = None       # for inputs: the incident field it comes from
     default: Any = None             # for derived facts: the value when no rule derives it (None: stays unknown)
+    asked_if: tuple = ()            # for questions: (fact, test) pairs that must hold to ask it (its premise)
+
+    def premise_fails(self, known: dict[str, Any]) -> bool:
+        """Whether the question's premise is known to be false (a raise to have missed, with no raise made)."""
+        for name, test in self.asked_if:
+            value = known.get(name)
+            if value is None:
+                continue
+            if isinstance(test, dict):
+                if "above" in test and not (not isinstance(value, bool) and value > test["above"]):
+                    return True
+            elif value != test:
+                return True
+        return False
 
     @property
     def numeric(self) -> bool:
@@ -69,7 +83,8 @@ def facts() -> dict[str, Fact]:
         out[name] = filled(Fact, {"name": name, "kind": spec["kind"], "type": spec["type"],
                                   "description": spec["description"], "question": spec.get("question", ""),
                                   "values": tuple(spec.get("values", ())), "source": spec.get("from"),
-                                  "default": default})
+                                  "default": default,
+                                  "asked_if": tuple(sorted((spec.get("asked_if") or {}).items()))})
     return out
 
 

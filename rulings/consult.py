@@ -41,7 +41,8 @@ def askable(fact: Fact) -> bool:
     if fact.kind != "input" or fact.type not in ("enum", "bool") or not fact.source or "[" in fact.source:
         return False
     parts = fact.source.split(".")
-    return len(parts) == 1 or (len(parts) == 2 and parts[0] in _ASKABLE_ROOTS)
+    return len(parts) == 1 or (len(parts) == 2 and parts[0] in _ASKABLE_ROOTS) or \
+        (len(parts) == 3 and parts[0] == "procedure")   # a field of a procedure section the incident gives
 
 
 def allowed(fact: Fact) -> tuple[Any, ...]:
@@ -173,20 +174,29 @@ def _reports(report: Report) -> list[Report]:
     return [report, *report.more_acts]
 
 
+def _now_numbers(one: Report) -> tuple:
+    """The numbers WHAT HAPPENS NOW says (who puts in or gets back what, what the next player faces)."""
+    import re
+    return tuple(m for line in one.now for m in re.findall(r"\d[\d,]*(?:\.\d+)?", line))
+
+
 def _signature(report: Report, matters: frozenset[str] | None = None) -> tuple:
-    """Per act, the rulings in force (on the given matters only, when given) and the open conflicts."""
+    """Per act, the rulings in force (on the given matters only, when given), the numbers of WHAT HAPPENS NOW
+    and the open conflicts."""
     return tuple((tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
                                for r in one.rulings if matters is None or group_of(r.decides) in matters)),
+                  _now_numbers(one) if matters is not None else (),
                   tuple(tuple(c) for c in one.conflicts))
                  for one in _reports(report))
 
 
 def _own_matters(report: Report) -> frozenset[str] | None:
-    """The matters the dispute is about: those of the rulings in force now, in any act (None: nothing is
-    ruled yet, so any answer that brings a ruling matters). A question whose answers only add a ruling on
-    some other matter (a side deal, a pot count) cannot change the ruling on the dispute and is not asked."""
-    own = {group_of(r.decides) for one in _reports(report) for r in one.rulings}
-    own |= {m for m, spec in matters()[0].items() if (spec or {}).get("about") in own}
+    """The matter the dispute is about: that of the ruling that leads each act's report (``now.lead`` puts the
+    ruling on the dispute's own matter first), and the matters that lie within it (None: nothing is ruled yet,
+    so any answer that brings a ruling matters). A question whose answers only add or change a ruling on some
+    other matter (a side deal, who may point it out) cannot change the ruling on the dispute: it is kept
+    apart, under "also worth asking"."""
+    own = {group_of(one.rulings[0].decides) for one in _reports(report) if one.rulings}
     return frozenset(own) or None
 
 
@@ -217,6 +227,7 @@ class Step:
     data: dict = field(default_factory=dict)        # the incident with the answers written in
     answers: dict = field(default_factory=dict)
     outcomes: list[str] = field(default_factory=list)   # each disputed act's, in hand order (``outcome``: all)
+    also: list[dict] = field(default_factory=list)   # also worth asking: answers change a ruling on another matter
 
 
 class Consultation:
@@ -313,12 +324,19 @@ class Consultation:
                     names.append(name)
             candidates = [(name, None, _path(cat[name])) for name in names]
         questions, order = [], list(cat)
+        also: list[dict] = []
+        everything = _signature(report)
         for name, act, where in candidates:
             key = answer_key(name, act)
             if key in answers or key in skipped or name in skipped:
                 continue
-            q = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own)
-            if q is not None:
+            if cat[name].premise_fails(reports[(act or 1) - 1].facts):   # "missed the raise" with no raise made
+                continue
+            q = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own, everything)
+            if q is not None and q.pop("_also", False):
+                also.append({"fact": name, "question": q["question"], "key": q["key"], "rules": q["rules"],
+                             **({"act": act} if act is not None else {})})
+            elif q is not None:
                 questions.append(q)
         # a rule's own question first, then one where leaving it out matches no answer (it decides),
         # then the one whose answers split the rulings most
@@ -330,12 +348,17 @@ class Consultation:
         for n, r in enumerate(reports, 1):
             mine = [q for q in questions if q.get("act") in (None, n)] or [q for q in open_ if q.get("act", 1) == n]
             outcomes.append("ruled" if r.rulings else "questions" if mine else "not_covered")
-        return Step(combined(outcomes), report, questions, open_, data, answers, outcomes)
+        return Step(combined(outcomes), report, questions, open_, data, answers, outcomes, also)
 
     def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple,
                   where: tuple | None = None, act: int | None = None,
-                  own: frozenset[str] | None = None) -> dict | None:
+                  own: frozenset[str] | None = None, everything: tuple | None = None) -> dict | None:
+        """The question with each answer's rulings, when some answer changes the ruling on the dispute's own
+        matter (or a number of WHAT HAPPENS NOW); marked ``_also`` when answers change only a ruling on another
+        matter; None when no answer changes anything."""
         values, signatures, changing, differing = [], set(), 0, set()
+        elsewhere: set[str] = set()
+        current = {r[0] for one in everything or () for r in one[0]}   # the rules in force now
         current_rules: set[str] = set()
         where = where or _path(fact)
         for value in allowed(fact):
@@ -345,12 +368,17 @@ class Consultation:
                 continue   # not a possible answer for this incident (e.g. needs another field first)
             sig = _signature(report, own)
             signatures.add(sig)
+            if everything is not None and own is not None and _signature(report) != everything:
+                elsewhere |= {r.rule for one in _reports(report) for r in one.rulings} - current
             if sig != now:
                 changing += 1
                 differing |= {r.rule for one in _reports(report) for r in one.rulings}
             current_rules |= {r.rule for one in _reports(report) for r in one.rulings}
             outcome = report.outcome if act is None or act == 1 else report.more_acts[act - 2].outcome
             values.append({"value": value, "outcome": outcome, "leads_to": _brief(report, act)})
+        if not changing and elsewhere:
+            return {"fact": fact.name, "question": (asked or {}).get("question") or fact.question,
+                    "key": answer_key(fact.name, act), "rules": sorted(elsewhere), "_also": True}
         if not changing:
             return None
         field_name = fact.name

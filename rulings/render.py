@@ -230,7 +230,11 @@ def report_text(report: Report, verbose: bool = False) -> str:
         lines += ["", "WHAT HAPPENS NOW"] + [f"  {line}" for line in report.now]
     if report.questions:
         lines += ["", "ASK FIRST (the answer could change the ruling):"]
-        lines += [f"  - {q['question']}" for q in report.questions]
+        for q in report.questions:
+            lines.append(f"  - {q['question']}")
+            if q.get("why"):
+                lines.append(f"    why: {q['why']}")
+            lines += [f"    {line}" for line in q.get("under_each") or ()]
     if report.outcome == "not_covered":
         lines += ["", "No rule of this book decides this incident. Not understood:"]
         lines += [f"  - {part}" for part in report.not_covered]

@@ -169,16 +169,27 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
 def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     """The pots, who may win each, the chips nobody called, and the disputed seat's share."""
     pots = pots_now(table)
+    if not pots and incident.pot_unknown:   # a later street has a pot, of a size not given
+        pots = (SidePot(incident.hand.pot_before, tuple(sorted(table.live_seats))),)
     out: dict[str, Any] = {"all_in_players": sum(1 for s in table.live_seats if table.behind[s] == 0)}
     if not pots:
         return out
-    out["main_pot"] = pots[0].amount
+    unknown = incident.pot_unknown   # the main pot holds the pot before this street, not given: its size is unknown
+    stand_in = incident.hand.pot_before if unknown else 0
+    if not unknown:
+        out["main_pot"] = pots[0].amount
     out["side_pot_count"] = len(pots) - 1
     if len(pots) > 1:
         out["side_pots_total"] = sum(p.amount for p in pots[1:])
         out["last_side_pot"] = pots[-1].amount
+
+    def size(i: int, amount: int) -> str:
+        if i or not unknown:
+            return show(amount, setting)
+        more = amount - stand_in
+        return f"(the pot before the {incident.street}, not given" + (f", and {show(more, setting)})" if more else ")")
     out["pots_listed"] = "; ".join(
-        f"{'main pot' if i == 0 else f'side pot {i}'} {show(p.amount, setting)} "
+        f"{'main pot' if i == 0 else f'side pot {i}'} {size(i, p.amount)} "
         f"(seat{'s' if len(p.eligible) != 1 else ''} {', '.join(map(str, p.eligible)) or 'none'})"
         for i, p in enumerate(pots))
     who, excess = uncalled(dict(table.total))
@@ -194,7 +205,8 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     if seat is not None:
         mine = [p for p in pots if seat in p.eligible]
         out["seat_pot_count"] = len(mine)
-        out["seat_can_win"] = sum(p.amount for p in mine)
+        if not (unknown and seat in pots[0].eligible):
+            out["seat_can_win"] = sum(p.amount for p in mine)
         out["seat_in_main_pot"] = seat in pots[0].eligible
     return out
 
@@ -450,6 +462,8 @@ def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
     index = split["pot"]
     if index >= len(pots):
         return {"split_pot_missing": True}
+    if index == 0 and incident.pot_unknown:
+        return {}     # the main pot's size is not known: its shares are unknown (the report asks the pot)
     pot = pots[index]
     game = incident.hand.game
     chip = split["smallest_chip"] or game.small_blind or game.bring_in or 1

@@ -316,6 +316,22 @@ def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
             r.effects["owed"] = to - f["chips_to"]
 
 
+def _all_in_for_less(final: list[Ruling], f: dict[str, Any], setting: str) -> None:
+    """A wager ruled with the seat's stack not given: where the chips it asks for are more than the chips he
+    is seen to have put out, his stack could make it all in for less, and the ruling says so with its amount
+    (the arithmetic of table stakes; the rule that sized the wager is unchanged)."""
+    if f.get("stack") is not None or "committed" not in f:
+        return
+    for r in final:
+        to = r.effects.get("wager_to")
+        if r.decides != "wager" or not isinstance(to, int) or to.__class__ is bool:
+            continue
+        more = to - f["committed"] - (f.get("chips_total") or 0)
+        if more > 0 and "all in for less" not in r.sentence:
+            r.sentence = (f"{r.sentence.rstrip()} His stack is not given: the wager is {show(to, setting)} in "
+                          f"all, or all in for less if he has less than {show(to - f['committed'], setting)} behind.")
+
+
 def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
     """The incident's own parameter values (what-if overrides), checked against the book (the reader's check)."""
     out, problems = incident_overrides(book, incident)
@@ -415,6 +431,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
         final, overridden, conflicts = resolve(book, run.fired, settled)
     _complete_change(final, facts_used)
+    _all_in_for_less(final, facts_used, setting)
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],
                     problems=[{"rule": rid, "problem": msg} for rid, msg in failures])
@@ -439,6 +456,17 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     from rulings.now import lead, now   # they read the report this module builds
     report.now = now(incident, report)
     report.rulings = lead(incident, report.rulings)   # the ruling on the dispute's own matter first
+    from rulings.unknowns import probing
+    if incident.pot_unknown and not probing():   # a later street's pot not given: asked where some pot changes it
+        from rulings.unknowns import pot_question
+        own = frozenset(group_of(r.decides) for r in report.rulings[:1])
+        q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
+        if q is not None:
+            report.questions.append(q)
+    if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused \
+            and not probing():
+        from rulings.unknowns import procedure_questions   # no rule matches: ask the catalogue's questions
+        report.questions = procedure_questions(incident, book, lambda one: rule_on(one, book, engine))
     if report.questions:
         report.outcome = "questions"
     elif not report.rulings:

@@ -55,6 +55,8 @@ def _bare(d: Declaration, f: dict[str, Any], ctx: Context) -> int | None:
         return None
     ceiling = f["committed"] + f["stack"] if f.get("stack") is not None else None
     readings = [r for r in bare_readings(literal, ctx.cents, ctx.unit) if ceiling is None or r <= ceiling] or [ceiling]
+    if f.get("pot") is None:
+        return None      # the pot is not known: the reading it decides is unknown (the report asks the pot)
     fitting = [r for r in readings if r <= f["pot"]]
     best = max(fitting) if fitting else readings[0]
     least = f["current_bet"] if d.kind == "amount" and f["facing_bet"] else (f.get("min_raise_to") or 0)
@@ -138,6 +140,8 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
         if f["facing_bet"]:
             return {"said": True}, (f"'{text.strip()}' facing a bet: a share of the pot before his call or after "
                                     "it? What amount did the player mean?")
+        if f.get("pot") is None:
+            return {"said": True}, None   # a share of a pot not known: unknown (the report asks the pot)
         unit = incident.hand.game.betting_unit or (1 if ctx.cents else 100)
         share = f["pot"] * d.pot_percent // 100 // unit * unit
         if share <= 0:

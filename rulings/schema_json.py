@@ -218,12 +218,12 @@ def incident_schema() -> dict[str, Any]:
                        "smallest_chip": _MONEY}, "a tied pot", ("winners",)),
     }
     assert set(props) == set(f.TOP), set(props) ^ set(f.TOP)
-    # The reader's rule (I102): a disputed act on a street after its game's first betting round needs `pot`;
-    # only the first round's pot follows from the blinds and antes. No street opens one family and comes
-    # later in another, so the streets that need it do not depend on the variant.
-    later = [s for fam in f.STREETS.values() for s in fam[1:]]
-    assert not set(later) & {fam[0] for fam in f.STREETS.values()}
-    return {**_obj(props, "an incident", ("game", "players", "button")),
+    # A later street's pot left out is unknown, never refused: the report asks for it when it changes the ruling.
+    props["pot"] = {**_MONEY, "description": "the chips in the middle when the street began; leave it out when "
+                    "it is not known (the first street's follows from the blinds and antes; on a later street the "
+                    "report asks for it only where it changes the ruling)"}
+    studs = [v for v, fam in f.VARIANT_STREETS.items() if fam == "stud"]
+    return {**_obj(props, "an incident", ("game", "players")),
             "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": INCIDENT_ID,
             "title": "rulings incident",
             "description": "A disputed poker incident: the one-street form (street, pot, actions, one disputed act) "
@@ -231,7 +231,7 @@ def incident_schema() -> dict[str, Any]:
                            "a point). Amounts are in the game's units; see docs/incident-format.md.",
             "not": {"anyOf": [{"required": ["streets", "street"]}, {"required": ["streets", "actions"]},
                               {"required": ["streets", "pot"]}]},
-            "if": {"description": "a disputed act on a later street: the pot when that street began is required",
-                   "required": ["street", "disputed"],
-                   "properties": {"street": {"enum": later}, "disputed": {"not": {"type": "null"}}}},
-            "then": {"required": ["pot"]}}
+            "if": {"description": "a stud game has no button (the upcards say who acts); every other game names it",
+                   "required": ["game"],
+                   "properties": {"game": {"required": ["variant"], "properties": {"variant": {"enum": studs}}}}},
+            "then": {}, "else": {"required": ["button"]}}

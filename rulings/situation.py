@@ -51,7 +51,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         "small_blind": game.small_blind, "big_blind": game.big_blind, "ante": game.ante,
         "betting_unit": game.betting_unit, "players_dealt": len(hand.players),
     }
-    if game.bet_sizes:
+    if game.bet_sizes and not incident.limits_unknown:
         f["small_bet"], f["big_bet"] = game.bet_sizes[0], game.bet_sizes[-1]
     f.update(incident.inputs)
     sit = Situation(f)
@@ -61,6 +61,15 @@ def build(incident: Incident, params: ParamValues) -> Situation:
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,
              capped=pos.capped, cap_reached=pos.cap_reached)
+    if incident.limits_unknown:   # a limit game replayed on stand-in sizes: what they size is unknown
+        f.update(min_raise_to=None, max_raise_to=None)
+    if incident.pot_unknown:
+        # A later street's pot not given: what reads the pot is unknown (no rule fires on a guess). The
+        # betting was replayed on a stand-in 0; what the street's own actions fix (the bet faced, the
+        # smallest raise, a no-limit stack's all-in) stands, and a pot-limit maximum does not.
+        f.update(pot=None, pot_in_middle=None, pot_unknown=True)
+        if game.structure == "pot-limit":
+            f["max_raise_to"] = None
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
     f.update(showdown_pots(incident, pos.stacks))   # at a showdown: who is all-in for the main pot only
@@ -92,6 +101,9 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
         f.update(out_of_turn_return(incident, bparams, skipped_seats(incident, actor)))
     f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
+    if incident.limits_unknown:   # the sizes were a stand-in: what they size is unknown
+        for name in ("min_raise_to", "max_raise_to", "options"):
+            f[name] = None
     return sit
 
 

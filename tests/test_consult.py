@@ -65,7 +65,12 @@ def test_consultation_asks_what_matters_and_ends_with_the_complete_ruling(standa
         else:
             answers[q["fact"]] = known
     assert asked[0] == "noticed" and "noticed" in answers
-    assert _rulings(step.report) == _rulings(full)
+    # the ruling on the dispute's own matter (the wager) is the complete incident's; who pointed it out only
+    # brings in a ruling on another matter (the objection is valid), so it is "also worth asking", not asked
+    def wager(report):
+        return [r for r in _rulings(report) if report.final(r[1]).decides == "wager"]
+    assert wager(step.report) == wager(full) and wager(full)
+    assert asked == ["noticed"] and "pointed_out_by" in [a["fact"] for a in step.also]
     assert step.outcome == "ruled"
     # words_first was left out and never asked: no answer to it changes this ruling
     assert "words_first" not in asked
@@ -217,3 +222,53 @@ def test_typed_mode_stops_after_five_wrong_answers_instead_of_looping(capsys):
     from rulings.ask import run
     assert run(None, None, None, read=lambda _: "limitless", out=io.StringIO()) == 2
     assert "no usable answer for game after 5 tries" in capsys.readouterr().err
+
+
+def test_each_question_kept_has_an_answer_that_changes_the_ruling_on_the_disputes_matter(standard):
+    """The podium's pot-limit raise (RRP-PL-1: "raise to four hundred" over a $50 bet into a $100 pot, cut to
+    the $250 maximum): every question asked has an answer that changes the wager ruling or a number of WHAT
+    HAPPENS NOW; the ones that only bring in a ruling on another matter are "also worth asking"."""
+    import re
+
+    from rulings.ruling import group_of
+    book, engine = standard
+    c = Consultation(book, engine)
+    data = _partial()
+    step = c.step(data)
+    lead = group_of(step.report.rulings[0].decides)
+    assert lead == "wager" and step.questions
+
+    def on_matter(report):
+        return ([(r.rule, r.ruling, sorted(r.effects.items())) for r in report.rulings if group_of(r.decides) == lead],
+                re.findall(r"\d[\d,]*", " ".join(report.now)))
+    now = on_matter(step.report)
+    for q in step.questions:
+        changed = []
+        for value in allowed(facts()[q["fact"]]):
+            probe = apply_answers(data, {q["fact"]: value})
+            changed.append(on_matter(rule_on(incident_from_data(probe), book, engine)) != now)
+        assert any(changed), q["fact"]
+    also = {a["fact"] for a in step.also}
+    assert {"pointed_out_by", "side_deal"} <= also and not also & {q["fact"] for q in step.questions}
+    for name in also:   # none of them changes the wager ruling
+        for value in allowed(facts()[name]):
+            probe = apply_answers(data, {name: value})
+            assert on_matter(rule_on(incident_from_data(probe), book, engine))[0] == now[0], name
+
+
+def test_a_yes_no_question_means_its_words_and_needs_its_premise(standard):
+    """"Did the player put his chips in without noticing the raise?": yes is unaware_of_raise (RRP-BR-RELEASE:
+    he may take them back); it is not asked where no raise was made."""
+    book, engine = standard
+    c = Consultation(book, engine)
+    assert facts()["unaware_of_raise"].question == "Did the player put his chips in without noticing the raise?"
+    raised = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 4,
+              "players": {1: 1000, 2: 1000, 3: 1000, 4: 1000}, "street": "flop", "pot": 20,
+              "actions": [{"seat": 1, "action": "bet", "to": 100}, {"seat": 2, "action": "raise", "to": 300}],
+              "disputed": {"seat": 3, "chips": [100], "released": True}}
+    q = next(q for q in c.step(raised).questions if q["fact"] == "unaware_of_raise")
+    yes = next(v for v in q["values"] if v["value"] is True)
+    assert "He missed the raise" in " ".join(r["sentence"] for r in yes["leads_to"])
+    bet_only = {**raised, "actions": raised["actions"][:1]}
+    step = c.step(bet_only)
+    assert "unaware_of_raise" not in [q["fact"] for q in step.questions] + [a["fact"] for a in step.also]

@@ -100,9 +100,12 @@ def test_rulings_ask_asks_each_act_and_writes_the_answer_into_that_act(tmp_path)
     src.write_text(TWO_ACTS)
     out = io.StringIO()
 
-    def read(prompt: str) -> str:     # yes to act 2's question about the raise; every other question skipped
+    # yes to act 2's question whether the caller misunderstood the bet; every other question skipped (no raise
+    # was made, so "did he miss the raise?" is asked of neither act)
+    def read(prompt: str) -> str:
         last = out.getvalue().rsplit("QUESTION", 1)[-1]
-        return "1" if "the raise" in last and "(act 2)" in last else "s"
+        assert "the raise" not in last
+        return "1" if "misunderstood" in last and "(act 2)" in last else "s"
     saved = tmp_path / "done.yaml"
     assert run(str(src), None, str(saved), read=read, out=out) == 0
     text = out.getvalue()
@@ -110,7 +113,7 @@ def test_rulings_ask_asks_each_act_and_writes_the_answer_into_that_act(tmp_path)
     final = text.rsplit("Incident ", 2)
     assert "he adds $75" in final[1] and "seat 3" in final[2] and "he adds $60" not in final[2]
     done = yaml.safe_load(saved.read_text())
-    assert done["disputed"][0] == {**two_acts()["disputed"][0], "unaware_of_raise": True}   # act 2: seat 3
+    assert done["disputed"][0] == {**two_acts()["disputed"][0], "misunderstood": True}   # act 2: seat 3
     assert done["disputed"][1] == two_acts()["disputed"][1]
 
 
@@ -146,36 +149,38 @@ def test_a_consultation_asks_the_questions_of_every_act(client, svc):
     step = client.post("/api/consult", json={"incident": two_acts(), "table": "5"}, headers=floor).json()
     assert _owed(step["report"]) == EXPECTED
     keys = {q["key"]: q for q in step["questions"]}
-    # did the player not know the bet was raised? asked of each act, written into that act
-    assert keys["unaware_of_raise@1"]["act"] == 1 and keys["unaware_of_raise@2"]["act"] == 2
-    assert keys["unaware_of_raise@1"]["field"] == "disputed.1.unaware_of_raise"   # act 1 is listed second
-    leads = {v["value"]: [x["ruling"] for x in v["leads_to"]] for v in keys["unaware_of_raise@2"]["values"]}
+    # did the caller misunderstand the bet? asked of each act, written into that act; no raise was made, so
+    # "did he miss the raise?" is asked of neither
+    assert not [k for k in keys if k.startswith("unaware_of_raise")]
+    assert keys["misunderstood@1"]["act"] == 1 and keys["misunderstood@2"]["act"] == 2
+    assert keys["misunderstood@1"]["field"] == "disputed.1.misunderstood"   # act 1 is listed second
+    leads = {v["value"]: [x["ruling"] for x in v["leads_to"]] for v in keys["misunderstood@2"]["values"]}
     assert leads == {True: ["call-may-be-withdrawn"], False: ["short-call-completed"]}
     cid = step["consultation"]["id"]
-    answers = {"unaware_of_raise@2": True}
+    answers = {"misunderstood@2": True}
     after = client.post("/api/consult", json={"incident": two_acts(), "answers": answers, "consultation": cid},
                         headers=floor).json()
     first, second = _acts(after["report"])
     assert first["rulings"][0]["effects"] == {"wager_to": 100, "owed": 75}          # act 1 unchanged
     assert second["rulings"][0]["rule"] == "misdeclared-calls.gross-misunderstanding"  # RRP NL rule 10
     assert second["rulings"][0]["effects"] == {"returned": 40}                      # his $40 go back
-    assert "unaware_of_raise@2" not in [q["key"] for q in after["questions"]]
-    assert "unaware_of_raise@1" in [q["key"] for q in after["questions"]]
+    assert "misunderstood@2" not in [q["key"] for q in after["questions"]]
+    assert "misunderstood@1" in [q["key"] for q in after["questions"]]
     recorded = client.post("/api/rule", json={"incident": two_acts(), "answers": answers, "consultation": cid},
                            headers=floor).json()
     entry = client.get(f"/api/log/{recorded['entry']['id']}", headers=floor).json()
-    assert entry["answers"] == [{"fact": "unaware_of_raise", "question": keys["unaware_of_raise@2"]["question"],
+    assert entry["answers"] == [{"fact": "misunderstood", "question": keys["misunderstood@2"]["question"],
                                  "answer": True, "act": 2}]
     assert set(entry["rules"]) == {SHORT_CALL, "misdeclared-calls.gross-misunderstanding"}
     trail = entry["trail"]
     assert [t["step"] for t in trail] == [1, 2]
     assert trail[1]["answered"] == entry["answers"]
-    assert {"fact": "unaware_of_raise", "act": 1} in [{k: q.get(k) for k in ("fact", "act")}
+    assert {"fact": "misunderstood", "act": 1} in [{k: q.get(k) for k in ("fact", "act")}
                                                        for q in trail[0]["questions"]]
     # an answer must say which act it is about, and name one that exists; nothing is recorded
     count = count_entries(svc)
-    for bad, hint in (({"unaware_of_raise": True}, "unaware_of_raise@1 or unaware_of_raise@2"),
-                      ({"unaware_of_raise@3": True}, "acts 1 to 2, in hand order")):
+    for bad, hint in (({"misunderstood": True}, "misunderstood@1 or misunderstood@2"),
+                      ({"misunderstood@3": True}, "acts 1 to 2, in hand order")):
         r = client.post("/api/rule", json={"incident": two_acts(), "answers": bad}, headers=floor)
         assert r.status_code == 422 and r.json()["error"]["code"] == "answer"
         assert hint in r.json()["error"]["problems"][0]["hint"]

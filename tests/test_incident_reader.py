@@ -569,24 +569,28 @@ PLO_FLOP = ("game: {variant: omaha, structure: pot-limit, blinds: [1, 2]}\nbutto
             "players: {1: 300, 2: 300, 3: 300}\nstreet: flop\n")
 
 
-def test_a_later_street_without_its_pot_is_refused_never_taken_as_empty():
-    # PLO $1/$2 on the flop, "pot" and no pot given: read as 0 it made a $2 "pot" bet; and a bet of $50 was
-    # refused as above a $2 maximum. The pot is asked for instead (I102), alone: no I106 from a guessed pot.
-    with pytest.raises(ProblemsError) as err:
-        incident_from_text(PLO_FLOP + "disputed: {seat: 1, said: pot}\n", "bad.yaml")
-    [problem] = err.value.problems
-    assert problem.code == "I102" and "pot: how much was in the middle when the flop began" in problem.message
-    assert refused(PLO_FLOP + "actions: [{seat: 1, action: bet, to: 50}]\ndisputed: {seat: 2, said: call}\n") == \
-        [("I102", "pot")]
-    # Given, the pot rules: $60 in the middle makes "pot" a bet of $60; pot: 0 said outright is an empty middle.
+def test_a_later_street_without_its_pot_is_unknown_never_refused_nor_taken_as_empty():
+    # PLO $1/$2 on the flop, "pot" and no pot given: read as 0 it once made a $2 "pot" bet, then it was refused
+    # (I102). Now the pot is unknown: the facts that read it are left out, a $50 bet is not refused as above a
+    # guessed maximum, and nothing is ruled on a guessed pot.
     book, _ = books.load(compile=False)
-    f = build(incident_from_text(PLO_FLOP + "pot: 60\ndisputed: {seat: 1, said: pot}\n"),
-              book.param_values("cash", {})).facts
+    values = book.param_values("cash", {})
+    read = incident_from_text(PLO_FLOP + "disputed: {seat: 1, said: pot}\n", "nopot.yaml")
+    assert read.pot_unknown
+    f = build(read, values).facts
+    assert f["pot"] is None and f["max_raise_to"] is None and f["pot_unknown"] is True
+    f = build(incident_from_text(PLO_FLOP + "actions: [{seat: 1, action: bet, to: 50}]\n"
+                                 "disputed: {seat: 2, said: call}\n"), values).facts
+    assert f["to_call"] == 5000 and f["pot"] is None
+    # Given, the pot rules: $60 in the middle makes "pot" a bet of $60; pot: 0 said outright is an empty middle.
+    f = build(incident_from_text(PLO_FLOP + "pot: 60\ndisputed: {seat: 1, said: pot}\n"), values).facts
     assert f["max_raise_to"] == 6000 and f["pot"] == 6000
-    assert incident_from_text(PLO_FLOP + "pot: 0\ndisputed: {seat: 1, said: pot}\n").hand.pot_before == 0
-    # The first street's pot is the blinds (and antes): no pot needed preflop.
+    zero = incident_from_text(PLO_FLOP + "pot: 0\ndisputed: {seat: 1, said: pot}\n")
+    assert zero.hand.pot_before == 0 and not zero.pot_unknown
+    # The first street's pot is the blinds (and antes): no pot needed preflop, and it is not unknown.
     pre = PLO_FLOP.replace("street: flop", "street: preflop")
-    assert incident_from_text(pre + "disputed: {seat: 3, said: pot}\n").hand.pot_before == 0
+    got = incident_from_text(pre + "disputed: {seat: 3, said: pot}\n")
+    assert got.hand.pot_before == 0 and not got.pot_unknown
 
 
 SCHEMA_BASE = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3, "players": {1: 200, 2: 200, 3: 200}}
@@ -604,37 +608,34 @@ def _if_holds(cond: dict, data: dict) -> bool:
     return True
 
 
-@pytest.mark.parametrize("variant, street, needs_pot", [
-    ("holdem", "preflop", False), ("holdem", "flop", True), ("holdem", "river", True),
-    ("stud", "third", False), ("stud", "fourth", True), ("stud", "seventh", True),
-    ("lowball", "before-draw", False), ("lowball", "after-draw", True)])
-def test_the_incident_schema_requires_pot_where_the_reader_does(capsys, variant, street, needs_pot):
-    """I102: a disputed act on a later street needs the pot when that street began. The schema says so with
-    if/then on `street`; the reader and the committed schema agree with pot and without it."""
+@pytest.mark.parametrize("variant, street", [
+    ("holdem", "preflop"), ("holdem", "flop"), ("holdem", "river"), ("stud", "third"), ("stud", "fourth"),
+    ("stud", "seventh"), ("lowball", "before-draw"), ("lowball", "after-draw")])
+def test_the_incident_schema_and_the_reader_take_a_later_street_without_its_pot(capsys, variant, street):
+    """A disputed act on a later street with no pot is read (the pot unknown), by the reader and by the
+    committed schema alike; a stud game needs no button, the others do."""
     import json
 
     from rulings.cli.main import main
     from rulings.incident import incident_from_data
     assert main(["schema", "incident"]) == 0
     schema = json.loads(capsys.readouterr().out)
-    cond, then = schema["if"], schema["then"]
-    assert then == {"required": ["pot"]} and set(cond) <= {"description", "required", "properties"}
-    assert cond["required"] == ["street", "disputed"]
-    assert all(set(sub) <= {"enum", "not"} for sub in cond["properties"].values())
+    assert "pot" not in schema["required"] and "button" not in schema["required"]
+    studs = schema["if"]["properties"]["game"]["properties"]["variant"]["enum"]
+    assert "stud" in studs and "razz" in studs and "holdem" not in studs
+    assert schema["then"] == {} and schema["else"] == {"required": ["button"]}
     game = {"holdem": SCHEMA_BASE["game"],
             "stud": {"structure": "fixed-limit", "ante": 1, "bring_in": 2, "bet_sizes": [5, 10]},
             "lowball": {"structure": "fixed-limit", "blinds": [1, 2], "bet_sizes": [2, 4]}}[variant]
     game = {**game, "variant": variant}
     without = {**SCHEMA_BASE, "game": game, "street": street, "disputed": {"seat": 1, "said": "call"}}
-    with_pot = {**without, "pot": 30}
-    # the schema: the condition holds on a later street, and then pot is required
-    assert _if_holds(cond, without) is needs_pot and _if_holds(cond, with_pot) is needs_pot
-    assert not _if_holds(cond, {k: v for k, v in without.items() if k != "disputed"})   # no act: no pot asked for
-    # the reader: refuses the later street without pot (I102, on pot), reads it with pot, the first street either way
-    incident_from_data(with_pot)
-    if needs_pot:
-        with pytest.raises(ProblemsError) as err:
-            incident_from_data(without)
-        assert [(p.code, p.path[0]) for p in err.value.problems] == [("I102", "pot")]
+    later = street not in ("preflop", "third", "before-draw")
+    assert incident_from_data(without).pot_unknown is later
+    assert not incident_from_data({**without, "pot": 30}).pot_unknown
+    buttonless = {k: v for k, v in without.items() if k != "button"}
+    if variant == "stud":   # no button: the upcards say who acts
+        assert len(incident_from_data(buttonless).hand.players) == 3
     else:
-        incident_from_data(without)
+        with pytest.raises(ProblemsError) as err:
+            incident_from_data(buttonless)
+        assert [(p.code, p.path[0]) for p in err.value.problems] == [("I102", "button")]

@@ -236,7 +236,12 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
                                 "check the pot and the listed actions"))
         chips = sum(c for m in act.disputed.motions for c in m)
         stack = pos.stacks.get(act.disputed.seat)
-        if chips and stack is not None and chips > stack:
+        if stack == 0 and (chips or act.disputed.said is not None):
+            where = (*act.path, act.chips_key) if chips else (*act.path, "said")
+            out.append(_problem(incident, where, "I107", f"seat {act.disputed.seat} is all in already: he has "
+                                "no chips behind to bet, call or raise with", "check the seat, the stack or the "
+                                "actions listed before the act"))
+        elif chips and stack is not None and chips > stack:
             out.append(_problem(incident, (*act.path, act.chips_key), "I107", f"{show(chips, setting)} is more than the "
                                 f"{show(stack, setting)} seat {act.disputed.seat} had behind",
                                 "check the chips or the stack"))

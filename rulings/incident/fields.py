@@ -21,7 +21,7 @@ from rulings.incident.hand import read_at, read_awards, read_showdown, read_stre
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.records import evolve
 from rulings.incident.procedure import read_procedure
-from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards
+from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards, twice_keyed
 from rulings.incident.table import read_table
 from rulings.money import major
 from rulings.problems import ProblemsError
@@ -79,8 +79,6 @@ def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
         r.bad(("game", "bet_sizes"), "I103", "give the bet sizes as a list, one per street or [small, big]")
         sizes = []
     bet_sizes = [r.money(s, ("game", "bet_sizes", i)) for i, s in enumerate(sizes)]
-    if structure in ("fixed-limit", "spread-limit") and not bet_sizes:
-        r.bad(("game", "bet_sizes"), "I102", f"a {structure} game needs its bet sizes", "e.g. bet_sizes: [20, 40]")
     family = STREETS[VARIANT_STREETS.get(variant or "holdem", "board")]
     if len(bet_sizes) == 2 and len(family) > 2:   # [small, big]: small bets on the first half of the streets
         bet_sizes = [bet_sizes[0]] * 2 + [bet_sizes[1]] * (len(family) - 2)
@@ -317,7 +315,10 @@ def _card_counts(r: Reader, data: dict, variant: str, board: tuple[str, ...]) ->
 def _stacks(r: Reader, players_raw: Any) -> dict[int, int | None]:
     stacks: dict[int, int | None] = {}
     if isinstance(players_raw, dict):
+        skip = twice_keyed(r, players_raw, ("players",))
         for seat, stack in players_raw.items():
+            if seat in skip:
+                continue
             seat = seat_key(seat)
             s = r.whole(seat, ("players", seat))
             if s is not None:
@@ -364,7 +365,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     order = sorted(stacks)
     if button is not None:
         order = [s for s in order if s > button] + [s for s in order if s <= button]
-    elif stacks:
+    elif stacks and family is not STREETS["stud"]:   # stud has no button: the upcards set who acts
         r.bad(("button",), "I102", "which seat has the button?",
               f"button: {order[-1]} (a seat of the hand: {', '.join(map(str, order))}; "
               "or the empty seat a dead button is on)")
@@ -375,18 +376,16 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     board: tuple[str, ...] = ()
     street_upcards: dict[str, dict[int, tuple[str, ...]]] = {}
     pot: int | None = 0
+    pot_unknown = False
     street = None
     if whole:
         log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions)
     else:
         street = r.choice(data.get("street", family[0]), family, ("street",))
         pot = r.money(data.get("pot", 0), ("pot",))
-        if "pot" not in data and street not in (None, family[0]) and data.get("disputed") is not None:
-            # Only the first street's pot follows from the blinds and antes; a later one is never guessed as 0.
-            r.bad(("pot",), "I102", f"how much was in the middle when the {street} began? The {street}'s own "
-                  "actions do not tell, and the pot decides pot-limit maximums, a 'pot' bet and a bare number",
-                  "pot: the chips in the middle before this street (pot: 0 if it was empty), "
-                  "or the whole hand under streets:")
+        # Only the first street's pot follows from the blinds and antes; a later one not given is unknown, never
+        # guessed: the betting is replayed on a stand-in 0, and the facts that read the pot are left unknown.
+        pot_unknown = "pot" not in data and street not in (None, family[0])
         actions, paths = _actions(r, data.get("actions"), ("actions",), seats)
         if street is not None:
             log = [(street, actions, paths)]
@@ -395,6 +394,9 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     showdown = read_showdown(r, data.get("showdown"), seats, folded)
     awards = read_awards(r, data.get("pots_won"), seats, folded)
     acts = _acts(r, data, seats, log, street)
+    stand_in = _limits_needed(r, game, log, acts)
+    limits_unknown = stand_in is not None
+    game = stand_in or game
     top_after, _ = _actions(r, data.get("after"), ("after",), seats)
     if isinstance(data.get("disputed"), list) and data.get("after") is not None:
         r.bad(("after",), "I105", "with several disputed acts, each act gives what came after it",
@@ -444,7 +446,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
                    for p in players]
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
-                      pot_before=(pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
+                      pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     acts.sort(key=lambda a: (family.index(a.street), a.after_count))
     if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
@@ -454,7 +456,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         if whole or showdown or awards else None
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
-                        procedure, tuple(acts), hand_log, action_paths, None, whole_hand)
+                        procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown,
+                        limits_unknown=limits_unknown)
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read
@@ -462,6 +465,38 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if r.problems or later:
         raise ProblemsError(r.problems + later)
     return evolve(incident, checked=checked)
+
+
+STAND_IN_POT = 10 ** 12   # minor units: above any pot-limit maximum a hand's actions can reach
+
+
+def _stand_in(game: Game) -> int:
+    """What the betting is replayed on when a later street's pot is not given: nothing in no-limit and the
+    limit games (the pot sizes no bet there), and in pot-limit a pot no action can exceed (the maximum is then
+    unknown, never a refusal: rulings/situation.py leaves it out)."""
+    return STAND_IN_POT if game.structure == "pot-limit" else 0
+
+
+SIZED = ("bet", "raise", "complete")   # actions a limit game sizes by its bet sizes
+
+
+STAND_IN_LIMIT = 100   # minor units: the bet size a limit game with no sizes given is replayed on (never shown)
+
+
+def _limits_needed(r: Reader, game: Game | None, log: list, acts: list[Act]) -> Game | None:
+    """A limit game's bet sizes are needed only where something is sized by them: a bet, raise or complete in
+    the hand, or a disputed act with chips or words. Who brings it in, a miscalled hand or a clock call
+    are ruled without them (I102 only where they would be read); the game is then replayed on a stand-in
+    size and returned with ``limits_unknown`` for the facts (rulings/situation.py leaves the sizes out)."""
+    if game is None or game.structure not in ("fixed-limit", "spread-limit") or game.bet_sizes or game.big_blind:
+        return None
+    sized = any(a.kind in SIZED for _, actions, _ in log for a in actions) or \
+        any(a.disputed.motions or a.disputed.said is not None for a in acts)
+    if sized:
+        r.bad(("game", "bet_sizes"), "I102", f"a {game.structure} game needs its bet sizes here: they size "
+              "the bets and raises", "e.g. bet_sizes: [20, 40]")
+        return None
+    return replace(game, bet_sizes=(STAND_IN_LIMIT,) * game.betting_rounds)
 
 
 def each_act(incident: Incident) -> list[Incident]:
@@ -502,9 +537,10 @@ def _upcards(r: Reader, data: dict, seats: set[int], seed: dict[int, str]) -> tu
         if not isinstance(raw, dict):
             r.bad(("upcards",), "I103", "upcards are a mapping of seat to card, e.g. {1: Kd, 2: 2c}")
             raw = {}
+        skip = twice_keyed(r, raw, ("upcards",))
         for key, value in raw.items():
             seat = seat_key(key)
-            if r.whole(seat, ("upcards", key)) is None:
+            if key in skip or r.whole(seat, ("upcards", key)) is None:
                 continue
             if seats and seat not in seats:
                 r.bad(("upcards", key), "I105", f"seat {seat} is not in the hand")

@@ -13,7 +13,7 @@ from typing import Any
 
 from rulings.betting import Action
 from rulings.incident.model import Award, ShowdownEvent
-from rulings.incident.reader import Reader, read_cards, seat_key
+from rulings.incident.reader import Reader, read_cards, seat_key, twice_keyed
 
 STREET_KEYS = ("street", "actions", "board", "upcards")
 SHOWDOWN_KINDS = ("shows", "mucks", "tables", "declares")
@@ -57,9 +57,10 @@ def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], 
                 board.extend(cards)
         if entry.get("upcards") is not None:
             up = r.mapping(entry["upcards"], here + ("upcards",))
+            skip = twice_keyed(r, up or {}, here + ("upcards",))
             for key, value in (up or {}).items():
                 seat = seat_key(key)
-                if r.whole(seat, here + ("upcards", key)) is None:
+                if key in skip or r.whole(seat, here + ("upcards", key)) is None:
                     continue
                 if seats and seat not in seats:
                     r.bad(here + ("upcards", key), "I105", f"seat {seat} is not in the hand")

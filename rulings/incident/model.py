@@ -147,6 +147,10 @@ class Incident(LazyFrozen):
     checked: Any = None                        # the parameter values the reader checked it under
     whole_hand: Hand | None = None             # the whole log (``hand`` stops at the act ruled on)
     focused: bool = False                      # one of several acts' own incident (``each_act``): ruled on it alone
+    pot_unknown: bool = False                  # a later street's pot not given: ``hand.pot_before`` is a stand-in 0,
+                                               # and every fact that reads the pot is unknown (rulings/situation.py)
+    limits_unknown: bool = False               # a limit game's sizes not given (nothing in the hand is sized by them):
+                                               # replayed on a stand-in size, every fact sized by it left out
 
 
 def hand_at(incident: Incident, act: Act) -> Hand:

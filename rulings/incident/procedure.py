@@ -145,7 +145,11 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int]) -> Any:
             r.bad(path, "I103", "hands are a mapping of seat to cards, e.g. {3: 'AsKd', 5: 'QhQc'}")
             return None
         hands = {}
+        from rulings.incident.reader import twice_keyed
+        skip = twice_keyed(r, value, path)
         for seat, cards in value.items():
+            if seat in skip:
+                continue
             seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
             s = _value(r, "hand_seat", seat, path + (seat,), players)
             c = _cards(r, cards, path + (seat,))

@@ -136,3 +136,19 @@ def read_cards(r: Reader, value: Any, path: tuple) -> tuple[str, ...] | None:
 def seat_key(key: Any) -> Any:
     """A seat given as a mapping key: JSON keys are text."""
     return int(key) if isinstance(key, str) and key.isdigit() else key
+
+
+def twice_keyed(r: "Reader", mapping: dict, path: tuple) -> set:
+    """The keys of a seat mapping that name a seat another key names too (``1`` and ``"1"``): each refused
+    (I105), never merged in silence. Returns the keys to skip."""
+    seen: dict[Any, Any] = {}
+    skip = set()
+    for key in mapping:
+        seat = seat_key(key)
+        if seat in seen and seen[seat] is not key:
+            r.bad(path + (key,), "I105", f"seat {seat} is given twice in {_dotted(path) or 'this mapping'} "
+                  f"(as {seen[seat]!r} and {key!r})", "give each seat once")
+            skip.add(key)
+        else:
+            seen.setdefault(seat, key)
+    return skip

@@ -230,7 +230,7 @@ class Service:
         data_text = row["incident"] if step.data is incident else dumps(step.data)
         done.head = "".join((       # type: ignore[attr-defined]
             '{"outcome":', dumps(out["outcome"]), ',"report":', report_text, ',"questions":', dumps(out["questions"]),
-            ',"open":', dumps(out["open"]), ',"incident":', data_text, ',"answers":', dumps(out["answers"])))
+            ',"also":', dumps(out.get("also", [])), ',"open":', dumps(out["open"]), ',"incident":', data_text, ',"answers":', dumps(out["answers"])))
 
         def committed(fut: Future) -> None:
             if fut.exception() is not None:
@@ -263,8 +263,8 @@ def step_json(step: Step) -> dict:
     report["outcome"] = step.outcomes[0] if step.outcomes else step.outcome
     for act, outcome in zip(report.get("more_acts", ()), step.outcomes[1:]):
         act["outcome"] = outcome
-    return {"outcome": step.outcome, "report": report, "questions": step.questions, "open": step.open,
-            "incident": step.data, "answers": step.answers}
+    return {"outcome": step.outcome, "report": report, "questions": step.questions, "also": step.also,
+            "open": step.open, "incident": step.data, "answers": step.answers}
 
 
 # ---------------------------------------------------------------- helpers

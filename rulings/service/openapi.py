@@ -80,6 +80,10 @@ def document() -> dict:
                 "field": {"type": "string"}, "asked_by": {"type": ["string", "null"]},
                 "rules": {"type": "array", "items": {"type": "string"}},
                 "values": {"type": "array", "items": obj}}}},
+            "also": {"type": "array", "description": "also worth asking: questions whose answers change only a "
+                     "ruling on another matter than the dispute's", "items": {"type": "object", "properties": {
+                         "fact": {"type": "string"}, "key": {"type": "string"}, "question": {"type": "string"},
+                         "act": {"type": "integer"}, "rules": {"type": "array", "items": {"type": "string"}}}}},
             "open": {"type": "array", "items": obj}, "incident": obj, "answers": obj,
             "entry": {"type": "object", "description": "only from /api/rule: the log entry written"},
             "consultation": {"type": "object", "description": "only from /api/consult: the step recorded",

@@ -437,7 +437,8 @@ def floor_post(request: Request) -> Response:
     questions = [question_view(q) for q in step.get("questions", [])]
     ctx["asked_now"] = {q.get("key", q["fact"]) for q in questions}
     ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
-                     "questions": questions, "open": step.get("open", []), "problems": [],
+                     "questions": questions, "also": step.get("also", []), "open": step.get("open", []),
+                     "problems": [],
                      "entry": step.get("entry"), "book": report.get("rulebook", book)}
     return render(request, "floor.html", **ctx)
 
@@ -448,7 +449,7 @@ def _as_dict(step: Any) -> dict:
         return step
     from rulings.render import report_json
     out = {"outcome": step.outcome, "report": report_json(step.report), "questions": step.questions,
-           "open": step.open, "incident": step.data, "answers": step.answers}
+           "also": step.also, "open": step.open, "incident": step.data, "answers": step.answers}
     if getattr(step, "entry", None) is not None:
         out["entry"] = step.entry
     return out

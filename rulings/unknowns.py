@@ -1,0 +1,201 @@
+"""What the ruling depends on among the facts the floor did not give: the question, why, and the ruling under each answer.
+
+A later street's pot is often not known at the table. The reader leaves it
+unknown (``Incident.pot_unknown``) and the facts that read it are left out, so
+no rule fires on a guess. Whether the pot matters to *this* ruling is found by
+ruling again with pots put in: when every pot gives the rulings on the
+dispute's own matter the report already has, the pot is not asked; otherwise
+the report asks for it and shows the ruling under the answers that differ.
+
+The pots tried are a scale of the game's unit (the big blind, else the small
+bet, else the bet faced) from 1 to 500 units; between two neighbours whose
+rulings differ in kind (another rule or ruling, not only another amount) the
+threshold is found by halving, to the unit. Each stretch of pots that rules
+alike is shown by its first pot (and, for a stretch that only changes the
+amount, its first and last pot of the scale). Nothing here decides a ruling:
+every answer is ruled by the book through ``rule_on``.
+"""
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any, Callable
+
+from rulings.betting import BettingError
+from rulings.problems import ProblemsError
+from rulings.money import major, show, to_minor
+from rulings.records import evolve
+
+_PROBING: ContextVar[bool] = ContextVar("probing", default=False)   # ruling a trial answer: ask nothing more
+
+
+def probing() -> bool:
+    """Whether a trial answer is being ruled on: its report asks no questions of its own (no question within
+    a question: each trial is one ruling, never a search)."""
+    return _PROBING.get()
+
+
+def _trial(rule: Callable[[Any], Any], incident: Any) -> Any:
+    token = _PROBING.set(True)
+    try:
+        return rule(incident)
+    finally:
+        _PROBING.reset(token)
+
+
+SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
+REFUSED = (("", "refused", ()),)                  # the rulings of a pot the hand cannot have
+MAX_RULINGS = 40                                   # rulings run for one question, at most
+
+
+def _unit(incident: Any) -> int:
+    game = incident.hand.game
+    for v in (game.big_blind, game.bet_sizes[0] if game.bet_sizes else 0, game.small_blind):
+        if v:
+            return v
+    return 100
+
+
+def with_pot(incident: Any, pot: int) -> Any:
+    """The incident with the pot before its street given."""
+    hand = evolve(incident.hand, pot_before=pot)
+    whole = incident.whole_hand
+    if whole is not None:
+        whole = hand if whole is incident.hand else evolve(whole, pot_before=pot)
+    return evolve(incident, hand=hand, whole_hand=whole, pot_unknown=False)
+
+
+def _own(report: Any, group_of: Callable[[str], str], matters: frozenset[str]) -> tuple:
+    return tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
+                        for r in report.rulings if not matters or group_of(r.decides) in matters))
+
+
+def _kind(sig: tuple) -> tuple:
+    return tuple((rule, ruling) for rule, ruling, _ in sig)
+
+
+def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: Callable[[str], str],
+                 matters: frozenset[str]) -> dict | None:
+    """The pot question for a report ruled with the pot unknown, or None when no pot changes its ruling.
+
+    ``rule`` rules on an incident (the book's ``rule_on``); ``matters`` are the dispute's own matters (empty:
+    every ruling counts).
+    """
+    unit = _unit(incident)
+    setting = report.setting
+    runs: dict[int, tuple] = {}
+    reports: dict[int, Any] = {}
+
+    def at(pot: int) -> tuple:
+        if pot not in runs:
+            try:
+                got = _trial(rule, with_pot(incident, pot))
+            except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
+                got = None
+            reports[pot] = got
+            runs[pot] = REFUSED if got is None else _own(got, group_of, matters)
+        return runs[pot]
+
+    now = _own(report, group_of, matters)
+    pots = [k * unit for k in SCALE]
+    sigs = [at(p) for p in pots]
+    if all(s == now for s in sigs):
+        return None
+    # thresholds between neighbours whose rulings differ in kind
+    points = list(pots)
+    for lo, hi in zip(pots, pots[1:]):
+        if _kind(at(lo)) == _kind(at(hi)):
+            continue
+        a, b = lo, hi
+        while b - a > unit and len(runs) < MAX_RULINGS:
+            mid = (a + b) // 2 // unit * unit
+            if mid in (a, b):
+                break
+            if _kind(at(mid)) == _kind(at(a)):
+                a = mid
+            else:
+                b = mid
+        points.append(b)
+    points = sorted(set(p for p in points if runs.get(p, REFUSED) != REFUSED))
+    answers: list[dict] = []
+    stretch: list[int] = []
+    for p in points + [None]:
+        if p is not None and stretch and _kind(runs[p]) == _kind(runs[stretch[0]]):
+            stretch.append(p)
+            continue
+        if stretch:
+            shown = [stretch[0]] if len(stretch) == 1 or runs[stretch[0]] == runs[stretch[-1]] \
+                else [stretch[0], stretch[len(stretch) // 2], stretch[-1]]
+            for i, q in enumerate(dict.fromkeys(shown)):
+                one = reports[q]
+                answers.append({
+                    "pot": major(q), "from": major(stretch[0]) if i == 0 else None,
+                    "same_as_now": runs[q] == now,
+                    "rulings": [{"rule": r.rule, "ruling": r.ruling, "sentence": r.sentence}
+                                for r in one.rulings if not matters or group_of(r.decides) in matters]})
+        stretch = [p] if p is not None else []
+    street = incident.street
+    readers = sorted({r["rule"] for a in answers if not a["same_as_now"] for r in a["rulings"]})
+    changes = [a for a in answers if not a["same_as_now"]]
+    if not changes:
+        return None
+    lines = []
+    for a in answers:
+        said = "; ".join(r["sentence"] for r in a["rulings"]) or "no ruling on the dispute"
+        lines.append(f"if the pot before the {street} was {show(to_minor(a['pot']), setting)}: {said}")
+    return {"fact": "pot", "question": f"How much was in the pot when the {street} began?",
+            "asked_by": readers[0] if readers else None, "rules": readers,
+            "why": f"the ruling on the dispute depends on it ({', '.join(readers)})",
+            "field": "pot", "type": "money", "answers": answers, "under_each": lines}
+
+
+
+def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) -> list[dict]:
+    """For a table procedure no rule decides as given: the catalogue's question for each of its section's facts
+    left out that some rule reads, and, for a yes/no or a choice, only when an answer brings a ruling (each
+    answer ruled by the book, and the rulings shown). A number (the clock's seconds) is asked when a rule reads
+    it: its answers are too many to try."""
+    import copy
+
+    from rulings.catalogue import facts
+    from rulings.engine import rule_reads
+    from rulings.incident import read_incident
+    from rulings.yamlsrc import Located
+    doc = incident.source
+    data = doc.data if doc is not None else None
+    proc = data.get("procedure") if isinstance(data, dict) else None
+    if not isinstance(proc, dict):
+        return []
+    out = []
+    for name, fact in facts().items():
+        parts = (fact.source or "").split(".")
+        if fact.kind != "input" or len(parts) != 3 or parts[0] != "procedure":
+            continue
+        section = proc.get(parts[1])
+        if not isinstance(section, dict) or parts[2] in section:
+            continue
+        readers = sorted(rid for rid, r in book.rules.items() if name in rule_reads(r))
+        if fact.type not in ("bool", "enum"):   # answers not tried: a rule must read what the section gives too
+            given = {n for n, g in facts().items() if g.source and g.source.startswith(f"procedure.{parts[1]}.")
+                     and g.source.split(".")[-1] in section}
+            readers = [rid for rid in readers if rule_reads(book.rules[rid]) & given]
+        if not readers:
+            continue
+        lines = []
+        if fact.type in ("bool", "enum"):
+            for value in ((True, False) if fact.type == "bool" else fact.values):
+                tried = copy.deepcopy(data)
+                tried["procedure"][parts[1]][parts[2]] = value
+                try:
+                    got = _trial(rule, read_incident(Located(doc.file, tried, doc.marks), book))
+                except (ProblemsError, BettingError):
+                    continue
+                if got.rulings:
+                    word = ("yes" if value else "no") if fact.type == "bool" else str(value)
+                    lines.append(f"if {word}: " + " ".join(r.sentence for r in got.rulings[:1]))
+            if not lines:
+                continue
+        out.append({"fact": name, "question": fact.question, "asked_by": readers[0], "rules": readers,
+                    "field": fact.source, "type": fact.type,
+                    "why": f"no rule decides this {parts[1]} question without it ({', '.join(readers[:3])} read it)",
+                    "under_each": lines})
+    return out

@@ -1,0 +1,153 @@
+"""Unknown is not wrong: a fact the floor did not give stays unknown, is asked for only where it changes the
+ruling (with the ruling under the answers that differ), and what is impossible is still refused all at once."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rulings.incident import incident_from_data, incident_from_text
+from rulings.problems import ProblemsError
+from rulings.ruling import rule_on
+from rulings.unknowns import with_pot
+
+THREE = {"button": 3, "players": {1: 1000, 2: 1000, 3: 1000}}
+
+
+def _rule(standard, data):
+    book, engine = standard
+    return rule_on(incident_from_data(data), book, engine)
+
+
+def _pot_questions(report):
+    return [q for q in report.questions if q.get("fact") == "pot"]
+
+
+def test_a_single_oversized_chip_facing_a_bet_is_a_call_whatever_the_pot(standard):
+    # TDA-2024-44 / RRP-BR-ONECHIP: a $25 chip facing a $6 bet calls $6; the turn's pot is not given and
+    # plays no part, so it is neither refused nor asked.
+    for structure, game in (("no-limit", {"blinds": [1, 3]}), ("fixed-limit", {"blinds": [1, 3], "bet_sizes": [3, 6]})):
+        report = _rule(standard, {**THREE, "game": {"structure": structure, **game}, "street": "turn",
+                                  "actions": [{"seat": 1, "action": "bet", "to": 6}],
+                                  "disputed": {"seat": 2, "chips": [25]}})
+        wager = next(r for r in report.rulings if r.decides == "wager")
+        assert wager.effects["wager_to"] == 600 and wager.effects["returned"] == 1900, structure
+        assert not _pot_questions(report) and report.outcome == "ruled"
+
+
+def test_a_fixed_limit_raise_is_ruled_without_the_pot(standard):
+    # $3-$6 on the turn: "raise" facing a $6 bet is one raise, to $12 (RRP-BR-ONECHIP's game); no pot needed.
+    report = _rule(standard, {**THREE, "game": {"structure": "fixed-limit", "blinds": [1, 3], "bet_sizes": [3, 6]},
+                              "street": "turn", "actions": [{"seat": 1, "action": "bet", "to": 6}],
+                              "disputed": {"seat": 2, "said": "raise"}})
+    wager = next(r for r in report.rulings if r.decides == "wager")
+    assert wager.effects["wager_to"] == 1200 and not _pot_questions(report) and report.outcome == "ruled"
+
+
+def test_pot_in_pot_limit_with_no_pot_asks_for_it_and_shows_the_maximum_under_each_answer(standard):
+    # RRP-NLPL-INTRO: pot $100 and a $50 bet, the pot raise is $250 in all: the maximum is the pot before the
+    # street plus $150 (the bet, the call and the bet again), up to the $1,000 stack.
+    book, engine = standard
+    data = {**THREE, "game": {"variant": "omaha", "structure": "pot-limit", "blinds": [1, 2]}, "street": "turn",
+            "actions": [{"seat": 1, "action": "bet", "to": 50}], "disputed": {"seat": 2, "said": "pot"}}
+    incident = incident_from_data(data)
+    report = rule_on(incident, book, engine)
+    [q] = _pot_questions(report)
+    assert report.outcome == "questions" and q["question"] == "How much was in the pot when the turn began?"
+    assert "pot-limit.pot-declared" in q["why"] and len(q["answers"]) >= 2
+    for answer, line in zip(q["answers"], q["under_each"]):
+        pot = int(answer["pot"])
+        most = min(pot + 150, 1000)
+        [sentence] = [r["sentence"] for r in answer["rulings"]]
+        assert f"${most:,}" in sentence and line.startswith(f"if the pot before the turn was ${pot:,}:"), line
+    # the pot answered: the ruling RRP gives
+    given = rule_on(with_pot(incident, 10000), book, engine)
+    assert next(r for r in given.rulings if r.decides == "wager").effects["wager_to"] == 25000
+    assert not _pot_questions(given)
+    # and the same incident with its pot written in rules alike, asking nothing about it
+    written = _rule(standard, {**data, "pot": 100})
+    assert [(r.rule, r.effects) for r in written.rulings] == [(r.rule, r.effects) for r in given.rulings]
+
+
+def test_a_pot_limit_overbet_with_no_pot_shows_where_the_pot_decides(standard):
+    # "raise to four hundred" facing $50 in pot-limit: with $200 or more in the middle $400 is within the pot
+    # raise (200 + 150 = 350 ... 250 + 150 = 400); below it, it is cut to the maximum. The answers show a pot
+    # on each side of the threshold the rulings turn on.
+    report = _rule(standard, {**THREE, "game": {"variant": "omaha", "structure": "pot-limit", "blinds": [1, 2]},
+                              "street": "turn", "actions": [{"seat": 1, "action": "bet", "to": 50}],
+                              "disputed": {"seat": 2, "said": "raise to four hundred", "words_first": "words"}})
+    [q] = _pot_questions(report)
+    kinds = {tuple(r["rule"] for r in a["rulings"]) for a in q["answers"]}
+    assert len(kinds) >= 2
+    pots = [int(a["pot"]) for a in q["answers"]]
+    assert any(p < 250 for p in pots) and any(p >= 250 for p in pots)
+    assert any(re.search(r"\$400", line) for line in q["under_each"])
+
+
+def test_a_limit_game_without_its_sizes_rules_who_brings_it_in_and_refuses_a_bet(standard):
+    # RRP §3 Ties rule 1: the lowest upcard brings it in (2c of three); no limits, and no button in stud.
+    data = {"game": {"variant": "stud", "structure": "fixed-limit", "ante": 1, "bring_in": 2},
+            "players": {1: 100, 2: 100, 3: 100}, "upcards": {1: "Kd", 2: "2c", 3: "9h"}, "disputed": {"seat": 1}}
+    report = _rule(standard, data)
+    assert [r.effects.get("bring_in_seat") for r in report.rulings] == [2] and report.outcome == "ruled"
+    assert "small_bet" not in report.facts and report.facts.get("min_raise_to") is None
+    with pytest.raises(ProblemsError) as err:   # a bet the sizes would size: they are needed (I102)
+        incident_from_data({**data, "actions": [{"seat": 2, "action": "bring-in", "to": 2},
+                                                {"seat": 3, "action": "complete", "to": 5}], "disputed": {"seat": 1, "said": "raise"}})
+    assert ("I102", ("game", "bet_sizes")) in [(p.code, p.path) for p in err.value.problems]
+
+
+def test_what_is_impossible_is_still_refused_all_at_once():
+    # a bet by a seat already all in (once ruled "all in for $0"), seat 1 keyed twice, and a card dealt twice
+    text = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 3\n"
+            "players: {1: 100, 2: 40, 3: 500, \"3\": 200}\nstreet: flop\npot: 20\n"
+            "actions: [{seat: 1, action: check}, {seat: 2, action: bet, to: 40}, {seat: 3, action: raise, to: 100},"
+            " {seat: 1, action: fold}]\ndisputed: {seat: 2, said: raise to 200}\n")
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(text, "bad.yaml")
+    got = [(p.code, p.path) for p in err.value.problems]
+    assert got == [("I105", ("players", "3"))], got   # the seat keyed twice first: no hand is replayed on it
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(text.replace(', "3": 200', ""), "bad.yaml")
+    [p] = err.value.problems
+    assert (p.code, p.path) == ("I107", ("disputed", "said")) and "all in already" in p.message
+    with pytest.raises(ProblemsError) as err:   # chips from the all-in seat too
+        incident_from_text(text.replace(', "3": 200', "").replace("said: raise to 200", "chips: [25]"), "bad.yaml")
+    assert [(p.code, p.path) for p in err.value.problems] == [("I107", ("disputed", "chips"))]
+
+
+def test_a_procedure_no_rule_decides_asks_the_catalogues_question_not_not_covered(standard):
+    # TDA-2024-29/30: a clock called by a player needs the caller at his seat; where he stood is not given.
+    # Nothing is ruled as given, so the report asks it, with the ruling under each answer (25 + 5 seconds
+    # in a tournament).
+    data = {"game": {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"}, "button": 4,
+            "players": {1: 5000, 2: 5000, 3: 5000, 4: 5000},
+            "procedure": {"clock": {"seat": 4, "called_by": "player", "caller_seat": 2, "facing_bet": True}}}
+    report = _rule(standard, data)
+    assert report.outcome == "questions" and not report.not_covered
+    q = next(q for q in report.questions if q["fact"] == "clock_caller_seated")
+    assert q["question"] == "Was the player who called the clock at his seat?" and q["field"] == \
+        "procedure.clock.caller_seated"
+    yes, no = q["under_each"]
+    assert yes.startswith("if yes:") and "25 seconds" in yes and no.startswith("if no:") and "not" in no
+    # answered, it is ruled and asks nothing more about it
+    answered = _rule(standard, {**data, "procedure": {"clock": {**data["procedure"]["clock"], "caller_seated": False}}})
+    assert answered.rulings and not [q for q in answered.questions if q["fact"] == "clock_caller_seated"]
+
+
+def test_a_wager_ruled_with_no_stack_states_its_amount_or_all_in_for_less(standard):
+    # TDA-2024-57 / table stakes: "raise to 300" facing $100, stacks not given: the raise to $300 is ruled with
+    # its amount, and since nothing shows he has $300, "or all in for less".
+    report = _rule(standard, {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
+                              "players": {1: None, 2: None, 3: None}, "street": "flop", "pot": 20,
+                              "actions": [{"seat": 1, "action": "bet", "to": 100}],
+                              "disputed": {"seat": 2, "said": "raise to three hundred"}})
+    wager = next(r for r in report.rulings if r.decides == "wager")
+    assert wager.effects["wager_to"] == 30000
+    assert "$300 in all, or all in for less if he has less than $300 behind" in wager.sentence
+    # with the stack given, no such words
+    given = _rule(standard, {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
+                             "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop", "pot": 20,
+                             "actions": [{"seat": 1, "action": "bet", "to": 100}],
+                             "disputed": {"seat": 2, "said": "raise to three hundred"}})
+    assert "all in for less" not in next(r for r in given.rulings if r.decides == "wager").sentence
