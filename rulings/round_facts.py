@@ -100,6 +100,12 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["next_committed"] = table.committed[nxt]
         if table.behind[nxt] is not None:
             out["next_all_in_to"] = table.committed[nxt] + table.behind[nxt]
+    if not table.big_bet:
+        out["cap_heads_up"] = table.heads_up()
+        out["cap_heads_up_at_start"] = table.began_heads_up
+        if not table.uncapped and table.bets < table.cap:
+            out["cap_bets_left"] = table.cap - table.bets
+        out["two_round_game"] = table.rounds == 2
     if not table.big_bet and table.capped():
         out["uncapped_raise_to"] = table.full_level + street_bet(table.hand.game, table.street)
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
