@@ -93,10 +93,21 @@ def now(incident: Incident, report: Any) -> list[str]:
             line += f": he puts in {money(owed)}{more}"
         elif isinstance(back, int) and back > 0:
             line += f": {money(back)} goes back to him"
+        adds = w.effects.get("correction_adds")
+        if isinstance(adds, int) and adds > 0 and not (isinstance(owed, int) and owed > 0):
+            line += f": he adds {money(adds)} to his bet"
         if w.discretion is not None:   # the usual answer, not a settled one; who acts next depends on it
             lines.append(_usual(line) + ".")
+            alt, alt_back = w.effects.get("if_corrected_to"), w.effects.get("if_corrected_returned")
+            if isinstance(alt, int) and isinstance(alt_back, int):
+                lines.append(f"If the floor corrects it instead: the wager and each call of it go to {money(alt)}"
+                             f" and each of those players gets {money(alt_back)} back.")
             return lines + _beside(report, w, lines)
         lines.append(line + ".")
+        over = w.effects.get("bet_over_all_in")
+        if isinstance(over, int) and over > 0:
+            lines.append(f"The {money(over)} of the bet above his all-in goes back to the bettor unless another "
+                         "player calls it (then it makes a side pot).")
         each = w.effects.get("callers_get_back")
         if isinstance(each, int) and each > 0:
             lines.append(f"Each player who called it gets {money(each)} back.")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulings.betting import BettingError, Params, Position
 from rulings.betting.arithmetic import position
 from rulings.betting.limits import street_bet
+from rulings.betting import side_pots
 from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table
@@ -100,6 +101,12 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["next_committed"] = table.committed[nxt]
         if table.behind[nxt] is not None:
             out["next_all_in_to"] = table.committed[nxt] + table.behind[nxt]
+    if not table.big_bet:
+        out["cap_heads_up"] = table.heads_up()
+        out["cap_heads_up_at_start"] = table.began_heads_up
+        if not table.uncapped and table.bets < table.cap:
+            out["cap_bets_left"] = table.cap - table.bets
+        out["two_round_game"] = table.rounds == 2
     if not table.big_bet and table.capped():
         out["uncapped_raise_to"] = table.full_level + street_bet(table.hand.game, table.street)
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
@@ -182,6 +189,9 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     if len(pots) > 1:
         out["side_pots_total"] = sum(p.amount for p in pots[1:])
         out["last_side_pot"] = pots[-1].amount
+    this_street = _main_pot_this_street(table)
+    if this_street is not None and not unknown and 0 < this_street < pots[0].amount:
+        out["main_pot_this_round"] = this_street
 
     def size(i: int, amount: int) -> str:
         if i or not unknown:
@@ -209,6 +219,21 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
             out["seat_can_win"] = sum(p.amount for p in mine)
         out["seat_in_main_pot"] = seat in pots[0].eligible
     return out
+
+
+def _main_pot_this_street(table: Table) -> int | None:
+    """The part of the main pot bet on this street (the rest was in the middle before it), when the money
+    from earlier streets is one pot: every live seat put the same in before this street. None otherwise."""
+    k = _last_street(table) - table.hand.first_street + (1 if table.hand.game.ante else 0)
+    closed = len(table.banked) > k      # the round is over and its chips are in the middle (a run-out)
+    chips = table.banked[k] if closed else table.committed
+    if not any(chips.values()):
+        return None
+    before = {s: sum(c.get(s, 0) for c in table.banked[:k]) for s in table.live_seats}
+    if len(set(before.values())) > 1:
+        return None
+    pots = side_pots(dict(chips), set(table.folded), table.behind)
+    return pots[0].amount if pots else None
 
 
 def _straddle_posts(hand: Any) -> list[tuple[int, int]]:
@@ -477,6 +502,9 @@ def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
     if odd:
         out["odd_chip_seats"] = " and ".join(str(s) for s in winners[:odd])
         out["odd_chip_value"] = chip
+        out["odd_chip_share"] = share + chip
+    out["split_shares_listed"] = ", ".join(
+        f"seat {s} {show(share + (chip if i < odd else 0), setting)}" for i, s in enumerate(winners))
     return out
 
 

@@ -78,14 +78,14 @@ def test_setting_defaults_apply_where_the_house_sets_nothing(tmp_path):
 def test_a_house_over_a_house_inherits_settings_and_disabled_rules(tmp_path):
     write(tmp_path, "parent.yaml", HEAD.replace("trial", "parent") + textwrap.dedent("""\
         parameters: {raise_cap.max_raises: 4, reopen.limit_rule: full_bet}
-        disable: [{rule: raise-caps.heads-up-no-cap, reason: the cap holds heads-up}]
+        disable: [{rule: raise-caps.no-cap-in-big-bet-games, reason: a limit room}]
         """))
     child = write(tmp_path, "child.yaml", "rulebook: child\nextends: parent\ntitle: Child room\n"
                   "parameters: {raise_cap.max_raises: 5}\n")
     book = load_house(child, standard_book())
     assert (book.name, book.extends) == ("child", "parent")
     assert book.settings == {"raise_cap.max_raises": 5, "reopen.limit_rule": "full_bet"}
-    assert book.disabled == {"raise-caps.heads-up-no-cap": "the cap holds heads-up"}
+    assert book.disabled == {"raise-caps.no-cap-in-big-bet-games": "a limit room"}
 
 
 BAD = {
@@ -240,13 +240,13 @@ def test_test_house_fails_a_change_the_house_did_not_declare(tmp_path, capsys):
     assert "FAIL raise-caps.cap-reached" in out and "overridden by trial.cap-is-four-bets" in out
     assert ("changed by: added rule trial.cap-is-four-bets, which is not declared an exception to "
             "raise-caps.cap-reached nor its replacement") in out
-    # `rulings diff` lists the same four examples (two failed, two changed) with the same cause; the
+    # `rulings diff` lists the same six examples (two failed, four changed) with the same cause; the
     # standard exception capped-before-heads-up-stays-capped inherits cap-reached's tests, so it is
     # narrower than the trial rule and keeps its own ruling
     from tests.test_house_changes_agree import changed_in_test_output, words
     assert main(["diff", str(house), "--format", "json"]) == 0
     from_diff = {(e["rule"], e["example"]): words(e) for e in json.loads(capsys.readouterr().out)["examples"]}
-    assert changed_in_test_output(out) == from_diff and len(from_diff) == 4
+    assert changed_in_test_output(out) == from_diff and len(from_diff) == 6
     assert set(from_diff.values()) == {"changed by: added rule trial.cap-is-four-bets"}
 
 

@@ -59,7 +59,8 @@ def test_tda_series_the_five_bet_cap_turns_a_capped_round_into_one_raise_more(ca
     e = diff_examples("tda-series", capsys)[("raise-caps.cap-reached", "$20/$40, A bets, B raises, C re-raises, "
                                                                        "A caps at $80; B owes two more bets, $40")]
     assert e["before"] == ["raise-caps.cap-reached: capped (to_call $40)"]
-    assert e["after"] == ["options.reopened-by-full-raise: options-reopened (to_call $40, min_raise_to $100)"]
+    assert e["after"] == ["options.reopened-by-full-raise: options-reopened (to_call $40, min_raise_to $100)",
+                          "raise-caps.last-raise-caps-the-round: last-raise (to_call $40, min_raise_to $100)"]
     assert (e["causes"], e["found"], e["book"]) == (["parameter raise_cap.max_raises (3 -> 4)"], "but-for", "standard")
 
 

@@ -89,7 +89,7 @@ def test_rrp_kill_7_killer_who_wins_kills_again_for_the_same_amount(standard):
 def test_rrp_kill_9_underpaid_required_kill_made_up(standard):
     table = {"kill_posted": {"seat": 3, "amount": 40, "required": True}, "kill_button_face_up": True,
              "underpaid": {"seat": 5, "amount": 20}}
-    assert ruled(standard, incident(table), "underpaid").effects == {"kill_underpaid_short": 2000}
+    assert ruled(standard, incident(table), "underpaid").effects == {"kill_underpaid_short": 2000, "to_call": 4000}
 
 
 # --- every parameter value changes the ruling --------------------------------------------------

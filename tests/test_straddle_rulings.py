@@ -169,7 +169,7 @@ def test_a_straddle_said_with_no_chips_is_the_standard_two_big_blinds(tmp_path):
 def test_a_straddle_said_for_another_size_is_judged_by_the_size_rule(tmp_path):
     # "straddle a hundred": a $100 straddle at $10/$25 is not exactly two big blinds: it goes back (RRP-NL-14).
     report = _rule(tmp_path, _said(3, "straddle a hundred", chips=""), house=False)
-    assert [(r.rule, r.effects) for r in report.rulings] == [("straddles.wrong-size", {"returned": 100_00})]
+    assert [(r.rule, r.effects) for r in report.rulings] == [("straddles.wrong-size", {"returned": 100_00, "straddle_least": 50_00})]
 
 
 def test_a_straddle_said_in_the_whole_hand_form_is_read_the_same_way(tmp_path):

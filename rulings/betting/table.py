@@ -102,6 +102,7 @@ class Table:
     bets: int = 0                            # limit: bets and raises counted toward the cap
     cursor: int | None = None                # index in order from which the next actor is searched
     uncapped: bool = False
+    began_heads_up: bool = False             # limit: fewer than three players counted toward the cap as the round began
     short_all_in: tuple[int, Money] | None = None
     blinds: Blinds | None = None
     bb_seat: int | None = None               # blinds.bb_seat on the first street, read at every action there
@@ -334,7 +335,8 @@ class Table:
         variant = self.params.heads_up_exception
         if variant not in HEADS_UP_EXCEPTIONS:
             self.heads_up_variant()     # refuses it
-        if variant == "at_round_start" and self.heads_up():
+        self.began_heads_up = self.heads_up()
+        if variant == "at_round_start" and self.began_heads_up:
             self.uncapped = True
         if not self.big_bet:
             self.review_cap()
