@@ -143,6 +143,9 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
         standard = standard_book()
     except ProblemsError as exc:
         problems += exc.problems
+    else:
+        from rulings.rulebook.load import undescribed_keys
+        problems += undescribed_keys(standard)
     own = {f.resolve() for f in (ROOT / "standard").glob("*.yaml")}
     found: list[Path] = []
     for raw in paths:

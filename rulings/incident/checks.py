@@ -102,11 +102,12 @@ def _problem(incident: Incident, path: tuple, code: str, message: str, hint: str
     return _problem_in(incident.source, path, code, message, hint)
 
 
-def _problem_in(source: Any, path: tuple, code: str, message: str, hint: str | None = None) -> Problem:
+def _problem_in(source: Any, path: tuple, code: str, message: str, hint: str | None = None,
+                key: bool = False) -> Problem:
     text = f"{_dotted(path)}: {message}"
     if source is None:
         return Problem("<incident>", 0, 0, code, text, path, hint=hint)
-    return source.problem(path, code, text, hint)
+    return source.problem(path, code, text, hint, key)
 
 
 def params_key(values: Any) -> tuple:
@@ -138,10 +139,13 @@ def overrides_of(book: Any, params: dict[str, Any], source: Any) -> tuple[dict[s
     out, problems = {}, []
     for name, value in params.items():
         p = book.parameters.get(name)
+        if p is None:   # the name is wrong: the caret under it, and the nearest name
+            close = did_you_mean(name, book.parameters)
+            problems.append(_problem_in(source, ("params", name), "I104", f"unknown parameter '{name}'",
+                                        f"did you mean '{close}'?" if close else
+                                        "rulings params lists the book's parameters", key=True))
+            continue
         try:
-            if p is None:
-                close = did_you_mean(name, book.parameters)
-                raise ValueError(f"unknown parameter '{name}'" + (f"; did you mean '{close}'?" if close else ""))
             out[name] = p.coerce(value)
         except ValueError as exc:
             problems.append(_problem_in(source, ("params", name), "I104", str(exc)))

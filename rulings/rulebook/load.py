@@ -149,20 +149,49 @@ def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem],
 def house_key_warning(doc: Located, at: tuple, key: str, described: dict[str, str] | None) -> Problem:
     """R607: a room's own citation key that nothing describes, with the keys the book does describe."""
     import dataclasses
+
+    def nearest(pool: list[str]) -> str | None:   # by what follows HOUSE-, which every key shares
+        close = did_you_mean(key[6:], [k[6:] for k in pool])
+        if close is None:
+            return None
+        (room, _, n), (other, _, m) = key.rpartition("-"), ("HOUSE-" + close).rpartition("-")
+        return None if room == other and n.isdigit() and m.isdigit() else "HOUSE-" + close   # another rule
     if described is None:   # a topic file: the catalogue is the only place a key is described
         catalogue = sorted(k for k in citations() if k.startswith("HOUSE-"))
-        close = did_you_mean(key, catalogue)
+        close = nearest(catalogue)
         message = f"house citation key '{key}' is not in the citation catalogue (rulings/citations.yaml)"
         listed = "the catalogue has " + ", ".join(catalogue)
     else:
         own = sorted(described)
-        close = did_you_mean(key, own)
+        close = nearest(own)
         message = (f"house citation key '{key}' is described nowhere: neither the citation catalogue nor the "
                    "citations: of this book (or of a book it extends) has it")
         listed = ("this book describes " + ", ".join(own) if own else "this book describes no house keys") + \
             f"; to keep it, add under citations: '{key}: where the room's posted rules say it'"
     problem = doc.problem(at, "R607", message, (f"did you mean '{close}'? " if close else "") + listed)
     return dataclasses.replace(problem, severity="warning")
+
+
+def undescribed_keys(book: Rulebook) -> list[Problem]:
+    """R607 for the standard book as loaded (from the cache, which keeps no warnings): each room's own key
+    a rule or parameter cites that the catalogue lacks, at the key. Files are read only when one is found."""
+    known = citations()
+    found = [(part.origin.file, kind, name, key) for kind, parts in (("rules", book.rules), ("parameters", book.parameters))
+             for name, part in parts.items() for key in part.cites
+             if str(key).startswith("HOUSE-") and key not in known]
+    out: list[Problem] = []
+    for file, kind, name, key in found:
+        doc, _ = load_file(Path(file))
+        if doc is None or not isinstance(doc.data, dict):
+            continue
+        if kind == "rules":
+            rule = book.rules[name]
+            at: tuple = _rule_path(doc, rule)
+            cites = rule.cites
+        else:
+            at, cites = ("parameters", name), book.parameters[name].cites
+        out.append(house_key_warning(doc, at + ("cites", list(cites).index(key)), str(key), None))
+    return out
 
 
 def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parameter],
