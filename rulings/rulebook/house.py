@@ -122,14 +122,18 @@ def _read(path: Path) -> tuple[Located, dict, list[Problem], set[tuple]]:
     top = faulted_parts(faults, ())
     if "extends" in top:
         raise ProblemsError(problems)
-    data = {k: v for k, v in doc.data.items() if k not in top or k in ("parameters", "disable", "rules")}
+    data = {k: v for k, v in doc.data.items() if k not in top or k in ("parameters", "disable", "rules", "citations")}
     data.setdefault("rulebook", path.stem)
     data.setdefault("title", "")
-    for part, empty in (("parameters", {}), ("disable", []), ("rules", [])):
+    for part in ("disable", "rules"):
         if (part,) in faults:
-            data[part] = empty
-    bad = faulted_parts(faults, ("parameters",))
-    data["parameters"] = {k: v for k, v in (data.get("parameters") or {}).items() if k not in bad}
+            data[part] = []
+    for part in ("parameters", "citations"):   # a malformed entry set aside, the others kept
+        if (part,) in faults:
+            data[part] = {}
+        bad = faulted_parts(faults, (part,))
+        data[part] = {k: v if k not in bad else "" for k, v in (data.get(part) or {}).items()
+                      if k not in bad or part == "citations"}   # a key described badly: described still
     data["disable"] = [_disabled(raw, faults, ("disable", i)) for i, raw in enumerate(data.get("disable") or [])]
     data["rules"] = [None if ("rules", i) in faults else raw for i, raw in enumerate(data.get("rules") or [])]
     return doc, data, problems, faults

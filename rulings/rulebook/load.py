@@ -348,7 +348,7 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
     all the same, since every fault was reported.
     """
     from rulings.rulebook.conditions import parse_when
-    from rulings.rulebook.schema import faulted, faulted_parts
+    from rulings.rulebook.schema import faulted_parts
     aside = faulted_parts(faults, path)
     rid = raw.get("id") if "id" not in aside else None
     if rid is not None and not RULE_ID.match(str(rid)):
@@ -396,7 +396,7 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
                                     f"'{raw['exception_to']}' and overrides '{raw['overrides']}'",
                                     "exception_to: inherits the rule's conditions, overrides: does not; "
                                     "write one of them", key=True))
-    if rid is None or "when" in aside or faulted(faults, path + ("when",)):
+    if rid is None or "when" in aside:
         return None
     link = (raw.get("exception_to") if "exception_to" not in aside else None) or \
         (raw.get("overrides") if "overrides" not in aside else None)

@@ -169,12 +169,6 @@ def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: lis
     return ok
 
 
-def faulted(faults: set[tuple], path: tuple) -> bool:
-    """Whether the part at ``path``, or any part inside it, is one the shape check set aside."""
-    n = len(path)
-    return any(f[:n] == path for f in faults)
-
-
 def faulted_parts(faults: set[tuple], path: tuple) -> set:
     """The keys (or indices) directly under ``path`` that are set aside, or hold a part that is."""
     n = len(path)
