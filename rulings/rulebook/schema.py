@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import AbstractSet, Any
 
 from rulings.betting.model import PARAM_NAMES
 from rulings.catalogue import did_you_mean
@@ -169,7 +169,7 @@ def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: lis
     return ok
 
 
-def faulted_parts(faults: set[tuple], path: tuple) -> set:
+def faulted_parts(faults: "AbstractSet[tuple]", path: tuple) -> set:
     """The keys (or indices) directly under ``path`` that are set aside, or hold a part that is."""
     n = len(path)
     return {f[n] for f in faults if len(f) > n and f[:n] == path}
