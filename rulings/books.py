@@ -143,6 +143,9 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
         standard = standard_book()
     except ProblemsError as exc:
         problems += exc.problems
+    else:
+        from rulings.rulebook.load import undescribed_keys
+        problems += undescribed_keys(standard)
     own = {f.resolve() for f in (ROOT / "standard").glob("*.yaml")}
     found: list[Path] = []
     for raw in paths:
@@ -178,14 +181,14 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
     for t in topics:
         base = [f for f in standard_files if f.name != t.name]
         try:
-            build_book("standard", "Standard card-room rulebook", base + [t])
+            build_book("standard", "Standard card-room rulebook", base + [t], problems)
         except ProblemsError as exc:
             problems += exc.problems
     if standard is not None:
         from rulings.rulebook.house import load_house, topic_warnings
         for h in dict.fromkeys(houses):
             try:
-                book = load_house(h, standard)
+                book = load_house(h, standard, warnings=problems)
             except ProblemsError as exc:
                 problems += exc.problems
                 continue

@@ -131,7 +131,8 @@ def _house_key(book: Rulebook, key: str) -> str | None:
         users = _citing(house, key)
         if users:
             head = f"{key} — a house rule of {house.title} (rulebook {house.name}, {house.files[-1]})"
-            return "\n".join([head, "  the house's rules that cite it:"] + users)
+            said = [f"  {house.citations[key]}"] if key in house.citations else []
+            return "\n".join([head, *said, "  the house's rules that cite it:"] + users)
     return None
 
 

@@ -90,7 +90,10 @@ def render_text(problems: list[Problem], limit: int = MAX_SHOWN) -> str:
     n = len(problems)
     if n > limit:
         out.append(f"... and {n - limit} more problem{'s' if n - limit != 1 else ''} not shown")
-    out.append(f"{n} problem{'s' if n != 1 else ''} found")
+    warned = sum(1 for p in problems if p.severity == "warning")
+    split = f" ({n - warned} error{'s' if n - warned != 1 else ''}, {warned} warning{'s' if warned != 1 else ''})" \
+        if warned else ""
+    out.append(f"{n} problem{'s' if n != 1 else ''} found{split}")
     return "\n".join(out)
 
 

@@ -26,7 +26,7 @@ def house_rule(i: int) -> str:
     at = 10 + (i * 7) % 400
     return (f"- id: big-house.r{i}\n"
             f"  title: R{i}\n"
-            f"  cites: [HOUSE-B-{i}]\n"
+            f"  cites: [HOUSE-B-1]\n"
             f"  text: Pot {at}.\n"
             f"  when: {{structure: {s}, setting: {t}, street: {u}, pot: {{at_least: {at}}}}}\n"
             f"  then: {{ruling: h{i}, decides: q{i}}}\n"
@@ -39,7 +39,8 @@ def write_big_house(folder: Path, rules: int) -> Path:
     """A house book of ``rules`` rules written to folder/big-house.yaml."""
     path = Path(folder) / "big-house.yaml"
     path.write_text("rulebook: big-house\nextends: standard\ntitle: A room with many house rules\nrules:\n"
-                    + "".join(house_rule(i) for i in range(rules)))
+                    + "".join(house_rule(i) for i in range(rules))
+                    + "citations:\n  HOUSE-B-1: the room's posted rules\n")
     return path
 
 

@@ -215,3 +215,101 @@ def test_adding_a_manager_without_a_terminal_is_a_usage_error_not_a_bug(tmp_path
     assert "internal error" not in run.stderr and "Traceback" not in run.stderr
     assert "rulings: no password was typed (standard input ended): run it at a terminal, or give the password " \
            "on standard input with --password-stdin" in run.stderr
+
+
+SETTING = "example_defaults: {game: {structure: no-limit, blinds: [1, 2]}, button: 2, players: {1: 100, 2: 100}}\n"
+RULE = """\
+  - id: trial.{name}
+    title: A rule of the trial room
+    cites: [WIKI-KILL-2, {key}]
+    text: A rule.
+    when: {{street: river}}
+    then: {{ruling: no-kill, decides: kill}}
+    examples:
+      - {{name: fires, incident: {{street: river}}, expect: {{ruling: no-kill}}}}
+      - {{name: does not, incident: {{street: turn}}, expect: {{fires: false}}}}
+"""
+
+
+def test_a_house_key_no_book_describes_is_a_warning_naming_the_keys_it_does(tmp_path, capsys):
+    """Issue 29: HOUSE-anything was taken without a word. Described under citations:, it passes quietly;
+    undescribed, lint passes with a warning (R607) that lists what the book describes."""
+    body = SETTING + "rules:\n" + RULE.format(name="one", key="HOUSE-TRIAL-1") + \
+        RULE.format(name="two", key="HOUSE-TRAIL-1").replace("river", "flop")
+    code, err = lint(tmp_path, body + "citations:\n  HOUSE-TRIAL-1: posted rule 1\n", capsys)
+    assert code == 0, err
+    assert "trial.yaml:17:26: warning R607: house citation key 'HOUSE-TRAIL-1' is described nowhere" in err
+    assert "hint: did you mean 'HOUSE-TRIAL-1'? this book describes HOUSE-TRIAL-1; to keep it, add under " \
+           "citations: 'HOUSE-TRAIL-1: where the room's posted rules say it'" in err
+    assert err.count("R607") == 1 and err.rstrip().endswith("1 problem found (0 errors, 1 warning)")
+    code, err = lint(tmp_path, body + "citations:\n  HOUSE-TRIAL-1: posted rule 1\n  HOUSE-TRAIL-1: rule 1 "
+                     "of the trail room\n", capsys)
+    assert (code, err) == (0, "")
+
+
+def test_a_house_over_a_house_may_cite_the_keys_the_book_below_describes(tmp_path, capsys):
+    (tmp_path / "base.yaml").write_text(HEAD.replace("trial", "base") + "citations:\n  HOUSE-BASE-4: rule 4\n",
+                                        encoding="utf-8")
+    top = tmp_path / "top.yaml"
+    top.write_text("rulebook: top\nextends: base.yaml\ntitle: Top room\n" + SETTING + "rules:\n" +
+                   RULE.format(name="one", key="HOUSE-BASE-4").replace("trial.", "top."), encoding="utf-8")
+    assert main(["lint", str(top)]) == 0
+    assert "R607" not in capsys.readouterr().err
+
+
+def test_a_house_describes_only_its_own_keys(tmp_path, capsys):
+    code, err = lint(tmp_path, "citations:\n  TDA-2024-45: our reading\n", capsys)
+    assert code == 1
+    assert "trial.yaml:5:3: error R105: 'TDA-2024-45' is not a house citation key" in err
+
+
+def test_explain_gives_a_house_key_in_the_words_of_its_book(capsys):
+    assert main(["explain", "HOUSE-BOARDWALK-9"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1] == "  Boardwalk posted rule 9: a split pot never kills"
+
+
+def test_a_disable_without_its_reason_still_has_its_rule_checked(tmp_path, capsys):
+    code, err = lint(tmp_path, "disable:\n  - {rule: kill-pots.two-in-a-rwo}\n", capsys)
+    assert code == 1
+    assert "trial.yaml:5:5: error R102: missing required key 'reason'" in err
+    assert "trial.yaml:5:12: error R104: unknown rule 'kill-pots.two-in-a-rwo'" in err
+    assert "2 problems found" in err
+
+
+def test_a_misspelt_key_is_not_also_called_missing(tmp_path, capsys):
+    """exeption_to: is an unknown key meant for exception_to, so the rule may inherit its conditions: it is
+    not also told that it lacks when:. A when: misspelt is not also a missing when:. Each rule's other
+    mistakes are still named."""
+    rule = RULE.format(name="one", key="WIKI-KILL-1")
+    body = "rules:\n" + rule.replace("    when: {street: river}\n", "    exeption_to: kill-pots.full-kill\n") + \
+        RULE.format(name="two", key="WIKI-KILL-1").replace("when:", "whn:").replace("ruling: no-kill, decides", "ruling: no-kill, decide")
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 1
+    assert "unknown key 'exeption_to'" in err and "unknown key 'whn'" in err and "unknown key 'decide'" in err
+    assert "missing required key 'when'" not in err and "needs 'decides:'" not in err
+    assert "3 problems found" in err
+
+
+def test_an_entry_that_is_no_rule_hides_no_other(tmp_path, capsys):
+    body = "rules:\n  - just words\n" + RULE.format(name="one", key="WIKI-KILL-1").replace("street: river", "streeet: river") + \
+        "  - id: trial.no-then\n    exception_to: kill-pots.ful-kill\n    title: t\n    cites: [WIKI-KILL-2]\n    text: t\n" \
+        "    examples:\n      - {name: a, incident: {street: river}}\n"
+    code, err = lint(tmp_path, body, capsys)
+    assert code == 1
+    for line in ("trial.yaml:5:5: error R106: expected a mapping, found text 'just words'",
+                 "trial.yaml:10:12: error R201: unknown fact 'streeet'",
+                 "trial.yaml:15:5: error R102: missing required key 'then'",
+                 "trial.yaml:16:19: error R104: unknown rule 'kill-pots.ful-kill'",
+                 "trial.yaml:21:9: error R102: missing required key 'expect'"):
+        assert line in err, err
+    assert "5 problems found" in err
+
+
+def test_a_book_without_extends_names_every_mistake_of_its_shape(tmp_path, capsys):
+    book = tmp_path / "trial.yaml"
+    book.write_text("rulebook: trial\ntitle: [a]\ndisable:\n  - {rule: kill-pots.two-in-a-row}\n", encoding="utf-8")
+    assert main(["lint", str(book)]) == 1
+    err = capsys.readouterr().err
+    assert "missing required key 'extends'" in err and "expected text, found a list" in err
+    assert "missing required key 'reason'" in err and "3 problems found" in err

@@ -79,7 +79,8 @@ def test_the_editor_names_the_book_s_own_file_never_the_server_s_folders(tmp_pat
     (p,) = hb.check("pnw-lowball", typo).problems
     assert (p.file, p.line, p.code) == ("pnw-lowball.yaml", 12, "R104")
     assert p.hint == "did you mean 'kill-pots.split-resets-leg-arizona' (standard/kill-pots.yaml:548)?"
-    twice = text.replace("rules:\n", "rules:\n" + text.split("rules:\n", 1)[1].split("\n  - id:", 1)[0] + "\n", 1)
+    first = text.split("rules:\n", 1)[1].split("\n  - id:", 1)[0].split("\n\n# ", 1)[0]   # not the citations: after it
+    twice = text.replace("rules:\n", "rules:\n" + first + "\n", 1)
     dup = [p for p in hb.check("pnw-lowball", twice).problems if p.code == "R103"]
     assert dup and "it is first defined at pnw-lowball.yaml:17" in dup[0].hint
     failing = text.replace("kill_blind: 6, kill_small_bet: 6", "kill_blind: 7, kill_small_bet: 6", 1)

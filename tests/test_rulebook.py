@@ -108,3 +108,36 @@ def test_fact_doc_is_current():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert (ROOT / "docs" / "facts.md").read_text(encoding="utf-8") == mod.render()
+
+
+def test_the_standard_cites_only_house_keys_the_catalogue_has():
+    """A room's own key (HOUSE-...) in a topic file must be in the catalogue: lint warns of one that is not
+    (R607), at the key, also when the book comes from the cache (which keeps no warnings)."""
+    from rulings.rulebook.load import undescribed_keys
+    book, _ = books.load(compile=False)
+    assert undescribed_keys(book) == []
+
+
+def test_a_topic_file_citing_an_uncatalogued_house_key_loads_with_a_warning_at_the_key(tmp_path):
+    from rulings.rulebook.load import build_book, undescribed_keys
+    arithmetic = ROOT / "tests" / "data" / "arithmetic.yaml"
+    topic = tmp_path / "t.yaml"
+    topic.write_text("""\
+topic: t
+title: T
+rules:
+  - id: t.one
+    title: One
+    cites: [RRP-KILL-INTRO, HOUSE-AZ-KIL]
+    text: A rule.
+    when: {street: river}
+    then: {ruling: no-kill, decides: kill}
+    examples:
+      - {name: a, incident: {street: river}, expect: {ruling: no-kill}}
+      - {name: b, incident: {street: turn}, expect: {fires: false}}
+""", encoding="utf-8")
+    warnings: list = []
+    book = build_book("t", "t", [topic, arithmetic], warnings)
+    assert [(w.line, w.col, w.code, w.severity) for w in warnings] == [(6, 29, "R607", "warning")]
+    assert warnings[0].hint.startswith("did you mean 'HOUSE-AZ-KILL'? the catalogue has HOUSE-AZ-KILL, HOUSE-BBC")
+    assert undescribed_keys(book) == warnings

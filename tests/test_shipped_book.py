@@ -298,9 +298,9 @@ def _layered(root: Path, monkeypatch) -> tuple:
     read: list[str] = []
     real = load.read_topic_files
 
-    def reading(files):
+    def reading(files, *faults):
         read.extend(f.name for f in files)
-        return real(files)
+        return real(files, *faults)
     monkeypatch.setattr(load, "read_topic_files", reading)
     try:
         got = standard_book(root)

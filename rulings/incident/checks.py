@@ -99,10 +99,15 @@ def replayed(hand: Hand, params: Params) -> Replay | None:
 
 
 def _problem(incident: Incident, path: tuple, code: str, message: str, hint: str | None = None) -> Problem:
+    return _problem_in(incident.source, path, code, message, hint)
+
+
+def _problem_in(source: Any, path: tuple, code: str, message: str, hint: str | None = None,
+                key: bool = False) -> Problem:
     text = f"{_dotted(path)}: {message}"
-    if incident.source is None:
+    if source is None:
         return Problem("<incident>", 0, 0, code, text, path, hint=hint)
-    return incident.source.problem(path, code, text, hint)
+    return source.problem(path, code, text, hint, key)
 
 
 def params_key(values: Any) -> tuple:
@@ -112,17 +117,38 @@ def params_key(values: Any) -> tuple:
 
 def incident_overrides(book: Any, incident: Incident) -> tuple[dict[str, Any], list[Problem]]:
     """The incident's own parameter values (what-if overrides), checked against the book (I104)."""
+    return overrides_of(book, incident.params, incident.source)
+
+
+def params_problems(params: dict[str, Any], house: str | None, book: Any, source: Any) -> list[Problem]:
+    """The incident's parameter values checked on their own (I104), for an incident whose hand cannot be
+    built (a wrong street, no game): they do not depend on it, and are named with every other problem."""
+    if not params:
+        return []
+    if book is None:
+        try:
+            book = _book(house)
+        except ProblemsError:
+            return []     # no book to check under: a book problem, reported when the book is loaded to rule
+    return overrides_of(book, params, source)[1]
+
+
+def overrides_of(book: Any, params: dict[str, Any], source: Any) -> tuple[dict[str, Any], list[Problem]]:
+    """Parameter values given in an incident (``params:``), checked against the book (I104)."""
     from rulings.catalogue import did_you_mean
     out, problems = {}, []
-    for name, value in incident.params.items():
+    for name, value in params.items():
         p = book.parameters.get(name)
+        if p is None:   # the name is wrong: the caret under it, and the nearest name
+            close = did_you_mean(name, book.parameters)
+            problems.append(_problem_in(source, ("params", name), "I104", f"unknown parameter '{name}'",
+                                        f"did you mean '{close}'?" if close else
+                                        "rulings params lists the book's parameters", key=True))
+            continue
         try:
-            if p is None:
-                close = did_you_mean(name, book.parameters)
-                raise ValueError(f"unknown parameter '{name}'" + (f"; did you mean '{close}'?" if close else ""))
             out[name] = p.coerce(value)
         except ValueError as exc:
-            problems.append(_problem(incident, ("params", name), "I104", str(exc)))
+            problems.append(_problem_in(source, ("params", name), "I104", str(exc)))
     return out, problems
 
 

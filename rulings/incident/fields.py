@@ -433,8 +433,9 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if bba and game is not None and game.ante:
         r.bad(("game", "big_blind_ante"), "I105", "a big blind ante replaces the antes of every player",
               "give ante or big_blind_ante, not both")
-    if game is None or not log or not stacks:
-        raise ProblemsError(r.problems)
+    if game is None or not log or not stacks:   # no hand to replay; what does not need one is still checked
+        from rulings.incident.checks import params_problems
+        raise ProblemsError(r.problems + params_problems(params, house, book, doc))
     replay = not any(p[0] in HAND_FIELDS for p in r.paths if p)   # a broken hand is not replayed
     assert game is not None
     players = [Player(s, stacks[s]) for s in order]

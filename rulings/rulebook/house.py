@@ -10,9 +10,9 @@ from pathlib import Path
 from rulings.catalogue import did_you_mean
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.inherit import fact_defaults, inherit_all
-from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule
+from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule, rulings_unread
 from rulings.rulebook.model import Rulebook
-from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape
+from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape, faulted_parts
 from rulings.yamlsrc import Located, load_file
 
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
@@ -25,6 +25,9 @@ HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it
     "rules": _f(Spec("list", "Rules the house adds: new rules, exceptions (exception_to) or replacements "
                              "(replaces).", item=RULE)),
     "example_defaults": _f(EXAMPLE_DEFAULTS),
+    "citations": _f(Spec("dict", "The room's own citation keys its rules cite (HOUSE-ROOM-N, not in the citation "
+                                 "catalogue): key -> where the room's posted rules say it, in plain words.",
+                         item=Spec("str", "Where the room's posted rules say it (e.g. 'posted rule 9, kill pots')."))),
     "disable": _f(Spec("list", "Rules of the extended book the house does not use.",
                        item=Spec("map", "A disabled rule and why.", {
                            "rule": _f(Spec("str", "The id of the rule the house does not use."), True),
@@ -95,11 +98,15 @@ def extended_path(value: str, here: Path) -> Path | None:
     return (sibling if sibling.exists() else find_house(value) or ROOT / "houses" / f"{value}.yaml").resolve()
 
 
-def _read(path: Path) -> tuple[Located, dict, list[Problem]]:
-    """The house file, its data and the problems of its shape. A malformed entry under parameters: or
-    disable: alone is set aside (None in its place, so every other entry keeps its index and its line) and
-    the rest is checked too, so one missing reason does not hide a misspelt parameter; any other malformed
-    part stops here."""
+def _read(path: Path) -> tuple[Located, dict, list[Problem], set[tuple]]:
+    """The house file, its data, the problems of its shape and the parts the shape check set aside.
+
+    Nothing malformed stops the checking of the rest: an entry of parameters:, disable: or rules: that
+    is not as the language says has its malformed parts set aside (the entry keeps its index and its
+    line) and every other part and entry is checked too, so one missing reason does not hide a misspelt
+    parameter, nor a rule without examples an exception to a misspelt rule. Only a file with no
+    ``extends:`` to follow stops at its shape: every rule and parameter is checked against the book it
+    extends."""
     doc, problems = load_file(path)
     if doc is None:
         raise ProblemsError(problems)
@@ -108,16 +115,35 @@ def _read(path: Path) -> tuple[Located, dict, list[Problem]]:
         raise ProblemsError([Problem(doc.file, 0, 0, "R106", "this is not a house rulebook "
                                      "(it has neither rulebook: nor extends:)",
                                      hint="start with rulebook:, extends: and title:")])
-    if not check_shape(doc, doc.data, HOUSE_FILE, (), problems):
-        problems = [_per_setting(doc.data, p) for p in problems]
-        if not all(len(p.path) >= 2 and p.path[0] in ("parameters", "disable") for p in problems):
-            raise ProblemsError(problems)
-        data = dict(doc.data)
-        bad = {p.path[:2] for p in problems}
-        data["parameters"] = {k: v for k, v in (data.get("parameters") or {}).items() if ("parameters", k) not in bad}
-        data["disable"] = [None if ("disable", str(i)) in bad else raw for i, raw in enumerate(data.get("disable") or [])]
-        return doc, data, problems
-    return doc, doc.data, []
+    faults: set[tuple] = set()
+    if check_shape(doc, doc.data, HOUSE_FILE, (), problems, faults):
+        return doc, doc.data, [], faults
+    problems = [_per_setting(doc.data, p) for p in problems]
+    top = faulted_parts(faults, ())
+    if "extends" in top:
+        raise ProblemsError(problems)
+    data = {k: v for k, v in doc.data.items() if k not in top or k in ("parameters", "disable", "rules", "citations")}
+    data.setdefault("rulebook", path.stem)
+    data.setdefault("title", "")
+    for part in ("disable", "rules"):
+        if (part,) in faults:
+            data[part] = []
+    for part in ("parameters", "citations"):   # a malformed entry set aside, the others kept
+        if (part,) in faults:
+            data[part] = {}
+        bad = faulted_parts(faults, (part,))
+        data[part] = {k: v if k not in bad else "" for k, v in (data.get(part) or {}).items()
+                      if k not in bad or part == "citations"}   # a key described badly: described still
+    data["disable"] = [_disabled(raw, faults, ("disable", i)) for i, raw in enumerate(data.get("disable") or [])]
+    data["rules"] = [None if ("rules", i) in faults else raw for i, raw in enumerate(data.get("rules") or [])]
+    return doc, data, problems, faults
+
+
+def _disabled(raw, faults: set[tuple], path: tuple) -> dict | None:
+    """A disable entry as far as it can be read: its rule is checked even when its reason is missing."""
+    if path in faults or path + ("rule",) in faults or not isinstance(raw, dict):
+        return None
+    return {"rule": raw["rule"], "reason": raw.get("reason") if path + ("reason",) not in faults else ""}
 
 
 def _per_setting(data: dict, problem: Problem) -> Problem:
@@ -171,10 +197,13 @@ def load_house_kept(path: Path) -> Rulebook:
                                   lambda: load_house(path, standard_book()))
 
 
-def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) -> Rulebook:
-    """Merge a house book over the book it extends; raise ProblemsError with every problem, load nothing half-way."""
+def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = (),
+               warnings: list[Problem] | None = None) -> Rulebook:
+    """Merge a house book over the book it extends; raise ProblemsError with every problem (its warnings
+    too), load nothing half-way. A book with only warnings (R607) loads; they are added to ``warnings``
+    when it is given (lint reports them)."""
     path = Path(path)
-    doc, data, problems = _read(path)
+    doc, data, problems, faults = _read(path)
     try:
         base = _base(doc, path, standard, _chain)
     except ProblemsError as exc:   # with the malformed entries already found: every problem at once
@@ -185,6 +214,15 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
     book.name, book.title, book.extends = str(data["rulebook"]), data["title"], base.name
     book.files = base.files + [doc.file]
     book.settings, book.disabled = dict(base.settings), dict(base.disabled)
+    book.citations = dict(base.citations)
+    for key, where in (data.get("citations") or {}).items():
+        if str(key).startswith("HOUSE-"):
+            book.citations[str(key)] = where
+        else:
+            problems.append(doc.problem(("citations", key), "R105", f"'{key}' is not a house citation key",
+                                        "a house book describes only the room's own keys, which start with "
+                                        "HOUSE- (e.g. HOUSE-BOARDWALK-9); the catalogue describes the others",
+                                        key=True))
     for name, value in (data.get("parameters") or {}).items():
         v = _param_value(doc, name, value, book, problems)
         if v is not None:
@@ -206,8 +244,10 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
         del book.rules[rid]
     for i, raw in enumerate(data.get("rules") or []):
         here = ("rules", i)
+        if raw is None:   # not a mapping: reported, nothing of it to read
+            continue
         rule = parse_rule(doc, raw, here, "house", book.parameters, problems, house=book.name,
-                          defaults=data.get("example_defaults"))
+                          defaults=data.get("example_defaults"), faults=faults, described=book.citations)
         if rule is None:
             continue
         if rule.replaces and rule.exception_to:
@@ -240,12 +280,14 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = ()) ->
             continue
         book.rules[rule.id] = rule
     problems += _exceptions(doc, data, book, replaced)
-    problems += cross_check(book, {doc.file: doc})
+    problems += cross_check(book, {doc.file: doc}, rulings_unread(faults))
     if len(book.rules) > MAX_RULES:
         problems.append(doc.problem(("rules",), "R501", f"the merged book has {len(book.rules)} rules, "
                                  f"over the limit of {MAX_RULES} for one book", "disable or merge rules"))
-    if problems:
+    if any(p.severity != "warning" for p in problems):
         raise ProblemsError(problems)
+    if warnings is not None:
+        warnings += problems
     return book
 
 

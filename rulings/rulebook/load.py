@@ -122,7 +122,12 @@ def check_arithmetic(params: dict[str, Parameter], docs: dict[str, Located]) -> 
     return problems
 
 
-def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem]) -> None:
+def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem],
+                described: dict[str, str] | None = None) -> None:
+    """Every key cited is one the citation catalogue has (R105, with did-you-mean); a room's own key
+    (HOUSE-...) the catalogue lacks is a warning (R607) unless the house book describes it under
+    ``citations:`` (``described``: the keys this book and the books it extends describe; None for a
+    topic file of the standard book, where only the catalogue describes keys)."""
     if not cites:
         problems.append(doc.problem(path + ("cites",), "R105", "at least one citation key is required"))
     if len(cites) > MAX_CITES:
@@ -131,16 +136,81 @@ def check_cites(doc: Located, path: tuple, cites: list, problems: list[Problem])
         return
     known = citations()
     for i, key in enumerate(cites):
-        if key not in known and not str(key).startswith("HOUSE-"):
+        if key not in known and str(key).startswith("HOUSE-"):
+            if described is None or key not in described:
+                problems.append(house_key_warning(doc, path + ("cites", i), str(key), described))
+        elif key not in known:
             close = did_you_mean(key, known)
             problems.append(doc.problem(path + ("cites", i), "R105", f"unknown citation key '{key}'",
                                         f"did you mean '{close}'?" if close else
                                         "keys come from the rules inventory (rulings/citations.yaml)"))
 
 
+def house_key_warning(doc: Located, at: tuple, key: str, described: dict[str, str] | None) -> Problem:
+    """R607: a room's own citation key that nothing describes, with the keys the book does describe."""
+    import dataclasses
+
+    def nearest(pool: list[str]) -> str | None:   # by what follows HOUSE-, which every key shares
+        close = did_you_mean(key[6:], [k[6:] for k in pool])
+        if close is None:
+            return None
+        (room, _, n), (other, _, m) = key.rpartition("-"), ("HOUSE-" + close).rpartition("-")
+        return None if room == other and n.isdigit() and m.isdigit() else "HOUSE-" + close   # another rule
+    if described is None:   # a topic file: the catalogue is the only place a key is described
+        catalogue = sorted(k for k in citations() if k.startswith("HOUSE-"))
+        close = nearest(catalogue)
+        message = f"house citation key '{key}' is not in the citation catalogue (rulings/citations.yaml)"
+        listed = "the catalogue has " + ", ".join(catalogue)
+    else:
+        own = sorted(described)
+        close = nearest(own)
+        message = (f"house citation key '{key}' is described nowhere: neither the citation catalogue nor the "
+                   "citations: of this book (or of a book it extends) has it")
+        listed = ("this book describes " + ", ".join(own) if own else "this book describes no house keys") + \
+            f"; to keep it, add under citations: '{key}: where the room's posted rules say it'"
+    problem = doc.problem(at, "R607", message, (f"did you mean '{close}'? " if close else "") + listed)
+    return dataclasses.replace(problem, severity="warning")
+
+
+def undescribed_keys(book: Rulebook) -> list[Problem]:
+    """R607 for the standard book as loaded (from the cache, which keeps no warnings): each room's own key
+    a rule or parameter cites that the catalogue lacks, at the key. Files are read only when one is found."""
+    known = citations()
+    found = [(part.origin.file, kind, name, key) for kind, parts in (("rules", book.rules), ("parameters", book.parameters))
+             for name, part in parts.items() for key in part.cites
+             if str(key).startswith("HOUSE-") and key not in known]
+    out: list[Problem] = []
+    for file, kind, name, key in found:
+        doc, _ = load_file(Path(file))
+        if doc is None or not isinstance(doc.data, dict):
+            continue
+        if kind == "rules":
+            rule = book.rules[name]
+            at: tuple = _rule_path(doc, rule)
+            cites = rule.cites
+        else:
+            at, cites = ("parameters", name), book.parameters[name].cites
+        out.append(house_key_warning(doc, at + ("cites", list(cites).index(key)), str(key), None))
+    return out
+
+
 def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parameter],
-                  problems: list[Problem]) -> Outcome:
+                  problems: list[Problem], faults: frozenset | set = frozenset()) -> Outcome:
+    """The ``then:`` of a rule, checked. ``faults`` are the paths the shape check set aside (schema.py
+    ``check_shape``): a part of ``then:`` among them is read as absent, and what it alone could have
+    supplied (the ruling, what it decides) is not asked for again."""
     from rulings.rulebook.conditions import expression_names
+    from rulings.rulebook.schema import faulted_parts
+    aside = faulted_parts(faults, path)
+    if aside:
+        raw = {k: v for k, v in raw.items() if k not in aside}
+        for part in ("effects", "derive"):
+            bad = faulted_parts(faults, path + (part,))
+            if bad and isinstance(raw.get(part), dict):
+                raw[part] = {k: v for k, v in raw[part].items() if k not in bad}
+        bad = faulted_parts(faults, path + ("ask",))
+        if bad and isinstance(raw.get("ask"), list):
+            raw["ask"] = [a for i, a in enumerate(raw["ask"]) if i not in bad]
     cat = facts()
     for part in ("effects", "derive"):
         values = raw.get(part, {})
@@ -173,9 +243,9 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
                 expression_names(doc, at, str(expr), params, problems, numeric_only=False)
                 if len(problems) == before:
                     check_effect(doc, at, f, str(expr), params, problems)
-    if raw.get("ruling") and not raw.get("decides"):
+    if raw.get("ruling") and not raw.get("decides") and "decides" not in aside:
         problems.append(doc.problem(path, "R102", "a ruling needs 'decides:' (the question it answers)"))
-    if not (raw.get("ruling") or raw.get("derive") or raw.get("ask")):
+    if not (raw.get("ruling") or raw.get("derive") or raw.get("ask")) and not aside & {"ruling", "derive", "ask"}:
         problems.append(doc.problem(path, "R102", "then: needs a ruling, a derive or an ask"))
     say = raw.get("say")
     if say is not None:
@@ -186,7 +256,8 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
             expression_names(doc, path + ("say",), say, params, problems, numeric_only=False,
                              extra={"rule", "effect"}, template=True)
             named = set(raw.get("effects") or {})
-            for name in sorted(effects_named(say) - named):
+            unread = "effects" in aside or bool(faulted_parts(faults, path + ("effects",)))   # not known
+            for name in [] if unread else sorted(effects_named(say) - named):
                 close = did_you_mean(name, named) if named else None
                 problems.append(doc.problem(path + ("say",), "R209", f"the sentence names effect.{name}, but this "
                                             "ruling has no effect of that name",
@@ -265,18 +336,35 @@ def _fields(value: Any) -> bool:
 
 
 def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[str, Parameter],
-               problems: list[Problem], house: str | None = None, defaults: dict | None = None) -> Rule | None:
+               problems: list[Problem], house: str | None = None, defaults: dict | None = None,
+               faults: frozenset | set = frozenset(), described: dict[str, str] | None = None) -> Rule | None:
+    """One rule's entry, every check of it made; None when it cannot enter the book.
+
+    ``faults`` are the paths the shape check set aside (schema.py ``check_shape``). A part among them
+    (a missing ``examples:``, a ``then:`` that is not a mapping, one malformed example) is left out and
+    every check that does not need it is still made, so one mistake in an entry does not hide another.
+    The rule enters the book (for the checks across rules: an exception to an unknown rule, a ruling
+    no rule gives, a duplicate id) unless its id or its conditions are set aside; the book is refused
+    all the same, since every fault was reported.
+    """
     from rulings.rulebook.conditions import parse_when
-    rid = raw["id"]
-    if not RULE_ID.match(str(rid)):
+    from rulings.rulebook.schema import faulted_parts
+    aside = faulted_parts(faults, path)
+    rid = raw.get("id") if "id" not in aside else None
+    if rid is not None and not RULE_ID.match(str(rid)):
         problems.append(doc.problem(path + ("id",), "R110", f"rule id '{rid}' must be topic.kebab-name"))
-    check_cites(doc, path, raw["cites"], problems)
+    if "cites" not in aside:
+        check_cites(doc, path, raw["cites"], problems, described)
+    link_aside = bool(aside & {"exception_to", "overrides"})
     before = len(problems)
-    if raw.get("exception_to") and not raw.get("when"):
-        when: tuple = ()    # an exception that adds no test: it applies exactly where its rule does
+    if "when" in aside:
+        when: tuple = ()    # not a mapping: reported, its tests are not read
+    elif raw.get("exception_to") and not raw.get("when"):
+        when = ()    # an exception that adds no test: it applies exactly where its rule does
     elif "when" not in raw:
-        problems.append(doc.problem(path, "R102", "missing required key 'when'",
-                                    "only an exception_to rule may leave it out (it inherits its rule's)"))
+        if not link_aside:   # a misspelt exception_to: the rule may well inherit its conditions
+            problems.append(doc.problem(path, "R102", "missing required key 'when'",
+                                        "only an exception_to rule may leave it out (it inherits its rule's)"))
         when = ()
     else:
         when = parse_when(doc, raw["when"], path + ("when",), params, None, problems)
@@ -287,29 +375,47 @@ def parse_rule(doc: Located, raw: dict, path: tuple, topic: str, params: dict[st
         problems.append(doc.problem(path + ("when",), "R502", f"the conditions can match in "
                                     f"{alternatives(when):,} ways (in: values times any_of groups); the limit "
                                     f"is {MAX_ALTERNATIVES}", "split the rule into several"))
-    if len(raw["examples"]) > MAX_EXAMPLES:
-        problems.append(doc.problem(path + ("examples",), "R502", f"{len(raw['examples'])} examples; the limit "
+    raw_examples = raw["examples"] if "examples" not in aside or isinstance(raw.get("examples"), list) else []
+    if len(raw_examples) > MAX_EXAMPLES:
+        problems.append(doc.problem(path + ("examples",), "R502", f"{len(raw_examples)} examples; the limit "
                                     f"is {MAX_EXAMPLES}", "keep the examples that mark the rule's edges"))
-    then = parse_outcome(doc, raw["then"], path + ("then",), params, problems)
+    then = Outcome() if "then" in aside and not isinstance(raw.get("then"), dict) else \
+        parse_outcome(doc, raw["then"], path + ("then",), params, problems, faults)
+    bad_examples = faulted_parts(faults, path + ("examples",))
     examples = tuple(Example(str(e["name"]), merged(defaults, e["incident"]), e["expect"],
                              origin(doc, path + ("examples", i)))
-                     for i, e in enumerate(raw["examples"]))
-    if not any(e.expect.get("fires", True) for e in examples) or all(e.expect.get("fires", True) for e in examples):
+                     for i, e in enumerate(raw_examples) if i not in bad_examples)
+    one_sided = not any(e.expect.get("fires", True) for e in examples) or \
+        all(e.expect.get("fires", True) for e in examples)
+    if one_sided and "examples" not in aside and not bad_examples:   # a missing or broken one: said already
         problems.append(doc.problem(path + ("examples",), "R401",
                                     "a rule needs an example where it fires and one where it does not",
                                     "add an example with expect: {fires: false} on the other side of the condition"))
-    if raw.get("exception_to") and raw.get("overrides"):
+    if raw.get("exception_to") and raw.get("overrides") and not link_aside:
         problems.append(doc.problem(path + ("overrides",), "R106", f"'{rid}' is both an exception to "
                                     f"'{raw['exception_to']}' and overrides '{raw['overrides']}'",
                                     "exception_to: inherits the rule's conditions, overrides: does not; "
                                     "write one of them", key=True))
-    return Rule(str(rid), raw["title"], topic, tuple(raw["cites"]), raw["text"], when, then, examples,
-                origin(doc, path), raw.get("exception_to") or raw.get("overrides"), raw.get("replaces"), house,
-                written=when if raw.get("exception_to") else None)
+    if rid is None or "when" in aside:
+        return None
+    link = (raw.get("exception_to") if "exception_to" not in aside else None) or \
+        (raw.get("overrides") if "overrides" not in aside else None)
+    text = {k: raw[k] if k not in aside else "" for k in ("title", "text")}
+    return Rule(str(rid), text["title"], topic, tuple(raw["cites"]) if "cites" not in aside else (),
+                text["text"], when, then, examples, origin(doc, path), link,
+                raw.get("replaces") if "replaces" not in aside else None, house,
+                written=when if raw.get("exception_to") and "exception_to" not in aside else None)
 
 
-def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], list[Problem]]:
-    from rulings.rulebook.schema import TOPIC_FILE, check_shape   # only to read: a start served from a copy
+def read_topic_files(files: list[Path], faults: dict[str, set[tuple]] | None = None
+                     ) -> tuple[list[tuple[Located, dict]], list[Problem]]:
+    """The topic files read and their shape checked: the sound ones, and every problem.
+
+    With ``faults``, a file whose shape is wrong is kept too, as far as it can be read: its malformed
+    parts set aside (``faults[file]``: schema.py ``check_shape``), a missing ``topic:`` taken from the
+    file's name and a ``rules:`` or ``parameters:`` that is not a list or mapping read as empty, so the
+    rest of it is checked with the book (``build_book``)."""
+    from rulings.rulebook.schema import TOPIC_FILE, check_shape, faulted_parts   # only to read
     docs, problems = [], []
     for f in files:
         doc, probs = load_file(f)
@@ -319,15 +425,32 @@ def read_topic_files(files: list[Path]) -> tuple[list[tuple[Located, dict]], lis
         if not isinstance(doc.data, dict):
             problems.append(doc.problem((), "R106", "a rulebook file must be a mapping"))
             continue
-        if check_shape(doc, doc.data, TOPIC_FILE, (), problems):
+        mine: set[tuple] = set()
+        if check_shape(doc, doc.data, TOPIC_FILE, (), problems, mine):
             docs.append((doc, doc.data))
+        elif faults is not None:
+            top = faulted_parts(mine, ())
+            data = {k: v for k, v in doc.data.items() if k not in top or k in ("parameters", "rules")}
+            if "topic" in top:
+                data["topic"] = Path(f).stem
+            for part, empty in (("parameters", {}), ("rules", [])):
+                if (part,) in mine:
+                    data[part] = empty
+            data.setdefault("rules", [])
+            bad = faulted_parts(mine, ("parameters",))
+            data["parameters"] = {k: v for k, v in (data.get("parameters") or {}).items() if k not in bad}
+            data["rules"] = [None if ("rules", i) in mine else raw for i, raw in enumerate(data["rules"])]
+            faults[doc.file] = mine
+            docs.append((doc, data))
     return docs, problems
 
 
-def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
-    """Load and check topic files into one book; raise ProblemsError with every problem."""
+def build_book(name: str, title: str, files: list[Path], warnings: list[Problem] | None = None) -> Rulebook:
+    """Load and check topic files into one book; raise ProblemsError with every problem. A book with
+    only warnings (R607) loads; they are added to ``warnings`` when it is given (lint reports them)."""
     from rulings.rulebook.inherit import fact_defaults, inherit_all
-    docs, problems = read_topic_files(files)
+    faults: dict[str, set[tuple]] = {}
+    docs, problems = read_topic_files(files, faults)
     total = sum(len(data["rules"]) for _, data in docs)
     if total > MAX_RULES:   # before checking any of them: each rule costs lint time
         raise ProblemsError(problems + [Problem(str(files[-1]) if files else name, 0, 0, "R501",
@@ -347,8 +470,10 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     rules: dict[str, Rule] = {}
     for doc, data in docs:
         for i, raw in enumerate(data["rules"]):
+            if raw is None:   # not a mapping: reported, nothing of it to read
+                continue
             rule = parse_rule(doc, raw, ("rules", i), data["topic"], params, problems,
-                              defaults=data.get("example_defaults"))
+                              defaults=data.get("example_defaults"), faults=faults.get(doc.file, frozenset()))
             if rule is None:
                 continue
             if rule.id in rules:
@@ -361,12 +486,14 @@ def build_book(name: str, title: str, files: list[Path]) -> Rulebook:
     problems += inherit_all(rules, lambda r: at_rule(by_file, r))
     book = Rulebook(name, title, [str(f) for f in files], params, rules)
     book.defaults = fact_defaults(rules, lambda r: at_rule(by_file, r), problems)
-    problems += cross_check(book, by_file)
+    problems += cross_check(book, by_file, any(rulings_unread(f) for f in faults.values()))
     if len(rules) > MAX_RULES:
         problems.append(Problem(str(files[0]) if files else name, 0, 0, "R501",
                                 f"{len(rules)} rules is over the limit of {MAX_RULES} for one book"))
-    if problems:
-        raise ProblemsError(problems)
+    if any(p.severity != "warning" for p in problems):
+        raise ProblemsError(problems)   # the warnings too: every problem at once
+    if warnings is not None:
+        warnings += problems
     return book
 
 
@@ -484,8 +611,18 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
     return None if problems else book
 
 
-def cross_check(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
-    """Checks that need the whole book: exception targets, rulings named in `ruled`, two exceptions."""
+def rulings_unread(faults: set[tuple]) -> bool:
+    """Whether a rule entry set aside (schema.py ``check_shape``) may give a ruling the book does not see:
+    its id, conditions or ``then:`` could not be read, so it is not in the book."""
+    return any(f[:1] == ("rules",) and (len(f) == 2 or len(f) > 2 and f[2] in ("id", "when", "then"))
+               for f in faults)
+
+
+def cross_check(book: Rulebook, docs: dict[str, Located], unread: bool = False) -> list[Problem]:
+    """Checks that need the whole book: exception targets, rulings named in `ruled`, two exceptions.
+
+    ``unread``: some rule entry was set aside (``rulings_unread``), so a ruling named in `ruled` that no
+    rule gives may be that entry's: not reported (the entry's own problem is)."""
     problems: list[Problem] = []
     rulings = book.rulings()
     claimed: dict[tuple, str] = {}
@@ -509,7 +646,8 @@ def cross_check(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
                                             f"'{rule.exception_to}' for the same case",
                                             "narrow one of them or merge the two"))
             claimed[key] = rule.id
-        _check_ruled(doc, rule.when, path + ("when",), rulings, problems)
+        if not unread:
+            _check_ruled(doc, rule.when, path + ("when",), rulings, problems)
     return problems
 
 

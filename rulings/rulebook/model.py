@@ -237,6 +237,9 @@ class Rulebook(Lazy):
     # derived facts some rule reads that have a default (the fact catalogue's `default:`), in the order
     # the engine gives them once nothing is left to fire: a fact before those whose deriving rules read it
     defaults: dict[str, Any] = field(default_factory=dict)
+    # the room's own citation keys (HOUSE-ROOM-N) this book and the house books it extends describe
+    # (a house book's citations:): key -> where the room's posted rules say it
+    citations: dict[str, str] = field(default_factory=dict)
 
     def param_values(self, setting: str, overrides: dict | None = None) -> ParamValues:
         """Every parameter's value for this setting: incident overrides, then house, then defaults."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import AbstractSet, Any
 
 from rulings.betting.model import PARAM_NAMES
 from rulings.catalogue import did_you_mean
@@ -109,24 +109,38 @@ TOPIC_FILE = Spec("map", "A standard rulebook topic file.", {
 _PY: dict[str, type] = {"str": str, "bool": bool, "int": int, "list": list, "map": dict, "dict": dict}
 
 
-def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: list[Problem]) -> bool:
-    """Check types, required and unknown keys; report every problem; True when the shape is sound."""
+def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: list[Problem],
+                faults: set[tuple] | None = None) -> bool:
+    """Check types, required and unknown keys; report every problem; True when the shape is sound.
+
+    Every part is checked whatever is wrong beside it. ``faults``, when given, collects the paths of the
+    parts that cannot be read as the language says, so the checks that follow set those parts aside and
+    check everything else: a value of the wrong kind or outside its set (its own path), a required key
+    that is missing (the path it would have), and a key that is misspelt for one the entry may have and
+    does not (the path of the key it was surely meant to be: ``exeption_to:`` makes ``exception_to`` a
+    fault, so the rule is not also told it lacks its ``when:``). An unknown key like no other is only
+    reported: the entry is read without it.
+    """
     ok = True
+    faults = set() if faults is None else faults
     want: Any = _PY.get(spec.kind)
     if spec.kind == "scalar":
         if isinstance(value, (dict, list)):
             problems.append(doc.problem(path, "R106", "expected a single value here, not a list or mapping"))
+            faults.add(path)
             return False
         return True
     if want is None:
         return True
     if not isinstance(value, want) or (want is int and isinstance(value, bool)):
         problems.append(doc.problem(path, "R106", f"expected {_describe(spec.kind)}, found {_describe_value(value)}"))
+        faults.add(path)
         return False
     if spec.enum and value not in spec.enum:
         hint = did_you_mean(value, spec.enum)
         problems.append(doc.problem(path, "R107", f"'{value}' is not one of: {', '.join(spec.enum)}",
                                     f"did you mean '{hint}'?" if hint else None))
+        faults.add(path)
         return False
     if spec.kind == "map":
         for key in value:
@@ -135,21 +149,30 @@ def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: lis
                 problems.append(doc.problem(path + (key,), "R101", f"unknown key '{key}'",
                                             f"did you mean '{hint}'?" if hint else
                                             "allowed here: " + ", ".join(spec.fields), key=True))
+                if hint is not None and hint not in value:
+                    faults.add(path + (hint,))
                 ok = False
         for key, (sub, required) in spec.fields.items():
             if key in value:
-                ok = check_shape(doc, value[key], sub, path + (key,), problems) and ok
+                ok = check_shape(doc, value[key], sub, path + (key,), problems, faults) and ok
             elif required:
                 problems.append(doc.problem(path, "R102", f"missing required key '{key}'",
                                             f"add '{key}:' ({sub.description})", key=bool(path)))
+                faults.add(path + (key,))
                 ok = False
     elif spec.kind == "list" and spec.item:
         for i, item in enumerate(value):
-            ok = check_shape(doc, item, spec.item, path + (i,), problems) and ok
+            ok = check_shape(doc, item, spec.item, path + (i,), problems, faults) and ok
     elif spec.kind == "dict" and spec.item:
         for key, item in value.items():
-            ok = check_shape(doc, item, spec.item, path + (key,), problems) and ok
+            ok = check_shape(doc, item, spec.item, path + (key,), problems, faults) and ok
     return ok
+
+
+def faulted_parts(faults: "AbstractSet[tuple]", path: tuple) -> set:
+    """The keys (or indices) directly under ``path`` that are set aside, or hold a part that is."""
+    n = len(path)
+    return {f[n] for f in faults if len(f) > n and f[:n] == path}
 
 
 def _describe(kind: str) -> str:
