@@ -1,6 +1,6 @@
 import json
 import copy
-import durable_rules_engine
+from . import durable_rules_engine
 import threading
 import inspect
 import random
