@@ -19,6 +19,7 @@ from typing import Any
 from rulings.catalogue import citations, facts
 from rulings.money import major, show
 from rulings.ruling import Report, Ruling, citation
+from rulings.rulebook.model import shown
 
 CONTRACT = "rulings.report/1"
 PRIMARY = ("RRP-", "TDA-", "BARGE-")   # the published rulebooks; the rest are commentary and house pages
@@ -213,7 +214,7 @@ def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str
         for key in r.cites:
             c = citation(key)
             lines.append(f"  cites:   {key} — {c['source']}, {c['section']}")
-        lines.append(f"  from:    {r.origin}")
+        lines.append(f"  from:    {shown(str(r.origin))}")
         lines.append(f"  chain:   {' -> '.join(r.chain)}")
     return lines
 
