@@ -87,3 +87,14 @@ def test_the_guides_checks_fail_when_a_step_is_skipped(copy):
     with pytest.raises(ProblemsError) as err:
         load.standard_book(copy)
     assert "TDA-2024-2999" in str(err.value.problems)
+
+
+def test_ci_runs_the_readmes_test_command_and_the_readme_is_a_front_page():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "```sh\nscripts/test\n```" in readme
+    commands = [ln for ln in (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+                if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))]
+    assert commands == ["exec scripts/test"]
+    assert len(readme.encode()) <= 8192
+    for link in re.findall(r"\]\(([^)#]+)\)", readme):   # every page it sends the reader to is there
+        assert (REPO / link).exists(), link
