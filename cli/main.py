@@ -263,6 +263,11 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
     a.add_argument("incident", nargs="?", help="a partial incident file (default: type the essentials)")
     a.add_argument("--house")
     a.add_argument("--save", help="write the finished incident to this file")
+    a.add_argument("--draft", help="keep the typed answers in this file (default: ask-draft.yaml in the user's "
+                                   "data folder, or $RULINGS_DATA)")
+    d = a.add_mutually_exclusive_group()
+    d.add_argument("--resume", dest="resume", action="store_true", default=None, help="continue the saved draft")
+    d.add_argument("--fresh", dest="resume", action="store_false", help="start afresh (the draft is replaced)")
     a.set_defaults(run=cmd_ask)
     if service:
         from rulings.service.commands import add_commands   # serve, users: the ruling service
@@ -271,8 +276,9 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
 
 
 def cmd_ask(args) -> int:
-    from rulings.ask import run
-    return run(args.incident, args.house, args.save)
+    from rulings.ask import default_draft, run
+    return run(args.incident, args.house, args.save, draft=Path(args.draft) if args.draft else default_draft(),
+               resume=args.resume)
 
 
 def cmd_calc(args) -> int:

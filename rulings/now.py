@@ -100,6 +100,9 @@ def now(incident: Incident, report: Any) -> list[str]:
         each = w.effects.get("callers_get_back")
         if isinstance(each, int) and each > 0:
             lines.append(f"Each player who called it gets {money(each)} back.")
+        each = w.effects.get("callers_add")
+        if isinstance(each, int) and each > 0:
+            lines.append(f"Each player who called it puts in {money(each)} more.")
         nxt = _next(incident, report, to) or _turn(report)
         if nxt:
             lines.append(nxt)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulings.betting import Params, Position
+from rulings.betting import BettingError, Params, Position
 from rulings.betting.arithmetic import position
 from rulings.betting.limits import street_bet
 from rulings.betting.model import Action, SidePot
@@ -183,7 +183,10 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     who, excess = uncalled(dict(table.total))
     out.update(_split(incident, pots, setting))
     seat = incident.disputed.seat if incident.disputed else None
-    if who is not None and (table.over or table.able <= 1 or table.street > _last_street(table)):
+    # Chips nobody called go back only once everyone has acted on the bet: never while a seat that can
+    # still act (the one left with chips, facing an all-in) is due to act on it.
+    if who is not None and (table.over or (table.able <= 1 and table.next_due() is None)
+                            or table.street > _last_street(table)):
         out["uncalled_seat"], out["uncalled_amount"] = who, excess
         if seat is not None:
             out["seat_uncalled"] = excess if who == seat else 0
@@ -458,3 +461,30 @@ def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
         out["odd_chip_seats"] = " and ".join(str(s) for s in winners[:odd])
         out["odd_chip_value"] = chip
     return out
+
+
+def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:
+    """For an act out of turn after which a skipped seat bet or raised: the smallest raise the out-of-turn
+    seat may make when the action comes back to him (TDA 2024 rule 53: he then has every option). The
+    skipped seats' acts, from the first of them, are replayed in turn before him; a replay the betting
+    does not allow gives nothing (the fact stays unknown)."""
+    d = incident.disputed
+    if d is None or not skipped:
+        return {}
+    back: list[Action] = []
+    for a in incident.after:
+        if a.seat in skipped:
+            back.append(a)
+        elif back:
+            break
+    if not back:
+        return {}
+    hand = incident.hand
+    streets = hand.streets[:-1] + (tuple(hand.streets[-1]) + tuple(back),)
+    try:
+        pos = position(evolve(hand, streets=streets), params, seat=d.seat)
+    except BettingError:
+        return {}
+    if not pos.can_raise or pos.min_raise_to is None:
+        return {}
+    return {"out_of_turn_min_raise_to": pos.min_raise_to}

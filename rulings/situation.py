@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulings.acts import act_facts, before_noticed
+from rulings.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
 from rulings.hand_facts import hand_facts
 from rulings.incident.checks import betting_params, replayed_position
@@ -17,10 +17,11 @@ from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts
 from rulings.rulebook.model import ParamValues
-from rulings.round_facts import bring_in_due_seat, round_facts
+from rulings.round_facts import bring_in_due_seat, out_of_turn_return, round_facts
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
+OOT_CHIP_WORDS = ("call", "bet", "raise", "complete", "all-in", "pot", "amount")   # said, they put chips in
 
 
 @dataclass
@@ -75,13 +76,20 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f.update(_preflop_facts(hand))
     _chips(incident, f)
     _words(incident, f, sit, params)
+    seen = before_noticed(incident, actor) if incident.after else []
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
-        seen = before_noticed(incident, actor)
         f["actions_since"] = len(seen)
         f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
+    if f.get("in_turn") is False and (incident.disputed.said is not None or incident.disputed.motions):
+        # TDA 2024 rules 53-B and 36: the act out of turn is itself one of the actions counted
+        own_chips = bool(incident.disputed.motions) or f.get("said_kind") in OOT_CHIP_WORDS
+        f["out_of_turn_actions"] = 1 + len(seen)
+        f["out_of_turn_chip_actions"] = int(own_chips) + sum(1 for a in seen if a.kind in CHIP_KINDS)
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
     f.update(act_facts(incident, f, actor))
+    if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
+        f.update(out_of_turn_return(incident, bparams, skipped_seats(incident, actor)))
     f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
     return sit
 

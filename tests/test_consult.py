@@ -137,8 +137,8 @@ def test_ask_from_nothing_types_the_essentials(tmp_path):
     import io
     import yaml
     from rulings.ask import run
-    typed = iter(["pot-limit", "", "", "[1, 2]", "", "{1: 1000, 2: 640, 3: 815}", "3", "flop", "80", "",
-                  "1", "", "[500]",          # seat 1 silently puts out a $500 chip (RRP-PL-6)
+    typed = iter(["pl 1/2", "1:1000 2:640 3:815", "3", "flop", "80", "",
+                  "1", "", "500",            # seat 1 silently puts out a $500 chip (RRP-PL-6)
                   "maybe", "s", "q"])         # not an answer; skip the first question; finish
     out = io.StringIO()
     saved = tmp_path / "typed.yaml"
@@ -196,17 +196,18 @@ def test_ask_piping_1_for_the_oversize_raise_answers_when_it_was_caught(tmp_path
 
 
 def test_typed_mode_asks_again_for_a_blank_or_misspelt_essential(tmp_path):
-    """A first-time floorperson pressed Enter at Structure, then typed 'no limt': both are asked again (no
+    """A first-time floorperson pressed Enter at Game, then typed "no limt 1/2": both are asked again (no
     'game: expected a mapping of fields' at <typed>:1:1)."""
     import io
     from rulings.ask import run
-    typed = iter(["", "no limt", "pot-limit", "", "", "[1, 2]", "", "{1: 1000, 2: 640, 3: 815}", "", "3",
-                  "flop", "80", "", "1", "", "[500]", "q"])
+    typed = iter(["", "no limt 1/2", "pl 1/2", "1:1000 2:640 3:815", "", "3", "flop", "80", "", "1", "", "500",
+                  "q"])
     out = io.StringIO()
     assert run(None, None, None, read=lambda _: next(typed), out=out) == 0
     text = out.getvalue()
-    assert "game.structure is needed: there is no default" in text
-    assert "'no limt' will not do for game.structure: did you mean 'no-limit'?" in text
+    assert "game is needed: there is no default" in text
+    assert "'no limt 1/2' will not do for game: 'no' in 'no limt 1/2' is not a structure" in text
+    assert "did you mean 'no limit'?" in text
     assert "button is needed" in text
     assert "The silent $500 chip is a pot-size bet of $80" in text
 
@@ -215,4 +216,4 @@ def test_typed_mode_stops_after_five_wrong_answers_instead_of_looping(capsys):
     import io
     from rulings.ask import run
     assert run(None, None, None, read=lambda _: "limitless", out=io.StringIO()) == 2
-    assert "no usable answer for game.structure after 5 tries" in capsys.readouterr().err
+    assert "no usable answer for game after 5 tries" in capsys.readouterr().err

@@ -125,21 +125,28 @@ def test_a_seat_asked_about_with_no_act_has_acted_out_of_turn_in_nothing(standar
 
 
 def test_out_of_turn_bet_given_back_faces_the_bet_made_after_it(standard):
-    # $1/$2, $60 in the pot: seat 2 checks, seat 4 says "bet 40" out of turn, then seat 3 (skipped) bets $25.
+    # $1/$2, $60 in the pot: seat 2 checks, seat 4 bets $40 out of turn, then seat 3 (skipped) bets $25.
     # TDA 2024 rule 53: the action changed, so the $40 goes back and seat 4 faces the $25, not the $0 before it.
+    # Only chips that moved go back: said alone, "bet 40" put nothing in, and nothing is handed back.
     from rulings.now import now
     from rulings.ruling import rule_on
     book, engine = standard
-    incident = incident_from_text(
-        "game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
-        "street: flop\npot: 60\nactions: [{seat: 2, action: check}]\ndisputed: {seat: 4, said: 'bet 40'}\n"
-        "after: [{seat: 3, action: bet, to: 25}]\n")
+    text = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
+            "street: flop\npot: 60\nactions: [{seat: 2, action: check}]\n"
+            "after: [{seat: 3, action: bet, to: 25}]\n")
+    incident = incident_from_text(text + "disputed: {seat: 4, said: 'bet 40', chips: [20, 20]}\n")
     report = rule_on(incident, book, engine)
     ruling = next(r for r in report.rulings if r.decides == "out-of-turn")
     assert ruling.rule == "declarations.out-of-turn-action-changed"
     assert ruling.effects == {"to_call": 2500, "returned": 4000}
     assert "$40 is void and goes back to him" in ruling.sentence and "$25 to call" in ruling.sentence
     assert "Seat 4 gets $40 back and faces $25 to call." in now(incident, report)
+    incident = incident_from_text(text + "disputed: {seat: 4, said: 'bet 40'}\n")
+    report = rule_on(incident, book, engine)
+    ruling = next(r for r in report.rulings if r.decides == "out-of-turn")
+    assert ruling.effects == {"to_call": 2500, "returned": 0}
+    assert "action is void" in ruling.sentence and "goes back" not in ruling.sentence
+    assert "Seat 4 faces $25 to call." in now(incident, report)
 
 
 HOLDEM_6 = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 6\n"
@@ -176,19 +183,27 @@ def test_seats_left_of_the_out_of_turn_raise_acting_before_the_skipped_seat_spea
                                   " {seat: 3, action: fold}]\n")
     assert (report.facts["actions_since"], report.facts["chip_actions_since"]) == (2, 2)
     assert ruling.rule == "declarations.skipped-player-too-late"
-    # Only seat 5's call before seat 3 speaks: one action is not substantial, and the raise binds.
+    # The raise out of turn counts itself (TDA 2024 rules 53-B and 36): with seat 5's call before seat 3 speaks
+    # that is two actions with chips, substantial action, and the raise stands.
     report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 4, said: 'raise to 6'}\n"
                                   "after: [{seat: 5, action: call, to: 6}, {seat: 3, action: call, to: 6},"
                                   " {seat: 6, action: call, to: 6}]\n")
-    assert (report.facts["actions_since"], derived["substantial_action"]) == (1, False)
+    assert (report.facts["out_of_turn_actions"], report.facts["out_of_turn_chip_actions"]) == (2, 2)
+    assert ruling.rule == "declarations.skipped-player-too-late"
+    # Seat 3 speaking up at once: the raise out of turn alone is one action, not substantial, and it binds.
+    report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 4, said: 'raise to 6'}\n"
+                                  "after: [{seat: 3, action: call, to: 6}, {seat: 5, action: call, to: 6}]\n")
+    assert report.facts["out_of_turn_actions"] == 1
     assert ruling.rule == "declarations.out-of-turn-binds"
 
 
 def test_a_skipped_seat_that_raises_still_changes_the_action(standard):
     # Seat 5 says "raise to 6" out of turn; skipped seat 3 calls $2 and seat 4 raises to $8: the action seat 5
-    # faced changed (TDA-2024-53), so his $6 goes back and he faces $8 to call.
+    # faced changed (TDA-2024-53), so his raise is void (said only, nothing went in to go back) and he faces $8
+    # to call, with every option: a raise now goes to at least $14 (seat 4's $6 raise on top of $8).
     report, derived, ruling = _out_of_turn(standard, "disputed: {seat: 5, said: 'raise to 6'}\n"
                                   "after: [{seat: 3, action: call, to: 2}, {seat: 4, action: raise, to: 8}]\n")
     assert report.facts["actions_since"] == 0
     assert ruling.rule == "declarations.out-of-turn-action-changed"
-    assert ruling.effects == {"to_call": 800, "returned": 600}
+    assert ruling.effects == {"to_call": 800, "returned": 0}
+    assert report.facts["out_of_turn_min_raise_to"] == 1400 and "raise to at least $14" in ruling.sentence

@@ -139,15 +139,20 @@ def test_the_ruling_leads_with_what_happens_now(standard, rid, i, first, second)
 
 
 def test_a_question_about_a_seat_leads_with_what_he_may_do(standard):
-    """options.nobody-left-to-raise: seat 2 may only call $49.50 or fold; the $49.50 nobody matched goes back
-    to seat 3. The question asked is seat 2's, so that is the RULING and the first thing said."""
+    """options.nobody-left-to-raise: seat 2 may only call $49.50 or fold. The question asked is seat 2's, so that
+    is the RULING and the first thing said; seat 3's last $49.50 does not go back while seat 2 may still call it
+    (chips nobody called are returned only once everyone has acted on the bet)."""
     book, engine = standard
     r = rule_on(incident_from_data(book.rules["options.nobody-left-to-raise"].examples[0].incident), book, engine)
-    assert [x.decides for x in r.rulings] == ["seat-options", "uncalled"]
+    assert [x.decides for x in r.rulings] == ["seat-options"]
     assert r.now == ["Every other player is all-in, so there is nobody to call a raise: the player may call "
-                     "$49.50 or fold.",
-                     "Nobody could match the last $49.50 of seat 3's bet: it goes back to him. main pot $145 "
-                     "(seats 1, 2, 3)."]
+                     "$49.50 or fold."]
+    # once seat 2 has folded, nobody matched seat 3's last $49.50: it goes back to him
+    data = dict(book.rules["options.nobody-left-to-raise"].examples[0].incident)
+    data["actions"] = list(data["actions"]) + [{"seat": 2, "action": "fold"}]
+    data["disputed"] = {"seat": 3}
+    r = rule_on(incident_from_data(data), book, engine)
+    assert [x.effects.get("returned") for x in r.rulings if x.decides == "uncalled"] == [4950]
 
 
 def test_a_sized_wager_keeps_the_most_specific_ruling_on_the_act_first(standard):

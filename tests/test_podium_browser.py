@@ -177,6 +177,40 @@ def test_a_consultation_that_asks_two_questions(page, server):
     shoot(page, "consultation-answered")
 
 
+def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(page, server):
+    """Stakes '2/5', stacks '1k', 'seat 1 bets 60, seat 7 calls' typed as a floor says them. Seat 7 is not in the
+    hand: the page says so on the actions and every field keeps what was typed; with seat 2 for seat 7, seat 3's
+    single $500 chip is a call of $60 with $440 back (TDA-2024-44)."""
+    log_in(page, server.url, "fiona")
+    page.get_by_label("Stakes").fill("2/5")
+    for seat, stack in ((1, "1k"), (2, "640"), (3, "815")):
+        page.locator("#seats").get_by_text(f"Seat {seat}", exact=True).click()
+        page.get_by_label(f"Seat {seat} stack").fill(stack)
+    page.get_by_text("Button 3", exact=True).click()
+    page.locator("#streets").get_by_text("flop", exact=True).click()
+    page.get_by_label("Pot before this street").fill("60")
+    actions = page.get_by_label("Action this street, in order")
+    actions.fill("seat 1 bets 60, seat 7 calls")
+    page.locator("#d-seats").get_by_text("Seat 3", exact=True).click()
+    page.get_by_role("button", name="Add a $500 chip").click()
+    page.get_by_role("button", name="Rule", exact=True).click()
+    assert "action 2: seat 7 is not in the hand" in page.get_by_role("alert").inner_text()
+    assert page.get_by_label("Stakes").input_value() == "2/5"
+    assert page.get_by_label("Seat 1 stack").input_value() == "1k"
+    assert actions.input_value() == "seat 1 bets 60, seat 7 calls"
+    assert page.get_by_label("Chips he put out").input_value() == "500"
+    assert page.get_by_label("Pot before this street").input_value() == "60"
+    assert all(page.locator(f'input[name="in-{n}"]').is_checked() for n in (1, 2, 3))
+    assert page.locator('input[name="button"][value="3"]').is_checked()
+    assert page.locator('input[name="d_seat"][value="3"]').is_checked()
+    shoot(page, "floor-shorthand-error")
+    actions.fill("seat 1 bets 60, seat 2 calls")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    assert _now(page) == "One oversized chip is a call of $60; $440 goes back."
+    assert page.get_by_label("Stakes").input_value() == "2/5"
+    shoot(page, "floor-shorthand-ruled")
+
+
 def test_recording_the_decision_and_finding_it_in_the_log(page, server):
     log_in(page, server.url, "fiona")
     _tap_overchip(page, Taps(page))

@@ -55,3 +55,44 @@ def test_limit_games_carry_their_bet_sizes_and_a_label():
     assert read.incident["game"]["bet_sizes"] == [20, 40]
     assert game_label(read.incident["game"]) == "Limit Hold'em $20/$40"
     assert game_label({"variant": "omaha", "structure": "pot-limit", "blinds": [2, 5]}) == "Pot-limit Omaha $2/$5"
+
+
+# ---------------------------------------------------------------- floor shorthand (rulings/shorthand.py)
+
+SHORT = {"structure": "nl", "stakes": "2/5", "in-1": "1", "in-2": "1", "in-3": "1", "stack-1": "1k",
+         "stack-2": "640", "stack-3": "815", "button": "3", "street": "flop", "pot": "$60",
+         "actions": "seat 1 bets 60, seat 2 calls", "d_seat": "seat 3", "d_chips": "500"}
+
+
+def test_the_form_takes_floor_shorthand_as_rulings_ask_does():
+    read = read_form(SHORT)
+    assert read.errors == {}
+    inc = read.incident
+    assert inc["game"] == {"variant": "holdem", "structure": "no-limit", "setting": "cash", "blinds": [2, 5]}
+    assert inc["players"] == {1: 1000, 2: 640, 3: 815} and inc["pot"] == 60
+    assert inc["actions"] == [{"seat": 1, "action": "bet", "to": 60}, {"seat": 2, "action": "call"}]
+    assert inc["disputed"] == {"seat": 3, "chips": [500]}
+    assert read.shown == {"structure": "no-limit"}      # the list shows what 'nl' was read as
+    incident_from_data(inc)
+    assert read_form(dict(SHORT, structure="PL", street="pre", actions="3 raise to 15")).incident["street"] == \
+        "preflop"
+    assert read_form(dict(SHORT, actions="3 bet 60")).incident["actions"] == [{"seat": 3, "action": "bet", "to": 60}]
+
+
+def test_stakes_fill_the_blinds_a_straddle_or_a_limit_games_bet_sizes():
+    assert read_form(dict(SHORT, stakes="$1/$2")).incident["game"]["blinds"] == [1, 2]
+    game = read_form(dict(SHORT, stakes="5/10/20")).incident["game"]
+    assert game["blinds"] == [5, 10] and game["straddles"] == [20]
+    game = read_form(dict(SHORT, structure="fl", stakes="10/20", sb="5", bb="10")).incident["game"]
+    assert game["structure"] == "fixed-limit" and game["bet_sizes"] == [10, 20] and game["blinds"] == [5, 10]
+    assert read_form(dict(SHORT, sb="2", bb="5")).errors == {}       # the same blinds twice agree
+
+
+def test_shorthand_the_form_cannot_read_is_said_on_its_field():
+    errors = read_form(dict(SHORT, structure="nolimt", stakes="2/five", actions="seat 1 bets 60, seat 7 calls",
+                            d_chips="red")).errors
+    assert set(errors) == {"structure", "stakes", "actions", "d_chips"}
+    assert "'five' is not an amount" in errors["stakes"]
+    assert errors["actions"].startswith("action 2: seat 7 is not in the hand")
+    assert "stakes say 2/5 but the blinds say 1/2" in read_form(dict(SHORT, sb="1", bb="2")).errors["stakes"]
+    assert "an all-in is a bet, raise or call" in read_form(dict(SHORT, actions="1 shoves")).errors["actions"]

@@ -73,6 +73,29 @@ def test_an_incident_the_reader_refuses_is_shown_with_its_field_and_not_recorded
     assert count_entries(svc) == 0
 
 
+SHORTHAND = {"structure": "nl", "stakes": "2/5", "in-1": "1", "in-2": "1", "in-3": "1", "stack-1": "1k",
+             "stack-2": "640", "stack-3": "815", "button": "3", "street": "flop", "pot": "60",
+             "actions": "seat 1 bets 60, seat 7 calls", "d_seat": "3", "d_chips": "500", "book": "standard",
+             "go": "record", "table": "4"}
+
+
+def test_floor_shorthand_is_read_and_what_was_typed_is_kept_through_an_error(svc):
+    """'nl', '2/5', '1k' and 'seat 1 bets 60': the form reads the floor's words. Seat 7 is not in the hand: said on
+    the actions, every field still holding what was typed; corrected, the single $500 chip is a call of $60."""
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=SHORTHAND)
+    assert r.status_code == 422 and count_entries(svc) == 0
+    assert "action 2: seat 7 is not in the hand" in r.text
+    for name, typed in (("stakes", "2/5"), ("stack-1", "1k"), ("pot", "60"), ("d_chips", "500"),
+                        ("actions", "seat 1 bets 60, seat 7 calls")):
+        assert re.search(rf'name="{name}"[^>]*value="{re.escape(typed)}"', r.text), name
+    assert re.search(r'<option value="no-limit" selected>', r.text)       # 'nl' shown as No-limit
+    assert re.search(r'name="in-3" value="1" checked', r.text) and re.search(r'name="button" value="3" checked', r.text)
+    r = c.post("/podium", data=dict(SHORTHAND, actions="seat 1 bets 60, seat 2 calls"))
+    assert r.status_code == 200, r.text
+    assert "One oversized chip is a call of $60; $440 goes back." in r.text and count_entries(svc) == 1
+
+
 def test_an_unknown_book_is_refused_in_words(svc):
     c = client(svc, "fiona")
     r = c.post("/podium", data=dict(OVERCHIP, book="no-such-room"))

@@ -340,6 +340,7 @@ async def floor_post(request: Request) -> Response:
     form = await form_data(request)
     ctx = _floor_context(request, account, form)
     read = pf.read_form(form)
+    ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
     answers = read_answers(form)
     ctx["answers"] = {k: _form_value(v) for k, v in answers.items()}
     if read.errors:

@@ -5,15 +5,19 @@ The form is flat (one field per input, so it also works without JavaScript):
 ``stack-N`` for seat N, ``button``, ``street``, ``pot``, ``actions`` as a line such as
 ``1 bet 50, 2 call, 3 raise 150`` (amounts are the seat's street total, as in the
 incident format), ``d_seat d_said d_chips`` for the disputed act, ``noticed`` and
-``pointed_out_by``. Anything the form cannot read becomes a message on that field;
-nothing is guessed.
+``pointed_out_by``; ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
+limit game) in one field. Every typed field takes the floor shorthand of
+rulings/shorthand.py, as `rulings ask` does ("nl", "pre", "seat 3 raises to 60",
+"1.5k", "2x100 25"). Anything the form cannot read becomes a message on that field
+and the page keeps what was typed; nothing is guessed.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Mapping
+
+from rulings import shorthand as sh
 
 SEATS = range(1, 11)
 VARIANTS = ("holdem", "omaha", "stud", "razz", "draw", "lowball", "other")
@@ -37,13 +41,13 @@ VARIANT_WORDS = {"holdem": "Hold'em", "omaha": "Omaha", "stud": "Stud", "razz": 
 STRUCTURE_WORDS = {"no-limit": "No-limit", "pot-limit": "Pot-limit", "fixed-limit": "Limit",
                    "spread-limit": "Spread-limit"}
 CHIPS = ("1", "5", "25", "100", "500", "1000", "5000")
-_ACTION = re.compile(r"^\s*(\d{1,2})\s+([a-z-]+)(?:\s+(?:to\s+)?\$?([0-9][0-9,]*(?:\.[0-9]{1,2})?))?\s*$")
 
 
 @dataclass
 class FormRead:
     incident: dict[str, Any]
     errors: dict[str, str] = field(default_factory=dict)   # field name -> what is wrong
+    shown: dict[str, str] = field(default_factory=dict)    # a list's value as read ('nl' -> 'no-limit'), to show
 
 
 def _get(form: Mapping[str, Any], name: str) -> str:
@@ -54,57 +58,62 @@ def _get(form: Mapping[str, Any], name: str) -> str:
 
 
 def amount(text: str) -> int | Decimal | None:
-    """A typed amount ('1,000', '$84.50') as an exact number; None when it is not one."""
-    text = text.replace(",", "").replace("$", "").strip()
-    if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{1,2})?", text):
-        return None
+    """A typed amount ('1,000', '$84.50', '1.5k') as an exact number; None when it is not one."""
+    return sh.money_or_none(text) if isinstance(text, str) else None
+
+
+def read_actions(text: str, seats: Mapping | None = None) -> tuple[list[dict], str | None]:
+    """``1 bet 50, 2 call`` or ``seat 1 bets 50, seat 2 calls`` -> [{seat: 1, action: bet, to: 50}, ...]; a seat
+    not among ``seats`` (when given) is said."""
     try:
-        d = Decimal(text)
-    except InvalidOperation:
-        return None
-    return int(d) if d == d.to_integral_value() else d
-
-
-def read_actions(text: str) -> tuple[list[dict], str | None]:
-    """``1 bet 50, 2 call`` -> [{seat: 1, action: bet, to: 50}, {seat: 2, action: call}]."""
-    out: list[dict] = []
-    for i, part in enumerate(p for p in re.split(r"[,;\n]", text) if p.strip()):
-        m = _ACTION.match(part.lower())
-        if not m or m.group(2) not in ACTIONS:
-            return out, (f"action {i + 1} ('{part.strip()}') should read like '3 raise 150': "
-                         f"a seat, one of {', '.join(ACTIONS)}, and for a bet or raise the seat's total")
-        item: dict[str, Any] = {"seat": int(m.group(1)), "action": m.group(2)}
-        if m.group(3):
-            item["to"] = amount(m.group(3))
-        elif m.group(2) in ("bet", "raise", "complete", "post", "bring-in"):
-            return out, f"action {i + 1} ('{part.strip()}'): how much? e.g. '{m.group(1)} {m.group(2)} 100'"
-        out.append(item)
-    return out, None
+        acts = sh.actions(text)
+    except sh.Unread as exc:
+        return [], exc.message
+    for n, act in enumerate(acts, 1):
+        if seats and act["seat"] not in seats:
+            return acts, (f"action {n}: seat {act['seat']} is not in the hand (the seats in it: "
+                          f"{', '.join(map(str, seats))}; tap the seat above if he is in it)")
+    return acts, None
 
 
 def read_chips(text: str) -> tuple[list, str | None]:
-    chips = []
-    for word in text.replace(",", " ").split():
-        v = amount(word)
-        if v is None or v == 0:
-            return chips, f"'{word}' is not a chip value; list chips like '500' or '100 100 25'"
-        chips.append(v)
-    return chips, None
+    if not text.strip():
+        return [], None
+    try:
+        return sh.chips(text), None
+    except sh.Unread as exc:
+        return [], exc.message
+
+
+def _pick(form: Mapping[str, Any], name: str, read, default: str, message: str, errors: dict, shown: dict) -> str:
+    raw = _get(form, name)
+    if not raw:
+        return default
+    try:
+        value = read(raw)
+    except sh.Unread:
+        errors[name] = message
+        return default
+    if value != raw:
+        shown[name] = value
+    return value
 
 
 def read_form(form: Mapping[str, Any]) -> FormRead:
     """The incident the form describes, and a message for each field it could not read."""
     errors: dict[str, str] = {}
-    variant = _get(form, "variant") or "holdem"
-    structure = _get(form, "structure") or "no-limit"
-    setting = _get(form, "setting") or "cash"
-    if variant not in VARIANTS:
-        errors["variant"], variant = "pick a game from the list", "holdem"
-    if structure not in STRUCTURES:
-        errors["structure"], structure = "pick a betting structure from the list", "no-limit"
-    if setting not in SETTINGS:
-        errors["setting"], setting = "cash game or tournament", "cash"
+    shown: dict[str, str] = {}
+    variant = _pick(form, "variant", sh.variant, "holdem", "pick a game from the list", errors, shown)
+    structure = _pick(form, "structure", sh.structure, "no-limit", "pick a betting structure from the list (or "
+                      "nl, pl, fl, spread)", errors, shown)
+    setting = _pick(form, "setting", sh.setting, "cash", "cash game or tournament", errors, shown)
     game: dict[str, Any] = {"variant": variant, "structure": structure, "setting": setting}
+    stakes: list = []
+    if _get(form, "stakes"):
+        try:
+            stakes = sh.stakes(_get(form, "stakes"))
+        except sh.Unread as exc:
+            errors["stakes"] = exc.message
     blinds = []
     for name in ("sb", "bb"):
         raw = _get(form, name)
@@ -114,6 +123,14 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
                 errors[name] = f"'{raw}' is not an amount"
             else:
                 blinds.append(v)
+    limit = structure in ("fixed-limit", "spread-limit")
+    if stakes and not limit:         # '2/5': the blinds (a third amount: a straddle)
+        if blinds and blinds != stakes[:2]:
+            errors["stakes"] = (f"the stakes say {'/'.join(map(str, stakes[:2]))} but the blinds say "
+                                f"{'/'.join(map(str, blinds))}: give one of them")
+        blinds = stakes[:2]
+        if len(stakes) == 3:
+            game["straddles"] = stakes[2:]
     if blinds:
         game["blinds"] = blinds
     if _get(form, "ante"):
@@ -122,12 +139,17 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             errors["ante"] = "not an amount"
         else:
             game["ante"] = v
-    if structure in ("fixed-limit", "spread-limit"):
+    if limit:                        # '10/20': the bet sizes
         sizes = [amount(_get(form, n)) for n in ("small_bet", "big_bet") if _get(form, n)]
         if any(s is None for s in sizes):
             errors["small_bet"] = "the bet sizes are amounts, like 20 and 40"
-        elif sizes:
-            game["bet_sizes"] = sizes
+        elif stakes and len(stakes) != 2:
+            errors["stakes"] = "a limit game's stakes are its two bet sizes, e.g. 10/20"
+        elif stakes and sizes and sizes != stakes:
+            errors["stakes"] = (f"the stakes say {'/'.join(map(str, stakes))} but the bet sizes say "
+                                f"{'/'.join(map(str, sizes))}: give one of them")
+        elif sizes or stakes:
+            game["bet_sizes"] = sizes or stakes
     incident: dict[str, Any] = {"incident": "podium", "game": game}
     players: dict[int, Any] = {}
     for seat in SEATS:
@@ -143,15 +165,18 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
     if len(players) < 2:
         errors["seats"] = "tap at least two seats that are in the hand"
     button = _get(form, "button")
-    if button.isdigit():
-        incident["button"] = int(button)
-    elif players:
-        errors["button"] = "which seat has the button?"
-    street = _get(form, "street") or STREETS[variant][0]
-    if street not in STREETS[variant]:
+    try:
+        incident["button"] = sh.seat(button, max(SEATS))
+    except sh.Unread:
+        if players:
+            errors["button"] = "which seat has the button?"
+    street = _get(form, "street")
+    try:
+        incident["street"] = sh.street(street, variant) if street else STREETS[variant][0]
+        if street and incident["street"] != street:
+            shown["street"] = incident["street"]
+    except sh.Unread:
         errors["street"] = f"a {VARIANT_WORDS[variant]} street: {', '.join(STREETS[variant])}"
-    else:
-        incident["street"] = street
     pot = _get(form, "pot")
     if pot:
         v = amount(pot)
@@ -159,7 +184,7 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             errors["pot"] = f"'{pot}' is not an amount"
         else:
             incident["pot"] = v
-    actions, problem = read_actions(_get(form, "actions"))
+    actions, problem = read_actions(_get(form, "actions"), players)
     if problem:
         errors["actions"] = problem
     incident["actions"] = actions
@@ -168,14 +193,19 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
     chips, problem = read_chips(_get(form, "d_chips"))
     if problem:
         errors["d_chips"] = problem
-    if d_seat.isdigit():
-        disputed: dict[str, Any] = {"seat": int(d_seat)}
+    if d_seat:
+        try:
+            seat = sh.seat(d_seat, max(SEATS))
+        except sh.Unread as exc:
+            errors["d_seat"], seat = exc.message, None
+    if d_seat and seat is not None:
+        disputed: dict[str, Any] = {"seat": seat}
         if said:
             disputed["said"] = said
         if chips:
             disputed["chips"] = chips
         incident["disputed"] = disputed
-    elif said or chips:
+    elif (said or chips) and "d_seat" not in errors:
         errors["d_seat"] = "whose act is disputed? tap the seat"
     for name, allowed in (("noticed", NOTICED), ("pointed_out_by", POINTED_OUT_BY)):
         value = _get(form, name)
@@ -183,7 +213,7 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             incident[name] = value
         elif value:
             errors[name] = "pick one from the list"
-    return FormRead(incident, errors)
+    return FormRead(incident, errors, shown)
 
 
 def game_label(game: Mapping[str, Any]) -> str:

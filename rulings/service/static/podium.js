@@ -46,6 +46,7 @@
       setField("small_bet", sizes[0] || "");
       setField("big_bet", sizes[1] || "");
       setField("ante", g.ante || "");
+      setField("stakes", "");
       $$("button[data-game]").forEach(function (o) { o.setAttribute("aria-pressed", o === b ? "true" : "false"); });
       syncStructure();
       announce("Game set: " + b.textContent.trim());
@@ -142,7 +143,8 @@
     });
     $("#b-add").addEventListener("click", add);
     $$('input[name^="in-"]', form).forEach(function (c) { c.addEventListener("change", render); });
-    actions.addEventListener("change", render);
+    // the list follows the typing: rebuilt only on "change" (the blur), it moved the page under the next tap
+    actions.addEventListener("input", render);
     render();
   }
 
