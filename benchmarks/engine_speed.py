@@ -7,7 +7,7 @@
 - the second stratum (a decided wager checked by a second run): rule_on with the Memo the two runs
   share, and with a fresh run as before, on the incidents that reach it;
 - posts to durable-rules per incident;
-- cold `rulings rule` beside a bare `python -c "import yaml, jinja2, durable.engine"`;
+- cold `rulings rule` beside a bare `python -c "import yaml, jinja2, rulings._durable.engine"`;
 - batch: `rulings rule --jsonl` on 10,000 random incidents, CPU seconds (aim < 5 s);
 - books of 139, 500, 1,000 and 2,000 rules (the standard book plus a generated
   house book): load, compile, and per-incident time (aim: 2,000 <= 2x 139).
@@ -79,7 +79,7 @@ def core_floor_fn(engine: Engine):
     delete), with nothing done for an action."""
     import json as _json
 
-    import durable_rules_engine as core
+    from rulings._durable import durable_rules_engine as core
 
     def floor(prepared):
         base, facts = prepared
@@ -232,7 +232,7 @@ def cold() -> None:
     rulings = str(ROOT / ".venv" / "bin" / "rulings")
     incident = "examples/incidents/pl-silent-overchip.yaml"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "RULINGS_SHIPPED")}
-    bare_import = [py, "-c", "import yaml, jinja2, durable.engine"]
+    bare_import = [py, "-c", "import yaml, jinja2, rulings._durable.engine"]
     bare, _ = paired(bare_import, lambda i: (bare_import, env), 5, env)
     hit, hit_r = paired(bare_import, lambda i: ([rulings, "rule", incident], env), 15, env)
     with tempfile.TemporaryDirectory() as copy, tempfile.TemporaryDirectory() as caches:

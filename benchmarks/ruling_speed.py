@@ -60,7 +60,7 @@ def main() -> None:
     lat.sort()
     med, p99 = lat[len(lat) // 2] * 1e3, lat[int(len(lat) * 0.99)] * 1e3
     py = str(ROOT / ".venv" / "bin" / "python")
-    bare = wall([py, "-c", "import yaml, jinja2, durable.engine"])
+    bare = wall([py, "-c", "import yaml, jinja2, rulings._durable.engine"])
     cold = wall([str(ROOT / ".venv" / "bin" / "rulings"), "rule", "examples/incidents/pl-silent-overchip.yaml"])
     print(f"rules in the standard book:        {len(book.rules)}")
     print(f"load + check the book:             {t_load * 1e3:8.1f} ms  (from the cache: {t_hit * 1e3:.1f} ms)")

@@ -10,6 +10,7 @@ from rulings import books
 from rulings.engine import EngineError
 from rulings.problems import ProblemsError, render_text
 from rulings.render import dumps, report_json, report_text
+from rulings.rulebook.model import shown
 
 OK, RULEBOOK, INPUT, NOT_COVERED = 0, 1, 2, 3
 INTERNAL = 70   # a bug in rulings (EX_SOFTWARE); the fuzz suite keeps it from happening
@@ -100,9 +101,9 @@ def cmd_test(args) -> int:
     failed = [o for o in outcomes if not o.ok]
     changed = [o for o in outcomes if o.ok and o.changed_by_house]
     for o in changed:
-        print(f"{o.origin}: CHANGED BY THE HOUSE {o.rule}: {o.example}\n    {o.changed_by_house}")
+        print(f"{shown(o.origin)}: CHANGED BY THE HOUSE {o.rule}: {o.example}\n    {o.changed_by_house}")
     for o in failed:
-        print(f"{o.origin}: FAIL {o.rule}: {o.example}\n    {o.why}")
+        print(f"{shown(o.origin)}: FAIL {o.rule}: {o.example}\n    {o.why}")
     print(f"{len(outcomes) - len(failed) - len(changed)} passed, {len(changed)} changed by the house, "
           f"{len(failed)} failed" if args.house else
           f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")

@@ -26,7 +26,6 @@ from typing import Any
 from rulings.catalogue import Fact, did_you_mean, facts
 from rulings.engine import Engine, reads
 from rulings.incident import read_incident
-from rulings.matters import matters
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.model import Rulebook
 from rulings.ruling import Report, group_of, rule_on

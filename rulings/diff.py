@@ -9,7 +9,7 @@ from rulings.examples import Outcome, _shown, judged
 from rulings.incident import incident_from_data
 from rulings.money import show
 from rulings.problems import ProblemsError
-from rulings.rulebook.model import Example, Parameter, Rule, Rulebook
+from rulings.rulebook.model import Example, Parameter, Rule, Rulebook, shown
 from rulings.ruling import Report, rule_on
 
 SETTINGS = ("cash", "tournament")
@@ -392,13 +392,13 @@ def diff_text(d: Diff) -> str:
             lines.append(f"  {r.rule} — {r.title}")
             if r.detail:
                 lines.append(f"    {'reason: ' if kind == 'disabled' else ''}{r.detail}")
-            lines.append(f"    at {r.origin}")
+            lines.append(f"    at {shown(r.origin)}")
     lines += ["", f"Examples whose ruling changes ({len(d.examples)}):" if d.examples
               else "Examples whose ruling changes: none"]
     width = max(len(d.against), len(d.book))
     for e in d.examples:
         lines.append(f"  {e.rule}: {e.example}")
-        lines.append(f"    ({'an example of this house, ' if e.book == d.book else ''}{e.origin})")
+        lines.append(f"    ({'an example of this house, ' if e.book == d.book else ''}{shown(e.origin)})")
         lines.append(f"    {d.against:<{width}} | " + ("; ".join(e.before) or "no ruling"))
         lines.append(f"    {d.book:<{width}} | " + ("; ".join(e.after) or "no ruling"))
         lines.append(f"    {because(e)}")

@@ -86,7 +86,7 @@ def parameter_text(book: Rulebook, p: Parameter) -> str:
         lines.append(f"  {'':12} this house sets it to " + (house["cash"] if len(set(house.values())) == 1 else
                                                             ", ".join(f"{v} in {s}" for s, v in house.items())))
     lines.append(f"  {'allowed:':12} " + (", ".join(plain(p, v, "cash") for v in p.values) or p.allowed_words()))
-    lines.append(f"  {'cites:':12} {', '.join(p.cites)}   declared at {p.origin}")
+    lines.append(f"  {'cites:':12} {', '.join(p.cites)}   declared at {p.origin.shown()}")
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from rulings.catalogue import citations, facts
 from rulings.money import major, show
 from rulings.ruling import Report, Ruling, citation
+from rulings.rulebook.model import shown
 
 CONTRACT = "rulings.report/1"
 PRIMARY = ("RRP-", "TDA-", "BARGE-")   # the published rulebooks; the rest are commentary and house pages
@@ -217,7 +218,7 @@ def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str
         for key, rid in getattr(r, "derived_cites", ()):
             c = citation(key)
             lines.append(f"  cites:   {key} — {c['source']}, {c['section']} (through {rid}, which worked out a fact)")
-        lines.append(f"  from:    {r.origin}")
+        lines.append(f"  from:    {shown(str(r.origin))}")
         lines.append(f"  chain:   {' -> '.join(r.chain)}")
     return lines
 

@@ -32,7 +32,7 @@ def chromium_path() -> str:
         if candidate and Path(candidate).exists():
             return candidate
     raise RuntimeError("no Chromium found: install the operating system's package (apt-get install chromium), "
-                       "or set RULINGS_CHROMIUM; .ci/run installs it")
+                       "or set RULINGS_CHROMIUM; scripts/test installs it")
 
 
 class Server:

@@ -636,12 +636,9 @@ def test_the_incident_schema_and_the_reader_take_a_later_street_without_its_pot(
     if variant == "stud":   # no button: the upcards say who acts
         assert len(incident_from_data(buttonless).hand.players) == 3
     else:
-<<<<<<< HEAD
         with pytest.raises(ProblemsError) as err:
             incident_from_data(buttonless)
         assert [(p.code, p.path[0]) for p in err.value.problems] == [("I102", "button")]
-=======
-        incident_from_data(without)
 
 
 WRONG_STREET = """\
@@ -697,4 +694,3 @@ def test_a_misspelt_parameter_is_named_under_the_house_the_incident_names_when_t
         incident_from_text(wrong, "five.yaml")
     assert "house: no book named" not in str([p.message for p in err.value.problems])
     assert any(p.message.startswith("house: no house book named 'no-such-room'") for p in err.value.problems)
->>>>>>> lint

@@ -3,9 +3,11 @@
 The wheel must carry the standard and example house books and the command line
 inside the one package ``rulings`` (nothing generic such as a top-level ``cli``),
 and find the books with importlib.resources wherever it is installed. The new
-environment borrows only the third-party dependencies (durable-rules, PyYAML,
-Jinja2, pokerkit) from the running one through a ``.pth`` line, so the test needs no
-network; ``rulings`` itself comes only from the wheel.
+environment borrows only the third-party dependencies (PyYAML, Jinja2, pokerkit)
+from the running one through a ``.pth`` line, so the test needs no network;
+``rulings`` itself comes only from the wheel, and so does durable-rules: the
+wheel's build compiles the copy the project carries (vendor/durable-rules) into
+``rulings._durable``.
 """
 from __future__ import annotations
 
@@ -32,10 +34,10 @@ def installed(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
     src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(REPO / name, src / name)
-    for name in ("rulings", "cli", "rulebooks"):
-        shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("rulings", "cli", "rulebooks", "vendor"):
+        shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
     dist = base / "dist"
     built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                   "-q", "-w", dist, src])
@@ -47,12 +49,11 @@ def installed(tmp_path_factory) -> dict:
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
     site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip())
-    import durable
     import jinja2
     import markupsafe
     import pokerkit
     import yaml
-    deps = sorted({str(Path(m.__file__).resolve().parents[1]) for m in (durable, yaml, jinja2, markupsafe, pokerkit)})
+    deps = sorted({str(Path(m.__file__).resolve().parents[1]) for m in (yaml, jinja2, markupsafe, pokerkit)})
     (site / "_rulings_test_deps.pth").write_text("\n".join(deps) + "\n")
     done = _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-index", "--no-deps", wheel])
     assert done.returncode == 0, done.stdout + done.stderr
@@ -78,15 +79,19 @@ def test_the_wheel_carries_the_books_and_nothing_generic(installed):
         assert f"rulings/rulebooks/{book}" in names
     assert "rulings/cli/main.py" in names and "rulings/__main__.py" in names
     assert "rulings/citations.yaml" in names and "rulings/templates/book.html" in names
+    # durable-rules, built from the carried source: its C core and its Python host, inside the package
+    assert any(n.startswith("rulings/_durable/durable_rules_engine.") and n.endswith(".so") for n in names)
+    assert "rulings/_durable/engine.py" in names
 
 
 def test_the_wheel_carries_every_file_of_the_package(installed):
     """A new subpackage, template or data file must be listed in pyproject.toml (packages, package-data)."""
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
     expected = set()
-    for folder, inside in (("rulings", "rulings"), ("cli", "rulings/cli"), ("rulebooks", "rulings/rulebooks")):
+    for folder, inside in (("rulings", "rulings"), ("cli", "rulings/cli"), ("rulebooks", "rulings/rulebooks"),
+                           ("vendor/durable-rules/libpy/durable", "rulings/_durable")):
         for f in (REPO / folder).rglob("*"):
-            if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc":
+            if f.is_file() and "__pycache__" not in f.parts and f.suffix not in (".pyc", ".so"):
                 expected.add(f"{inside}/{f.relative_to(REPO / folder).as_posix()}")
     assert sorted(expected - names) == []
 
@@ -107,8 +112,11 @@ def test_the_installed_command_rules_outside_the_repository(installed):
     assert not list(cache.glob("book-*")) and not list(cache.glob("compiled-*")) and not list(cache.glob("data-*"))
 
     where = _in_venv(installed, "python", "-c", "import rulings, importlib.util as u; "
-                     "print(rulings.__file__); print(u.find_spec('cli'))")
-    assert where.stdout.splitlines() == [str(installed["site"] / "rulings" / "__init__.py"), "None"]
+                     "print(rulings.__file__); print(u.find_spec('cli')); print(u.find_spec('durable')); "
+                     "import rulings._durable.durable_rules_engine as d; print(d.__file__)")
+    lines = where.stdout.splitlines()
+    assert lines[:3] == [str(installed["site"] / "rulings" / "__init__.py"), "None", "None"], where.stderr
+    assert lines[3].startswith(str(installed["site"] / "rulings" / "_durable" / "durable_rules_engine."))
 
 
 def test_version_module_entry_and_lint_work_installed(installed):

@@ -23,15 +23,31 @@ def _top(names: set[str]) -> set[str]:
     return {n.split(".")[0] for n in names}
 
 
+DURABLE = {"durable", "durable_rules_engine"}   # durable-rules' names, as PyPI's release installs them
+
+
+def _durable(names: set[str]) -> bool:
+    """Whether these imports reach durable-rules: the carried copy (rulings._durable) or a release's names."""
+    return bool(_top(names) & DURABLE) or any(n == "rulings._durable" or n.startswith("rulings._durable.")
+                                                for n in names)
+
+
 def test_only_the_engine_module_imports_durable_rules():
-    users = sorted(str(p.relative_to(REPO)) for p in CODE if _top(_imports(p)) & {"durable", "durable_rules_engine"})
+    users = sorted(str(p.relative_to(REPO)) for p in CODE if _durable(_imports(p)))
     assert users == ["rulings/engine.py"]
+
+
+def test_durable_rules_is_the_carried_copy():
+    """The engine imports the copy built from vendor/durable-rules, never a durable-rules installed beside it."""
+    imported = _imports(REPO / "rulings" / "engine.py")
+    assert not _top(imported) & DURABLE
+    assert {"rulings._durable.durable_rules_engine", "rulings._durable.engine"} <= imported
 
 
 def test_the_betting_arithmetic_imports_no_engine_yaml_or_templates():
     for path in sorted((REPO / "rulings" / "betting").glob("*.py")):
         imported = _imports(path)
-        assert not _top(imported) & {"yaml", "jinja2", "durable", "durable_rules_engine"}, path.name
+        assert not _top(imported) & {"yaml", "jinja2"} and not _durable(imported), path.name
         inside = {n for n in imported if n.startswith("rulings.")}
         assert all(n.startswith(("rulings.betting", "rulings.money")) for n in inside), (path.name, inside)
 

@@ -126,7 +126,7 @@ def _uncovered(topic: str) -> list[str]:
     cited = {k for r in book.rules.values() for k in r.cites}
     cited |= {k for p in book.parameters.values() for k in p.cites}
     keys = {k for k, c in citations().items() if c.topic == topic}
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "rulebooks.md").read_text(encoding="utf-8")   # moved from the README
     return sorted(k for k in keys - cited if k not in readme)
 
 

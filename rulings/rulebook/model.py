@@ -23,6 +23,36 @@ class Origin(LazyFrozen):
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
 
+    def shown(self) -> str:
+        """Where it was written as a text output prints it: see ``shown``."""
+        return shown(str(self))
+
+
+def shown(where: str) -> str:
+    """A file (or ``file:line``) as the text outputs print it, never an absolute path of the install: relative
+    to the working folder when the file is under it, else from the rulebooks folder it is in
+    (``rulebooks/standard/pot-limit.yaml:191``), else the file's name in its own folder.
+
+    >>> shown("/nowhere/site-packages/rulings/rulebooks/houses/tda-series.yaml:50")
+    'rulebooks/houses/tda-series.yaml:50'
+    >>> shown("/elsewhere/my-room.yaml:7")
+    'my-room.yaml:7'
+    """
+    from pathlib import Path
+    file, sep, line = where.rpartition(":")
+    if not (sep and line.isdigit()):
+        file, sep, line = where, "", ""
+    p = Path(file)
+    if not p.is_absolute():
+        return where
+    try:
+        out = p.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        parts = p.parts
+        at = [i for i in range(len(parts) - 2) if parts[i] == "rulebooks" and parts[i + 1] in ("standard", "houses")]
+        out = "/".join(parts[at[-1]:]) if at else p.name
+    return out + sep + line
+
 
 @record(frozen=True)
 class Condition(LazyFrozen):

@@ -11,7 +11,7 @@ def add_commands(sub) -> None:
     s = sub.add_parser("serve", help="the ruling service: JSON API, consultation, ruling log (see rulings/service/API.md)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000)
-    s.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
+    s.add_argument("--data", help="data folder (default $RULINGS_DATA, else $XDG_DATA_HOME/rulings or ~/.local/share/rulings)")
     s.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
                    help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     s.add_argument("--session-hours", type=float, default=12.0, help="how long a login lasts (default 12)")
@@ -29,7 +29,7 @@ def add_commands(sub) -> None:
     add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     ls = usub.add_parser("list", help="list the accounts")
     for p in (add, ls):
-        p.add_argument("--data", help="data folder (default $RULINGS_DATA or ./rulings-data)")
+        p.add_argument("--data", help="data folder (default $RULINGS_DATA, else $XDG_DATA_HOME/rulings or ~/.local/share/rulings)")
         p.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
                        help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     add.set_defaults(run=cmd_users_add)
@@ -104,19 +104,20 @@ def cmd_serve(args) -> int:
     if args.workers > 1:
         os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours))
-        _announce(args, where, dialect, password, f"{args.workers} workers")
+        _announce(args, data, where, dialect, password, f"{args.workers} workers")
         uvicorn.run("rulings.service.app:app_from_environment", factory=True, workers=args.workers, **common)
         return 0
     tune_worker()
     service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
-    _announce(args, where, dialect, password, f"{len(service.books.books)} rulebooks")
+    _announce(args, data, where, dialect, password, f"{len(service.books.books)} rulebooks")
     app = create_app(service=service)
     freeze_heap()
     uvicorn.run(app, **common)
     return 0
 
 
-def _announce(args, where: str, dialect: str, password: str | None, what: str) -> None:
+def _announce(args, data: Path, where: str, dialect: str, password: str | None, what: str) -> None:
+    print(f"rulings: data folder {data.resolve()} (--data or $RULINGS_DATA to choose another)", flush=True)
     print(f"rulings: serving {what} on http://{args.host}:{args.port}/ ({dialect}: {where})", flush=True)
     if password:
         print(f"rulings: first start — created account 'admin' with password {password} "

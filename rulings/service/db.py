@@ -105,7 +105,13 @@ def now() -> str:
 
 
 def default_data_dir() -> Path:
-    return Path(os.environ.get("RULINGS_DATA") or "rulings-data")
+    """The service's data folder when --data does not say: $RULINGS_DATA, else the user's data directory
+    ($XDG_DATA_HOME/rulings, or ~/.local/share/rulings): the same folder wherever the command is started."""
+    if os.environ.get("RULINGS_DATA"):
+        return Path(os.environ["RULINGS_DATA"])
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"   # as XDG says
+    return base / "rulings"
 
 
 def database_url(database: str | None, data_dir: Path) -> str:
