@@ -193,7 +193,9 @@ def test_kill_example_incident_json(capsys):
     data = json.loads(capsys.readouterr().out)
     kill = next(r for r in data["rulings"] if r["decides"] == "kill")
     assert kill["effects"] == {"killer": 2, "kill_blind": 20, "kill_small_bet": 20, "kill_big_bet": 40}
-    assert {c["key"] for c in kill["citations"]} == {"RRP-KILL-8", "RRP-KILL-INTRO"}
+    assert {c["key"] for c in kill["citations"] if not c.get("via")} == {"RRP-KILL-8", "RRP-KILL-INTRO"}
+    # the full kill's size comes from the rule that worked it out, cited after the ruling's own
+    assert [c["key"] for c in kill["citations"] if c.get("via") == "kill-pots.full-kill"] == ["WIKI-KILL-1"]
     assert any(r["rule"] == "kill-pots.one-kill-per-deal" for r in data["rulings"])
 
 
