@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulings.betting import BettingError, Params, Position
-from rulings.betting.arithmetic import position
+from rulings.betting import Params, Position
+from rulings.betting.arithmetic import position, position_if_legal
 from rulings.betting.limits import street_bet
 from rulings.betting import side_pots
 from rulings.betting.model import Action, SidePot
@@ -526,10 +526,7 @@ def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) ->
         return {}
     hand = incident.hand
     streets = hand.streets[:-1] + (tuple(hand.streets[-1]) + tuple(back),)
-    try:
-        pos = position(evolve(hand, streets=streets), params, seat=d.seat)
-    except BettingError:
-        return {}
-    if not pos.can_raise or pos.min_raise_to is None:
+    pos = position_if_legal(evolve(hand, streets=streets), params, seat=d.seat)
+    if pos is None or not pos.can_raise or pos.min_raise_to is None:
         return {}
     return {"out_of_turn_min_raise_to": pos.min_raise_to}

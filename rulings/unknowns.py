@@ -139,9 +139,9 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
     if not changes:
         return None
     lines = []
-    for a in answers:
-        said = "; ".join(r["sentence"] for r in a["rulings"]) or "no ruling on the dispute"
-        lines.append(f"if the pot before the {street} was {show(to_minor(a['pot']), setting)}: {said}")
+    for answer in answers:
+        said = "; ".join(r["sentence"] for r in answer["rulings"]) or "no ruling on the dispute"
+        lines.append(f"if the pot before the {street} was {show(to_minor(answer['pot']), setting)}: {said}")
     return {"fact": "pot", "question": f"How much was in the pot when the {street} began?",
             "asked_by": readers[0] if readers else None, "rules": readers,
             "why": f"the ruling on the dispute depends on it ({', '.join(readers)})",

@@ -36,6 +36,15 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     return _walk(hand, params, None, False, True)   # seen=True (by position: one call per hand)     # a generator: nothing runs until the first step is asked for
 
 
+def position_if_legal(hand: Hand, params: Params, seat: int | None = None) -> Position | None:
+    """``position`` for a hand the reader did not check as it is (a seat's catch-up acts added to it): None
+    where the betting does not allow it, so that a fact builder never meets a refusal."""
+    try:
+        return position(hand, params, seat=seat)
+    except BettingError:
+        return None
+
+
 def position(hand: Hand, params: Params, after: int | None = None,
              seat: int | None = None, tables: list[Table] | None = None) -> Position:
     """The Position after the first ``after`` actions (None: all of them).
