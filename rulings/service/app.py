@@ -285,17 +285,13 @@ async def read_json(request: Request) -> dict:
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY:
         raise ApiError(413, "too_large", f"the body is {int(declared):,} bytes, over the limit of {MAX_BODY:,}")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(413, "too_large", f"the body is over the limit of {MAX_BODY:,} bytes")
-        chunks.append(chunk)
     import json
     from decimal import Decimal
-    from rulings.service.guard import MAX_DEPTH, bounded
+    from rulings.service.guard import MAX_DEPTH, bounded, read_body
+    body = await read_body(request, MAX_BODY,
+                           lambda: ApiError(413, "too_large", f"the body is over the limit of {MAX_BODY:,} bytes"))
     try:
-        data = json.loads(b"".join(chunks).decode("utf-8"), parse_float=Decimal)
+        data = json.loads(body.decode("utf-8"), parse_float=Decimal)
     except RecursionError:      # deeper than the parser goes: refused as too deep, like a shallower one
         raise ApiError(400, "too_deep", f"the body is nested more than {MAX_DEPTH} levels deep") from None
     except (UnicodeDecodeError, ValueError) as exc:

@@ -247,6 +247,18 @@ def _secret(request) -> bytes:
 
 # ---------------------------------------------------------------- JSON values
 
+async def read_body(request, limit: int, too_large) -> bytes:
+    """The request's body, read in pieces and refused (``too_large()`` raised) as soon as it passes ``limit``
+    bytes, so that an oversized body is never held whole."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large()
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def control_characters(text: str) -> str | None:
     """The first character of ``text`` a record may not hold (NUL, other controls, lone surrogates), or None.
 

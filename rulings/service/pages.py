@@ -154,15 +154,11 @@ class FormRefused(Exception):
 async def read_form(request: Request, login: bool = False) -> dict[str, list[str]]:
     """The posted form, read in pieces up to MAX_FORM bytes (413 past it), its CSRF token checked (403) and
     its values free of control characters (422). ``login``: the token of the pre-login cookie."""
-    from rulings.service.guard import control_characters, csrf_ok
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_FORM:
-            raise FormRefused(413, "Too large", f"The form is over {MAX_FORM // 1024:,} KiB; nothing was changed.")
-        chunks.append(chunk)
+    from rulings.service.guard import control_characters, csrf_ok, read_body
+    body = await read_body(request, MAX_FORM, lambda: FormRefused(
+        413, "Too large", f"The form is over {MAX_FORM // 1024:,} KiB; nothing was changed."))
     try:
-        form = parse_qs(b"".join(chunks).decode("utf-8"), keep_blank_values=True, max_num_fields=5000,
+        form = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=5000,
                         errors="strict")
     except (UnicodeDecodeError, ValueError):
         raise FormRefused(400, "Not understood", "The form could not be read; reload the page and send it again.") \
