@@ -42,6 +42,17 @@ def make_service(tmp_path: Path, backend: str, **config):
     return svc
 
 
+def seed_log(data: Path, database: str | None = None) -> None:
+    """A ruling log, migrated, holding the floor account fiona and the manager manny, for a served process."""
+    from rulings.service import db
+    from rulings.service.auth import add_account
+    engine = db.make_engine(db.database_url(database, data))
+    db.migrate(engine)
+    add_account(engine, "fiona", PASSWORDS["fiona"], "floor")
+    add_account(engine, "manny", PASSWORDS["manny"], "manager")
+    engine.dispose()
+
+
 def login(client, name: str) -> dict:
     r = client.post("/api/login", json={"username": name, "password": PASSWORDS[name]})
     assert r.status_code == 200, r.text

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service_support import BACKENDS, PASSWORDS, count_entries, database_for, form_client, login, overchip
+from service_support import BACKENDS, PASSWORDS, count_entries, database_for, form_client, login, overchip, seed_log
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = "[" * 5000 + "]" * 5000
@@ -37,14 +37,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """`rulings serve` (one worker, SQLite) with a floor and a manager account; (base URL, process)."""
-    from rulings.service import db
-    from rulings.service.auth import add_account
     data = tmp_path_factory.mktemp("served") / "data"
-    engine = db.make_engine(db.database_url(None, data))
-    db.migrate(engine)
-    add_account(engine, "fiona", PASSWORDS["fiona"], "floor")
-    add_account(engine, "manny", PASSWORDS["manny"], "manager")
-    engine.dispose()
+    seed_log(data)
     port = _free_port()
     env = dict(os.environ, RULINGS_HEAD_SECONDS="3", RULINGS_BODY_SECONDS="3")
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data)],

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service_support import BACKENDS, PASSWORDS, database_for
+from service_support import BACKENDS, PASSWORDS, database_for, seed_log
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK_SECONDS = 1.0      # the bound API.md states: a logout reaches every worker within this
@@ -31,14 +31,8 @@ def _fresh(base: str, method: str, path: str, **kw) -> httpx.Response:
 
 @pytest.fixture(params=BACKENDS)
 def two_workers(request, tmp_path):
-    from rulings.service import db
-    from rulings.service.auth import add_account
     data, database = tmp_path / "data", database_for(request.param)
-    engine = db.make_engine(db.database_url(database, data))
-    db.migrate(engine)
-    add_account(engine, "fiona", PASSWORDS["fiona"], "floor")
-    add_account(engine, "manny", PASSWORDS["manny"], "manager")
-    engine.dispose()
+    seed_log(data, database)
     port = _free_port()
     cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data), "--workers", "2"]
     if database:
