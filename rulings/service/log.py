@@ -129,11 +129,15 @@ class Writer:
         stmt = db.entries.insert().returning(db.entries.c.id, sort_by_parameter_order=True)
         with db.write_lock(self.engine), self.engine.begin() as conn:
             ids = [r[0] for r in conn.execute(stmt, full)]
-            found = [dict(k, entry_id=i, room=row["room"]) for i, row, ks in zip(ids, full, keys, strict=True)
-                     for k in ks]
-            if found:
-                conn.execute(db.ruling_keys.insert(), found)
+            found = [(i, row["room"], k["key"], k["matter"], k["sentence"])
+                     for i, row, ks in zip(ids, full, keys, strict=True) for k in ks]
+            if found:       # one statement for the whole batch's keys (an executemany paid a round trip a row)
+                conn.execute(self._PG_KEYS, dict(zip(("e", "r", "k", "m", "s"), map(list, zip(*found)))))
             return ids
+
+    _PG_KEYS = sa.text("INSERT INTO ruling_keys (entry_id, room, key, matter, sentence) SELECT * FROM unnest("
+                       "CAST(:e AS integer[]), CAST(:r AS text[]), CAST(:k AS text[]), CAST(:m AS text[]), "
+                       "CAST(:s AS text[]))")
 
     def _write_sqlite(self, rows: list[dict], keys: list) -> list[int]:
         """The same insert on SQLite through the driver itself: one statement per row and its rowid, one commit.
