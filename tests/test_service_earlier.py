@@ -196,3 +196,17 @@ def test_migration_fills_the_keys_of_entries_already_logged(tmp_path, backend):
     finally:
         log.close()
         engine.dispose()
+
+
+def test_a_rule_id_longer_than_the_key_column_is_recorded_and_found(svc):
+    """A house book may name a rule at length: its entry is still written (PostgreSQL checks the column's
+    size) and found by the whole id."""
+    from rulings.service.log import ruling_row
+    acct = accounts_of(svc)
+    long_id = "house." + "a-very-long-rule-name-" * 10
+    report = {"rulings": [{"rule": long_id, "decides": "wager", "sentence": "It stands.", "citations": []}]}
+    row = ruling_row(acct["fiona"], room="main", table="1", book="standard", book_hash="sha256:x", incident={},
+                     answers=[], report=report, outcome="ruled", request_id=None)
+    entry = svc.log.record(row).result(timeout=30)
+    found = svc.log.earlier(acct["fiona"], "main", long_id, "wager")["earlier"]
+    assert [(x["entry"], x["sentence"]) for x in found] == [(entry, "It stands.")]

@@ -177,6 +177,9 @@ def _padded(words) -> str:
     return " " + " ".join(dict.fromkeys(words)) + " " if words else ""
 
 
+KEY_CHARS = 128      # ruling_keys.key's size
+
+
 def ruling_keys(report: dict | None) -> list[dict]:
     """What a ruling entry is found by: for each ruling in force (every disputed act's), the rule's id with
     the ruling's sentence, and each citation key of the rule itself (not those marked ``via``, which
@@ -191,6 +194,7 @@ def ruling_keys(report: dict | None) -> list[dict]:
             keys = [(rule, r.get("sentence"))] + [(c["key"], None) for c in r.get("citations") or []
                                                    if isinstance(c, dict) and c.get("key") and not c.get("via")]
             for key, sentence in keys:
+                key, matter = key[:KEY_CHARS], matter[:64]     # the columns' sizes (a longer id is cut alike)
                 if (key, matter) not in seen:
                     seen.add((key, matter))
                     out.append({"key": key, "matter": matter, "sentence": sentence})
@@ -371,9 +375,9 @@ class Log:
         k, e = db.ruling_keys, db.entries
         sub = sa.select(k.c.entry_id)
         if rule:
-            sub = sub.where(k.c.key == rule)
+            sub = sub.where(k.c.key == rule[:KEY_CHARS])
         if matter:
-            sub = sub.where(k.c.matter == matter)
+            sub = sub.where(k.c.matter == matter[:64])
         return sa.or_(e.c.id.in_(sub), e.c.refers_to.in_(sub))
 
     def earlier(self, account, room: str, rule: str, matter: str, *, before: int | None = None,
@@ -527,7 +531,7 @@ def earlier_query(room: str, rule: str, matter: str, before: int | None, limit: 
     k, e = db.ruling_keys, db.entries
     q = (sa.select(k.c.entry_id, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
          .join(e, e.c.id == k.c.entry_id)
-         .where(k.c.key == rule, k.c.matter == matter, k.c.room == room))
+         .where(k.c.key == rule[:KEY_CHARS], k.c.matter == matter[:64], k.c.room == room))
     if before is not None:
         q = q.where(k.c.entry_id < before)
     return q.order_by(k.c.entry_id.desc()).limit(limit)

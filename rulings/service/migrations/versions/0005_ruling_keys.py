@@ -84,6 +84,7 @@ def _keys(text) -> list[dict]:
             pairs = [(r["rule"], r.get("sentence"))] + [(c["key"], None) for c in r.get("citations") or []
                                                          if isinstance(c, dict) and c.get("key") and not c.get("via")]
             for key, sentence in pairs:
+                key, matter = str(key)[:128], str(matter)[:64]       # the columns' sizes
                 if (key, matter) not in seen:
                     seen.add((key, matter))
                     out.append({"key": key, "matter": matter, "sentence": sentence})
