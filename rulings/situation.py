@@ -12,6 +12,7 @@ from typing import Any
 from rulings.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
 from rulings.hand_facts import hand_facts
+from rulings.hand_says import completed
 from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.model import Incident
 from rulings.kill import kill_facts
@@ -46,6 +47,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     game = hand.game
     setting = game.setting
     bparams = betting_params(params)
+    incident = completed(incident, bparams)   # what the floor left out of a procedure and the hand's actions say
     f: dict[str, Any] = {
         "structure": game.structure, "setting": setting, "street": incident.street,
         "small_blind": game.small_blind, "big_blind": game.big_blind, "ante": game.ante,

@@ -224,7 +224,16 @@ def check(incident: Incident, values: Any, replay: bool = True) -> list[Problem]
         problems += _replay(incident, bparams)
     problems += _kill(incident, values)
     problems += _procedure(incident)
+    if replay:
+        problems += _hand_contradicts(incident, bparams)
     return problems
+
+
+def _hand_contradicts(incident: Incident, params: Params) -> list[Problem]:
+    """A procedure field the floor states that the hand's own actions say otherwise (I145; rulings/hand_says.py)."""
+    from rulings.hand_says import contradictions
+    return [_problem(incident, path, "I145", message, hint)
+            for path, message, hint in contradictions(incident, params)]
 
 
 def betting_problem(incident: Incident, exc: BettingError) -> Problem:

@@ -103,6 +103,7 @@ class Procedure(LazyFrozen):
     facts: dict[str, Any] = field(default_factory=dict)
     raw: dict[str, dict[str, Any]] = field(default_factory=dict)
     variant: str = "holdem"
+    derived: tuple[str, ...] = ()      # "section.field" the floor left out and the hand's actions decide
 
 
 @record(frozen=True)
