@@ -87,7 +87,8 @@ def hand_says(incident: Incident, params: Params) -> dict[str, dict[str, Any]]:
                 sd["last_aggressor"] = raised[-1].seat
         if over:
             sd["betting_done"] = True
-            sd["in_showdown"] = tuple(live)
+            mucked = {ev.seat for ev in (incident.log.showdown if incident.log else ()) if ev.kind == "mucks"}
+            sd["in_showdown"] = tuple(x for x in live if x not in mucked)
             stacks = [end.stacks.get(x) for x in live]
             if any(st == 0 for st in stacks):
                 sd["player_all_in"] = True
@@ -136,16 +137,7 @@ def contradictions(incident: Incident, params: Params) -> list[tuple[tuple, str,
             stated = given.get(key)
             if stated is None:
                 continue
-            if key == "in_showdown" and sorted(stated) == sorted(value):
-                continue
-            if stated == value:
-                continue
-            if key == "in_showdown":
-                gone = [x for x in stated if x not in value]
-                out.append((("procedure", section, key),
-                            (f"seat {gone[0]} is named in the showdown, but the hand's actions leave only "
-                             if gone else "the hand's actions leave in ") + _word(value),
-                            "leave in_showdown out (the hand decides it), or check the seats or the actions"))
+            if stated == value or key == "in_showdown":   # fewer named: a hand thrown away unlisted; see below
                 continue
             out.append((("procedure", section, key),
                         f"the floor says {_word(stated)}, but the hand's actions say {_word(value)} "
