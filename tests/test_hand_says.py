@@ -1,6 +1,6 @@
 """Conclusions come from the hand: when the actions are given, the last aggressor, a checked final round,
 who is in and who is all in, the end of the betting, substantial action and whether the seat on the clock
-faces a bet are worked out from them (rulings/hand_says.py); the floor is asked only where the hand does not
+faces a bet are worked out from them (rulings/incident/hand_says.py); the floor is asked only where the hand does not
 say, and a statement the hand contradicts is refused (I145), every one at once."""
 from __future__ import annotations
 
@@ -165,3 +165,9 @@ def test_the_clock_on_the_seat_to_act_faces_the_bet_the_hand_shows(standard):
 def test_hostile_showdown_fields_next_to_a_hand_are_refused_not_a_traceback(showdown):
     problems = _refused({**EX3, "procedure": {"showdown": showdown}})
     assert problems and all(p.code.startswith("I1") for p in problems)
+
+
+def test_the_final_round_is_the_last_street_of_each_game_family():
+    from rulings.incident.fields import STREETS
+    from rulings.incident.hand_says import FINAL
+    assert {family: FINAL[family] for family in STREETS} == {family: streets[-1] for family, streets in STREETS.items()}

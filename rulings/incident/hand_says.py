@@ -46,9 +46,9 @@ SAYS = {
 
 
 def _final_street(incident: Incident) -> str:
-    from rulings.incident.fields import STREETS, VARIANT_STREETS
-    family = STREETS[VARIANT_STREETS.get(incident.procedure.variant if incident.procedure else "holdem", "board")]
-    return family[-1]
+    """The game's last betting round (as rulings/incident/fields.py's STREETS end)."""
+    variant = incident.procedure.variant if incident.procedure else "holdem"
+    return FINAL["stud" if variant in ("stud", "razz") else "draw" if variant in ("draw", "lowball") else "board"]
 
 
 def hand_says(incident: Incident, params: Params) -> dict[str, dict[str, Any]]:
@@ -64,16 +64,21 @@ def hand_says(incident: Incident, params: Params) -> dict[str, dict[str, Any]]:
         end = position(hand, params)
     except BettingError:
         return {}
+    stacks = dict(end.stacks) if not incident.unsized else {s: None for s in end.stacks}   # a stand-in sizes them
     actions = [a for street in hand.streets for a in street]
     folded = {a.seat for a in actions if a.kind == "fold"}
     seats = [pl.seat for pl in hand.players]
     live = [s for s in seats if s not in folded]
     # the betting is over: no one left to act, and either the final round is reached or at most one live
     # seat still has chips (the rest are all in: the board is run out with no more betting)
-    with_chips = [s for s in live if end.stacks.get(s) is None or end.stacks[s] > 0]
+    with_chips = [s for s in live if stacks.get(s) is None or stacks[s] > 0]
     final = _final_street(incident)
     on_final = bool(names) and names[-1] == final and len(hand.streets) == len(names)
     over = end.actor is None and (on_final or len(with_chips) <= 1 or len(live) <= 1)
+    told = incident.log.told if incident.log is not None else ()
+    if told and told[-1].street == final and not any(hand.streets):
+        over = True          # the final street told by who was left: the betting is over, the showdown is next
+        on_final = False     # ... and whether it was checked is not told
     out: dict[str, dict[str, Any]] = {}
     if "showdown" in p.raw:
         sd: dict[str, Any] = {}
@@ -89,10 +94,10 @@ def hand_says(incident: Incident, params: Params) -> dict[str, dict[str, Any]]:
             sd["betting_done"] = True
             mucked = {ev.seat for ev in (incident.log.showdown if incident.log else ()) if ev.kind == "mucks"}
             sd["in_showdown"] = tuple(x for x in live if x not in mucked)
-            stacks = [end.stacks.get(x) for x in live]
-            if any(st == 0 for st in stacks):
+            left = [stacks.get(x) for x in live]
+            if any(st == 0 for st in left):
                 sd["player_all_in"] = True
-            elif None not in stacks:
+            elif None not in left:
                 sd["player_all_in"] = False
         claimant = s.get("claimant")
         if claimant is not None and (claimant in folded or over):
