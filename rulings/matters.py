@@ -42,3 +42,12 @@ def beside_wager() -> frozenset[str]:
     from rulings.bookcache import yaml_data
     raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], _parse)[0]
     return frozenset(raw.get("beside_wager") or ())
+
+
+@lru_cache(maxsize=1)
+def follows() -> tuple[str, ...]:
+    """The matters whose rulings only follow from what was decided (rulings/matters.yaml): the report gives
+    them after the ruling on the dispute's own matter."""
+    from rulings.bookcache import yaml_data
+    raw = yaml_data([Path(__file__).resolve().parent / "matters.yaml"], _parse)[0]
+    return tuple(raw.get("follows") or ())

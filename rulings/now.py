@@ -8,7 +8,6 @@ ruled to say whose turn it is and what that player faces.
 """
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from rulings.betting import BettingError
@@ -16,7 +15,7 @@ from rulings.betting.arithmetic import position
 from rulings.betting.model import Action
 from rulings.incident import Incident
 from rulings.money import show
-from rulings.matters import beside_wager, matters, now_order
+from rulings.matters import beside_wager, follows, matters, now_order
 from rulings.records import evolve
 from rulings.incident.checks import betting_params
 
@@ -58,8 +57,10 @@ def _next(incident: Incident, report: Any, to: int) -> str | None:
     return f"Seat {pos.actor} is next to act and faces {faces}."
 
 
-def now(incident: Incident, report: Any) -> list[str]:
-    """The dealer's next steps, most important first."""
+def now(incident: Incident, report: Any, first: Any = None) -> list[str]:
+    """The dealer's next steps, most important first. ``first`` is the ruling the report leads with (``lead``)
+    when ``report.rulings`` are still in the order resolve gave them (most specific first); without it the
+    report's first ruling is taken for both."""
     money = lambda v: show(v, report.setting)  # noqa: E731
     lines: list[str] = []
     voids = matters()[1]
@@ -121,7 +122,7 @@ def now(incident: Incident, report: Any) -> list[str]:
     elif report.rulings:
         order = now_order()
         moving = sorted((r for r in report.rulings if r.decides in order), key=lambda r: order.index(r.decides))
-        first = lead(incident, report.rulings)[0]   # what the report's RULING says, then the rest in order
+        first = first or report.rulings[0]   # what the report's RULING says, then the rest in order
         shown = [first] + [r for r in moving if r is not first]
         for r in shown + [r for r in report.rulings[:1] if r not in shown]:   # and the most specific ruling
             lines.append(_settled(r))
@@ -137,33 +138,51 @@ def _beside(report: Any, w: Any, said: list[str]) -> list[str]:
             if line not in said]
 
 
-def _asks_only(incident: Incident) -> bool:
-    """Whether the disputed entry only names a seat (``disputed: {seat: 3}``): a question about what he may do."""
-    d = incident.disputed
-    return d is not None and not any(d.flags.values()) \
-        and not any(getattr(d, f.name) for f in fields(d) if f.name not in ("seat", "flags"))
+def lead(incident: Incident, rulings: list[Any], weigh: Any = None) -> list[Any]:
+    """The rulings in force (most specific first, as rulings/ruling.py resolves them) in the order the report
+    gives them: the first is the one it leads with, the ruling on the dispute's own matter (the text's RULING,
+    and the first thing WHAT HAPPENS NOW says when no ruling sizes the wager). Only the order changes.
 
-
-def lead(incident: Incident, rulings: list[Any]) -> list[Any]:
-    """The rulings in force (most specific first, as rulings/ruling.py resolves them) with the one the report
-    leads with moved to the front: the text's RULING, and the first thing WHAT HAPPENS NOW says.
-
-    The lead is the ruling on the dispute's own matter: a ruling that undoes the disputed act; else, when a
-    ruling sizes the disputed wager (WHAT HAPPENS NOW starts from its numbers), the most specific ruling on
-    the act; else, for a question about a seat, what he may do now. An incident that names no matter of its
-    own (a table procedure, a kill pot) leads with the first ruling in force in `now:` order
-    (rulings/matters.yaml): at a showdown, who wins the pot before who shows first.
+    First that tells two rulings apart:
+    1. a ruling that undoes the disputed act;
+    2. the more of the dispute's particulars its own conditions read: what the floor told beyond the act's
+       words and chips (who pointed it out, what happened after, a request, the chips found behind, a
+       buy-in, the tied pot, a house setting named for the dispute). ``weigh(rule id)`` gives that count and
+       the rule's condition count (rulings/ruling.py ``_told``);
+    3. a ruling on the dispute's matters before one on a matter that only follows from what was decided
+       (`follows:` in rulings/matters.yaml: the minimum raise, what the seat may do now, where the killer
+       acts); a ruling whose one number is that of a following ruling (no cap: raise to at least the
+       minimum) follows with it;
+    4. on the dispute's matters, a ruling that stands on another in force (it read what the other decided)
+       before it; with no wager sized, the `now:` order (who wins the pot before who shows first). Of the
+       following ones, the narrower case (more conditions), then the `follows:` order;
+    5. the order resolve gave.
     """
-    voids = matters()[1]
-    first = next((r for r in rulings if r.ruling in voids), None)
-    if first is None and _wager(rulings) is not None:
-        return list(rulings)
-    if first is None and _asks_only(incident):
-        first = next((r for r in rulings if r.decides == "seat-options"), None)
-    if first is None:
-        order = now_order()
-        first = min((r for r in rulings if r.decides in order), key=lambda r: order.index(r.decides), default=None)
-    return [first] + [r for r in rulings if r is not first] if first is not None else list(rulings)
+    voids, after, order = matters()[1], follows(), now_order()
+    weigh = weigh or (lambda rid: (0, 0))
+    place = {id(r): i for i, r in enumerate(rulings)}
+    sized = _wager(rulings) is not None
+
+    # a ruling whose one number is the one a ruling on a matter that follows gives (no cap: raise to at least
+    # the minimum) says that number again, and follows with it
+    said = {_numbers(r): r.decides for r in rulings if r.decides in after and len(r.effects) == 1}
+
+    # a ruling that stands on another in force (it read what the other decided) is the conclusion
+    ids = {r.rule for r in rulings}
+    built_on = {r.rule for r in rulings if any(rid != r.rule and rid in ids for rid in r.chain)}
+
+    def key(r: Any) -> tuple:
+        particulars, narrow = weigh(r.rule)
+        follow = r.decides if r.decides in after else said.get(_numbers(r))
+        if follow is not None:   # what only follows: the narrower case first, then the narrower matter
+            return (r.ruling not in voids, -particulars, 1, -narrow, after.index(follow), place[id(r)])
+        rank = order.index(r.decides) if not sized and r.decides in order else len(order)
+        return (r.ruling not in voids, -particulars, 0, r.rule not in built_on, rank, place[id(r)])
+    return sorted(rulings, key=key)
+
+
+def _numbers(r: Any) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
 def _turn(report: Any) -> str | None:

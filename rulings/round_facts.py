@@ -478,6 +478,10 @@ def _small_chips(incident: Incident) -> dict[str, Any]:
     return {"chips_below_blind": small, "chips_below_blind_playing": small // unit * unit}
 
 
+SPLIT_FACTS = ("split_pot_missing", "split_pot", "split_share", "odd_chips", "split_leftover", "split_winner_not_in_pot",
+               "odd_chip_seats", "odd_chip_value", "odd_chip_share", "split_shares_listed")   # what ``_split`` gives
+
+
 def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[str, Any]:
     """A tied pot cut into equal shares of the smallest chip, and where the odd chips fall counting
     clockwise from the button (the first winner on the button's left first, one odd chip each)."""

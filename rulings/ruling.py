@@ -28,13 +28,13 @@ from rulings.betting import BettingError
 from rulings.catalogue import citations, facts
 from rulings.matters import matters
 from rulings.problems import ProblemsError
-from rulings.engine import Engine, Fired, Memo, rule_reads
+from rulings.engine import Engine, Fired, Memo, field_name, rule_reads
 from rulings.incident import Incident, each_act, each_request, ensure_checked
 from rulings.betting.arithmetic import position
 from rulings.incident.checks import betting_params, incident_overrides
 from rulings.expressions import names_in
 from rulings.money import show
-from rulings.round_facts import said_straddle_act, straddle_post_act, without_straddles
+from rulings.round_facts import SPLIT_FACTS, said_straddle_act, straddle_post_act, without_straddles
 from rulings.said import straddle_words
 from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
 from rulings.situation import build
@@ -454,8 +454,9 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     report.given = given_facts(incident)
     report.not_considered = not_considered(book, report, engine)
     from rulings.now import lead, now   # they read the report this module builds
-    report.now = now(incident, report)
-    report.rulings = lead(incident, report.rulings)   # the ruling on the dispute's own matter first
+    led = lead(incident, report.rulings, _told(book, incident, report.given))   # the dispute's own matter first
+    report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
+    report.rulings = led
     from rulings.unknowns import probing
     if incident.pot_unknown and not probing():   # a later street's pot not given: asked where some pot changes it
         from rulings.unknowns import pot_question
@@ -473,6 +474,28 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         report.outcome = "not_covered"
         report.not_covered = uncovered(incident, report)
     return report
+
+
+ACT = ("said", "chips")   # the disputed act itself: every ruling on it reads them
+
+
+def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]]):
+    """For each rule, how many of the particulars the floor gave about the dispute (beyond the act's own words
+    and chips: who pointed it out, what happened after, a request, the buy-in) its own conditions read."""
+    told = [set(facts_of) for name, facts_of in given.items() if name not in ACT]
+    d = incident.disputed
+    told += [{name} for name in ("buy_in", "side_deal") if d is not None and getattr(d, name) is not None]
+    told += [{field_name("param." + name)} for name in incident.params]   # the house setting named for it
+    if incident.split:
+        told.append(set(SPLIT_FACTS))
+
+    def weigh(rule_id: str) -> tuple[int, int]:
+        rule = book.rules.get(rule_id)
+        if rule is None:
+            return 0, 0
+        reads = rule_reads(rule)
+        return sum(1 for facts_of in told if facts_of & reads), rule.condition_count()
+    return weigh
 
 
 def not_considered(book: Rulebook, report: Report, engine: Engine | None = None) -> list[str]:

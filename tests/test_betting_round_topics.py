@@ -236,8 +236,11 @@ def test_stud_bring_in_may_not_check_and_the_others_wait(standard):
     assert not any("checks" in line for line in now(incident, report))
     # The one-street form, asked about seat 3 (the 2s): he waits for the bring-in, then calls $2 or completes to $5.
     one = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}\ndisputed: {seat: 3}\n"
-    top = rule_on(incident_from_text(one), book, engine).rulings[0]
-    assert top.rule == "bring-in.others-wait-for-the-bring-in" and top.effects == {"to_call": 200, "complete_to": 500}
+    asked = rule_on(incident_from_text(one), book, engine)
+    # who brings it in leads; what seat 3 may do only follows from it (rulings/now.py `lead`)
+    assert [r.rule for r in asked.rulings] == ["bring-in.lowest-upcard-brings-in", "bring-in.others-wait-for-the-bring-in"]
+    top = asked.rulings[1]
+    assert top.effects == {"to_call": 200, "complete_to": 500}
     assert "check" not in top.sentence and "seat 2 (2c) brings it in first" in top.sentence
 
 

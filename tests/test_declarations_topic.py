@@ -171,7 +171,8 @@ def test_skipped_seats_catching_up_are_not_substantial_action_to_their_left(stan
     assert (report.facts["actions_since"], report.facts["chip_actions_since"]) == (0, 0)
     assert derived["substantial_action"] is False and report.facts["out_of_turn_changed"] is False
     assert ruling.rule == "declarations.out-of-turn-binds"
-    assert report.rulings[0].effects["wager_to"] == 600
+    assert report.rulings[0] is ruling   # the dispute is the act out of turn: that it binds leads
+    assert next(r for r in report.rulings if r.decides == "wager").effects["wager_to"] == 600
 
 
 def test_seats_left_of_the_out_of_turn_raise_acting_before_the_skipped_seat_speaks_are_substantial(standard):
