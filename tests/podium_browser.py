@@ -38,11 +38,11 @@ def chromium_path() -> str:
 class Server:
     """The service's ASGI app under uvicorn in a thread, on 127.0.0.1 and a free port."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, **config):
         import uvicorn
         from rulings.service.app import Config, Service, create_app
         from rulings.service.auth import add_account
-        self.service = Service(Config(data_dir=data_dir))
+        self.service = Service(Config(data_dir=data_dir, **config))
         add_account(self.service.engine, "fiona", PASSWORDS["fiona"], "floor", "main")
         add_account(self.service.engine, "manny", PASSWORDS["manny"], "manager", "main")
         self.app = create_app(service=self.service)
