@@ -143,7 +143,7 @@ def _out_of_turn(page, taps: Taps) -> None:
     taps.tap(page.locator('button[data-said="check"]'), "said check")
 
 
-# taps to the logged, followed ruling and keys typed; before this form: 13/14, 12/10 and 12/7 (the same disputes
+# taps to the logged, followed ruling and keys typed; before this form: 12/14, 13/10 and 12/7 (the same disputes
 # on the earlier form: every seat tapped, the words typed, a separate record and decision)
 EXPECTED = {"pot-raise": (_pot_raise, 9, 11), "oversized-chip": (_oversized_chip, 9, 10),
             "out-of-turn": (_out_of_turn, 10, 2)}
