@@ -38,11 +38,11 @@ def chromium_path() -> str:
 class Server:
     """The service's ASGI app under uvicorn in a thread, on 127.0.0.1 and a free port."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, **config):
         import uvicorn
         from rulings.service.app import Config, Service, create_app
         from rulings.service.auth import add_account
-        self.service = Service(Config(data_dir=data_dir))
+        self.service = Service(Config(data_dir=data_dir, **config))
         add_account(self.service.engine, "fiona", PASSWORDS["fiona"], "floor", "main")
         add_account(self.service.engine, "manny", PASSWORDS["manny"], "manager", "main")
         self.app = create_app(service=self.service)
@@ -69,10 +69,10 @@ class Server:
 
 
 class Taps:
-    """Counts what a floorperson does: each click is a tap, each key pressed is a tap."""
+    """Counts what a floorperson does, apart: each click is a tap (``count``), each key typed a key (``typed``)."""
 
     def __init__(self, page):
-        self.page, self.count, self.log = page, 0, []
+        self.page, self.count, self.typed, self.log = page, 0, 0, []
 
     def tap(self, locator, what: str = "") -> None:
         locator.click()
@@ -81,9 +81,26 @@ class Taps:
 
     def keys(self, text: str) -> None:
         for ch in text:
-            self.page.keyboard.press(ch)
-            self.count += 1
-            self.log.append(f"key {ch}")
+            self.page.keyboard.type(ch)
+            self.typed += 1
+        self.log.append(f"keys {text!r}")
+
+
+def seat(page, n: int):
+    """Seat ``n``'s toggle among the seats in the hand."""
+    return page.locator(f'[data-tap="in-{n}"]')
+
+
+def button_seat(page, n: int):
+    return page.locator(f'[data-tap="button-{n}"]')
+
+
+def street(page, name: str):
+    return page.locator(f'[data-tap="street-{name}"]')
+
+
+def disputed_seat(page, n: int):
+    return page.locator(f'[data-tap="d-{n}"]')
 
 
 def shoot(page, name: str) -> Path:

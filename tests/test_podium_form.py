@@ -54,7 +54,7 @@ def test_limit_games_carry_their_bet_sizes_and_a_label():
     read = read_form(dict(OVERCHIP, structure="fixed-limit", sb="10", bb="20", small_bet="20", big_bet="40"))
     assert read.incident["game"]["bet_sizes"] == [20, 40]
     assert game_label(read.incident["game"]) == "Limit Hold'em $20/$40"
-    assert game_label({"variant": "omaha", "structure": "pot-limit", "blinds": [2, 5]}) == "Pot-limit Omaha $2/$5"
+    assert game_label({"variant": "omaha", "structure": "pot-limit", "blinds": [2, 5]}) == "PL Omaha $2/$5"
 
 
 # ---------------------------------------------------------------- floor shorthand (rulings/shorthand.py)

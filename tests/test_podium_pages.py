@@ -205,3 +205,54 @@ def test_the_floor_page_keeps_each_consultation_step_and_links_the_ruling_to_the
     assert logged["trail"][0]["incident"]["disputed"].get("said") == "bet 500"
     assert logged["trail"][1]["rules"] == ["pot-limit.silent-overchip-is-pot-bet"]
     assert 'name="consultation" value=""' in r.text                  # the next hand starts a new one
+
+
+def _cli_now(name: str) -> list[str]:
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-m", "rulings", "rule", str(root / "examples" / "incidents" / f"{name}.yaml")],
+                         capture_output=True, text=True, cwd=root, check=False).stdout.splitlines()
+    start = out.index("WHAT HAPPENS NOW") + 1
+    lines = []
+    for line in out[start:]:
+        if not line.startswith("  "):
+            break
+        lines.append(line.strip())
+    return lines
+
+
+@pytest.mark.parametrize("name, form", [
+    ("pl-silent-overchip", dict(OVERCHIP, **{"stack-1": "1000", "stack-2": "640", "stack-3": "815"})),
+    ("pl-oversize-raise", {"variant": "omaha", "structure": "pot-limit", "stakes": "1/2", "in-1": "1", "in-2": "1",
+                           "in-3": "1", "stack-1": "1000", "stack-2": "1000", "stack-3": "1000", "button": "3",
+                           "street": "turn", "pot": "100", "actions": "1 bet 50", "d_seat": "2",
+                           "d_said": "raise to four hundred", "pointed_out_by": "dealer"}),
+])
+def test_the_page_says_what_happens_now_as_the_command_line_does(svc, name, form):
+    import html
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(form, go="rule"))
+    assert r.status_code == 200, r.text
+    block = re.search(r'<ul class="now"[^>]*>(.*?)</ul>', r.text, re.S)[1]
+    lines = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", block)]
+    assert lines and lines == _cli_now(name)
+
+
+def test_an_unknown_time_zone_is_refused_when_the_service_is_configured(tmp_path):
+    from rulings.service.app import Config
+    with pytest.raises(ValueError, match="'Mars/Olympus' is not a time zone"):
+        Config(data_dir=tmp_path, time_zone="Mars/Olympus")
+    with pytest.raises(ValueError, match="not a time zone"):
+        Config(data_dir=tmp_path, room_zones={"main": "EST5EDT/nowhere"})
+
+
+def test_a_rooms_own_zone_goes_before_the_services(tmp_path):
+    from rulings.service.pages import local_time, room_zone
+    from rulings.service.app import Config
+    cfg = Config(data_dir=tmp_path, time_zone="Europe/London", room_zones={"riverside": "America/Los_Angeles"})
+    at = "2026-07-01T19:05:09.123456Z"
+    assert local_time(at, room_zone(cfg, "riverside")) == "2026-07-01 12:05 PDT"
+    assert local_time(at, room_zone(cfg, "main")) == "2026-07-01 20:05 BST"
+    assert local_time("2026-12-01T19:05:09Z", room_zone(cfg, "main"), seconds=True) == "2026-12-01 19:05:09 GMT"

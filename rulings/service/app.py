@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import sqlite3
@@ -45,6 +46,13 @@ class Config:
     login_attempts: int = 5              # failures of one name from one address before the waits begin
     login_window: float = 3600.0         # how long a failure counts
     session_check_seconds: float = 1.0   # how long a worker trusts a session it has checked (logout bound)
+    time_zone: str = "UTC"               # the room's clock on the podium's pages (IANA name); stored times stay UTC
+    room_zones: dict = field(default_factory=dict)   # a room's own zone, where it differs: {"main": "America/New_York"}
+
+    def __post_init__(self) -> None:
+        from rulings.service.pages import zone
+        for name in (self.time_zone, *self.room_zones.values()):
+            zone(name)                   # an unknown zone is refused when the service starts, never guessed
 
 
 class ApiError(Exception):
@@ -814,6 +822,8 @@ def app_from_environment() -> Starlette:
     tune_worker()
     app = create_app(Config(data_dir=Path(os.environ["RULINGS_SERVE_DATA"]),
                             database=os.environ.get("RULINGS_SERVE_DATABASE") or None,
-                            session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12"))))
+                            session_hours=float(os.environ.get("RULINGS_SERVE_SESSION_HOURS", "12")),
+                            time_zone=os.environ.get("RULINGS_SERVE_TIME_ZONE") or "UTC",
+                            room_zones=json.loads(os.environ.get("RULINGS_SERVE_ROOM_ZONES") or "{}")))
     freeze_heap()
     return app

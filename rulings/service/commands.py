@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import getpass
+import json
 import os
 import sys
 from pathlib import Path
@@ -18,6 +19,10 @@ def add_commands(sub) -> None:
     s.add_argument("--workers", type=int, default=1,
                    help="worker processes (default 1); each keeps its own warm books; login limits and "
                         "logouts hold across them")
+    s.add_argument("--time-zone", default="UTC", help="the card room's time zone for the podium's pages, an IANA "
+                   "name such as America/Los_Angeles (default UTC; times are stored in UTC)")
+    s.add_argument("--room-zone", action="append", default=[], metavar="ROOM=ZONE",
+                   help="a room's own time zone where it differs from --time-zone (repeat for each room)")
     s.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     s.set_defaults(run=cmd_serve)
     u = sub.add_parser("users", help="accounts of the ruling service")
@@ -86,6 +91,17 @@ def cmd_serve(args) -> int:
     from rulings.service import db
     from rulings.service.app import Config, Service, admin_password_if_none, create_app, freeze_heap, tune_worker
     data = Path(args.data) if args.data else db.default_data_dir()
+    from rulings.service.pages import zone
+    rooms = dict(item.partition("=")[::2] for item in args.room_zone)
+    try:
+        for name in (args.time_zone, *rooms.values()):
+            zone(name)
+        if any(not room for room in rooms):
+            raise ValueError("--room-zone takes ROOM=ZONE, e.g. main=America/New_York")
+    except ValueError as exc:
+        print(f"rulings: {exc}", file=sys.stderr)
+        return 2
+    zones = dict(time_zone=args.time_zone, room_zones=rooms)
     try:   # the schema is made or upgraded once, here, before any worker starts
         url = db.database_url(args.database, data)
         engine = db.make_engine(url)
@@ -103,12 +119,13 @@ def cmd_serve(args) -> int:
                   timeout_graceful_shutdown=5, **uvicorn_options())    # limits and timeouts: API.md, "Security"
     if args.workers > 1:
         os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
-                          RULINGS_SERVE_SESSION_HOURS=str(args.session_hours))
+                          RULINGS_SERVE_SESSION_HOURS=str(args.session_hours), RULINGS_SERVE_TIME_ZONE=args.time_zone,
+                          RULINGS_SERVE_ROOM_ZONES=json.dumps(rooms))
         _announce(args, data, where, dialect, password, f"{args.workers} workers")
         uvicorn.run("rulings.service.app:app_from_environment", factory=True, workers=args.workers, **common)
         return 0
     tune_worker()
-    service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours))
+    service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours, **zones))
     _announce(args, data, where, dialect, password, f"{len(service.books.books)} rulebooks")
     app = create_app(service=service)
     freeze_heap()

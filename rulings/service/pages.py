@@ -16,7 +16,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from datetime import datetime, timezone
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -36,6 +40,44 @@ MANAGERS = ("manager", "admin")
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"], default=True),
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.globals["quote_all"] = quote_all   # a ruling's sources named as the report and the printed book name them
+
+
+@lru_cache(maxsize=64)
+def zone(name: str) -> ZoneInfo:
+    """The IANA time zone ``name`` (the system's tz database, Python's zoneinfo); ValueError naming it when unknown."""
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise ValueError(f"'{name}' is not a time zone: give an IANA name such as America/New_York or "
+                         "Europe/London") from None
+
+
+def room_zone(config: Any, room: str | None) -> ZoneInfo:
+    """The zone of ``room``'s clock: its own (Config.room_zones), else the service's (Config.time_zone)."""
+    rooms = getattr(config, "room_zones", None) or {}
+    return zone(rooms.get(room) or getattr(config, "time_zone", None) or "UTC")
+
+
+def local_time(value: Any, tz: ZoneInfo, seconds: bool = False) -> str:
+    """A stored UTC time ('2026-12-02T04:20:01.123456Z') on the room's clock, with the zone's abbreviation:
+    '2026-12-01 23:20 EST'. A value that is not a time is shown as it is."""
+    if not value:
+        return "—"
+    try:
+        at = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return str(value)
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=timezone.utc)
+    return at.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S %Z" if seconds else "%Y-%m-%d %H:%M %Z")
+
+
+@pass_context
+def _local(ctx, value: Any, seconds: bool = False) -> str:
+    return local_time(value, ctx.get("zone") or zone("UTC"), seconds)
+
+
+_env.filters["local"] = _local           # {{ e.at | local }}: a stored time on the room's clock
 
 NUMBER_WORDS = {
     "wager_to": "His bet, in total this street", "returned": "Goes back to him", "to_call": "To call",
@@ -135,6 +177,9 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     from rulings.service.guard import LOGIN_COOKIE, csrf_token
     context.setdefault("account", _account(request))
     context.setdefault("nav", "")
+    acct = context["account"]
+    context.setdefault("zone", room_zone(getattr(_service(request), "config", None),
+                                         acct.get("room") if isinstance(acct, dict) else None))
     token, fresh = csrf_token(request)
     context.setdefault("csrf", token)        # every form of the page carries it (guard.py)
     html = _env.get_template(template).render(**context)
@@ -351,7 +396,7 @@ def _recent_games(request: Request, account: dict) -> list[dict]:
             continue
         seen.add(key)
         out.append({"label": pf.game_label(g), "json": json.dumps(g, default=str)})
-    return out[:6]
+    return out[:4]
 
 
 def _book_names(request: Request) -> list[str]:
@@ -364,10 +409,27 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
     f = {k: v[-1] for k, v in form.items()}
     f.setdefault("book", "standard")
     variant = f.get("variant") if f.get("variant") in pf.STREETS else "holdem"
-    return {"nav": "floor", "f": _Defaults(f), "errors": _Defaults({}), "recent": _recent_games(request, account),
+    recent = _recent_games(request, account)
+    if not form and recent:          # the room's last game is the form's starting game (one tap changes it)
+        last = json.loads(recent[0]["json"])
+        f.update(variant=last.get("variant", "holdem"), structure=last.get("structure", "no-limit"),
+                 setting=last.get("setting", "cash"))
+        stakes = last.get("bet_sizes") if last.get("structure") in ("fixed-limit", "spread-limit") \
+            else last.get("blinds")
+        if stakes:
+            f["stakes"] = "/".join(str(x) for x in stakes)
+        variant = f["variant"] if f["variant"] in pf.STREETS else "holdem"
+    return {"nav": "floor", "f": _Defaults(f), "errors": _Defaults({}), "recent": recent,
             "books": _book_names(request), "variants": list(pf.VARIANT_WORDS.items()),
             "structures": list(pf.STRUCTURE_WORDS.items()), "seats": list(pf.SEATS),
-            "streets": pf.STREETS[variant], "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
+            "streets": pf.STREETS[variant], "streets_by_variant": {v: list(st) for v, st in pf.STREETS.items()},
+            "street_words": pf.STREET_WORDS, "said_words": pf.SAID,
+            "chip_words": {c: (f"{int(c) // 1000}k" if int(c) >= 1000 else c) for c in pf.CHIPS},
+            "more_open": any(f.get(k) for k in ("sb", "bb", "ante", "small_bet", "big_bet", "table"))
+            or f.get("book", "standard") != "standard",
+            "stacks_open": any(f.get(f"stack-{n}") for n in pf.SEATS),
+            "timing_open": any(f.get(k) for k in ("noticed", "pointed_out_by", "after")),
+            "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
             "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
             "rid": secrets.token_urlsafe(12), "consultation": (f.get("consultation") or "")[:64]}
 
@@ -401,6 +463,10 @@ def floor_post(request: Request) -> Response:
     ctx["answers"] = {k: _form_value(v) for k, v in answers.items()}
     if read.errors:
         ctx["errors"] = _Defaults(read.errors)
+        ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "small_bet"))
+        ctx["stacks_open"] = ctx["stacks_open"] or any(k.startswith("stack-") for k in read.errors)
+        ctx["timing_open"] = ctx["timing_open"] or any(k in read.errors for k in ("noticed", "pointed_out_by",
+                                                                                 "after"))
         ctx["result"] = {"problems": [{"where": k, "message": v, "hint": None} for k, v in read.errors.items()],
                          "rulings": [], "questions": [], "open": [], "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
@@ -412,16 +478,25 @@ def floor_post(request: Request) -> Response:
         table = first(form, "table") or None
         ctx["consultation"] = record_step(request, account, ctx["consultation"] or None, read.incident, book,
                                           answers, table, step)
-        record = first(form, "go") == "record" or (step["outcome"] in ("ruled", "not_covered")
-                                                     and not step.get("questions"))
+        go = first(form, "go")
+        record = go in ("record", "followed") or (step["outcome"] in ("ruled", "not_covered")
+                                                  and not step.get("questions"))
         if record:
             from rulings.consult import answered
             asked = answered(answers)
             step = rule_and_record(request, account, read.incident, book, answers, table,
                                    asked, first(form, "rid") or None, ctx["consultation"])
             ctx["consultation"] = ""      # the next hand is a new consultation
+            entry = step.get("entry")
+            if go == "followed" and entry and step["report"].get("rulings"):   # logged and followed in one tap
+                _service(request).log.follow_up(account["raw"], int(entry["id"]), "decision",
+                                                {"decision": "followed", "reason": None})
+                return RedirectResponse(f"/podium/log/{entry['id']}?recorded=followed", status_code=303)
     except ProblemsError as exc:
-        ctx["result"] = {"problems": problems_view(exc.problems), "rulings": [], "questions": [], "open": [],
+        problems = problems_view(exc.problems)
+        ctx["errors"] = _Defaults(_beside_fields(exc.problems))      # each problem also beside its field
+        ctx["timing_open"] = ctx["timing_open"] or "after" in ctx["errors"]
+        ctx["result"] = {"problems": problems, "rulings": [], "questions": [], "open": [],
                          "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
     except ApiError as exc:   # an unknown book (the service's 404): said on the page, nothing recorded
@@ -433,12 +508,33 @@ def floor_post(request: Request) -> Response:
     questions = [question_view(q) for q in step.get("questions", [])]
     ctx["asked_now"] = {q.get("key", q["fact"]) for q in questions}
     ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+                     "now": list(report.get("now") or []),
                      "questions": questions, "also": step.get("also", []), "open": step.get("open", []),
                      "problems": [],
                      "entry": step.get("entry"), "book": report.get("rulebook", book)}
     from rulings.service.podium_log import with_earlier     # beside each ruling, the room's earlier ones on it
     with_earlier(request, account, ctx["result"]["rulings"], (step.get("entry") or {}).get("id"))
     return render(request, "floor.html", **ctx)
+
+
+# the incident's fields (as the reader's problems name them) and the form field each is typed in
+_FIELD_OF = {"actions": "actions", "after": "after", "pot": "pot", "button": "button", "street": "street",
+             "players": "seats", "disputed": "d_seat", "game": "stakes", "noticed": "noticed",
+             "pointed_out_by": "pointed_out_by"}
+
+
+def _beside_fields(problems: list) -> dict[str, str]:
+    """The reader's problems keyed by the form field they are about (``actions[0]: ...`` beside the actions)."""
+    out: dict[str, str] = {}
+    for p in problems:
+        get = p.get if isinstance(p, dict) else (lambda k, d=None, p=p: getattr(p, k, d))
+        message = str(get("message") or "")
+        path = get("path") or get("field") or message.partition(":")[0]
+        head = str(path[0] if isinstance(path, (list, tuple)) and path else path).partition("[")[0].partition(".")[0]
+        name = _FIELD_OF.get(head)
+        if name and name not in out:
+            out[name] = message + (f" — {get('hint')}" if get("hint") else "")
+    return out
 
 
 def _as_dict(step: Any) -> dict:

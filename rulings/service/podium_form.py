@@ -4,7 +4,7 @@ The form is flat (one field per input, so it also works without JavaScript):
 ``variant structure setting sb bb ante small_bet big_bet`` for the game, ``in-N`` and
 ``stack-N`` for seat N, ``button``, ``street``, ``pot``, ``actions`` as a line such as
 ``1 bet 50, 2 call, 3 raise 150`` (amounts are the seat's street total, as in the
-incident format), ``d_seat d_said d_chips`` for the disputed act, ``noticed`` and
+incident format), ``d_seat d_said d_chips`` for the disputed act, ``after`` for the actions after it (a line as ``actions``), ``noticed`` and
 ``pointed_out_by``; ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
 limit game) in one field. Every typed field takes the floor shorthand of
 rulings/shorthand.py, as `rulings ask` does ("nl", "pre", "seat 3 raises to 60",
@@ -40,7 +40,13 @@ VARIANT_WORDS = {"holdem": "Hold'em", "omaha": "Omaha", "stud": "Stud", "razz": 
                  "lowball": "Lowball", "other": "Other"}
 STRUCTURE_WORDS = {"no-limit": "No-limit", "pot-limit": "Pot-limit", "fixed-limit": "Limit",
                    "spread-limit": "Spread-limit"}
+STRUCTURE_SHORT = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "Limit", "spread-limit": "Spread"}
 CHIPS = ("1", "5", "25", "100", "500", "1000", "5000")
+# what a player says most often in a dispute, one tap each (the reader of rulings/said.py reads them)
+SAID = ("pot", "call", "raise", "all in", "check")
+STREET_WORDS = {"preflop": "Preflop", "flop": "Flop", "turn": "Turn", "river": "River", "third": "3rd street",
+                "fourth": "4th street", "fifth": "5th street", "sixth": "6th street", "seventh": "7th street",
+                "before-draw": "Before the draw", "after-draw": "After the draw"}
 
 
 @dataclass
@@ -189,6 +195,12 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
     if problem:
         errors["actions"] = problem
     incident["actions"] = actions
+    if _get(form, "after"):          # what the players did after the disputed act, in order
+        after, problem = read_actions(_get(form, "after"), players)
+        if problem:
+            errors["after"] = problem
+        else:
+            incident["after"] = after
     d_seat = _get(form, "d_seat")
     said = _get(form, "d_said")
     chips, problem = read_chips(_get(form, "d_chips"))
@@ -218,9 +230,9 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
 
 
 def game_label(game: Mapping[str, Any]) -> str:
-    """'Pot-limit Hold'em $1/$2' — how a recent game is shown on its button."""
+    """'PL Hold'em $1/$2' — how a recent game is shown on its button (short, as floors say it)."""
     blinds = game.get("blinds") or []
     stakes = "/".join(f"${b}" for b in (game.get("bet_sizes") or blinds))
-    words = f"{STRUCTURE_WORDS.get(game.get('structure'), '')} {VARIANT_WORDS.get(game.get('variant'), '')}"
-    tail = " (tournament)" if game.get("setting") == "tournament" else ""
+    words = f"{STRUCTURE_SHORT.get(game.get('structure'), '')} {VARIANT_WORDS.get(game.get('variant'), '')}"
+    tail = " tourn." if game.get("setting") == "tournament" else ""
     return f"{words.strip()} {stakes}{tail}".strip()

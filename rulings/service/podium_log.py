@@ -126,7 +126,7 @@ def log_entry(request: Request) -> Response:
     later = entry.get("later") or []
     return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, acts=acts, incident_text=incident_text,
                   later=later, recorded=request.query_params.get("recorded", ""), account=account,
-                  book_link=_book_link(entry), report_json=dumps(report))
+                  book_link=_book_link(entry), report_json=dumps(report), now=report.get("now") or [])
 
 
 class _Dumper(yaml.SafeDumper):

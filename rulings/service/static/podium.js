@@ -69,40 +69,88 @@
     return $$('input[name^="in-"]', form).filter(function (c) { return c.checked; })
       .map(function (c) { return parseInt(c.name.slice(3), 10); });
   }
+  // a seat that acts (this street, the disputed act, after it) or holds the button is in the hand: its box is
+  // ticked where the floor sees it (untick it for a button who folded on an earlier street)
+  function putIn(seat, why) {
+    var box = form.elements.namedItem("in-" + seat);
+    if (box && !box.checked) { box.checked = true; announce("Seat " + seat + " put in the hand (" + why + ")"); }
+  }
+  function seatsNamed(text) {
+    var out = [];
+    text.split(/[,;\n]/).forEach(function (part) {
+      var m = part.trim().match(/^(?:seat\s*)?(\d{1,2})\b/i);
+      if (m) { out.push(parseInt(m[1], 10)); }
+    });
+    return out;
+  }
+  $$('input[name="d_seat"]', form).forEach(function (r) {
+    r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "his act is disputed"); } });
+  });
+  $$('input[name="button"]', form).forEach(function (r) {
+    r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "the button"); } });
+  });
+  ["actions", "after"].forEach(function (name) {
+    var el = form.elements.namedItem(name);
+    if (el) {
+      el.addEventListener("change", function () {
+        seatsNamed(el.value).forEach(function (s) { putIn(s, "he acts"); });
+      });
+    }
+  });
+
+  // the streets follow the game: third to seventh street and the bring-in for stud and razz
+  var streetsOf = JSON.parse(form.getAttribute("data-streets") || "{}");
+  var words = {preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", third: "3rd street",
+               fourth: "4th street", fifth: "5th street", sixth: "6th street", seventh: "7th street",
+               "before-draw": "Before the draw", "after-draw": "After the draw"};
+  var variant = form.elements.namedItem("variant");
+  function syncVariant() {
+    var v = variant ? variant.value : "holdem";
+    form.classList.toggle("stud", v === "stud" || v === "razz");
+    var box = $("#streets");
+    var wanted = streetsOf[v] || [];
+    var have = $$('input[name="street"]', box).map(function (r) { return r.value; });
+    if (!box || !wanted.length || wanted.join() === have.join()) { return; }
+    var chosen = $('input[name="street"]:checked', box);
+    var keep = chosen && wanted.indexOf(chosen.value) >= 0 ? chosen.value : wanted[0];
+    box.textContent = "";
+    wanted.forEach(function (st) {
+      var label = document.createElement("label"); label.className = "toggle"; label.setAttribute("data-tap", "street-" + st);
+      var input = document.createElement("input"); input.type = "radio"; input.name = "street"; input.value = st;
+      input.checked = st === keep;
+      var span = document.createElement("span"); span.textContent = words[st] || st;
+      label.appendChild(input); label.appendChild(span); box.appendChild(label);
+    });
+  }
+  if (variant) { variant.addEventListener("change", syncVariant); syncVariant(); }
 
   // ---- the action builder: seat, then action, then (bet/raise) the amount on the keypad ----
   var builder = $("#builder");
   var state = { seat: null, action: null, amount: "" };
+  function target() {
+    var t = $('input[name="b-target"]:checked');
+    return form.elements.namedItem(t && t.value === "after" ? "after" : "actions");
+  }
   function render() {
     if (!builder) { return; }
-    var seatBox = $("#b-seats");
-    var current = seatsIn();
-    seatBox.textContent = "";
-    current.forEach(function (s) {
-      var b = document.createElement("button");
-      b.type = "button"; b.textContent = "Seat " + s; b.setAttribute("data-seat", s);
-      b.setAttribute("aria-pressed", state.seat === s ? "true" : "false");
-      b.addEventListener("click", function () { state.seat = s; render(); announce("Seat " + s + " acts"); });
-      seatBox.appendChild(b);
+    $$("button[data-seat]", builder).forEach(function (b) {
+      b.setAttribute("aria-pressed", String(state.seat) === b.getAttribute("data-seat") ? "true" : "false");
     });
-    if (!current.length) {
-      var p = document.createElement("span"); p.className = "hint";
-      p.textContent = "Tap the seats in the hand first."; seatBox.appendChild(p);
-    }
     $$("button[data-action]", builder).forEach(function (b) {
       b.setAttribute("aria-pressed", state.action === b.getAttribute("data-action") ? "true" : "false");
     });
     $("#b-amount").textContent = state.amount ? "$" + state.amount : "—";
-    $("#b-amount-row").hidden = !(state.action === "bet" || state.action === "raise");
+    $("#b-amount-row").hidden = ["bet", "raise", "complete", "bring-in"].indexOf(state.action) < 0;
     var list = $("#b-list");
     list.textContent = "";
-    parse(actions.value).forEach(function (item, i) {
+    var field = target();
+    parse(field.value).forEach(function (item, i) {
       var li = document.createElement("li");
       li.textContent = item + " ";
       var x = document.createElement("button");
       x.type = "button"; x.textContent = "Remove"; x.setAttribute("aria-label", "Remove action " + (i + 1) + ": " + item);
       x.addEventListener("click", function () {
-        var items = parse(actions.value); items.splice(i, 1); actions.value = items.join(", "); render();
+        var items = parse(field.value); items.splice(i, 1); field.value = items.join(", "); render();
       });
       li.appendChild(x); list.appendChild(li);
     });
@@ -116,19 +164,26 @@
   }
   function add() {
     if (state.seat == null || !state.action) { announce("Pick a seat and an action"); return; }
-    var needs = state.action === "bet" || state.action === "raise";
+    var needs = ["bet", "raise", "complete", "bring-in"].indexOf(state.action) >= 0;
     if (needs && !state.amount) { announce("Enter the amount on the keypad"); return; }
     var text = state.seat + " " + state.action + (needs ? " " + state.amount : "");
-    var items = parse(actions.value); items.push(text); actions.value = items.join(", ");
+    var field = target();
+    var items = parse(field.value); items.push(text); field.value = items.join(", ");
+    putIn(state.seat, "he acts");
     announce("Added: " + text);
     state = { seat: nextSeat(state.seat), action: null, amount: "" };
     render();
   }
   if (builder) {
+    $$("button[data-seat]", builder).forEach(function (b) {
+      b.addEventListener("click", function () {
+        state.seat = parseInt(b.getAttribute("data-seat"), 10); render(); announce("Seat " + state.seat + " acts");
+      });
+    });
     $$("button[data-action]", builder).forEach(function (b) {
       b.addEventListener("click", function () {
         state.action = b.getAttribute("data-action");
-        if (state.action !== "bet" && state.action !== "raise") { add(); } else { render(); }
+        if (["bet", "raise", "complete", "bring-in"].indexOf(state.action) < 0) { add(); } else { render(); }
       });
     });
     $$("button[data-key]", builder).forEach(function (b) {
@@ -142,11 +197,21 @@
       });
     });
     $("#b-add").addEventListener("click", add);
-    $$('input[name^="in-"]', form).forEach(function (c) { c.addEventListener("change", render); });
+    $$('input[name="b-target"]').forEach(function (r) { r.addEventListener("change", render); });
     // the list follows the typing: rebuilt only on "change" (the blur), it moved the page under the next tap
     actions.addEventListener("input", render);
+    form.elements.namedItem("after").addEventListener("input", render);
     render();
   }
+
+  // ---- what he said, in one tap ----
+  var said = form.elements.namedItem("d_said");
+  $$("button[data-said]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      said.value = b.getAttribute("data-said");
+      announce("He said: " + said.value);
+    });
+  });
 
   // ---- chips of the disputed act: one tap a chip ----
   $$("button[data-chip]").forEach(function (b) {
