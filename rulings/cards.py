@@ -221,10 +221,36 @@ class Strength:
         return f"{self.label} ({''.join(map(str, self.cards))})"
 
 
+def _hands_module() -> Any:
+    """pokerkit's hand evaluator (``pokerkit.hands``, with the lookups and card types it reads) without the
+    rest of the package: ``import pokerkit`` also builds its game state machine, notation and analysis
+    modules (about a fifth of its import), which a ruling never uses.
+
+    The package's folder is entered without running its ``__init__`` for the length of this import, then
+    forgotten, so a later ``import pokerkit`` runs it as usual and finds these very modules (the same
+    classes) already loaded.
+    """
+    import importlib
+    import importlib.util
+    import sys
+    if "pokerkit.hands" in sys.modules:
+        return sys.modules["pokerkit.hands"]
+    if "pokerkit" in sys.modules:
+        return importlib.import_module("pokerkit.hands")
+    spec = importlib.util.find_spec("pokerkit")
+    if spec is None or not spec.submodule_search_locations:
+        return importlib.import_module("pokerkit.hands")
+    sys.modules["pokerkit"] = importlib.util.module_from_spec(spec)    # the package, its __init__ not run
+    try:
+        return importlib.import_module("pokerkit.hands")
+    finally:
+        del sys.modules["pokerkit"]
+
+
 def _evaluator(game: str) -> Any:
-    from pokerkit import OmahaHoldemHand, RegularLowHand, StandardHighHand, StandardLowHand
-    return {"high": StandardHighHand, "omaha": OmahaHoldemHand, "ace-to-five": RegularLowHand,
-            "deuce-to-seven": StandardLowHand}[game]
+    hands = _hands_module()
+    return {"high": hands.StandardHighHand, "omaha": hands.OmahaHoldemHand, "ace-to-five": hands.RegularLowHand,
+            "deuce-to-seven": hands.StandardLowHand}[game]
 
 
 def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high") -> Strength:
