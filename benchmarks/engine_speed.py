@@ -74,6 +74,30 @@ def timed(fn, items, rounds: int = 3) -> list[float]:
     return best
 
 
+def together(runs: list, rounds: int = 3) -> list[list[float]]:
+    """Per-item CPU times of several (function, items) pairs measured in turn, item by item: A, B, C on the
+    first item, then on the second, and so on (each the best of a few rounds). Every figure set beside
+    another saw the machine at the same moments, so a ratio of them is a paired one."""
+    n = len(runs[0][1])
+    best = [[float("inf")] * n for _ in runs]
+    for _ in range(rounds):
+        for i in range(n):
+            for k, (fn, items) in enumerate(runs):
+                t = time.process_time()
+                fn(items[i])
+                best[k][i] = min(best[k][i], time.process_time() - t)
+    return best
+
+
+def per_item(a: list[float], b: list[float]) -> float:
+    """The median of the per-item ratios a/b (items of no measurable time left out)."""
+    return statistics.median([x / y for x, y in zip(a, b) if y > 0])
+
+
+def load() -> str:
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
 def core_floor_fn(engine: Engine):
     """durable-rules' C core alone: the engine's own protocol (assert, take and complete each action,
     delete), with nothing done for an action."""
@@ -132,19 +156,22 @@ def warm(book, engine, incidents, label: str) -> dict:
     prepared = prepare(book, engine, incidents)
     for inc in incidents[:200]:
         rule_on(inc, book, engine)
-    full = timed(lambda inc: rule_on(inc, book, engine), incidents)
-    run = timed(lambda p: engine.run(p[1], p[2]), prepared)
-    floor = timed(floor_fn(engine), [(b, f) for b, f, _ in prepared])
-    core = timed(core_floor_fn(engine), [(b, f) for b, f, _ in prepared])
+    bases = [(b, f) for b, f, _ in prepared]
+    full, run, floor, core = together([(lambda inc: rule_on(inc, book, engine), incidents),
+                                       (lambda p: engine.run(p[1], p[2]), prepared),
+                                       (floor_fn(engine), bases), (core_floor_fn(engine), bases)])
     (fm, fp), (rm, rp), (dm, dp) = percentiles(full), percentiles(run), percentiles(floor)
     cm, cp = percentiles(core)
-    print(f"{label}: {len(book.rules)} rules, {len(engine._parts)} ruleset(s), {len(incidents)} incidents")
+    print(f"{label}: {len(book.rules)} rules, {len(engine._parts)} ruleset(s), {len(incidents)} incidents; the four "
+          f"measured in turn on each incident; {load()}")
     print(f"  rule_on (incident -> report)  median {fm:6.3f} ms  p99 {fp:6.3f} ms")
     print(f"  Engine.run (facts -> fired)   median {rm:6.3f} ms  p99 {rp:6.3f} ms")
     print(f"  durable floor, its host       median {dm:6.3f} ms  p99 {dp:6.3f} ms   (assert + delete)")
     print(f"  durable floor, its C core     median {cm:6.3f} ms  p99 {cp:6.3f} ms   (the engine's own protocol)")
     print(f"  Engine.run / host floor: median {rm / dm:4.2f}x  p99 {rp / dp:4.2f}x (aim <= 1.5x); "
           f"/ C-core floor: median {rm / cm:4.2f}x  p99 {rp / cp:4.2f}x; rule_on / host floor: {fm / dm:4.2f}x")
+    print(f"  per incident, paired: Engine.run / host floor {per_item(run, floor):4.2f}x, / C-core floor "
+          f"{per_item(run, core):4.2f}x (medians of each incident's ratio); {load()}")
     return {"rule_on": fm, "run": rm, "floor": dm}
 
 
@@ -169,15 +196,18 @@ def strata(book, engine, incidents) -> None:
             two.append(inc)
     total_posts = posts[0]
     del engine.run
-    try:
+
+    def without_memo(inc):
         ruling.Memo = lambda: None   # type: ignore[assignment]
-        fresh = timed(lambda inc: rule_on(inc, book, engine), two)
-    finally:
-        ruling.Memo = Memo
-    shared = timed(lambda inc: rule_on(inc, book, engine), two)
+        try:
+            rule_on(inc, book, engine)
+        finally:
+            ruling.Memo = Memo
+    shared, fresh = together([(lambda inc: rule_on(inc, book, engine), two), (without_memo, two)])
     (sm, sp), (fm, fp) = percentiles(shared), percentiles(fresh)
     print(f"  second stratum ({len(two)} of {len(incidents)} incidents): rule_on median {sm:.3f} ms p99 {sp:.3f} ms "
-          f"with the shared Memo, {fm:.3f} / {fp:.3f} ms with a fresh second run ({sm / fm:.2f}x)")
+          f"with the shared Memo, {fm:.3f} / {fp:.3f} ms with a fresh second run ({sm / fm:.2f}x; paired per "
+          f"incident {per_item(shared, fresh):.2f}x); {load()}")
     print(f"  posts to durable-rules (asserts and retracts) per incident: {total_posts / len(incidents):.2f}")
 
 
@@ -277,23 +307,41 @@ def cold() -> None:
           f"{edit * 1e3:.0f} ms ({edit_r:.2f}x)")
 
 
+def book_mix(n: int) -> list[dict]:
+    """The book's own mix: every rule example of the standard book and every incident under
+    examples/incidents (whole hands, showdowns, procedures, several acts among them), in turn, n lines."""
+    import yaml
+
+    from rulings.render import dumps
+    book = standard_book()
+    datas = [ex.incident for r in book.rules.values() for ex in r.examples]
+    for path in sorted((ROOT / "examples" / "incidents").iterdir()):
+        text = path.read_text(encoding="utf-8")
+        datas.append(json.loads(text) if path.suffix == ".json" else yaml.safe_load(text))
+    plain = [json.loads(dumps(d, indent=None)) for d in datas]    # as JSON gives them: seat keys as text
+    return [plain[i % len(plain)] for i in range(n)]
+
+
 def batch(n: int) -> None:
-    with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "incidents.jsonl"
-        src.write_text("".join(json.dumps(x) + "\n" for x in random_incidents(5, n)))
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t = time.perf_counter()
-        subprocess.run([str(ROOT / ".venv" / "bin" / "rulings"), "rule", "--jsonl", str(src)],
-                       stdout=subprocess.DEVNULL, cwd=ROOT)
-        elapsed = time.perf_counter() - t
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    print(f"batch: {n:,} incidents through `rulings rule --jsonl`: {cpu:.2f} s CPU (one core), "
-          f"{elapsed:.2f} s wall, {n / cpu:,.0f} incidents/s (aim: 10,000 in < 5 s)")
+    for label, lines in (("random incidents", random_incidents(5, n)), ("the book's own mix", book_mix(n))):
+        with tempfile.TemporaryDirectory() as d:
+            src = Path(d) / "incidents.jsonl"
+            src.write_text("".join(json.dumps(x) + "\n" for x in lines))
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            subprocess.run([str(ROOT / ".venv" / "bin" / "rulings"), "rule", "--jsonl", str(src)],
+                           stdout=subprocess.DEVNULL, cwd=ROOT)
+            elapsed = time.perf_counter() - t
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        print(f"batch: {n:,} incidents ({label}) through `rulings rule --jsonl`: {cpu:.2f} s CPU (one core), "
+              f"{elapsed:.2f} s wall, {n / cpu:,.0f} incidents/s (aim: 10,000 in < 5 s); {load()}")
 
 
 def sizes(standard, incidents: list) -> None:
-    base = None
+    """Books of the standard size, 500, 1,000 and 2,000 rules: each incident ruled by every book in turn
+    (paired), so the ratios to the standard book saw the machine alike."""
+    built = []
     for total in (len(standard.rules), 500, 1000, 2000):
         with tempfile.TemporaryDirectory() as d:
             t = time.perf_counter()
@@ -307,17 +355,26 @@ def sizes(standard, incidents: list) -> None:
         t_compile = time.perf_counter() - t
         for inc in incidents[:100]:
             rule_on(inc, book, engine)
-        med, p99 = percentiles(timed(lambda inc, book=book, engine=engine: rule_on(inc, book, engine), incidents, rounds=2))
+        built.append((book, engine, t_load, t_compile))
+    times = together([(lambda inc, book=book, engine=engine: rule_on(inc, book, engine), incidents)
+                      for book, engine, _, _ in built], rounds=2)
+    cores = together([(core_floor_fn(engine), [(b, f) for b, f, _ in prepare(book, engine, incidents)])
+                      for book, engine, _, _ in built], rounds=2)
+    for (book, engine, t_load, t_compile), xs, cs in zip(built, times, cores):
+        med, p99 = percentiles(xs)
+        mean = statistics.mean(xs) * 1e3
+        core, _ = percentiles(cs)
+        base_med, base_p99 = percentiles(times[0])
+        base_mean = statistics.mean(times[0]) * 1e3
         prepared = prepare(book, engine, incidents)
-        core, _ = percentiles(timed(core_floor_fn(engine), [(b, f) for b, f, _ in prepared], rounds=2))
         fired = sum(len(engine.run(f, p).fired) for _, f, p in prepared) / len(prepared)
-        base = base or (med, core)
         print(f"  {len(book.rules):5} rules, {len(engine._parts):2} rulesets: load {t_load * 1e3:6.0f} ms, "
-              f"compile {t_compile * 1e3:4.0f} ms, rule_on median {med:.3f} ms p99 {p99:.3f} ms "
-              f"({med / base[0]:.2f}x the standard book; aim <= 2x); matching alone (C core) {core:.3f} ms "
-              f"({core / base[1]:.2f}x); rules fired per incident {fired:.1f}")
-        if engine is not None and book is not standard:
-            engine.close()
+              f"compile {t_compile * 1e3:4.0f} ms, rule_on median {med:.3f} ms mean {mean:.3f} ms p99 {p99:.3f} ms "
+              f"({med / base_med:.2f}x / {mean / base_mean:.2f}x / {p99 / base_p99:.2f}x the standard book; paired per "
+              f"incident {per_item(xs, times[0]):.2f}x; aim <= 2x); matching alone (C core) {core:.3f} ms "
+              f"({core / percentiles(cores[0])[0]:.2f}x); rules fired per incident {fired:.1f}; {load()}")
+    for book, engine, _, _ in built[1:]:
+        engine.close()
 
 
 def firing(standard) -> None:
@@ -326,19 +383,21 @@ def firing(standard) -> None:
     import yaml
     inc = incident_from_data(yaml.safe_load(FIRING_INCIDENT))
     engine = Engine(standard)
-    base = statistics.median(timed(lambda _: rule_on(inc, standard, engine), [None] * 50))
-    print(f"firing house rules: the standard book alone on the incident {base * 1e3:.3f} ms")
+    alone = lambda _: rule_on(inc, standard, engine)   # noqa: E731
+    print(f"firing house rules (each book's runs take turns with the standard book's alone; {load()}):")
     for n in (100, 400):
         for one in (False, True):
             with tempfile.TemporaryDirectory() as d:
                 book = load_house(write_firing_house(Path(d), n, one), standard)
             eng = Engine(book)
             report = rule_on(inc, book, eng)
-            xs = timed(lambda _, book=book, eng=eng: rule_on(inc, book, eng), [None] * 30)
-            med, p99 = percentiles(xs)
+            xs, bs = together([(lambda _, book=book, eng=eng: rule_on(inc, book, eng), [None] * 30),
+                               (alone, [None] * 30)])
+            (med, p99), base = percentiles(xs), statistics.median(bs)
             print(f"  {n} firing, {'one shared question' if one else 'each its own question'}: median {med:.2f} ms "
-                  f"p99 {p99:.2f} ms, {(med - base * 1e3) / n * 1e3:.1f} us per fired rule, "
-                  f"{len(report.rulings)} in force (aim for 400: <= 5 ms)")
+                  f"p99 {p99:.2f} ms (the standard book alone {base * 1e3:.3f} ms), "
+                  f"{(med - base * 1e3) / n * 1e3:.1f} us per fired rule, "
+                  f"{len(report.rulings)} in force (aim for 400: <= 5 ms); {load()}")
             eng.close()
 
 

@@ -12,8 +12,12 @@ and CPU time), rulings/s and p50/p99 latency per backend, the server's CPU per r
 processes) and the two ratios that move least on a shared machine: server CPU per ruling over the
 in-process CPU per ruling, and the rate over one core's in-process rate.
 
+Each backend is run --runs times (3), the two taking turns (SQLite, PostgreSQL, SQLite, ...) so that both see
+the machine alike; every run's line carries the load average, and the summary gives each backend's median and
+spread and the paired PostgreSQL/SQLite ratios.
+
 Run: .venv/bin/python benchmarks/service_speed.py [--requests 3000] [--clients 8] [--workers 1]
-     [--backend sqlite|postgresql|both]
+     [--backend sqlite|postgresql|both] [--runs 3]
 """
 from __future__ import annotations
 
@@ -190,27 +194,51 @@ def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[fl
     return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu, client_cpu
 
 
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=3000)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, default=1, help="server worker processes")
     ap.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    ap.add_argument("--runs", type=int, default=3, help="runs per backend, the backends taking turns")
     args = ap.parse_args()
     os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")   # the login is not what is measured
     requests = min(args.requests, 100_000)
     med, mean, p99 = in_process(1500)
     print(f"in-process ruling of the {len(incidents())} example incidents in turn (parse + rule, no HTTP, no log): "
-          f"median {med:.2f} ms, p99 {p99:.2f} ms; CPU {mean:.2f} ms per ruling (= {1000 / mean:.0f}/s on one core)")
+          f"median {med:.2f} ms, p99 {p99:.2f} ms; CPU {mean:.2f} ms per ruling (= {1000 / mean:.0f}/s on one core); "
+          f"{load()}")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
-    for backend in backends:
-        rate, p50, p99, cpu, client_cpu = run(backend, requests, args.clients, args.workers)
-        print(f"{backend:10}  {requests} recorded rulings, {args.clients} clients, {args.workers} worker(s): "
-              f"{rate:.0f} rulings/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms; server CPU {cpu:.2f} ms per ruling "
-              f"= {cpu / mean:.2f}x the in-process ruling; rate = {rate * mean / 1000:.2f}x one core's in-process rate; "
-              f"the clients' CPU {client_cpu:.2f} ms per ruling; server + clients fit "
-              f"{2000 / (cpu + client_cpu):.0f} rulings/s into 2 idle cores")
-    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    got: dict[str, list[tuple]] = {b: [] for b in backends}
+    for n in range(max(1, min(args.runs, 20))):      # the backends take turns, so both see the machine alike
+        for backend in backends:
+            rate, p50, p99, cpu, client_cpu = run(backend, requests, args.clients, args.workers)
+            got[backend].append((rate, p50, p99, cpu))
+            print(f"{backend:10}  run {n + 1}: {requests} recorded rulings, {args.clients} clients, {args.workers} "
+                  f"worker(s): {rate:.0f} rulings/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms; server CPU {cpu:.2f} ms per "
+                  f"ruling = {cpu / mean:.2f}x the in-process ruling; rate = {rate * mean / 1000:.2f}x one core's "
+                  f"in-process rate; the clients' CPU {client_cpu:.2f} ms per ruling; server + clients fit "
+                  f"{2000 / (cpu + client_cpu):.0f} rulings/s into 2 idle cores; {load()}", flush=True)
+    print("aim: >= 500 rulings/s with p99 < 50 ms on 2 cores, each database")
+    for backend, rows in got.items():
+        rates, p99s, cpus = [r[0] for r in rows], [r[2] for r in rows], [r[3] for r in rows]
+        print(f"{backend:10}  {len(rows)} runs: {statistics.median(rates):.0f} rulings/s "
+              f"({min(rates):.0f}-{max(rates):.0f}), p99 {statistics.median(p99s):.1f} ms "
+              f"({min(p99s):.1f}-{max(p99s):.1f}), server CPU {statistics.median(cpus):.2f} ms per ruling "
+              f"({min(cpus):.2f}-{max(cpus):.2f})")
+    if len(backends) == 2:
+        pairs = list(zip(got["postgresql"], got["sqlite"]))
+        rate_ratio = [p[0] / q[0] for p, q in pairs]
+        cpu_ratio = [p[3] / q[3] for p, q in pairs]
+        print(f"PostgreSQL / SQLite, paired runs: rate {statistics.median(rate_ratio):.2f}x "
+              f"({min(rate_ratio):.2f}-{max(rate_ratio):.2f}), server CPU per ruling "
+              f"{statistics.median(cpu_ratio):.2f}x ({min(cpu_ratio):.2f}-{max(cpu_ratio):.2f}) (aim: rate >= 1.0x)")
+    print(f"at the end: {load()}")
 
 
 if __name__ == "__main__":

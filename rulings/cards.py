@@ -27,9 +27,11 @@ rulebook's business, not this module's.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import total_ordering
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -219,10 +221,36 @@ class Strength:
         return f"{self.label} ({''.join(map(str, self.cards))})"
 
 
+def _hands_module() -> Any:
+    """pokerkit's hand evaluator (``pokerkit.hands``, with the lookups and card types it reads) without the
+    rest of the package: ``import pokerkit`` also builds its game state machine, notation and analysis
+    modules (about a fifth of its import), which a ruling never uses.
+
+    The package's folder is entered without running its ``__init__`` for the length of this import, then
+    forgotten, so a later ``import pokerkit`` runs it as usual and finds these very modules (the same
+    classes) already loaded.
+    """
+    import importlib
+    import importlib.util
+    import sys
+    if "pokerkit.hands" in sys.modules:
+        return sys.modules["pokerkit.hands"]
+    if "pokerkit" in sys.modules:
+        return importlib.import_module("pokerkit.hands")
+    spec = importlib.util.find_spec("pokerkit")
+    if spec is None or not spec.submodule_search_locations:
+        return importlib.import_module("pokerkit.hands")
+    sys.modules["pokerkit"] = importlib.util.module_from_spec(spec)    # the package, its __init__ not run
+    try:
+        return importlib.import_module("pokerkit.hands")
+    finally:
+        del sys.modules["pokerkit"]
+
+
 def _evaluator(game: str) -> Any:
-    from pokerkit import OmahaHoldemHand, RegularLowHand, StandardHighHand, StandardLowHand
-    return {"high": StandardHighHand, "omaha": OmahaHoldemHand, "ace-to-five": RegularLowHand,
-            "deuce-to-seven": StandardLowHand}[game]
+    hands = _hands_module()
+    return {"high": hands.StandardHighHand, "omaha": hands.OmahaHoldemHand, "ace-to-five": hands.RegularLowHand,
+            "deuce-to-seven": hands.StandardLowHand}[game]
 
 
 def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high") -> Strength:
@@ -293,8 +321,39 @@ def best_high(hands: Mapping[int, Iterable[str]], board: Iterable[str], variant:
     """
     if variant not in HIGH_VARIANTS or not hands:
         return None
-    game = "omaha" if variant == "omaha" else "high"
     board = tuple(board)
+    memo = _ONE_RULING.get()
+    if memo is None:
+        return _best_high(hands, board, variant)
+    key = (tuple((seat, tuple(cards)) for seat, cards in hands.items()), board, variant)
+    if key not in memo:
+        memo[key] = _best_high(hands, board, variant)
+    return memo[key]
+
+
+_ONE_RULING: ContextVar[dict | None] = ContextVar("one_ruling", default=None)
+
+
+@contextmanager
+def one_ruling() -> Iterator[None]:
+    """Within one ruling (its acts, its trial answers), the same tabled cards are ranked once.
+
+    Ranking seven cards through pokerkit costs milliseconds, and a ruling with the pot unknown rules again
+    under ten pots (``rulings/unknowns.py``) on the very same cards. What is kept is the answer for these
+    cards only, for the life of the outermost ruling: nothing carries from one ruling to the next.
+    """
+    if _ONE_RULING.get() is not None:
+        yield
+        return
+    token = _ONE_RULING.set({})
+    try:
+        yield
+    finally:
+        _ONE_RULING.reset(token)
+
+
+def _best_high(hands: Mapping[int, Iterable[str]], board: tuple, variant: str) -> tuple[tuple[int, ...], str] | None:
+    game = "omaha" if variant == "omaha" else "high"
     try:
         common = read_cards("".join(board), "board") if board else ()
         rated = {seat: strength(read_cards("".join(cards), f"hands.{seat}"), common, game)

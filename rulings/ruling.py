@@ -401,6 +401,12 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     hand and named after it (``each_act``): the first act's report carries the others' in ``more_acts``.
     Several requests to see hands at a showdown (``procedure.showdown.requests``) likewise: one report each.
     """
+    from rulings.cards import one_ruling
+    with one_ruling():     # the same tabled cards ranked once in this ruling, its acts and its trial answers
+        return _rule_on(incident, book, engine)
+
+
+def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     if len(incident.acts) > 1 and not incident.focused:
         first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
         first.more_acts = rest

@@ -98,3 +98,20 @@ def test_strength_refuses_too_few_cards_a_repeat_and_an_unknown_game():
         strength(cards("AhKh"), cards("AhQhJh2c"))
     with pytest.raises(CardsError, match="one of: high, omaha, ace-to-five, deuce-to-seven"):
         strength(cards("AhKhQhJhTh"), game="badugi")
+
+
+def test_the_evaluator_is_loaded_without_the_rest_of_pokerkit_and_a_later_import_shares_its_classes():
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from rulings.cards import read_cards, strength, _evaluator\n"
+            "s = strength(read_cards('AhKh'), read_cards('QhJhTh2c3d'))\n"
+            "assert s.label == 'Straight flush', s.label\n"
+            "assert 'pokerkit.hands' in sys.modules and 'pokerkit.state' not in sys.modules\n"
+            "assert 'pokerkit' not in sys.modules\n"
+            "import pokerkit\n"
+            "assert pokerkit.StandardHighHand is _evaluator('high')\n"
+            "assert pokerkit.NoLimitTexasHoldem is not None\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -28,7 +28,7 @@ from rulings.problems import Problem, ProblemsError
 from rulings.render import report_json
 from rulings.rulebook.load import ROOT
 from rulings.service import db
-from rulings.service.auth import COOKIE, Auth, AuthError, require, token_of
+from rulings.service.auth import COOKIE, Auth, AuthError, look_up, require, token_of
 from rulings.service.guard import cpu
 from rulings.service.log import Log, LogError, dumps, ruling_row
 
@@ -398,6 +398,7 @@ async def me(request: Request) -> Response:
 
 async def consult(request: Request) -> Response:
     """A consultation step, appended to the consultation's trail (a new consultation without ``consultation``)."""
+    await look_up(request)      # a session looked up in a thread, not on the event loop
     account = require(request, "floor")
     body = await read_json(request)
     problems: list = []
@@ -421,6 +422,7 @@ async def consult(request: Request) -> Response:
 
 
 async def rule(request: Request) -> Response:
+    await look_up(request)      # a session looked up in a thread, not on the event loop
     account = require(request, "floor")
     body = await read_json(request)
     problems: list = []

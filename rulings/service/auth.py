@@ -231,13 +231,20 @@ class Auth:
         key = _digest(token)
         now = time.monotonic()
         hit = self._cache.get(key)
-        if hit and now - hit[0] < self.check_seconds and time.time() < hit[2]:
+        if self._fresh(hit, now):
             return hit[1]
         account, expires = self._lookup(key)
         if len(self._cache) > 10_000:
             self._cache.clear()
         self._cache[key] = (now, account, expires)
         return account
+
+    def _fresh(self, hit, now: float) -> bool:
+        return bool(hit) and now - hit[0] < self.check_seconds and time.time() < hit[2]
+
+    def known(self, token: str | None) -> bool:
+        """Whether ``account(token)`` answers without asking the database (no token, or checked lately)."""
+        return not token or self._fresh(self._cache.get(_digest(token)), time.monotonic())
 
     def _lookup(self, digest: str) -> tuple[Account | None, float]:
         s, a = db.sessions, db.accounts
@@ -277,6 +284,22 @@ def current_account(request) -> Account | None:
     account = request.app.state.service.auth.account(token_of(request))
     request.scope["rulings.account"] = account
     return account
+
+
+async def look_up(request) -> None:
+    """Settle the request's account before ``require``, asking the database in a thread when it must be asked.
+
+    ``require`` is called on the event loop; a session looked up there (once a second per token) held every
+    other request of the worker for a round trip to the database (on PostgreSQL, over a socket). The busiest
+    requests (POST /api/rule, /api/consult) call this first.
+    """
+    if request.scope.get("rulings.account", False) is not False:
+        return
+    token = token_of(request)
+    auth = request.app.state.service.auth
+    if not auth.known(token):
+        from starlette.concurrency import run_in_threadpool
+        request.scope["rulings.account"] = await run_in_threadpool(auth.account, token)
 
 
 def require(request, role: str = "floor") -> Account:

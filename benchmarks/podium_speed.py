@@ -1,0 +1,248 @@
+"""The podium as the floor feels it: from the tap on "Rule" to the ruling on screen, in a real browser.
+
+Starts `rulings serve` on 127.0.0.1 (a fresh SQLite data folder, one floor account) and drives the
+operating system's Chromium through Playwright at 1024x768 (a tablet), logged in as a floorperson:
+
+- **tap to ruling**: for each case the floor page's form is filled with one of the book's examples (every
+  rule example of the standard book that the floor form can hold: game, seats and stacks, button, street,
+  pot, the street's actions, the disputed seat's words and chips; kept only when the form reads it into an
+  incident the book rules as it rules the example itself), then "Rule" is tapped and the clock runs until
+  the ruling is on screen. Two clocks: the browser's own (from the click event on the old page to the
+  first contentful paint of the page carrying the ruling, both on the browser's time origin), and this
+  script's (from the click to the ruling's section found in the new page, which adds Playwright's round
+  trips). Filling the form is not timed (it is what the floorperson taps before "Rule").
+- **page weight**: the bytes a floor page load transfers (what the network carries, headers included, as
+  Chromium's DevTools protocol counts it), with an empty browser cache, and again with the cache warm; and
+  the ruling page that answers the tap.
+
+Every figure is printed beside its aim and the load average. The server is one worker, as `rulings serve`
+starts by default; the browser, this script and the server share the machine's cores.
+
+Run: .venv/bin/python benchmarks/podium_speed.py [--rulings 200]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+VIEWPORT = {"width": 1024, "height": 768}
+AIM_P99_MS = 150
+AIM_PAGE_BYTES = 100_000
+GAME_KEYS = {"variant", "structure", "setting", "blinds", "ante", "bet_sizes"}
+INCIDENT_KEYS = {"game", "players", "button", "street", "pot", "actions", "disputed", "noticed", "pointed_out_by"}
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def _text(v) -> str:
+    return "" if v is None else str(v)
+
+
+def form_fields(inc: dict) -> dict | None:
+    """The floor form's fields for an example incident, or None when the form cannot hold it."""
+    game = inc.get("game") or {}
+    disputed = inc.get("disputed") or {}
+    if set(inc) - INCIDENT_KEYS or set(game) - GAME_KEYS or set(disputed) - {"seat", "said", "chips"}:
+        return None
+    blinds = list(game.get("blinds") or [])
+    if len(blinds) not in (0, 2) or not isinstance(inc.get("players"), dict):
+        return None
+    f = {"variant": game.get("variant", "holdem"), "structure": game["structure"],
+         "setting": game.get("setting", "cash"), "sb": _text(blinds[0]) if blinds else "",
+         "bb": _text(blinds[1]) if blinds else "", "ante": _text(game.get("ante")),
+         "small_bet": "", "big_bet": "", "button": _text(inc.get("button")), "street": _text(inc.get("street")),
+         "pot": _text(inc.get("pot")), "d_seat": _text(disputed.get("seat")), "d_said": _text(disputed.get("said")),
+         "d_chips": " ".join(map(str, disputed.get("chips") or [])), "noticed": _text(inc.get("noticed")),
+         "pointed_out_by": _text(inc.get("pointed_out_by"))}
+    sizes = list(game.get("bet_sizes") or [])
+    if sizes:
+        if len(sizes) != 2:
+            return None
+        f["small_bet"], f["big_bet"] = map(str, sizes)
+    for seat, stack in inc["players"].items():
+        f[f"in-{seat}"] = "1"
+        f[f"stack-{seat}"] = _text(stack)
+    acts = []
+    for a in inc.get("actions") or []:
+        if set(a) - {"seat", "action", "to"}:
+            return None
+        acts.append(f"{a['seat']} {a['action']}" + (f" {a['to']}" if a.get("to") is not None else ""))
+    f["actions"] = ", ".join(acts)
+    return f
+
+
+def cases() -> list[tuple[str, dict]]:
+    """The book's examples the floor form holds, as form fields: read back into an incident that the book
+    rules as it rules the example (the same rulings, rule for rule)."""
+    from rulings import books
+    from rulings.incident import incident_from_data
+    from rulings.problems import ProblemsError
+    from rulings.ruling import rule_on
+    from rulings.service.podium_form import read_form
+    book, engine = books.load(None)
+
+    def rulings(data) -> tuple | None:
+        try:
+            report = rule_on(incident_from_data(data, book=book), book, engine)
+        except ProblemsError:
+            return None
+        return tuple((r.rule, r.ruling) for r in report.rulings)
+
+    out = []
+    for rule in book.rules.values():
+        for ex in rule.examples:
+            fields = form_fields(ex.incident)
+            if fields is None:
+                continue
+            read = read_form(fields)
+            if read.errors:
+                continue
+            want = rulings(ex.incident)
+            if want and rulings(read.incident) == want:
+                out.append((f"{rule.id}/{ex.name}", fields))
+    return out
+
+
+FILL = """fields => {
+  const form = document.getElementById("hand");
+  for (const el of form.elements) {
+    if (!el.name || el.type === "hidden" || el.type === "submit" || el.tagName === "BUTTON") continue;
+    if (el.type === "checkbox" || el.type === "radio") el.checked = false;
+    else if (el.tagName === "SELECT") { if (el.name !== "book") el.selectedIndex = 0; }
+    else el.value = "";
+  }
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === "") continue;
+    const els = form.querySelectorAll(`[name="${name}"]`);
+    for (const el of els) {
+      if (el.type === "checkbox" || el.type === "radio") { if (el.value === value) el.checked = true; }
+      else el.value = value;
+    }
+  }
+  const rule = [...form.querySelectorAll('button[name="go"]')].find(b => b.value === "rule");
+  rule.addEventListener("click", () => {
+    sessionStorage.setItem("tap", String(performance.timeOrigin + performance.now()));
+  }, {once: true});
+}"""
+
+PAINTED = """() => new Promise(done => {
+  const tap = Number(sessionStorage.getItem("tap"));
+  const look = () => {
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+    const nav = performance.getEntriesByType("navigation")[0];
+    if (!fcp) { requestAnimationFrame(look); return; }
+    done({paint: performance.timeOrigin + fcp.startTime - tap,
+          response: performance.timeOrigin + nav.responseEnd - tap,
+          ruling: !document.querySelector("#result .problems")});
+  };
+  look();
+})"""
+
+
+def measure(port: int, n: int, mix: list[tuple[str, dict]]) -> dict:
+    from playwright import sync_api
+    from podium_browser import CHROMIUM_ARGS, chromium_path
+    base = f"http://127.0.0.1:{port}"
+    out: dict = {"paint": [], "wall": [], "response": [], "refused": 0}
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+        context = browser.new_context(viewport=VIEWPORT)
+        context.set_default_timeout(120_000)
+        page = context.new_page()
+        page.goto(base + "/login?next=/podium")
+        page.get_by_label("Name").fill("floor0")
+        page.get_by_label("Password").fill("bench-password")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(base + "/podium")
+        out["weight"] = weights(browser, context, base)
+        for i in range(n + 3):           # three untimed first
+            name, fields = mix[i % len(mix)]
+            page.evaluate(FILL, fields)
+            t = time.perf_counter()
+            with page.expect_navigation(wait_until="commit"):
+                page.get_by_role("button", name="Rule", exact=True).click()
+            page.wait_for_selector("#result")
+            wall = time.perf_counter() - t
+            got = page.evaluate(PAINTED)
+            if not got["ruling"]:
+                out["refused"] += 1
+            if i >= 3:
+                out["wall"].append(wall * 1000)
+                out["paint"].append(got["paint"])
+                out["response"].append(got["response"])
+        browser.close()
+    return out
+
+
+def weights(browser, context, base: str) -> dict:
+    """Bytes on the wire for a floor page load: cold cache, warm cache (same context, loaded again)."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+    got: list[tuple[str, float]] = []
+    urls: dict[str, str] = {}
+    cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
+    cdp.on("Network.loadingFinished", lambda e: got.append((urls.get(e["requestId"], "?"), e["encodedDataLength"])))
+    cdp.send("Network.clearBrowserCache")
+    page.goto(base + "/podium", wait_until="networkidle")
+    cold = list(got)
+    got.clear()
+    page.goto(base + "/podium", wait_until="networkidle")
+    warm = list(got)
+    page.close()
+    return {"cold": cold, "warm": warm}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rulings", type=int, default=200)
+    args = ap.parse_args()
+    os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")
+    from service_speed import start
+    mix = cases()
+    print(f"{len(mix)} of the standard book's examples fit the floor form and rule alike from it; "
+          f"{min(args.rulings, 2000)} rulings over them in turn; {load()}")
+    data = Path(tempfile.mkdtemp(prefix="rulings-podium-bench-"))
+    proc, port = start(data, None, 1, 1)
+    try:
+        got = measure(port, min(args.rulings, 2000), mix)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    w = got["weight"]
+    cold, warm = sum(b for _, b in w["cold"]), sum(b for _, b in w["warm"])
+    print(f"floor page load, empty cache: {cold / 1000:.1f} KB in {len(w['cold'])} responses ("
+          + ", ".join(f"{u.rsplit('/', 1)[-1] or '/'} {b / 1000:.1f} KB" for u, b in w["cold"])
+          + f"); cache warm: {warm / 1000:.1f} KB in {len(w['warm'])}; aim < {AIM_PAGE_BYTES // 1000} KB"
+          + ("" if cold < AIM_PAGE_BYTES else " (NOT met)"))
+    for name, values in (("tap to ruling painted (browser clock)", got["paint"]),
+                         ("tap to ruling page received (browser clock)", got["response"]),
+                         ("tap to ruling in the page (this script's clock)", got["wall"])):
+        print(f"{name}: median {statistics.median(values):.1f} ms, p99 {pct(values, 99):.1f} ms, "
+              f"max {max(values):.1f} ms over {len(values)} rulings; aim p99 < {AIM_P99_MS} ms; {load()}")
+    if got["refused"]:
+        print(f"{got['refused']} pages showed problems, not a ruling")
+    print(f"at the end: {load()}")
+
+
+if __name__ == "__main__":
+    main()
