@@ -56,8 +56,9 @@ class Diff:
 
     def to_json(self) -> dict[str, Any]:
         return {"contract": "rulings.diff/1", "book": self.book, "title": self.title, "against": self.against,
-                "parameters": [asdict(p) for p in self.params], "rules": [asdict(r) for r in self.rules],
-                "examples": [asdict(e) for e in self.examples]}
+                "parameters": [asdict(p) for p in self.params],
+                "rules": [asdict(r) | {"origin": shown(r.origin)} for r in self.rules],
+                "examples": [asdict(e) | {"origin": shown(e.origin)} for e in self.examples]}
 
 
 def value_words(p: Parameter, value: Any, setting: str) -> str:
@@ -100,7 +101,7 @@ def rule_changes(book: Rulebook, against: Rulebook) -> list[RuleChange]:
             else:
                 out.append(RuleChange("added", rid, r.title, "", str(r.origin)))
         elif rid in against.rules and not same_rule(against.rules[rid], r) and rid not in replacing:
-            out.append(RuleChange("changed", rid, r.title, f"was {against.rules[rid].origin}", str(r.origin)))
+            out.append(RuleChange("changed", rid, r.title, f"was {against.rules[rid].origin.shown()}", str(r.origin)))
     for rid, r in against.rules.items():
         if rid in book.rules and rid not in replacing:
             continue

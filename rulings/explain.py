@@ -14,7 +14,7 @@ from rulings.ruling import citation
 
 def _rule(book: Rulebook, rid: str) -> str:
     r = book.rules[rid]
-    out = [f"{r.id} — {r.title}", f"  topic: {r.topic}   from: {r.origin}"]
+    out = [f"{r.id} — {r.title}", f"  topic: {r.topic}   from: {r.origin.shown()}"]
     if r.house:
         out.append(f"  house: {r.house}" + (f" (modifies {r.modifies})" if r.modifies else ""))
     if r.exception_to:

@@ -137,7 +137,7 @@ def primary(cites: list[str], n: int = 2) -> list[str]:
 
 
 def _ruling_json(r: Ruling) -> dict:
-    file, _, line = r.origin.rpartition(":")
+    file, _, line = shown(str(r.origin)).rpartition(":")   # as the text report's "from:" (never absolute)
     out = {
         "rule": r.rule, "ruling": r.ruling, "decides": r.decides, "title": r.title, "sentence": r.sentence,
         "text": r.text, "effects": {k: _value(k, v) for k, v in r.effects.items()},

@@ -148,3 +148,35 @@ def test_the_installed_entry_sets_its_imports_aside_and_collects_as_before():
     paused, on, frozen = out.stdout.split()
     assert (paused, on) == ("False", "True")   # off while importing, on again for the command
     assert int(frozen) > 20_000                # yaml, jinja2, durable-rules and the package, set aside
+
+
+def test_no_output_carries_an_absolute_path_of_the_install(tmp_path, monkeypatch, capsys):
+    """Started outside the repository, every command that names where a rule or parameter is written names it
+    from the rulebooks folder (the shipped books) or from the book's own folder (a house book elsewhere), never
+    by an absolute path of the install; the JSON report's origin.file as the text report's "from:"."""
+    house = tmp_path / "elsewhere" / "my-room.yaml"
+    house.parent.mkdir()
+    house.write_text((ROOT / "rulebooks" / "houses" / "tda-series.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    rule = "pot-limit.silent-overchip-is-pot-bet"
+    outs = {}
+    for args in (["rule", str(HEADLINE), "--format", "json"], ["rule", str(HEADLINE), "--verbose"],
+                 ["rule", str(HEADLINE), "--house", str(house), "--format", "json"],
+                 ["params", "--house", str(house)], ["test", "--house", str(house)], ["diff", str(house)],
+                 ["diff", str(house), "--format", "json"], ["explain", rule], ["explain", "RRP-PL-6"],
+                 ["explain", "--house", str(house), "pot"], ["rules", "--house", str(house), "pot"],
+                 ["book", str(house), "--format", "markdown"]):
+        code, out, err = run(args, capsys)
+        assert code == 0, (args, err)
+        assert str(ROOT) not in out + err and str(tmp_path) not in out + err, args
+        outs[" ".join(a for a in args if not a.startswith("/"))] = out   # named without the paths
+    ruling = json.loads(outs["rule --format json"])["rulings"][0]
+    assert ruling["rule"] == rule and ruling["origin"]["file"] == "rulebooks/standard/pot-limit.yaml"
+    assert f"from:    rulebooks/standard/pot-limit.yaml:{ruling['origin']['line']}" in outs["rule --verbose"]
+    assert f"from: rulebooks/standard/pot-limit.yaml:{ruling['origin']['line']}" in outs[f"explain {rule}"]
+    changed = json.loads(outs["diff --format json"])
+    origins = [r["origin"] for r in changed["rules"]] + [e["origin"] for e in changed["examples"]]
+    assert any(o.startswith("my-room.yaml:") for o in origins)   # the house's own rules, from its own folder
+    assert all(o.startswith(("my-room.yaml:", "rulebooks/standard/")) for o in origins), origins

@@ -14,7 +14,8 @@ from rulings.money import MAX_MINOR
 from rulings.rulebook.model import MAX_PARAM_COUNT, AnyOf, Parameter
 
 MAX_ALTERNATIVES = 64     # values of one in:/not_in:, groups of one any_of, and the ways a whole `when`
-                          # can match (durable-rules hangs at 513); the standard book needs 6
+                          # can match (durable-rules hung at 513 before vendor/durable-rules was fixed; it refuses
+                          # 512 children of one node now); the standard book needs 6
 MAX_CONDITIONS = 32       # tests in one rule, any_of groups included; the standard book needs 12
 MAX_CITES = 12            # citation keys of one rule or parameter; the standard book needs 5
 MAX_EXAMPLES = 20         # examples of one rule (lint runs each); the standard book needs 8

@@ -27,6 +27,7 @@ from rulings.consult import Consultation, Step, answered
 from rulings.problems import Problem, ProblemsError
 from rulings.render import report_json
 from rulings.rulebook.load import ROOT
+from rulings.rulebook.model import shown
 from rulings.service import db
 from rulings.service.auth import COOKIE, Auth, AuthError, look_up, require, token_of
 from rulings.service.guard import cpu
@@ -632,7 +633,7 @@ async def book_detail(request: Request) -> Response:
                "values": [{"value": v, "words": p.words.get(v)} for v in p.values]}
               for p in book.parameters.values()]
     rules = [{"id": r.id, "title": r.title, "topic": r.topic, "cites": list(r.cites), "house": r.house,
-              "modifies": r.modifies, "origin": str(r.origin)} for r in book.rules.values()]
+              "modifies": r.modifies, "origin": shown(str(r.origin))} for r in book.rules.values()]
     return json_response({**_book_summary(warm), "parameters": params, "rules": rules})
 
 

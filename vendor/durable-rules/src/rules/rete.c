@@ -786,10 +786,11 @@ static unsigned int linkAlpha(ruleset *tree,
                                     parentAlpha));
         
         unsigned int *parentBetaList = &tree->nextPool[parentAlpha->value.a.betaListOffset];
-        for (entry = 0; parentBetaList[entry] != 0; ++entry) {
-            if (entry == BETA_LIST_LENGTH) {
-                return ERR_RULE_BETA_LIMIT_EXCEEDED;
-            }
+        // rulings: the list is read up to its first 0, so its last entry stays 0 (was read and written past its end)
+        for (entry = 0; entry < BETA_LIST_LENGTH - 1 && parentBetaList[entry] != 0; ++entry) {
+        }
+        if (entry == BETA_LIST_LENGTH - 1) {
+            return ERR_RULE_BETA_LIMIT_EXCEEDED;
         }
 
         parentBetaList[entry] = nextOffset;
@@ -808,10 +809,11 @@ static unsigned int linkAlpha(ruleset *tree,
         }
 
         unsigned int entry;
-        for (entry = 0; parentNextList[entry] != 0; ++entry) {
-            if (entry == NEXT_LIST_LENGTH) {
-                return ERR_RULE_EXISTS_LIMIT_EXCEEDED;
-            }
+        // rulings: the list is read up to its first 0, so its last entry stays 0 (was read and written past its end)
+        for (entry = 0; entry < NEXT_LIST_LENGTH - 1 && parentNextList[entry] != 0; ++entry) {
+        }
+        if (entry == NEXT_LIST_LENGTH - 1) {
+            return ERR_RULE_EXISTS_LIMIT_EXCEEDED;
         }
 
         parentNextList[entry] = nextOffset;
@@ -829,11 +831,19 @@ static unsigned int linkAlpha(ruleset *tree,
             parentNext = &tree->nextPool[parentAlpha->value.a.nextOffset];
         }
 
+        // rulings: every probe of this hash set (here, in findAlpha and in events.c) stops only at an empty
+        // bucket, so the set is never filled: one bucket always stays empty (a full set made create_ruleset,
+        // and an assert, loop forever holding the GIL).
+        unsigned int used = 0;
+        for (entry = 0; entry < NEXT_BUCKET_LENGTH; ++entry) {
+            used += parentNext[entry] != 0;
+        }
+        if (used >= NEXT_BUCKET_LENGTH - 1) {
+            return ERR_RULE_LIMIT_EXCEEDED;
+        }
+
         unsigned int hash = nextNode->value.a.expression.left.value.id.propertyNameHash;
         for (entry = hash & HASH_MASK; parentNext[entry] != 0; entry = (entry + 1) % NEXT_BUCKET_LENGTH) {
-            if ((entry + 1) % NEXT_BUCKET_LENGTH == (hash & HASH_MASK)) {
-                return ERR_RULE_LIMIT_EXCEEDED;
-            }
         }
 
         parentNext[entry] = nextOffset;
