@@ -16,9 +16,11 @@ FILTERS = ("table", "date_from", "date_to", "topic", "rule", "matter", "citation
 PAGE = 50
 
 
-def shown_time(at: str | None) -> str:
-    """A log time as the podium's pages show it (the log list's form: 2026-11-30 12:34:56, UTC)."""
-    return str(at or "")[:19].replace("T", " ") + " UTC" if at else ""
+def shown_time(at: str | None, tz: Any = None) -> str:
+    """A log time as the podium's pages show it: on the room's clock with the zone's abbreviation
+    (pages.local_time; UTC when no zone is given)."""
+    from rulings.service.pages import local_time, zone
+    return local_time(at, tz or zone("UTC"), seconds=True) if at else ""
 
 
 def _decided(d: dict | None) -> str:
@@ -29,15 +31,15 @@ def _decided(d: dict | None) -> str:
     return "the floor followed it" if d.get("decision") == "followed" else str(d.get("decision"))
 
 
-def earlier_view(found: dict) -> dict:
+def earlier_view(found: dict, tz: Any = None) -> dict:
     """The room's earlier rulings on a rule and matter (Log.earlier), worded for the page."""
     from urllib.parse import urlencode
     rows = []
     for x in found["earlier"]:
-        rows.append({"entry": x["entry"], "at": x["at"], "when": shown_time(x["at"]), "floorperson": x["floorperson"],
+        rows.append({"entry": x["entry"], "at": x["at"], "when": shown_time(x["at"], tz), "floorperson": x["floorperson"],
                      "table": x.get("table") or "", "sentence": x.get("sentence") or "", "decided": _decided(
                          x.get("decision")), "corrected": x["corrected"],
-                     "corrections": [{"entry": c["entry"], "when": shown_time(c["at"]), "floorperson": c["floorperson"],
+                     "corrections": [{"entry": c["entry"], "when": shown_time(c["at"], tz), "floorperson": c["floorperson"],
                                       "note": c.get("note") or "", "sentence": c.get("sentence") or "",
                                       "decided": _decided(c) if c.get("decision") else ""}
                                      for c in x["corrections"]]})
@@ -51,12 +53,14 @@ def with_earlier(request: Request, account: dict, views: list[dict], before: int
     rule on the same matter, newest first (``room``: the account's own unless given). Returned for chaining."""
     log = request.app.state.service.log
     from rulings.service.log import LogError
+    from rulings.service.pages import room_zone
+    tz = room_zone(getattr(request.app.state.service, "config", None), room or account["room"])
     for v in views:
         if not isinstance(v, dict) or not v.get("rule"):
             continue
         try:
             v["earlier"] = earlier_view(log.earlier(account["raw"], room or account["room"], v["rule"],
-                                                    v.get("decides") or "", before=before))
+                                                    v.get("decides") or "", before=before), tz)
         except LogError:       # another room's log, for a floor account: nothing beside the ruling
             v["earlier"] = None
     return views
@@ -81,6 +85,8 @@ def log_list(request: Request) -> Response:
     filters = {k: v for k, v in q.items() if v}
     log = request.app.state.service.log
     from rulings.service.log import LogError
+    from rulings.service.pages import room_zone
+    tz = room_zone(getattr(request.app.state.service, "config", None), room or account["room"])
     try:
         entries, total = _entries(log.search({**filters, "kind": "ruling"}, account["raw"], limit=PAGE,
                                              offset=offset))
