@@ -251,7 +251,9 @@ def book_version(request: Request) -> Response:
 
 
 def routes() -> list:
+    from rulings.service import podium_accounts
     return [
+        *podium_accounts.routes(),
         Route("/podium/books", page(books_list), methods=["GET"]),
         Route("/podium/books/{name}", page(book_page), methods=["GET"]),
         Route("/podium/books/{name}/document", page(book_document), methods=["GET"]),
