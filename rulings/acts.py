@@ -43,6 +43,10 @@ def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[
         out["count_wrong"] = d.count_answer != f["current_bet"]
     if d.hidden_chips is not None:
         out["hidden_chips"] = d.hidden_chips
+    if d.dealer_took is not None:     # the dealer's record, kept apart from the player's words and chips
+        out["dealer_took"] = d.dealer_took[0]
+        if d.dealer_took[1] is not None:
+            out["dealer_took_to"] = d.dealer_took[1]
     if "said_to" in f and "chips_to" in f:   # said_to: rulings/said.py
         out["words_chips_differ"] = f["said_to"] != f["chips_to"]
         out["acted_on_chips"] = any(a.kind == "call" and a.to == f["chips_to"] for a in incident.after)

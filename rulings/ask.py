@@ -127,7 +127,7 @@ def _read_actions(text: str, data: dict) -> dict:
         if not (isinstance(value, list) and all(isinstance(a, dict) for a in value)):
             raise sh.Unread("a YAML list of actions, e.g. [{seat: 1, action: bet, to: 50}], or '1 bet 50, 2 call'")
         return {"actions": value}
-    acts = sh.actions(text)
+    acts = sh.actions(text, data.get("button"), data.get("players") or ())   # "UTG raises to 60" by the button
     for n, act in enumerate(acts, 1):
         _seats_in(data, act["seat"], f"action {n}:")
     return {"actions": acts}

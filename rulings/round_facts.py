@@ -20,7 +20,7 @@ from rulings.betting.limits import street_bet
 from rulings.betting import side_pots
 from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled
-from rulings.incident.checks import pots_now, replayed_table
+from rulings.incident.checks import pots_now, replayed_table, told_pots
 from rulings.incident.model import Incident
 from rulings.money import show
 from rulings.records import evolve
@@ -175,7 +175,7 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
 
 def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
     """The pots, who may win each, the chips nobody called, and the disputed seat's share."""
-    pots = pots_now(table)
+    pots = pots_now(table, told_pots(incident))   # pots told by amount with their seats
     if not pots and incident.pot_unknown:   # a later street has a pot, of a size not given
         pots = (SidePot(incident.hand.pot_before, tuple(sorted(table.live_seats))),)
     out: dict[str, Any] = {"all_in_players": sum(1 for s in table.live_seats if table.behind[s] == 0)}

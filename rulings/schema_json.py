@@ -153,8 +153,11 @@ def incident_schema() -> dict[str, Any]:
     """The incident format (one-street shorthand and whole hand) as JSON Schema, from the reader's own field lists."""
     from rulings.incident import fields as f
     from rulings.incident import hand, procedure, table
-    action = _obj({"seat": _SEAT, "action": {"enum": list(f.ACTIONS) + list(f.PHH_ACTIONS)}, "to": _MONEY},
-                  "one action; `to` is the seat's street total after it", ("seat", "action"))
+    action = _obj({"seat": _SEAT, "action": {"enum": list(f.ACTIONS) + list(f.PHH_ACTIONS) + list(f.ACTION_WORDS)},
+                   "to": _MONEY},
+                  "one action; `to` is the seat's street total after it. A fold, check or call needs none; a bet, "
+                  "raise or complete without it is sized by the limits in fixed-limit, and otherwise unknown "
+                  "(asked when a disputed act after it depends on it)", ("seat", "action"))
     actions = {"type": "array", "items": action, "maxItems": f.MAX_LIST}
     streets = [s for fam in f.STREETS.values() for s in fam]
     chips = {"type": "array", "items": _MONEY}
@@ -164,6 +167,10 @@ def incident_schema() -> dict[str, Any]:
                           based_on_count=_MONEY, chips_total=_MONEY, prior_chips=chips,
                           prior_pulled={"enum": ["none", "part", "all"]}, count_answer=_MONEY, hidden_chips=_MONEY,
                           side_deal={"enum": ["insurance", "proposition", "run_twice"]}, buy_in=_MONEY,
+                          dealer_took=_obj({"action": {"enum": list(f.ACTIONS[1:]) + list(f.ACTION_WORDS)},
+                                            "to": _MONEY},
+                                           "the act as the dealer took it (his record, e.g. raised to 1,000), kept "
+                                           "apart from what the player said or did", ("action",)),
                           at=_obj({"street": {"enum": streets}, "after": {"type": "integer", "minimum": 0}},
                                   "where the act happened: on this street, after its first `after` actions"))
     timing = {"noticed": _enum("noticed"), "pointed_out_by": _enum("pointed_out_by"),
@@ -179,9 +186,19 @@ def incident_schema() -> dict[str, Any]:
                  "betting_unit": _MONEY, "bring_in": _MONEY, "players_left": {"type": "integer", "minimum": 2}},
                 "the game and its stakes", ("structure",))
     assert set(game["properties"]) == set(f.GAME)
+    told_pot = _obj({"amount": _MONEY, "seats": {"type": "array", "items": _SEAT, "minItems": 1}},
+                    "one pot by amount, with the seats in it", ("amount", "seats"))
     street = _obj({"street": {"enum": streets}, "actions": actions, "board": _CARDS,
-                   "upcards": {"type": "object", "additionalProperties": _CARDS, "description": "stud: seat -> new upcards"}},
-                  "one betting round: its new board cards (or stud upcards) and its actions in order")
+                   "upcards": {"type": "object", "additionalProperties": _CARDS, "description": "stud: seat -> new upcards"},
+                   "left": {"type": "array", "items": _SEAT, "minItems": 1,
+                            "description": "a street told without its actions: the seats still in at its end"},
+                   "pot": {**_MONEY, "description": "a street told without its actions: the pot at its end "
+                           "(left out: not known)"},
+                   "pots": {"type": "array", "items": told_pot, "minItems": 1, "maxItems": 20,
+                            "description": "a street told without its actions: the pots at its end by amount, main "
+                            "pot first, each with its seats (a seat missing from a later pot is all in)"}},
+                  "one betting round: its new board cards (or stud upcards) and its actions in order; or, before "
+                  "the streets told action by action, told only by who is left and the pot")
     assert set(street["properties"]) == set(hand.STREET_KEYS)
     event = _obj({"seat": _SEAT, "shows": _CARDS, "tables": _CARDS,
                   "mucks": {"anyOf": [{"const": True}, _CARDS]}, "declares": {"enum": list(hand.DECLARATIONS)}},

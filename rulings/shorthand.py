@@ -362,6 +362,65 @@ def chips(text: str) -> list:
     return out
 
 
+POSITIONS = {
+    "sb": ("sb", "small", "small-blind", "smallblind"),
+    "bb": ("bb", "big", "big-blind", "bigblind"),
+    "btn": ("btn", "bu", "button", "dealer", "d"),
+    "utg": ("utg", "under-the-gun", "utg+0"),
+    "co": ("co", "cutoff", "cut-off"),
+    "hj": ("hj", "hijack"),
+    "lj": ("lj", "lojack"),
+}
+_POSITION = _lookup(POSITIONS)
+_UTG_PLUS = re.compile(r"^utg\s*\+\s*([0-9])$")
+
+
+def position_seat(name: str, button: int | None, seats) -> int:
+    """The seat a position name stands for at this table: 'sb', 'the button', 'utg+1', 'co', 'hj'.
+
+    The small blind is the first seat dealt in on the button's left (heads-up the button itself), the big
+    blind the next; UTG the seat after the big blind, UTG+1 the next; the cutoff is the seat on the button's
+    right, the hijack the one before it, the lojack the one before that. Needs the button and the seats.
+
+    >>> [position_seat(p, 6, [1, 2, 3, 4, 5, 6]) for p in ("sb", "bb", "utg", "utg+1", "hj", "co", "btn")]
+    [1, 2, 3, 4, 4, 5, 6]
+    >>> position_seat("sb", 2, [2, 5]), position_seat("bb", 2, [2, 5])
+    (2, 5)
+    """
+    word = name.lower().replace(" ", "")
+    plus = _UTG_PLUS.match(word)
+    key = "utg" if plus else _POSITION.get(word)
+    if key is None:
+        raise Unread(f"'{name}' is not a position: sb, bb, utg, utg+1, lj, hj, co or the button")
+    occupied = sorted(set(seats or ()))
+    if button is None or len(occupied) < 2:
+        raise Unread(f"'{name}': give the button and the seats first, then a position names a seat "
+                     "(or give the seat number)")
+    ring = [x for x in occupied if x > button] + [x for x in occupied if x <= button]   # left of the button first
+    if len(ring) == 2 and button in ring:      # heads-up: the button is the small blind
+        ring = [button] + [x for x in ring if x != button]
+        named = {"sb": ring[0], "btn": ring[0], "bb": ring[1]}
+        if key not in named:
+            raise Unread(f"'{name}': heads-up there are only the button (small blind) and the big blind")
+        return named[key]
+    if key == "btn":
+        if button not in occupied:
+            raise Unread(f"'{name}': the button is on seat {button}, which is not dealt in")
+        return button
+    if key in ("sb", "bb"):
+        return ring[0] if key == "sb" else ring[1]
+    rest = ring[2:]                            # UTG round to the button
+    if button in rest:
+        rest = rest[:rest.index(button)]       # the seats before the button that are not blinds
+    step = int(plus.group(1)) if plus else 0
+    back = {"co": 1, "hj": 2, "lj": 3}
+    index = step if key == "utg" else len(rest) - back[key]
+    if not rest or not 0 <= index < len(rest):
+        raise Unread(f"'{name}': with {len(occupied)} seats dealt in and the button on {button} there is no "
+                     f"{name.upper()}; give the seat number")
+    return rest[index]
+
+
 _NUMBER = re.compile(r"^\$?[0-9][0-9,]*(?:\.[0-9]+)?k?$")
 _SEAT_TOKEN = re.compile(r"^(?:seat|s|p|#)([0-9]{1,3})$")
 
@@ -370,6 +429,7 @@ def _tokens(chunk: str) -> list[str]:
     chunk = re.sub(r"\ball\s+in\b", "all-in", chunk)
     chunk = re.sub(r"\b(bring|brings|brought)\s+(it\s+)?in\b", r"\1-in", chunk)
     chunk = re.sub(r"#\s*(?=[0-9])", "seat ", chunk)
+    chunk = re.sub(r"\butg\s*\+\s*(?=[0-9])", "utg+", chunk)      # "utg + 1" is one position
     return chunk.split()
 
 
@@ -377,7 +437,7 @@ def _verb(word: str) -> str | None:
     return _VERB.get(word.rstrip(".").replace("brings-in", "bring-in").replace("brought-in", "bring-in"))
 
 
-def actions(text: str) -> list[dict]:
+def actions(text: str, button: int | None = None, seats=None) -> list[dict]:
     """A line of actions, in order: '1 bet 50, 2 call, 3 raise to 150', 'seat 3 raises to 60', '3 bet 60 4 call'.
     Each amount is the seat's total on the street (as the incident format's ``to``); '-' or 'none' is no action.
 
@@ -385,6 +445,11 @@ def actions(text: str) -> list[dict]:
     [{'seat': 3, 'action': 'bet', 'to': 60}, {'seat': 4, 'action': 'call'}, {'seat': 5, 'action': 'raise', 'to': 200}]
     >>> actions("seat 2 calls 40. seat 6 folded")
     [{'seat': 2, 'action': 'call', 'to': 40}, {'seat': 6, 'action': 'fold'}]
+
+    Given the button and the seats, a position names the seat (``position_seat``):
+
+    >>> actions("UTG raises to 60, the button calls, SB folds", button=6, seats=[1, 2, 3, 4, 5, 6])
+    [{'seat': 3, 'action': 'raise', 'to': 60}, {'seat': 6, 'action': 'call'}, {'seat': 1, 'action': 'fold'}]
     """
     t = _clean(text, "the actions").lower()
     if t in ("", "-", "none", "no action", "nothing"):
@@ -399,14 +464,28 @@ def actions(text: str) -> list[dict]:
             n = len(out) + 1
             shown = chunk.strip()
             w = words[i]
+            if w == "the" and i + 1 < len(words):      # "the button calls"
+                i += 1
+                w = words[i]
             if w in SEAT_WORDS and i + 1 < len(words):
                 i += 1
                 w = words[i]
             m = _SEAT_TOKEN.match(w)
             w = m.group(1) if m else w
-            if not w.isdigit():
-                raise Unread(f"action {n} ('{shown}') should start with the seat: {example}")
-            who = seat(w)
+            if w in ("small", "big", "under", "cut") and i + 1 < len(words):   # two words: "big blind", "cut off"
+                pair = {"small": "small-blind", "big": "big-blind", "cut": "cut-off"}.get(w)
+                if words[i + 1] in ("blind", "off") and pair:
+                    i += 1
+                    w = pair
+            if w.isdigit():
+                who = seat(w)
+            elif w in _POSITION or _UTG_PLUS.match(w):
+                try:
+                    who = position_seat(w, button, seats)
+                except Unread as exc:
+                    raise Unread(f"action {n} ('{shown}'): {exc.message}") from None
+            else:
+                raise Unread(f"action {n} ('{shown}') should start with the seat or its position: {example}")
             i += 1
             if i == len(words):
                 raise Unread(f"action {n} ('{shown}'): what did seat {who} do? one of {', '.join(ACTIONS)}")

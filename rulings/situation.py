@@ -13,6 +13,7 @@ from rulings.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
 from rulings.hand_facts import hand_facts
 from rulings.incident.checks import betting_params, replayed_position
+from rulings.incident.hand_says import completed
 from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts, showdown_pots
@@ -46,6 +47,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     game = hand.game
     setting = game.setting
     bparams = betting_params(params)
+    incident = completed(incident, bparams)   # what the floor left out of a procedure and the hand's actions say
     f: dict[str, Any] = {
         "structure": game.structure, "setting": setting, "street": incident.street,
         "small_blind": game.small_blind, "big_blind": game.big_blind, "ante": game.ante,
@@ -72,8 +74,15 @@ def build(incident: Incident, params: ParamValues) -> Situation:
             f["max_raise_to"] = None
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
-    f.update(showdown_pots(incident, pos.stacks))   # at a showdown: who is all-in for the main pot only
+    f.update(showdown_pots(incident, {} if incident.unsized else pos.stacks))   # at a showdown: who is all-in for the main pot only
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
+    reached = [i for i in incident.unsized if i < sum(map(len, hand.streets))]
+    if reached:   # an amount told without its size (a stand-in) before this point: what it sizes is unknown
+        f.update(pot=None, pot_in_middle=None, current_bet=None, last_full_raise=None, min_raise_to=None,
+                 max_raise_to=None, amounts_unknown=True)
+        if seat is not None:
+            _ask_amounts(incident, reached, seat, sit)
+            return sit
     if seat is None:
         return sit
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
@@ -105,6 +114,20 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         for name in ("min_raise_to", "max_raise_to", "options"):
             f[name] = None
     return sit
+
+
+def _ask_amounts(incident: Incident, reached: list[int], seat: int, sit: Situation) -> None:
+    """The amounts told without a size that the disputed act comes after: the ruling on it depends on them
+    (what he faces, what is a raise), so each is asked, never guessed; no fact of the act is built on them."""
+    whole = incident.whole_hand or incident.hand
+    listed = [a for street in whole.streets for a in street]
+    for i in reached:
+        a = listed[i]
+        where = incident.action_paths[i] if i < len(incident.action_paths) else ("actions",)
+        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in where).replace(".[", "[") + ".to"
+        sit.questions.append({"fact": field, "field": field, "asked_by": "hand reader",
+                              "question": f"How much did seat {a.seat} {a.kind} to? The ruling on seat {seat}'s "
+                                          f"act depends on it (what he faced, and what a call or raise was)"})
 
 
 def _waits_for_bring_in(incident: Incident) -> bool:

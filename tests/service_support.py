@@ -96,3 +96,25 @@ def form_client(app, **kw):
             return super().post(url, *args, data=data, **kwargs)
 
     return FormClient(app, **kw)
+
+
+def logged_at(svc, account, incident, at: str, table: str) -> int:
+    """A ruling recorded as the service records one (standard book), stamped ``at``: a shift before this one."""
+    from rulings.service.app import step_json
+    from rulings.service.log import ruling_row
+    warm = svc.books.get("standard")
+    step = warm.consultation.rule(incident, {})
+    row = ruling_row(account, room=account.room, table=table, book=warm.name, book_hash=warm.hash,
+                     incident=incident, answers=[], report=step_json(step)["report"], outcome=step.outcome,
+                     request_id=None)
+    row["at"] = at
+    return svc.log.record(row).result(timeout=30)
+
+
+def accounts_of(svc) -> dict:
+    """The service's accounts by name (as the service's own Account objects)."""
+    import sqlalchemy as sa
+    from rulings.service import db
+    from rulings.service.auth import Account
+    with svc.engine.connect() as conn:
+        return {r.username: Account(r.id, r.username, r.role, r.room) for r in conn.execute(sa.select(db.accounts))}

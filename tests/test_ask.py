@@ -274,3 +274,13 @@ def test_ctrl_c_in_a_terminal_keeps_the_draft_and_the_next_start_offers_it(tmp_p
     assert child.exitstatus == 2 and draft.exists()
     assert "Traceback" not in (tmp_path / "screen.log").read_text()
 
+
+
+def test_positions_are_read_by_the_button_and_seats_answered_before_them():
+    # six seats, the button on 6: UTG is seat 3, the cutoff seat 5, the small blind seat 1
+    data, wrong = build({"game": "nl 1/2", "players": "1-6", "button": "6", "street": "pre",
+                         "actions": "UTG raises to 6, CO calls, SB folds", "disputed seat": "2", "said": "call",
+                         "chips": ""})
+    assert wrong == {}
+    assert data["actions"] == [{"seat": 3, "action": "raise", "to": 6}, {"seat": 5, "action": "call"},
+                               {"seat": 1, "action": "fold"}]

@@ -425,7 +425,7 @@ def test_the_incident_schema_is_committed_and_names_every_field(capsys):
     assert schema == json.loads((REPO / "schemas" / "incident.schema.json").read_text(encoding="utf-8"))
     assert set(schema["properties"]) == set(TOP) and schema["additionalProperties"] is False
     whole = schema["properties"]["streets"]["items"]["properties"]
-    assert set(whole) == {"street", "actions", "board", "upcards"}
+    assert set(whole) == {"street", "actions", "board", "upcards", "left", "pot", "pots"}
     acts = schema["properties"]["disputed"]["anyOf"][1]["items"]
     assert "at" in acts["required"] and "noticed" in acts["properties"]
     for path in sorted((REPO / "examples" / "incidents").iterdir()):   # today's examples are all in the format

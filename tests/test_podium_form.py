@@ -96,3 +96,13 @@ def test_shorthand_the_form_cannot_read_is_said_on_its_field():
     assert errors["actions"].startswith("action 2: seat 7 is not in the hand")
     assert "stakes say 2/5 but the blinds say 1/2" in read_form(dict(SHORT, sb="1", bb="2")).errors["stakes"]
     assert "an all-in is a bet, raise or call" in read_form(dict(SHORT, actions="1 shoves")).errors["actions"]
+
+
+def test_the_form_reads_positions_by_its_button_and_seats():
+    six = {**SHORT, **{f"in-{s}": "1" for s in range(1, 7)}, **{f"stack-{s}": "500" for s in range(4, 7)},
+           "button": "6", "street": "pre", "pot": "", "actions": "UTG raises to 15, CO calls", "d_seat": "1"}
+    got = read_form(six)
+    assert got.errors == {} and got.incident["actions"] == [{"seat": 3, "action": "raise", "to": 15},
+                                                             {"seat": 5, "action": "call"}]
+    no_button = read_form(dict(six, button="")).errors
+    assert "give the button" in no_button["actions"] and no_button["button"] == "which seat has the button?"

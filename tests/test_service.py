@@ -304,13 +304,13 @@ def test_migrations_upgrade_in_place(tmp_path, backend):
                                                 citations="", report='{"rulings":[]}'))
     old.dispose()
     svc = Service(Config(data_dir=tmp_path / "data", database=database))
-    assert db.revision(svc.engine) == "0004"
+    assert db.revision(svc.engine) == "0005"
     indexes = {i["name"] for i in sa.inspect(svc.engine).get_indexes("entries")}
     assert {"entries_floorperson_at", "entries_consultation", "entries_request_once"} <= indexes
     kept = svc.log.get(1)
     assert kept["table"] == "4" and kept["at"] == "2026-01-02T03:04:05.000000Z"
     assert kept["consultation"] is None and kept["trail"] == []          # the new column, empty for old entries
-    assert {"consult_steps", "login_failures"} <= set(sa.inspect(svc.engine).get_table_names())
+    assert {"consult_steps", "login_failures", "ruling_keys"} <= set(sa.inspect(svc.engine).get_table_names())
     svc.close()
 
 

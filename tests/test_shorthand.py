@@ -208,3 +208,59 @@ def test_no_text_ends_in_anything_but_a_value_or_unread(text):
             read(text)
         except Unread as exc:
             assert exc.message
+
+
+NINE = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
+@pytest.mark.parametrize("text, value", [
+    # a full nine-handed table with the button on seat 9: SB 1, BB 2, UTG 3, UTG+1 4, ... LJ 6, HJ 7, CO 8
+    ("UTG raises to 60, UTG+1 calls, the button calls", [{"seat": 3, "action": "raise", "to": 60},
+                                                         {"seat": 4, "action": "call"}, {"seat": 9, "action": "call"}]),
+    ("sb folds, BB calls", [{"seat": 1, "action": "fold"}, {"seat": 2, "action": "call"}]),
+    ("small blind folds. big blind checks", [{"seat": 1, "action": "fold"}, {"seat": 2, "action": "check"}]),
+    ("co raises to 15, hj folds, lj folds", [{"seat": 8, "action": "raise", "to": 15}, {"seat": 7, "action": "fold"},
+                                             {"seat": 6, "action": "fold"}]),
+    ("utg + 2 calls 5, seat 6 folds", [{"seat": 5, "action": "call", "to": 5}, {"seat": 6, "action": "fold"}]),
+    ("btn raise 20 cutoff folds", [{"seat": 9, "action": "raise", "to": 20}, {"seat": 8, "action": "fold"}]),
+])
+def test_positions_name_seats_by_the_button(text, value):
+    assert sh.actions(text, button=9, seats=NINE) == value
+
+
+def test_positions_follow_the_button_round_the_seats_dealt_in():
+    # the button on seat 4 of seats 2, 4, 6, 7, 9: SB 6, BB 7, UTG 9, then 2 (the cutoff), the button 4
+    seats = [2, 4, 6, 7, 9]
+    assert [sh.position_seat(p, 4, seats) for p in ("sb", "bb", "utg", "utg+1", "co", "btn")] == [6, 7, 9, 2, 2, 4]
+    # heads-up the button is the small blind and there is no UTG
+    assert sh.position_seat("sb", 3, [3, 8]) == 3 and sh.position_seat("bb", 3, [3, 8]) == 8
+    with pytest.raises(Unread, match="heads-up"):
+        sh.position_seat("utg", 3, [3, 8])
+    # three-handed the button acts first preflop, so no seat is UTG+1 or the cutoff
+    for name in ("utg+1", "co"):
+        with pytest.raises(Unread, match="no"):
+            sh.position_seat(name, 3, [1, 2, 3])
+    assert sh.position_seat("utg+3", 9, NINE) == 6 and sh.position_seat("utg+5", 9, NINE) == 8
+    with pytest.raises(Unread):
+        sh.position_seat("utg+6", 9, NINE)   # that would be the button
+
+
+@pytest.mark.parametrize("text, button, seats, says", [
+    ("UTG raises to 60", None, NINE, "give the button and the seats"),
+    ("the button calls", 5, [1, 2, 3, 4], "not dealt in"),
+    ("mp calls", 9, NINE, "start with the seat or its position"),
+])
+def test_a_position_that_names_no_seat_is_said(text, button, seats, says):
+    with pytest.raises(Unread, match=says):
+        sh.actions(text, button=button, seats=seats)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40), st.one_of(st.none(), st.integers(-3, 40)), st.lists(st.integers(-3, 40), max_size=12))
+def test_no_position_text_ends_in_anything_but_seats_or_unread(text, button, seats):
+    try:
+        got = sh.actions(text, button=button, seats=seats)
+    except Unread as exc:
+        assert exc.message
+    else:
+        assert all(isinstance(a["seat"], int) for a in got)

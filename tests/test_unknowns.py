@@ -151,3 +151,19 @@ def test_a_wager_ruled_with_no_stack_states_its_amount_or_all_in_for_less(standa
                              "actions": [{"seat": 1, "action": "bet", "to": 100}],
                              "disputed": {"seat": 2, "said": "raise to three hundred"}})
     assert "all in for less" not in next(r for r in given.rulings if r.decides == "wager").sentence
+
+
+def test_released_chips_bind_with_their_amount(standard):
+    # RRP-NL-7: silent chips let go of bind. Facing a $100 bet, $100 released states its amount; his last $60
+    # (stack 60) is all in; with the chips not given the ruling says the chips are the wager, no made-up amount
+    base = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3, "street": "flop", "pot": 20,
+            "actions": [{"seat": 1, "action": "bet", "to": 100}]}
+    def binding(players, disputed):
+        report = _rule(standard, {**base, "players": players, "disputed": disputed})
+        return next(r for r in report.rulings if r.rule == "declarations.chips-bind-when-released").sentence
+    full = binding({1: 1000, 2: 1000, 3: 1000}, {"seat": 2, "chips": [100], "released": True})
+    assert full == "The $100 left his hand, so the wager binds: $100 in all this round."
+    short = binding({1: 1000, 2: 60, 3: 1000}, {"seat": 2, "chips": [50, 10], "released": True})
+    assert short.endswith("$60 in all this round, all in.")
+    unknown = binding({1: None, 2: None, 3: None}, {"seat": 2, "chips": [100], "released": True})
+    assert "$100 in all this round." in unknown and "all in" not in unknown

@@ -66,7 +66,7 @@ def kill_sizes(game: Game) -> dict[str, KillLimits | None]:
     return sizes
 
 
-def pots_now(table: Replay) -> tuple[SidePot, ...]:
+def pots_now(table: Replay, told: tuple = ()) -> tuple[SidePot, ...]:
     """The main pot and side pots as they stand, in our reading of an incident that starts mid-hand.
 
     The money already in the middle when the street began (``pot``) is one pot
@@ -78,6 +78,18 @@ def pots_now(table: Replay) -> tuple[SidePot, ...]:
     main pot and a side pot the big blind cannot win).
     """
     pots = list(side_pots(dict(table.total), set(table.folded), table.behind))
+    if told and table.dead == sum(a for a, _ in told):
+        # the pots told by amount with their seats (main pot first): this street's chips join the pot of the
+        # same seats, or make a pot of their own above them
+        alive = set(table.live_seats)
+        out = [SidePot(a, tuple(sorted(s for s in in_it if s in alive))) for a, in_it in told]
+        for p in pots:
+            same = next((i for i, q in enumerate(out) if set(q.eligible) == set(p.eligible)), None)
+            if same is None:
+                out.append(p)
+            else:
+                out[same] = SidePot(out[same].amount + p.amount, out[same].eligible)
+        return tuple(out)
     if table.dead:
         live = tuple(sorted(table.live_seats))
         if pots and pots[0].eligible == live:
@@ -85,6 +97,12 @@ def pots_now(table: Replay) -> tuple[SidePot, ...]:
         else:
             pots.insert(0, SidePot(table.dead, live))
     return tuple(pots)
+
+
+def told_pots(incident: Incident) -> tuple:
+    """The pots by amount with their seats, as the last street told by who was left gave them (or none)."""
+    log = incident.log
+    return log.told[-1].pots if log is not None and log.told else ()
 
 
 def replayed(hand: Hand, params: Params) -> Replay | None:
@@ -169,6 +187,22 @@ def _book(house: str | None) -> Any:
     return book
 
 
+def reader_params(book: Any, house: str | None, params: dict[str, Any], setting: str) -> Params | None:
+    """The arithmetic's parameters an incident is read under (the book given, else its house, else the
+    standard book; with its own overrides), for what the reader must work out before the replay; None when
+    there is no book to read under or an override is wrong (reported with the other problems)."""
+    try:
+        if book is None:
+            book = _book(house)
+        overrides, problems = overrides_of(book, params, None) if params else ({}, [])
+        if problems:
+            return None
+        values = book.param_values(setting, overrides) if overrides else _defaults(book, setting)[0]
+        return betting_params(values)
+    except ProblemsError:
+        return None
+
+
 def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Problem], tuple | None]:
     """Every check needing the book's parameters, and the key of the values checked under."""
     if book is None:
@@ -224,7 +258,16 @@ def check(incident: Incident, values: Any, replay: bool = True) -> list[Problem]
         problems += _replay(incident, bparams)
     problems += _kill(incident, values)
     problems += _procedure(incident)
+    if replay:
+        problems += _hand_contradicts(incident, bparams)
     return problems
+
+
+def _hand_contradicts(incident: Incident, params: Params) -> list[Problem]:
+    """A procedure field the floor states that the hand's own actions say otherwise (I145; rulings/incident/hand_says.py)."""
+    from rulings.incident.hand_says import contradictions
+    return [_problem(incident, path, "I145", message, hint)
+            for path, message, hint in contradictions(incident, params)]
 
 
 def betting_problem(incident: Incident, exc: BettingError) -> Problem:
@@ -311,7 +354,7 @@ def _awards(incident: Incident, params: Params) -> list[Problem]:
     table = replayed(incident.whole_hand or incident.hand, params)
     if table is None:
         return []       # the log runs on past a disputed act it does not record: its pots are not known
-    pots = pots_now(table)
+    pots = pots_now(table, told_pots(incident))
     out = []
     for award in log.awards:
         if award.pot >= len(pots):

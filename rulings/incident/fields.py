@@ -21,6 +21,7 @@ from rulings.incident.hand import read_at, read_awards, read_showdown, read_stre
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.records import evolve
 from rulings.incident.procedure import read_procedure
+from rulings.incident.unsized import fill_unsized
 from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards, twice_keyed
 from rulings.incident.table import read_table
 from rulings.money import major
@@ -36,6 +37,11 @@ VARIANT_STREETS = {"holdem": "board", "omaha": "board", "stud": "stud", "razz": 
                    "draw": "draw", "lowball": "draw", "other": "board"}
 ACTIONS = ("post", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 PHH_ACTIONS = {"f": "fold", "cc": "call", "cbr": "raise"}   # PHH's codes: fold, check or call, bet or raise
+# the words a floor writes an action down in: "folded", "called", "raised" (read as the action itself)
+ACTION_WORDS = {"folded": "fold", "folds": "fold", "checked": "check", "checks": "check", "called": "call",
+                "calls": "call", "bets": "bet", "raised": "raise", "raises": "raise", "completed": "complete",
+                "completes": "complete", "posted": "post", "posts": "post"}
+AMOUNT_REQUIRED = ("post", "bring-in")     # a bet, raise or complete without `to`: rulings/incident/unsized.py
 SHORT = ("street", "pot", "actions")          # the one-street form
 TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
@@ -46,7 +52,7 @@ GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_s
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
             "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
-            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known")
+            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took")
 ACT_KEYS = DISPUTED + ("at", "after") + TIMING    # one act of a list: where it happened and its own timing
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
                   "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before",
@@ -114,9 +120,10 @@ def _actions(r: Reader, raw: Any, path: tuple, seats: set[int]) -> tuple[list[Ac
         r.keys(a, ACTION_KEYS, here)
         seat = r.whole(a.get("seat"), here + ("seat",))
         word = a.get("action")
-        kind = r.choice(PHH_ACTIONS.get(word, word) if isinstance(word, str) else word, ACTIONS + tuple(PHH_ACTIONS),
-                        here + ("action",))
-        to = r.money(a.get("to"), here + ("to",), required=kind in ("post", "bet", "raise", "complete", "bring-in"))
+        if isinstance(word, str):
+            word = PHH_ACTIONS.get(word, ACTION_WORDS.get(word.lower(), word))
+        kind = r.choice(word, ACTIONS + tuple(PHH_ACTIONS), here + ("action",))
+        to = r.money(a.get("to"), here + ("to",), required=kind in AMOUNT_REQUIRED)
         if seat is not None and seats and seat not in seats:
             r.bad(here + ("seat",), "I105", f"seat {seat} is not in the hand", "seats: " + ", ".join(map(str, sorted(seats))))
             continue
@@ -190,7 +197,28 @@ def _disputed_act(r: Reader, raw: dict, base: tuple, motions: tuple[tuple[int, .
                     required=False)
     buy_in = r.money(raw.get("buy_in"), (*base, "buy_in"), required=False)
     return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
-            "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in}
+            "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in,
+            "dealer_took": _dealer_took(r, raw.get("dealer_took"), (*base, "dealer_took"))}
+
+
+def _dealer_took(r: Reader, raw: Any, path: tuple) -> tuple[str, int | None] | None:
+    """``dealer_took: {action: raise, to: 1000}``: the act as the dealer took it (his record, "raised to 1,000"),
+    kept apart from what the player said or did; the amount may be left out."""
+    if raw is None:
+        return None
+    t = r.mapping(raw, path)
+    if t is None:
+        return None
+    r.keys(t, ("action", "to"), path)
+    word = t.get("action")
+    if isinstance(word, str):
+        word = PHH_ACTIONS.get(word, ACTION_WORDS.get(word.lower(), word))
+    kind = r.choice(word, ACTIONS[1:], path + ("action",))
+    to = r.money(t.get("to"), path + ("to",), required=False)
+    if kind in ("fold", "check") and to is not None:
+        r.bad(path + ("to",), "I105", f"a {kind} has no amount", "leave to out")
+        return None
+    return (kind, to) if kind is not None else None
 
 
 def _house_name(r: Reader, value: Any) -> str | None:
@@ -263,7 +291,16 @@ def _acts(r: Reader, data: dict, seats: set[int], log: list, default_street: str
         elif at is not None and seat is not None:
             rest = next(a for name, a, _ in log if name == at[0])[at[1]:]
             if rest and rest[0].seat == seat:
+                record = (rest[0].kind, rest[0].to)
                 rest = rest[1:]            # the log's own record of the act, as the dealer took it
+                took = act.get("dealer_took")
+                if took is None:
+                    act["dealer_took"] = record
+                elif took[0] != record[0] or (took[1] is not None and record[1] is not None
+                                              and took[1] != record[1]):
+                    r.bad((*base, "dealer_took"), "I105", "the hand's actions record the act as the dealer took "
+                          f"it ({record[0]}{'' if record[1] is None else ' to ' + str(major(record[1]))}), and "
+                          "dealer_took says otherwise", "give it once: in the actions, or in dealer_took")
             after = tuple(rest)
         if seat is not None and at is not None:
             acts.append(Act(Disputed(seat, said, motions, words_first, count, **act), at[0], at[1], after,
@@ -378,8 +415,23 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     pot: int | None = 0
     pot_unknown = False
     street = None
+    told: list = []
+    seats_out: set[int] = set()
     if whole:
-        log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions)
+        log, board, street_upcards = read_streets(r, data["streets"], family, seats, _actions, told)
+        if told and not r.problems:
+            # the hand is replayed from the street after the last told one, with the seats left and its pot
+            last = told[-1]
+            told_at = family.index(last.street)
+            if not log:
+                log = [(family[told_at + 1] if told_at + 1 < len(family) else last.street, [], [])]
+            pot_unknown = last.pot is None
+            pot = last.pot or 0
+            gone = [s for s in stacks if s not in last.left]
+            all_in = {s for _, in_it in last.pots for s in last.pots[0][1] if s not in last.pots[-1][1]}
+            stacks = {s: (0 if s in all_in else None) for s in stacks if s in last.left}
+            order = [s for s in order if s in stacks]
+            seats_out = set(gone)
     else:
         street = r.choice(data.get("street", family[0]), family, ("street",))
         pot = r.money(data.get("pot", 0), ("pot",))
@@ -390,7 +442,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         if street is not None:
             log = [(street, actions, paths)]
     _card_counts(r, data, variant or "holdem", board)
-    folded = {a.seat for _, acts_, _ in log for a in acts_ if a.kind == "fold"}
+    folded = {a.seat for _, acts_, _ in log for a in acts_ if a.kind == "fold"} | seats_out
     showdown = read_showdown(r, data.get("showdown"), seats, folded)
     awards = read_awards(r, data.get("pots_won"), seats, folded)
     acts = _acts(r, data, seats, log, street)
@@ -449,16 +501,23 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
                       pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
     action_paths = tuple(p for _, _, ps in log for p in ps)
+    unsized: tuple[int, ...] = ()
+    if any(a.kind in SIZED and a.to is None for _, acts_, _ in log for a in acts_):
+        from rulings.incident.checks import reader_params
+        bparams = reader_params(book, house, params, game.setting)
+        if bparams is not None:
+            whole_hand, unsized = fill_unsized(whole_hand, bparams, exact=not limits_unknown)
+            log = [(name, list(s), ps) for (name, _, ps), s in zip(log, whole_hand.streets)]
     acts.sort(key=lambda a: (family.index(a.street), a.after_count))
     if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
         acts[0] = replace(acts[0], after=tuple(top_after))
     hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba,
-                       tuple(sorted(folded))) \
+                       tuple(sorted(folded)), tuple(told)) \
         if whole or showdown or awards else None
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
                         procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown,
-                        limits_unknown=limits_unknown)
+                        limits_unknown=limits_unknown, unsized=unsized)
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read

@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.betting import Action
-from rulings.incident.model import Award, ShowdownEvent
+from rulings.incident.model import Award, ShowdownEvent, Told
 from rulings.incident.reader import Reader, read_cards, seat_key, twice_keyed
 
-STREET_KEYS = ("street", "actions", "board", "upcards")
+STREET_KEYS = ("street", "actions", "board", "upcards", "left", "pot", "pots")
+TOLD_KEYS = ("left", "pot", "pots")      # a street told by who is left and the pot, not action by action
+POT_KEYS = ("amount", "seats")
 SHOWDOWN_KINDS = ("shows", "mucks", "tables", "declares")
 SHOWDOWN_KEYS = ("seat",) + SHOWDOWN_KINDS
 DECLARATIONS = ("high", "low", "both")
@@ -24,10 +26,16 @@ AT_KEYS = ("street", "after")
 MAX_STREET_LIST = 10
 
 
-def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], read_actions) -> \
+def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], read_actions,
+                 told: list | None = None) -> \
         tuple[list[tuple[str, list[Action], list[tuple]]], tuple[str, ...], dict[str, dict[int, tuple[str, ...]]]]:
-    """The streets in order: (name, actions, where each action is written); the board; upcards by street."""
+    """The streets in order: (name, actions, where each action is written); the board; upcards by street.
+
+    A street told only by who is left and the pot (``{street: preflop, left: [2, 3], pot: 450}``, or the pots
+    by amount with the seats in each) is not among them: it goes to ``told`` as a ``Told``, and must come
+    before every street told action by action; the seats not left are out of the hand after it."""
     out: list[tuple[str, list[Action], list[tuple]]] = []
+    told = [] if told is None else told
     board: list[str] = []
     upcards: dict[str, dict[int, tuple[str, ...]]] = {}
     if not isinstance(raw, list) or not raw or len(raw) > MAX_STREET_LIST:
@@ -45,6 +53,8 @@ def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], 
         if not isinstance(name, str) or name not in family:
             r.choice(name, family, here + ("street",))
             return [], tuple(board), upcards
+        if not out and any(k in entry for k in TOLD_KEYS) and family.index(name) > expected:
+            expected = family.index(name)      # told by who is left: the streets before it need not be given
         if family.index(name) != expected:
             r.bad(here + ("street",), "I105", f"{name} comes out of order: the streets are "
                   f"{', '.join(family)}, each once", f"this entry should be {family[expected]}"
@@ -68,9 +78,93 @@ def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], 
                 cards = read_cards(r, value, here + ("upcards", key))
                 if cards:
                     upcards.setdefault(name, {})[seat] = cards
+        if any(k in entry for k in TOLD_KEYS):
+            if out:
+                r.bad(here, "I105", f"the {name} is told by who is left and the pot after streets told action by "
+                      "action", "tell the streets before it the same way, or list this street's actions")
+                return [], tuple(board), upcards
+            one = _told(r, entry, here, name, seats)
+            if one is None:
+                return [], tuple(board), upcards
+            told.append(one)
+            seats = set(one.left)
+            continue
         actions, paths = read_actions(r, entry.get("actions"), here + ("actions",), seats)
         out.append((name, actions, paths))
     return out, tuple(board), upcards
+
+
+def _told(r: Reader, entry: dict, here: tuple, name: str, seats: set[int]) -> Told | None:
+    """One street told by who is left at its end and the pot then: ``left`` and ``pot``, or ``pots`` (the main
+    pot first, then each side pot, by amount with the seats in each: a seat of an earlier pot missing from a
+    later one is all in)."""
+    if entry.get("actions"):
+        r.bad(here + ("actions",), "I105", f"the {name} is told by who is left and the pot, and by its actions",
+              "give one: left and pot (or pots), or the actions")
+        return None
+    left_raw = entry.get("left")
+    pots_raw = entry.get("pots")
+    left: list[int] = []
+    if left_raw is not None:
+        if not isinstance(left_raw, list) or len(left_raw) < 1:
+            r.bad(here + ("left",), "I103", "the seats still in at the end of the street, e.g. [2, 3]")
+            return None
+        for j, s in enumerate(left_raw):
+            if r.whole(s, here + ("left", j)) is None:
+                return None
+            if seats and s not in seats:
+                r.bad(here + ("left", j), "I105", f"seat {s} is not in the hand (or out of it already)",
+                      "seats: " + ", ".join(map(str, sorted(seats))))
+                return None
+            if s in left:
+                r.bad(here + ("left", j), "I105", f"seat {s} is listed twice")
+                return None
+            left.append(s)
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    if pots_raw is not None:
+        if not isinstance(pots_raw, list) or not pots_raw or len(pots_raw) > 20:
+            r.bad(here + ("pots",), "I103", "the pots by amount, main pot first, each with its seats: "
+                  "[{amount: 900, seats: [1, 2, 3]}, {amount: 400, seats: [2, 3]}]")
+            return None
+        for j, p in enumerate(pots_raw):
+            where = here + ("pots", j)
+            if not isinstance(p, dict):
+                r.bad(where, "I103", "a pot is {amount: 900, seats: [1, 2, 3]}")
+                return None
+            r.keys(p, POT_KEYS, where)
+            amount = r.money(p.get("amount"), where + ("amount",))
+            in_it = p.get("seats")
+            if not isinstance(in_it, list) or not in_it:
+                r.bad(where + ("seats",), "I103", "the seats in this pot, e.g. [2, 3]")
+                return None
+            if amount is None or any(r.whole(s, where + ("seats", k)) is None for k, s in enumerate(in_it)):
+                return None
+            outside = [s for s in in_it if (pots and s not in pots[-1][1]) or (seats and s not in seats)]
+            if outside:
+                r.bad(where + ("seats",), "I105", f"seat {outside[0]} is in this pot but not in "
+                      + ("the pot before it" if pots else "the hand"),
+                      "each side pot's seats are some of the seats of the pot before it")
+                return None
+            if len(set(in_it)) != len(in_it):
+                r.bad(where + ("seats",), "I105", "a seat is listed twice")
+                return None
+            pots.append((amount, tuple(in_it)))
+        if left and set(left) != set(pots[0][1]):
+            r.bad(here + ("pots", 0, "seats"), "I105", "the main pot's seats are the seats left: "
+                  + ", ".join(map(str, left)), "give the same seats, or leave left out")
+            return None
+        left = left or list(pots[0][1])
+    if not left:
+        r.bad(here, "I102", f"who was left at the end of the {name}?", "left: [2, 3], and pot: 450")
+        return None
+    pot = r.money(entry.get("pot"), here + ("pot",), required=False)
+    if pot is not None and pots and pot != sum(a for a, _ in pots):
+        r.bad(here + ("pot",), "I105", f"the pots add up to {sum(a for a, _ in pots) / 100:g}, not "
+              f"{pot / 100:g}", "give pot or pots, or make them agree")
+        return None
+    if pot is None and pots:
+        pot = sum(a for a, _ in pots)
+    return Told(name, tuple(left), pot, tuple(pots), here)
 
 
 def read_showdown(r: Reader, raw: Any, seats: set[int], folded: set[int]) -> tuple[ShowdownEvent, ...]:

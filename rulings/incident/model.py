@@ -28,6 +28,7 @@ class Disputed(LazyFrozen):
     hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
     side_deal: str | None = None                 # insurance | proposition | run_twice (RRP-NL-17)
     buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
+    dealer_took: tuple[str, int | None] | None = None   # the act as the dealer took it: (action, street total)
 
 
 @record(frozen=True)
@@ -61,6 +62,17 @@ class Award(LazyFrozen):
     pot: int
     winners: tuple[int, ...]
     path: tuple = ()                           # where it is written
+
+
+@record(frozen=True)
+class Told(LazyFrozen):
+    """A street told by who was left at its end and the pot then, not action by action."""
+
+    street: str
+    left: tuple[int, ...]                      # the seats still in at its end
+    pot: int | None                            # the pot then (None: not known)
+    pots: tuple[tuple[int, tuple[int, ...]], ...] = ()   # by amount with the seats in each, main pot first
+    path: tuple = ()
 
 
 @record(frozen=True)
@@ -103,6 +115,7 @@ class Procedure(LazyFrozen):
     facts: dict[str, Any] = field(default_factory=dict)
     raw: dict[str, dict[str, Any]] = field(default_factory=dict)
     variant: str = "holdem"
+    derived: tuple[str, ...] = ()      # "section.field" the floor left out and the hand's actions decide
 
 
 @record(frozen=True)
@@ -116,6 +129,7 @@ class HandLog(LazyFrozen):
     awards: tuple[Award, ...] = ()
     big_blind_ante: int = 0                                 # posted by the big blind for the whole table
     folded: tuple[int, ...] = ()                            # seats that folded anywhere in the log
+    told: tuple["Told", ...] = ()                           # streets told by who was left and the pot, first
 
 
 @record(frozen=True)
@@ -149,6 +163,8 @@ class Incident(LazyFrozen):
     focused: bool = False                      # one of several acts' own incident (``each_act``): ruled on it alone
     pot_unknown: bool = False                  # a later street's pot not given: ``hand.pot_before`` is a stand-in 0,
                                                # and every fact that reads the pot is unknown (rulings/situation.py)
+    unsized: tuple[int, ...] = ()             # actions (index over every street) told without an amount that the
+                                               # limits do not fix: replayed on the smallest allowed, a stand-in
     limits_unknown: bool = False               # a limit game's sizes not given (nothing in the hand is sized by them):
                                                # replayed on a stand-in size, every fact sized by it left out
 

@@ -509,6 +509,38 @@ async def entry(request: Request) -> Response:
     return json_response(found)
 
 
+async def earlier(request: Request) -> Response:
+    """The room's rulings by a rule on a matter, newest first: ``rule`` and ``matter`` required, ``room`` (the
+    account's own by default; another room's for a manager), ``before`` (an entry id), ``limit`` (1-50)."""
+    account = require(request, "floor")
+    q = request.query_params
+    problems = [_request_problem(name, "is required") for name in ("rule", "matter") if not q.get(name)]
+    problems += [_request_problem(name, "is longer than 128 characters") for name in ("rule", "matter", "room")
+                 if len(q.get(name) or "") > 128]
+    try:
+        before = int(q["before"]) if q.get("before") else None
+        limit = min(max(int(q.get("limit") or 5), 1), 50)
+    except ValueError:
+        before, limit = None, 5
+        problems.append(_request_problem("before", "before and limit are whole numbers"))
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    found = await run_in_threadpool(_service(request).log.earlier, account, q.get("room") or account.room,
+                                    q["rule"], q["matter"], before=before, limit=limit)
+    return json_response(found)
+
+
+async def entry_earlier(request: Request) -> Response:
+    """For each ruling in force of a logged ruling, the room's rulings before it by the same rule on the same matter."""
+    account = require(request, "floor")
+    svc = _service(request)
+    found = await run_in_threadpool(svc.log.get, _entry_id(request), account)
+    if found is None:
+        raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
+    rulings = await run_in_threadpool(svc.log.earlier_for, found, account)
+    return json_response({"entry": found["id"], "room": found["room"], "rulings": rulings})
+
+
 async def decision(request: Request) -> Response:
     account = require(request, "floor")
     body = await read_json(request)
@@ -683,6 +715,8 @@ ROUTES = [
     Route("/api/consultations/{id}", consultation_trail),
     Route("/api/log", search),
     Route("/api/log/export", export),
+    Route("/api/log/earlier", earlier),
+    Route("/api/log/{id:int}/earlier", entry_earlier),
     Route("/api/log/{id:int}", entry),
     Route("/api/log/{id:int}/decision", decision, methods=["POST"]),
     Route("/api/log/{id:int}/correction", correction, methods=["POST"]),

@@ -81,6 +81,18 @@ consult_steps = sa.Table(
     sa.Column("outcome", sa.String(16)),
     sa.Column("rules", sa.Text, nullable=False, default=""),
 )
+# one row per ruling in force of a ruling entry and each key it is found by: the rule's id (``sentence`` set:
+# the ruling's sentence) and each citation key of the rule; ``matter`` is what the ruling decides. Read by
+# Log.earlier (the room's earlier rulings on the same rule and matter) and the log's rule and matter filters
+ruling_keys = sa.Table(
+    "ruling_keys", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("entry_id", sa.Integer, sa.ForeignKey("entries.id"), nullable=False),
+    sa.Column("room", sa.String(64), nullable=False),
+    sa.Column("key", sa.String(128), nullable=False),
+    sa.Column("matter", sa.String(64), nullable=False),
+    sa.Column("sentence", sa.Text),
+)
 login_failures = sa.Table(
     "login_failures", meta,
     sa.Column("id", sa.Integer, primary_key=True),

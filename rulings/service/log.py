@@ -114,19 +114,32 @@ class Writer:
     _COLS = [c.name for c in db.entries.columns if c.name != "id"]
     _SQLITE_INSERT = (f"INSERT INTO entries ({', '.join(_COLS)}) VALUES ({', '.join('?' * len(_COLS))})")
 
+    _KEY_COLS = ("entry_id", "room", "key", "matter", "sentence")
+    _SQLITE_KEYS = f"INSERT INTO ruling_keys ({', '.join(_KEY_COLS)}) VALUES (?, ?, ?, ?, ?)"
+
     def _write(self, rows: list[dict]) -> list[int]:
-        """Insert the rows in one transaction; their ids in the rows' order."""
+        """Insert the rows in one transaction, each with its ruling keys (``_keys``); their ids in the rows' order."""
         full = [{c: row.get(c) for c in self._COLS} for row in rows]
         for row in full:
             for c in ("rules", "topics", "citations"):
                 row[c] = row[c] or ""
+        keys = [row.get("_keys") or () for row in rows]
         if self.engine.dialect.name == "sqlite":
-            return self._write_sqlite(full)
+            return self._write_sqlite(full, keys)
         stmt = db.entries.insert().returning(db.entries.c.id, sort_by_parameter_order=True)
         with db.write_lock(self.engine), self.engine.begin() as conn:
-            return [r[0] for r in conn.execute(stmt, full)]
+            ids = [r[0] for r in conn.execute(stmt, full)]
+            found = [(i, row["room"], k["key"], k["matter"], k["sentence"])
+                     for i, row, ks in zip(ids, full, keys, strict=True) for k in ks]
+            if found:       # one statement for the whole batch's keys (an executemany paid a round trip a row)
+                conn.execute(self._PG_KEYS, dict(zip(("e", "r", "k", "m", "s"), map(list, zip(*found)))))
+            return ids
 
-    def _write_sqlite(self, rows: list[dict]) -> list[int]:
+    _PG_KEYS = sa.text("INSERT INTO ruling_keys (entry_id, room, key, matter, sentence) SELECT * FROM unnest("
+                       "CAST(:e AS integer[]), CAST(:r AS text[]), CAST(:k AS text[]), CAST(:m AS text[]), "
+                       "CAST(:s AS text[]))")
+
+    def _write_sqlite(self, rows: list[dict], keys: list) -> list[int]:
         """The same insert on SQLite through the driver itself: one statement per row and its rowid, one commit.
 
         This is the service's busiest write (every recorded ruling); SQLAlchemy's statement machinery and
@@ -141,9 +154,12 @@ class Writer:
             cur = raw.cursor()
             ids = []
             try:
-                for row in rows:
+                for row, ks in zip(rows, keys, strict=True):
                     cur.execute(self._SQLITE_INSERT, [row[c] for c in self._COLS])
                     ids.append(cur.lastrowid)
+                    if ks:
+                        cur.executemany(self._SQLITE_KEYS, [(cur.lastrowid, row["room"], k["key"], k["matter"],
+                                                             k["sentence"]) for k in ks])
                 raw.commit()
             except BaseException:
                 self._raw = None          # a failed write: this connection is let go, the next write takes another
@@ -161,6 +177,30 @@ def _padded(words) -> str:
     return " " + " ".join(dict.fromkeys(words)) + " " if words else ""
 
 
+KEY_CHARS = 128      # ruling_keys.key's size
+
+
+def ruling_keys(report: dict | None) -> list[dict]:
+    """What a ruling entry is found by: for each ruling in force (every disputed act's), the rule's id with
+    the ruling's sentence, and each citation key of the rule itself (not those marked ``via``, which
+    another rule derived), each with the matter the ruling decides; once per entry each."""
+    out: list[dict] = []
+    seen: set[tuple[str, str]] = set()
+    for one in _acts(report):
+        for r in one.get("rulings") or []:
+            matter, rule = r.get("decides") or "", r.get("rule")
+            if not isinstance(rule, str) or not rule:
+                continue
+            keys = [(rule, r.get("sentence"))] + [(c["key"], None) for c in r.get("citations") or []
+                                                   if isinstance(c, dict) and c.get("key") and not c.get("via")]
+            for key, sentence in keys:
+                key, matter = key[:KEY_CHARS], matter[:64]     # the columns' sizes (a longer id is cut alike)
+                if (key, matter) not in seen:
+                    seen.add((key, matter))
+                    out.append({"key": key, "matter": matter, "sentence": sentence})
+    return out
+
+
 def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: str, incident: Any,
                answers: list, report: dict, outcome: str, request_id: str | None,
                report_text: str | None = None, consultation: str | None = None) -> dict:
@@ -173,7 +213,7 @@ def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: s
                 incident=dumps(incident), answers=dumps(answers),
                 report=report_text if report_text is not None else dumps(report),
                 rules=_padded(rules), topics=_padded(r.split(".")[0] for r in rules), citations=_padded(cites),
-                request_id=request_id, consultation=consultation)
+                request_id=request_id, consultation=consultation, _keys=ruling_keys(report))
 
 
 def entry_json(row) -> dict:
@@ -196,8 +236,9 @@ def step_entry_json(row) -> dict:
             "rules": row["rules"].split()}
 
 
-FILTERS = ("table", "room", "date_from", "date_to", "topic", "rule", "citation", "floorperson", "kind",
+FILTERS = ("table", "room", "date_from", "date_to", "topic", "rule", "matter", "citation", "floorperson", "kind",
            "consultation")
+EARLIER = 5          # earlier rulings shown beside a ruling; the rest by a search of the log
 
 
 def _day(value: str, name: str) -> date:
@@ -309,9 +350,11 @@ class Log:
             conds.append(e.c.kind == filters["kind"])
         if filters.get("consultation"):
             conds.append(e.c.consultation == filters["consultation"])
-        for name, col in (("topic", e.c.topics), ("rule", e.c.rules), ("citation", e.c.citations)):
+        for name, col in (("topic", e.c.topics), ("citation", e.c.citations)):
             if filters.get(name):
                 conds.append(col.contains(f" {filters[name]} ", autoescape=True))
+        if filters.get("rule") or filters.get("matter"):
+            conds.append(self._by_keys(filters.get("rule"), filters.get("matter")))
         if filters.get("date_from"):
             conds.append(e.c.at >= _day(filters["date_from"], "date_from").isoformat())
         if filters.get("date_to"):
@@ -323,6 +366,75 @@ class Log:
         elif filters.get("room"):
             conds.append(e.c.room == filters["room"])
         return conds
+
+    @staticmethod
+    def _by_keys(rule: str | None, matter: str | None):
+        """Entries with a ruling in force by ``rule`` (its id, or a citation key of the rule) on ``matter``
+        (both on one ruling when both are given), and the decisions and corrections referring to them: read
+        through the ruling keys' indexes (migration 0005)."""
+        k, e = db.ruling_keys, db.entries
+        sub = sa.select(k.c.entry_id)
+        if rule:
+            sub = sub.where(k.c.key == rule[:KEY_CHARS])
+        if matter:
+            sub = sub.where(k.c.matter == matter[:64])
+        return sa.or_(e.c.id.in_(sub), e.c.refers_to.in_(sub))
+
+    def earlier(self, account, room: str, rule: str, matter: str, *, before: int | None = None,
+                limit: int = EARLIER) -> dict:
+        """The room's rulings by ``rule`` on ``matter``, newest first (before entry ``before`` when given), at
+        most ``limit``: when, by whom, the ruling's sentence, the floor's decision and any corrections.
+
+        One range read of index ``ruling_keys_lookup`` (key, matter, room, entry_id), backwards from
+        ``before``, stopping after ``limit`` + 1 rows (``more``: whether there are others), then the entries
+        referring to those (index ``entries_refers_to``). LogError 403 for another room's log on a floor
+        account: only the room's own rulings are ever shown."""
+        if not _sees(account, room):
+            raise LogError(403, "role", f"a floor account reads only its own room's log ({account.room})")
+        e = db.entries
+        with self.engine.connect() as conn:
+            rows = conn.execute(earlier_query(room, rule, matter, before, limit + 1)).all()
+            more, rows = len(rows) > limit, rows[:limit]
+            ids = [r.entry_id for r in rows]
+            later = conn.execute(
+                sa.select(e.c.id, e.c.kind, e.c.refers_to, e.c.at, e.c.floorperson, e.c.decision, e.c.reason,
+                          e.c.note, e.c.report).where(e.c.refers_to.in_(ids)).order_by(e.c.id)).all() if ids else []
+            missing = [r.entry_id for r in rows if r.sentence is None]     # found by a citation key
+            reports = dict(conn.execute(sa.select(e.c.id, e.c.report).where(e.c.id.in_(missing))).all()) \
+                if missing else {}
+        out = []
+        for r in rows:
+            follow = [x for x in later if x.refers_to == r.entry_id]
+            decided = [x for x in follow if x.kind == "decision"]
+            sentence = r.sentence if r.sentence is not None else _sentence(loads(reports.get(r.entry_id)), rule,
+                                                                            matter)
+            out.append({
+                "entry": r.entry_id, "at": r.at, "floorperson": r.floorperson, "table": r.table_name,
+                "book": r.book, "sentence": sentence,
+                "decision": {"decision": decided[-1].decision, "reason": decided[-1].reason,
+                             "floorperson": decided[-1].floorperson, "at": decided[-1].at} if decided else None,
+                "corrected": any(x.kind == "correction" for x in follow),
+                "corrections": [{"entry": x.id, "at": x.at, "floorperson": x.floorperson, "note": x.note,
+                                 "decision": x.decision, "reason": x.reason,
+                                 "sentence": _sentence(loads(x.report), None, matter) if x.report else None}
+                                for x in follow if x.kind == "correction"]})
+        return {"room": room, "rule": rule, "matter": matter, "earlier": out, "more": more}
+
+    def earlier_for(self, entry: dict, account, limit: int = EARLIER) -> list[dict]:
+        """For each ruling in force of a ruling entry (every act's), the room's rulings before it by the same
+        rule on the same matter (``earlier``); the entry as ``get`` gives it."""
+        out: list[dict] = []
+        if entry.get("kind") != "ruling":
+            return out
+        seen = set()
+        for n, one in enumerate(_acts(entry.get("report"))):
+            for r in one.get("rulings") or []:
+                key = (r.get("rule"), r.get("decides") or "")
+                if isinstance(key[0], str) and key not in seen:
+                    seen.add(key)
+                    out.append({"act": n, **self.earlier(account, entry["room"], key[0], key[1], before=entry["id"],
+                                                         limit=limit)})
+        return out
 
     def search(self, filters: dict, account, limit: int = 50, offset: int = 0) -> dict:
         e = db.entries
@@ -411,6 +523,29 @@ class Log:
 def _acts(report: dict | None) -> list[dict]:
     """A report and the reports of the incident's other disputed acts, in hand order."""
     return [report, *(report.get("more_acts") or [])] if report else []
+
+
+def earlier_query(room: str, rule: str, matter: str, before: int | None, limit: int):
+    """The room's ruling entries by ``rule`` (a rule id or citation key) on ``matter``, newest first: an index
+    range of ``ruling_keys_lookup`` (key, matter, room, entry_id) read backwards, each joined to its entry."""
+    k, e = db.ruling_keys, db.entries
+    q = (sa.select(k.c.entry_id, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
+         .join(e, e.c.id == k.c.entry_id)
+         .where(k.c.key == rule[:KEY_CHARS], k.c.matter == matter[:64], k.c.room == room))
+    if before is not None:
+        q = q.where(k.c.entry_id < before)
+    return q.order_by(k.c.entry_id.desc()).limit(limit)
+
+
+def _sentence(report: dict | None, rule: str | None, matter: str) -> str | None:
+    """The sentence of a report's ruling on ``matter`` by ``rule`` (a rule id or one of its citation keys;
+    any rule when None)."""
+    for one in _acts(report):
+        for r in one.get("rulings") or []:
+            if (r.get("decides") or "") == matter and (rule is None or r.get("rule") == rule or any(
+                    isinstance(c, dict) and c.get("key") == rule for c in r.get("citations") or [])):
+                return r.get("sentence")
+    return None
 
 
 def _sees(account, room: str) -> bool:

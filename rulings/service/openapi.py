@@ -35,7 +35,9 @@ def _p(name: str, schema: dict | None = None) -> dict:
 _FILTERS = [_q("table", "table name or number"), _q("room", "room (managers: any; floor: its own)"),
             _q("date_from", "first day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
             _q("date_to", "last day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
-            _q("topic", "rule topic, e.g. pot-limit"), _q("rule", "rule id"), _q("citation", "citation key"),
+            _q("topic", "rule topic, e.g. pot-limit"), _q("rule", "a ruling in force by this rule: its id or a citation key of the rule"),
+            _q("matter", "a ruling in force on this matter (rulings/matters.yaml), by the rule given when both are"),
+            _q("citation", "citation key"),
             _q("floorperson", "account name"), _q("kind", "ruling | decision | correction"),
             _q("consultation", "the consultation a ruling was recorded from")]
 
@@ -103,6 +105,15 @@ def document() -> dict:
             "answers": {}, "report": {}, "decision": {"type": ["string", "null"]},
             "reason": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]},
             "consultation": {"type": ["string", "null"]}, "trail": {"type": "array", "items": obj}}},
+        "Earlier": {"type": "object", "properties": {
+            "room": {"type": "string"}, "rule": {"type": "string"}, "matter": {"type": "string"},
+            "more": {"type": "boolean", "description": "there are more: search the log by rule and matter"},
+            "earlier": {"type": "array", "items": {"type": "object", "properties": {
+                "entry": {"type": "integer"}, "at": {"type": "string"}, "floorperson": {"type": "string"},
+                "table": {"type": ["string", "null"]}, "book": {"type": ["string", "null"]},
+                "sentence": {"type": ["string", "null"]},
+                "decision": {"type": ["object", "null"], "description": "the floor's last decision on it"},
+                "corrected": {"type": "boolean"}, "corrections": {"type": "array", "items": obj}}}}}},
         "Decision": {"type": "object", "required": ["decision"], "properties": {
             "decision": {"enum": ["followed", "departed"]}, "reason": {"type": "string"}}},
         "Correction": {"type": "object", "required": ["note"], "properties": {
@@ -130,6 +141,17 @@ def document() -> dict:
             _q("offset", "skip this many", {"type": "integer"})])},
         "/api/log/export": {"get": _op("Export the log (CSV or JSON)", params=_FILTERS + [
             _q("format", "csv or json", {"enum": ["csv", "json"]})])},
+        "/api/log/earlier": {"get": _op(
+            "The room's rulings by a rule on a matter, newest first: when, by whom, the sentence, the floor's "
+            "decision, corrections", ok="Earlier", params=[
+                {**_q("rule", "rule id"), "required": True},
+                {**_q("matter", "the matter the ruling decides"), "required": True},
+                _q("room", "the account's own room by default (managers: any)"),
+                _q("before", "only entries before this entry id", {"type": "integer"}),
+                _q("limit", "at most this many (1-50, default 5)", {"type": "integer"})])},
+        "/api/log/{id}/earlier": {"get": _op(
+            "For each ruling in force of a logged ruling, the room's earlier rulings by the same rule on the same "
+            "matter", params=[_p("id", {"type": "integer"})])},
         "/api/log/{id}": {"get": _op("One entry, with the entries referring to it", ok="Entry",
                                      params=[_p("id", {"type": "integer"})])},
         "/api/log/{id}/decision": {"post": _op("The floor's decision on a ruling: a new entry", body="Decision",

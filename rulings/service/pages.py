@@ -436,6 +436,8 @@ def floor_post(request: Request) -> Response:
                      "questions": questions, "also": step.get("also", []), "open": step.get("open", []),
                      "problems": [],
                      "entry": step.get("entry"), "book": report.get("rulebook", book)}
+    from rulings.service.podium_log import with_earlier     # beside each ruling, the room's earlier ones on it
+    with_earlier(request, account, ctx["result"]["rulings"], (step.get("entry") or {}).get("id"))
     return render(request, "floor.html", **ctx)
 
 

@@ -62,11 +62,12 @@ def amount(text: str) -> int | Decimal | None:
     return sh.money_or_none(text) if isinstance(text, str) else None
 
 
-def read_actions(text: str, seats: Mapping | None = None) -> tuple[list[dict], str | None]:
+def read_actions(text: str, seats: Mapping | None = None, button: int | None = None) -> tuple[list[dict], str | None]:
     """``1 bet 50, 2 call`` or ``seat 1 bets 50, seat 2 calls`` -> [{seat: 1, action: bet, to: 50}, ...]; a seat
-    not among ``seats`` (when given) is said."""
+    not among ``seats`` (when given) is said. With the button and the seats, positions name seats ("UTG raises
+    to 60, the button calls")."""
     try:
-        acts = sh.actions(text)
+        acts = sh.actions(text, button, seats or ())
     except sh.Unread as exc:
         return [], exc.message
     for n, act in enumerate(acts, 1):
@@ -184,7 +185,7 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             errors["pot"] = f"'{pot}' is not an amount"
         else:
             incident["pot"] = v
-    actions, problem = read_actions(_get(form, "actions"), players)
+    actions, problem = read_actions(_get(form, "actions"), players, incident.get("button"))
     if problem:
         errors["actions"] = problem
     incident["actions"] = actions

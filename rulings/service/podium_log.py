@@ -12,8 +12,54 @@ from starlette.routing import Route
 from rulings.render import dumps
 from rulings.service.pages import _account, login_redirect, page, refuse, render, ruling_view
 
-FILTERS = ("table", "date_from", "date_to", "topic", "rule", "citation", "floorperson")
+FILTERS = ("table", "date_from", "date_to", "topic", "rule", "matter", "citation", "floorperson")
 PAGE = 50
+
+
+def shown_time(at: str | None) -> str:
+    """A log time as the podium's pages show it (the log list's form: 2026-11-30 12:34:56, UTC)."""
+    return str(at or "")[:19].replace("T", " ") + " UTC" if at else ""
+
+
+def _decided(d: dict | None) -> str:
+    if not d:
+        return "no decision recorded"
+    if d.get("decision") == "departed":
+        return "the floor departed" + (f": “{d['reason']}”" if d.get("reason") else "")
+    return "the floor followed it" if d.get("decision") == "followed" else str(d.get("decision"))
+
+
+def earlier_view(found: dict) -> dict:
+    """The room's earlier rulings on a rule and matter (Log.earlier), worded for the page."""
+    from urllib.parse import urlencode
+    rows = []
+    for x in found["earlier"]:
+        rows.append({"entry": x["entry"], "at": x["at"], "when": shown_time(x["at"]), "floorperson": x["floorperson"],
+                     "table": x.get("table") or "", "sentence": x.get("sentence") or "", "decided": _decided(
+                         x.get("decision")), "corrected": x["corrected"],
+                     "corrections": [{"entry": c["entry"], "when": shown_time(c["at"]), "floorperson": c["floorperson"],
+                                      "note": c.get("note") or "", "sentence": c.get("sentence") or "",
+                                      "decided": _decided(c) if c.get("decision") else ""}
+                                     for c in x["corrections"]]})
+    return {"rule": found["rule"], "matter": found["matter"], "rows": rows, "more": found["more"],
+            "search": "/podium/log?" + urlencode({"rule": found["rule"], "matter": found["matter"]})}
+
+
+def with_earlier(request: Request, account: dict, views: list[dict], before: int | None = None,
+                 room: str | None = None) -> list[dict]:
+    """Each ruling view with ``earlier``: the room's rulings before entry ``before`` (all, when None) by the same
+    rule on the same matter, newest first (``room``: the account's own unless given). Returned for chaining."""
+    log = request.app.state.service.log
+    from rulings.service.log import LogError
+    for v in views:
+        if not isinstance(v, dict) or not v.get("rule"):
+            continue
+        try:
+            v["earlier"] = earlier_view(log.earlier(account["raw"], room or account["room"], v["rule"],
+                                                    v.get("decides") or "", before=before))
+        except LogError:       # another room's log, for a floor account: nothing beside the ruling
+            v["earlier"] = None
+    return views
 
 
 def _entries(result: Any) -> tuple[list[dict], int]:
@@ -53,8 +99,9 @@ def log_list(request: Request) -> Response:
                      "sentence": first.get("sentence") or ("not covered by the book" if e.get("outcome") ==
                                                            "not_covered" else ""),
                      "decision": decided.get(e["id"], "")})
+    from rulings.matters import matters
     return render(request, "log.html", nav="log", q=q, rows=rows, total=total, offset=offset, page=PAGE,
-                  account=account)
+                  account=account, matters=[(k, k.replace("-", " ")) for k in matters()[0]])
 
 
 def log_entry(request: Request) -> Response:
@@ -72,6 +119,9 @@ def log_entry(request: Request) -> Response:
     acts = [{"name": one.get("incident"), "outcome": one.get("outcome"),   # every disputed act, in hand order
              "rulings": [ruling_view(r, setting) for r in one.get("rulings") or []]}
             for one in [report, *(report.get("more_acts") or [])]]
+    if entry.get("kind") == "ruling":       # beside each ruling, the room's rulings before it on the same
+        shown = [r for act in acts for r in act["rulings"]] if len(acts) > 1 else rulings   # as the page shows them
+        with_earlier(request, account, shown, before=entry["id"], room=entry["room"])
     incident_text = _yaml(entry.get("incident"))
     later = entry.get("later") or []
     return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, acts=acts, incident_text=incident_text,
