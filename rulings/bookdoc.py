@@ -1,4 +1,9 @@
-"""`rulings book`: the effective rulebook as a document for players and staff (HTML or Markdown, jinja2)."""
+"""`rulings book`: the effective rulebook as a document for players and staff (HTML or Markdown, jinja2).
+
+It leads with what the room changed (its own rules, and the settings it chose that differ from the book it
+extends, in plain words), then every other rule in force in this room, by topic. A rule the house disables
+or replaces, or one that cannot apply with the room's settings (``in_force``), is not printed; the last
+section names them for staff."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,7 +13,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from rulings.diff import SETTINGS, value_words
-from rulings.rulebook.model import Parameter, Rule, Rulebook
+from rulings.rulebook.model import AnyOf, Condition, Parameter, Rule, Rulebook
 from rulings.render import quote_all
 from rulings.yamlsrc import load_file
 
@@ -61,14 +66,109 @@ def _rule(book: Rulebook, r: Rule) -> dict:
             if r.then.discretion else None}
 
 
-def sections(book: Rulebook) -> list[Section]:
-    """The book grouped by topic: parameters in plain words, then every rule in force."""
+# --- Which rules are in force in this room ---------------------------------------------------------
+#
+# A rule whose condition tests a parameter (``param.kill.trigger: consecutive_wins``) can apply only where
+# the parameter has that value. A rule is out of force in this room when, in every setting it can apply
+# in (cash games, tournaments; one when it tests ``setting``), one of its tests of a parameter fails with
+# the room's value (an ``any_of`` fails when each of its groups does). Tests of the hand's facts are not
+# judged here: any hand may meet them. Rules the house disables or replaces are not in the book at all.
+
+def _holds(c: Condition, values: dict) -> bool | None:
+    """Whether a test of a parameter holds with these values; None: not a parameter test, or not judged."""
+    if not c.fact.startswith("param.") or c.is_expr or c.fact[6:] not in values:
+        return None
+    v, want = values[c.fact[6:]], c.value
+    try:
+        if c.op == "eq":
+            return v == want
+        if c.op == "not":
+            return v != want
+        if c.op == "in":
+            return v in want
+        if c.op == "not_in":
+            return v not in want
+        if c.op in ("above", "at_least", "below", "at_most") and not isinstance(v, bool) \
+                and isinstance(v, (int, float)) and isinstance(want, (int, float)):
+            return {"above": v > want, "at_least": v >= want, "below": v < want, "at_most": v <= want}[c.op]
+    except TypeError:
+        return None
+    return None
+
+
+def _can_hold(when: tuple, values: dict) -> bool:
+    for c in when:
+        if isinstance(c, AnyOf):
+            if not any(_can_hold(g, values) for g in c.groups):
+                return False
+        elif _holds(c, values) is False:
+            return False
+    return True
+
+
+def in_force(book: Rulebook, r: Rule) -> bool:
+    """Whether the rule can apply in this room with the room's parameter values (see above)."""
+    settings = [c.value for c in r.when if isinstance(c, Condition) and c.fact == "setting" and c.op == "eq"]
+    return any(_can_hold(r.when, book.param_values(s)) for s in (settings or SETTINGS) if s in SETTINGS)
+
+
+def out_of_force(book: Rulebook) -> list[dict]:
+    """The rules of the book that cannot apply in this room, with the parameter tests that keep them out."""
+    out = []
+    for r in book.rules.values():
+        if not in_force(book, r):
+            tests = sorted({c.fact[6:] for c in _flat(r.when) if _holds(c, book.param_values("cash")) is False
+                            or _holds(c, book.param_values("tournament")) is False})
+            out.append({"id": r.id, "title": r.title, "because": tests})
+    return out
+
+
+def _flat(when: tuple):
+    for c in when:
+        if isinstance(c, AnyOf):
+            for g in c.groups:
+                yield from _flat(g)
+        else:
+            yield c
+
+
+def changes(book: Rulebook) -> dict:
+    """What the room changed in the book it extends, for the book's first section: its own rules (added,
+    replacing a rule, an exception to one) in force, and its parameters whose value differs, in plain words."""
+    if not book.extends:
+        return {"rules": [], "params": []}
+    from rulings import books
+    try:
+        base = books.load(None if book.extends == "standard" else book.extends, compile=False)[0]
+    except Exception:     # the extended book is not at hand by name: the house's own settings stand alone
+        base = None
+    params = []
+    for name in book.settings:
+        if name not in book.parameters:
+            continue
+        if base is not None and name in base.parameters and all(
+                base.param_values(s).get(name) == book.param_values(s).get(name) for s in SETTINGS):
+            continue
+        p = _param(book, name)
+        if base is not None and name in base.parameters:
+            p["was"] = _param(base, name)["words"]
+        params.append(p)
+    rules = [_rule(book, r) for r in book.rules.values()
+             if r.house == book.name and (base is None or r.id not in base.rules) and in_force(book, r)]
+    return {"rules": rules, "params": params}
+
+
+def sections(book: Rulebook, skip: set[str] = frozenset()) -> list[Section]:
+    """The book grouped by topic: parameters in plain words, then every rule in force in this room (but
+    those in ``skip``: the room's own rules, which the book leads with)."""
     titles, by_file = _topic_titles(book)
     out: dict[str, Section] = {t: Section(t, title) for t, title in titles.items()}
     for name in sorted(book.parameters):
         topic = by_file.get(book.parameters[name].origin.file, name.split(".")[0])
         out.setdefault(topic, Section(topic, topic)).params.append(_param(book, name))
     for r in book.rules.values():
+        if r.id in skip or not in_force(book, r):
+            continue
         title = f"House rules — {book.title}" if r.topic not in titles else r.topic
         out.setdefault(r.topic, Section(r.topic, title)).rules.append(_rule(book, r))
     order = list(book.settings)   # the summary says what the house chose, in the order the house wrote it
@@ -87,5 +187,7 @@ def _env() -> Environment:
 def render_book(book: Rulebook, fmt: str = "html") -> str:
     template = _env().get_template("book.html" if fmt == "html" else "book.md")
     disabled = [{"id": rid, "reason": reason} for rid, reason in sorted(book.disabled.items())]
-    return template.render(book=book, sections=sections(book), disabled=disabled,
-                           rule_count=len(book.rules))
+    lead = changes(book)
+    shown = sections(book, {r["id"] for r in lead["rules"]})
+    return template.render(book=book, sections=shown, disabled=disabled, changes=lead, idle=out_of_force(book),
+                           rule_count=len(lead["rules"]) + sum(len(s.rules) for s in shown))

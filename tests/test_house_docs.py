@@ -84,13 +84,36 @@ def test_book_html_is_self_contained_and_printable(tmp_path, capsys):
     assert "<h2>Raise caps, the heads-up exception, and reopening the betting in limit games</h2>" in html
     assert "a bet and four raises (a five-bet cap)" in html
     assert "the cap holds even when only two players are left" in html
-    # every rule in force, its text and its citations
-    assert html.count('<div class="rule"') == len(__import__("rulings.books", fromlist=["load"]).load(
-        "tda-series", compile=False)[0].rules)
+    # every rule in force in this room, its text and its citations; no other
+    from rulings import books
+    from rulings.bookdoc import in_force
+    book = books.load("tda-series", compile=False)[0]
+    assert html.count('<div class="rule"') == sum(in_force(book, r) for r in book.rules.values()) < len(book.rules)
     assert "A raise attempted after the cap is a call, without exception" in html
     assert "house rule of tda-series</span>, replacing <code>raise-caps.raise-at-cap-is-call</code>" in html
     assert "Sources: Poker TDA Rules 2024, rule 48 (TDA-2024-48); house rule HOUSE-HARBOR-14.</p>" in html
     assert "<code>pot-limit.small-blind-as-big-blind</code>: TDA 2024 rule 54-B" in html
+
+
+def test_the_printed_book_leads_with_the_room_s_changes_and_prints_no_rule_out_of_force(capsys):
+    """east-coast-limit's kill is forced by a pot over ten big bets (kill.trigger: pot_size, kill.mode:
+    required): the rules for kills after two wins in a row, and for voluntary kills, cannot apply there."""
+    out = run(["book", "east-coast-limit", "--format", "markdown"], capsys)
+    first, rest = out.split("\n## What this room changes\n", 1)[1].split("\n## ", 1)
+    assert "- **What forces a kill:** the winner of a pot over a set size kills. (The standard rulebook: a player " \
+           "who wins two pots in a row kills" in first
+    assert "### A big pot that is split forces no kill" in first and "house rule HOUSE-BOARDWALK-9" in first
+    assert "### A big pot that is split forces no kill" not in rest          # printed once, in the lead
+    body, unused = rest.split("\n## Rules this room does not use\n")
+    for rid in ("kill-pots.two-in-a-row", "kill-pots.voluntary-before-cards", "button.dead-button"):
+        assert f"Rule `{rid}`" not in body and f"- `{rid}`: " in unused     # named for staff, not printed
+    assert "Rule `kill-pots.pot-size-trigger`" in body                       # the room's own trigger is
+    assert "(set by kill.trigger)" in unused
+    from rulings import books
+    from rulings.bookdoc import in_force
+    book = books.load("east-coast-limit", compile=False)[0]
+    assert not in_force(book, book.rules["kill-pots.two-in-a-row"])
+    assert in_force(books.load("pnw-lowball", compile=False)[0], book.rules["kill-pots.two-in-a-row"])
 
 
 def test_book_escapes_html_in_house_text(tmp_path, capsys):
@@ -112,14 +135,16 @@ def test_book_quotes_sources_as_reports_do_with_the_keys_for_staff(name, fmt, ca
     out = unescape(run(["book", name, "--format", fmt], capsys))
     end = "</p>" if fmt == "html" else ""
     printed = re.findall(rf"Sources: (.*)\.{end}$", out, flags=re.M)
+    from rulings.bookdoc import in_force
     book = books.load(None if name == "standard" else name, compile=False)[0]
-    assert len(printed) == len(book.rules)
+    rules = [r for r in book.rules.values() if in_force(book, r)]
+    assert len(printed) == len(rules)
     keys = re.compile(r" \(([A-Z][A-Z0-9./-]*(?:, [A-Z][A-Z0-9./-]*)*)\)|house rule (HOUSE-[A-Z0-9-]+)")
     shown = set()
     for line in printed:
         assert not INTERNAL.search(keys.sub("", line)), line
         shown |= {k for m in keys.finditer(line) for k in (m.group(1) or m.group(2)).split(", ")}
-    assert shown == {k for r in book.rules.values() for k in r.cites}   # every key cited, house keys too
+    assert shown == {k for r in rules for k in r.cites}   # every key cited, house keys too
     assert all(k in citations() or k.startswith("HOUSE-") for k in shown)
     rule = book.rules["pot-limit.silent-overchip-is-pot-bet"]
     expected = quote_all(list(rule.cites), with_keys=True)

@@ -99,3 +99,36 @@ def test_the_editor_names_the_book_s_own_file_never_the_server_s_folders(tmp_pat
     shown += _everything_shown(check)
     for folder in (str(repo), str(tmp_path), "rulings-draft-", "/tmp/"):
         assert folder not in shown, folder
+
+
+def test_a_draft_citing_an_undescribed_house_key_checks_ok_with_the_warning_apart(tmp_path):
+    """R607 (what `rulings lint` warns of) is shown by the editor apart from errors, and does not stop a publish."""
+    hb = HouseBooks(tmp_path)
+    text = hb.text("pnw-lowball")
+    warned = text.replace("RRP-KILL-10, HOUSE-CASCADE-3]", "RRP-KILL-10, HOUSE-CASCADE-33]", 1)
+    assert warned != text
+    check = hb.check("pnw-lowball", warned, with_diff=False)
+    assert check.ok and not check.problems, check.problems
+    (w,) = check.warnings
+    assert (w.code, w.severity, w.file) == ("R607", "warning", "pnw-lowball.yaml")
+    assert "HOUSE-CASCADE-33" in w.message and "HOUSE-CASCADE-33]" in warned.splitlines()[w.line - 1]
+    assert hb.check("pnw-lowball", text, with_diff=False).warnings == []
+
+
+def test_the_diff_against_standard_is_grouped_by_cause(tmp_path):
+    """east-coast-limit against the standard book: two house exceptions, six parameters; kill.trigger
+    (consecutive wins -> a pot over a set size) alone changes 50 examples, and 3 more with another change."""
+    from rulings.service.podium_books import diff_groups
+    hb = HouseBooks(tmp_path)
+    check = hb.standard_diff("east-coast-limit")
+    assert hb.standard_diff("east-coast-limit") is check          # one check per version
+    groups = {g["id"]: g for g in diff_groups(check.diff)}
+    assert list(groups) == ["added", "changed", "off", "parameters"]
+    assert [c["name"] for c in groups["added"]["changes"]] == ["east-coast-limit.heads-up-from-round-start",
+                                                                "east-coast-limit.split-big-pot-no-kill"]
+    assert groups["changed"]["changes"] == [] and groups["off"]["changes"] == []
+    params = {c["name"]: c for c in groups["parameters"]["changes"]}
+    assert len(params) == 6 and groups["parameters"]["examples"] == 108
+    trigger = params["kill.trigger"]["examples"]
+    assert len(trigger) == 53 and sum(1 for e in trigger if not e["others"]) == 50
+    assert len(check.diff["examples"]) == 109      # each example once in the diff, under each of its causes here

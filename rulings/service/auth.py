@@ -105,8 +105,9 @@ def add_account(engine: sa.Engine, username: str, password: str, role: str, room
         raise ValueError(why)
     if role not in ROLES:
         raise ValueError(f"role '{role}' is not one of: {', '.join(ROLES)}")
-    if not isinstance(password, str) or len(password) < 8:
-        raise ValueError("a password has at least 8 characters")
+    if why := check_room(room):
+        raise ValueError(why)
+    _check_password(password)
     with engine.begin() as conn:
         if conn.execute(sa.select(db.accounts.c.id).where(db.accounts.c.username == username)).first():
             raise ValueError(f"there is already an account '{username}'")
@@ -121,6 +122,77 @@ def list_accounts(engine: sa.Engine) -> list[dict]:
         rows = conn.execute(sa.select(db.accounts).order_by(db.accounts.c.username)).mappings().all()
     return [{"username": r["username"], "role": r["role"], "room": r["room"], "disabled": r["disabled"],
              "created_at": r["created_at"]} for r in rows]
+
+
+def check_room(room: str) -> str | None:
+    """Why a room name is not acceptable, or None (the same letters as an account name)."""
+    if not isinstance(room, str) or not 1 <= len(room) <= 64:
+        return "a room name is 1 to 64 characters"
+    if not all(c.isalnum() or c in "._-@" for c in room):
+        return "a room name has letters, digits and . _ - @ only"
+    return None
+
+
+def _check_password(password: str) -> None:
+    if not isinstance(password, str) or len(password) < 8:
+        raise ValueError("a password has at least 8 characters")
+    if len(password) > 1024:
+        raise ValueError("a password has at most 1,024 characters")
+
+
+def update_account(engine: sa.Engine, username: str, *, by: str | None = None, role: str | None = None,
+                   room: str | None = None, disabled: bool | None = None, password: str | None = None) -> dict:
+    """Change one account, as an admin does on the accounts page; the account as ``list_accounts`` gives it.
+
+    Disabling an account or resetting its password ends every session it has (its old password and its
+    open podium pages stop working at once in the database; in every worker within ``check_seconds``).
+    The service always keeps one admin who can log in: the last enabled admin is neither disabled nor
+    given a lesser role, and ``by`` (the admin making the change) does not disable or demote himself.
+    ValueError says why a change is refused; LookupError: no such account.
+    """
+    if role is not None and role not in ROLES:
+        raise ValueError(f"role '{role}' is not one of: {', '.join(ROLES)}")
+    if room is not None and (why := check_room(room)):
+        raise ValueError(why)
+    if password is not None:
+        _check_password(password)
+    hashed = _HASHER.hash(password) if password is not None else None    # before the lock: Argon2 is slow
+    a = db.accounts
+    with db.write_lock(engine), engine.begin() as conn:
+        row = conn.execute(sa.select(a).where(a.c.username == username)).mappings().first()
+        if row is None:
+            raise LookupError(f"there is no account '{username}'")
+        losing_admin = row["role"] == "admin" and not row["disabled"] and (
+            disabled is True or (role is not None and role != "admin"))
+        if losing_admin and by == username:
+            raise ValueError("an admin does not disable or demote his own account here; another admin can")
+        if losing_admin:
+            others = conn.execute(sa.select(sa.func.count()).select_from(a).where(
+                a.c.role == "admin", a.c.disabled == sa.false(), a.c.id != row["id"])).scalar()
+            if not others:
+                raise ValueError(f"'{username}' is the last admin who can log in; make another admin first")
+        values: dict[str, Any] = {}
+        if role is not None:
+            values["role"] = role
+        if room is not None:
+            values["room"] = room
+        if disabled is not None:
+            values["disabled"] = bool(disabled)
+        if hashed is not None:
+            values["password_hash"] = hashed
+        if values:
+            conn.execute(a.update().where(a.c.id == row["id"]).values(**values))
+        if disabled or hashed is not None:     # its sessions end: a stolen or forgotten one as well
+            conn.execute(db.sessions.update().where(db.sessions.c.account_id == row["id"]).values(revoked=True))
+        new = conn.execute(sa.select(a).where(a.c.id == row["id"])).mappings().first()
+    return {"username": new["username"], "role": new["role"], "room": new["room"], "disabled": new["disabled"],
+            "created_at": new["created_at"]}
+
+
+def rooms(engine: sa.Engine) -> list[str]:
+    """Every room an account is in, sorted (the accounts page offers them)."""
+    with engine.connect() as conn:
+        return sorted(set(conn.execute(sa.select(db.accounts.c.room).distinct()).scalars().all()))
 
 
 def has_admin(engine: sa.Engine) -> bool:
@@ -258,6 +330,11 @@ class Auth:
             return None, float("inf")
         expires = datetime.strptime(row[4], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
         return Account(*row[:4]), expires
+
+    def forget(self) -> None:
+        """Check every session in the database again at its next request (after an account was changed here:
+        a disabled account or a reset password ends its sessions in this worker at once)."""
+        self._cache.clear()
 
     def logout(self, token: str) -> None:
         self._cache.pop(_digest(token), None)

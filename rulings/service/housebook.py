@@ -45,6 +45,7 @@ class Check:
     problems: list[Problem] = field(default_factory=list)
     failures: list[dict] = field(default_factory=list)
     diff: dict | None = None
+    warnings: list[Problem] = field(default_factory=list)     # what `rulings lint` warns of (R607); no bar to going live
 
     @property
     def ok(self) -> bool:
@@ -122,8 +123,9 @@ class HouseBooks:
             return False
 
     # ---- checking and publishing
-    def check(self, name: str, text: str, with_diff: bool = True) -> Check:
-        """Lint the draft, run its examples and the standard ones under it, and diff it against standard."""
+    def check(self, name: str, text: str, with_diff: bool = True, against_standard: bool = False) -> Check:
+        """Lint the draft, run its examples and the standard ones under it, and diff it against the version in
+        force (a new book, or ``against_standard``: against the standard book)."""
         if not NAME.match(name):
             return Check([Problem("<draft>", 0, 0, "P001", f"'{name}' is not a house book name",
                                   hint="lower-case letters, digits and dashes")])
@@ -132,8 +134,20 @@ class HouseBooks:
         with tempfile.TemporaryDirectory(prefix="rulings-draft-") as tmp:
             draft = Path(tmp) / f"{name}.yaml"
             draft.write_text(text, encoding="utf-8")
-            live = self.path(name) if with_diff and self._known(name) else None
+            live = self.path(name) if with_diff and not against_standard and self._known(name) else None
             return _local(_checked(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
+
+    def standard_diff(self, name: str) -> Check:
+        """What the version in force changes against the standard book (the podium's diff page): checked
+        once per version and kept (a version never changes; a publish makes a new one)."""
+        text = self.text(name)
+        key = (name, content_hash(text))
+        cache = self.__dict__.setdefault("_diffs", {})
+        if key not in cache:
+            if len(cache) > 32:
+                cache.clear()
+            cache[key] = self.check(name, text, against_standard=True)
+        return cache[key]
 
     def publish(self, name: str, text: str, by: str, note: str = "") -> tuple[Check, dict | None]:
         """Make the draft the live version, only if it lints and its tests pass; the earlier ones stay."""
@@ -176,8 +190,9 @@ def _local(check: Check, folders: list[Path]) -> Check:
             return [shown(v) for v in value]
         return value
     from dataclasses import replace
-    problems = [replace(p, file=shown(p.file), message=shown(p.message), hint=shown(p.hint)) for p in check.problems]
-    return Check(problems, shown(check.failures), shown(check.diff))
+    problems, warnings = ([replace(p, file=shown(p.file), message=shown(p.message), hint=shown(p.hint)) for p in ps]
+                          for ps in (check.problems, check.warnings))
+    return Check(problems, shown(check.failures), shown(check.diff), warnings)
 
 
 def _write(path: Path, text: str) -> None:
@@ -252,22 +267,27 @@ def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = Non
     from rulings.rulebook.house import load_house
     from rulings.rulebook.load import standard_book
     standard = standard_book()
+    warned: list[Problem] = []
     try:
-        book = load_house(draft, standard)
+        book = load_house(draft, standard, warnings=warned)
     except ProblemsError as exc:
-        return Check(sorted(set(exc.problems), key=lambda p: (p.line, p.col)))
+        found = sorted(set(exc.problems), key=lambda p: (p.line, p.col))
+        return Check([p for p in found if p.severity != "warning"],
+                     warnings=[p for p in found if p.severity == "warning"])
+    from rulings.rulebook.house import topic_warnings
+    warned = sorted(set(warned + topic_warnings(book, standard, str(draft))), key=lambda p: (p.line, p.col))
     if book.name != name:
         line = next((i + 1 for i, s in enumerate(draft.read_text(encoding="utf-8").splitlines())
                      if s.startswith("rulebook:")), 1)
         return Check([Problem(draft.name, line, 1, "P003", f"rulebook: says '{book.name}', the page is for '{name}'",
-                              hint=f"write rulebook: {name}")])
+                              hint=f"write rulebook: {name}")], warnings=warned)
     engine = Engine(book)
     try:
         base, base_engine = books.load()
         outcomes = house_outcomes(book, engine, base, base_engine)
         failures = [{"rule": o.rule, "example": o.example, "origin": str(o.origin), "why": o.why}
                     for o in outcomes if not o.ok]
-        result = Check([], failures)
+        result = Check([], failures, warnings=warned)
         if with_diff:   # what the change does: against the version in force (a new book: against standard)
             against, against_engine = books.load(str(live)) if live is not None else (base, base_engine)
             d = diff(book, engine, against, against_engine)

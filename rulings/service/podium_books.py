@@ -1,6 +1,7 @@
 """The house-book pages, for managers: the effective book, parameters in plain words, the editor, diff, publish."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -146,17 +147,25 @@ def book_document(request: Request) -> Response:
 
 def _editor(request: Request, account: dict, name: str, text: str, status: int = 200, checked=None,
             message: str = "", changed: list | None = None) -> Response:
-    problems = []
-    if checked is not None:
-        for p in checked.problems:
-            problems.append({"line": p.line, "col": p.col, "code": p.code, "message": p.message, "hint": p.hint})
-    by_line: dict[int, list[dict]] = {}
-    for p in problems:
-        by_line.setdefault(p["line"], []).append(p)
-    lines = [{"n": i + 1, "text": s, "problems": by_line.get(i + 1, [])} for i, s in enumerate(text.splitlines())]
-    return render(request, "book_edit.html", status=status, nav="books", name=name, text=text, lines=lines,
-                  checked=checked, problems=problems, message=message, changed=changed or [],
-                  unplaced=[p for p in problems if p["line"] < 1 or p["line"] > len(lines)], account=account)
+    source = text.splitlines()
+
+    def shown(p) -> dict:
+        """A problem as the editor shows it: where (file:line:col), and the draft's line as written (its
+        indentation kept, a caret under the column) when the problem is in the draft itself."""
+        own = p.file in (f"{name}.yaml", "<draft>") or p.file.endswith("/" + f"{name}.yaml")
+        line = source[p.line - 1] if own and 0 < p.line <= len(source) else None
+        caret = (" " * (len(str(p.line)) + 3 + max(p.col - 1, 0)) + "^" * max(getattr(p, "width", 1) or 1, 1)) \
+            if line is not None else ""
+        return {"line": p.line, "col": p.col, "code": p.code, "message": p.message, "hint": p.hint,
+                "where": f"{p.file}:{p.line}:{p.col}" if p.line else p.file, "own": own,
+                "source": f"{p.line} | {line}" if line is not None else None, "caret": caret,
+                "before": f"{p.line - 1:>{len(str(p.line))}} | {source[p.line - 2]}" if line is not None and p.line > 1 else None}
+    problems = [shown(p) for p in checked.problems] if checked is not None else []
+    warnings = [shown(p) for p in getattr(checked, "warnings", [])] if checked is not None else []
+    groups = diff_groups(checked.diff) if checked is not None and checked.diff else []
+    return render(request, "book_edit.html", status=status, nav="books", name=name, text=text,
+                  rows=min(len(source) + 2, 30), groups=groups, checked=checked, problems=problems,
+                  warnings=warnings, message=message, changed=changed or [], account=account)
 
 
 def book_edit(request: Request) -> Response:
@@ -223,6 +232,71 @@ def book_check(request: Request) -> Response:
                    message="Checked — not live yet." if checked.ok else "This draft has problems.")
 
 
+# the diff grouped by cause: each group a kind of change, each change with the examples it changed
+GROUPS = (("added", "Rules added", ("added", "exception")), ("changed", "Rules changed", ("replaced", "changed")),
+          ("off", "Rules switched off", ("disabled",)), ("parameters", "Parameters", ("parameter",)))
+_CAUSE = re.compile(r"^(?:parameter (?P<param>\S+) \(|added rule (?P<added>\S+)$|house exception (?P<exception>\S+) "
+                    r"|rule (?P<replaced>\S+) replaced by |rule (?P<other>\S+) (?:disabled|changed)$)")
+
+
+def _cause_key(cause: str) -> tuple[str, str] | None:
+    """(kind, name) of a cause as rulings.diff.cause_text words it: ('parameter', 'kill.size'), ('rule', id)."""
+    m = _CAUSE.match(cause)
+    if m is None:
+        return None
+    if m["param"]:
+        return "parameter", m["param"]
+    return "rule", next(v for v in (m["added"], m["exception"], m["replaced"], m["other"]) if v)
+
+
+def diff_groups(d: dict) -> list[dict]:
+    """The diff (``Diff.to_json``) by cause: rules added, changed, switched off, parameters; each change with
+    the examples whose ruling it changed (an example changed by several appears under each, said so)."""
+    by_cause: dict[tuple[str, str], list[dict]] = {}
+    placed: set[int] = set()
+    for i, e in enumerate(d.get("examples", [])):
+        for c in e.get("causes", []):
+            key = _cause_key(c)
+            if key is not None:
+                by_cause.setdefault(key, []).append(dict(e, others=[x for x in e["causes"] if x != c]))
+                placed.add(i)
+    groups = []
+    for gid, title, kinds in GROUPS:
+        items = []
+        if "parameter" in kinds:
+            for p in d.get("parameters", []):
+                items.append({"kind": "parameter", "name": p["name"], "title": p["description"], "param": p,
+                              "examples": by_cause.get(("parameter", p["name"]), [])})
+        else:
+            for r in d.get("rules", []):
+                if r["change"] in kinds:
+                    items.append({"kind": r["change"], "name": r["rule"], "title": r["title"], "rule": r,
+                                  "examples": by_cause.get(("rule", r["rule"]), [])})
+        groups.append({"id": gid, "title": title, "changes": items,
+                       "examples": len({(e["rule"], e["example"]) for it in items for e in it["examples"]})})
+    rest = [e for i, e in enumerate(d.get("examples", [])) if i not in placed]
+    if rest:
+        groups.append({"id": "other", "title": "Other changes", "examples": len(rest),
+                       "changes": [{"kind": "other", "name": "", "title": "examples changed by no single change",
+                                  "examples": [dict(e, others=[]) for e in rest]}]})
+    return groups
+
+
+def book_diff(request: Request) -> Response:
+    """What the house book in force changes against the standard book, grouped by cause and collapsed."""
+    account, hb, name, refused = _shown_book(request)
+    if refused:
+        return refused
+    if name == "standard":
+        return refuse(request, "Nothing to compare", "The standard book is what house books are compared with.", 404)
+    checked = hb.standard_diff(name)
+    if checked.diff is None:   # the book in force does not load: the editor shows why, at its lines
+        return _editor(request, account, name, hb.text(name), status=422, checked=checked,
+                       message="The book in force does not load; fix it here.")
+    return render(request, "book_diff.html", nav="books", name=name, d=checked.diff,
+                  groups=diff_groups(checked.diff), account=account)
+
+
 def _reload(request: Request, name: str) -> None:
     """Tell the service the live version changed, so the next ruling uses it."""
     svc = request.app.state.service
@@ -251,10 +325,13 @@ def book_version(request: Request) -> Response:
 
 
 def routes() -> list:
+    from rulings.service import podium_accounts
     return [
+        *podium_accounts.routes(),
         Route("/podium/books", page(books_list), methods=["GET"]),
         Route("/podium/books/{name}", page(book_page), methods=["GET"]),
         Route("/podium/books/{name}/document", page(book_document), methods=["GET"]),
+        Route("/podium/books/{name}/diff", page(book_diff), methods=["GET"]),
         Route("/podium/books/{name}/edit", page(book_edit), methods=["GET"]),
         Route("/podium/books/{name}/edit", page(book_check), methods=["POST"]),
         Route("/podium/books/{name}/params", page(book_params), methods=["POST"]),
