@@ -104,8 +104,9 @@ def test_the_installed_command_rules_outside_the_repository(installed):
     assert wager["effects"] == {"wager_to": 80, "returned": 420}
     assert wager["rule"] == "pot-limit.silent-overchip-is-pot-bet"
     assert {c["key"] for c in wager["citations"]} >= {"RRP-PL-6"}
-    assert wager["origin"]["file"].endswith("rulings/rulebooks/standard/pot-limit.yaml")
-    assert wager["origin"]["file"].startswith(str(installed["site"]))
+    # named from the rulebooks folder, never by the install's absolute path (docs/report-contract.md)
+    assert wager["origin"]["file"] == "rulebooks/standard/pot-limit.yaml"
+    assert str(installed["site"]) not in out.stdout
     # the standard book, its compiled conditions and the catalogues came from the wheel's own checked copy
     # (rulings/shipped-book.bin): an empty cache folder is not a miss for the book the package came with
     cache = Path(installed["env"]["RULINGS_CACHE"])

@@ -415,8 +415,8 @@ def test_the_floor_page_works_with_the_keyboard_alone(page, server):
 
     tab_to("button[data-game*='pot-limit']")
     page.keyboard.press("Enter")
-    for seat in (1, 2, 3):
-        tab_to(f"input[name='in-{seat}']")
+    for n in (1, 2, 3):
+        tab_to(f"input[name='in-{n}']")
         page.keyboard.press("Space")
     tab_to("input[name='button'][value='1']")
     page.keyboard.press("ArrowDown")            # radio groups move with the arrow keys: button 1 -> 2 -> 3
