@@ -85,8 +85,6 @@ def log_list(request: Request) -> Response:
     filters = {k: v for k, v in q.items() if v}
     log = request.app.state.service.log
     from rulings.service.log import LogError
-    from rulings.service.pages import room_zone
-    tz = room_zone(getattr(request.app.state.service, "config", None), room or account["room"])
     try:
         entries, total = _entries(log.search({**filters, "kind": "ruling"}, account["raw"], limit=PAGE,
                                              offset=offset))
