@@ -19,7 +19,7 @@ os.environ.setdefault("RULINGS_ARGON2_TIME", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = Path(os.environ.get("RULINGS_SCREENSHOTS") or ROOT / "test-screenshots")
-PASSWORDS = {"fiona": "floor-pass-1", "manny": "manager-pass-1"}
+PASSWORDS = {"fiona": "floor-pass-1", "manny": "manager-pass-1", "ada": "admin-pass-1"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
 TABLET = {"width": 1280, "height": 800}          # a 10-inch tablet held landscape
@@ -45,6 +45,7 @@ class Server:
         self.service = Service(Config(data_dir=data_dir, **config))
         add_account(self.service.engine, "fiona", PASSWORDS["fiona"], "floor", "main")
         add_account(self.service.engine, "manny", PASSWORDS["manny"], "manager", "main")
+        add_account(self.service.engine, "ada", PASSWORDS["ada"], "admin", "main")
         self.app = create_app(service=self.service)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -278,6 +278,14 @@ def test_no_page_runs_off_the_side_at_a_phone_an_upright_tablet_or_a_landscape_o
     page.goto(base + version)
     found["version"] = _overflow(page)
     context.close()
+    context = browser.new_context(viewport=SIZES[0])      # the accounts page is an admin's
+    context.set_default_timeout(CHECK_MS)
+    page = context.new_page()
+    log_in(page, base, "ada")
+    page.goto(base + "/podium/accounts")
+    page.get_by_role("heading", name="Accounts").first.wait_for()
+    found["accounts"] = _overflow(page)
+    context.close()
     assert {k: v for k, v in found.items() if v} == {}
 
 
