@@ -305,13 +305,13 @@ async def read_json(request: Request) -> dict:
         raise ApiError(400, "too_deep", f"the body is nested more than {MAX_DEPTH} levels deep") from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise ApiError(400, "json", f"the body is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "json", "the body must be a JSON object")
-    why = bounded(data)
+    why = bounded(data)     # before the shape: Python 3.13's parser reads 5,000 levels without a RecursionError
     if why:
         deep = "nested more than" in why
         raise ApiError(400 if deep else 422, "too_deep" if deep else "control_character", why,
                        [] if deep else [_request_problem(why.partition(":")[0], why.partition(": ")[2] or why)])
+    if not isinstance(data, dict):
+        raise ApiError(400, "json", "the body must be a JSON object")
     return data
 
 
