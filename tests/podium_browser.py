@@ -12,6 +12,7 @@ import shutil
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")     # cheap password hashing for test accounts
@@ -117,3 +118,28 @@ def log_in(page, base: str, name: str) -> None:
     page.get_by_label("Password").fill(PASSWORDS[name])
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(base + "/podium**")
+
+
+@contextmanager
+def chromium():
+    """The system's Chromium, headless, for one test module (the browser test files' ``browser`` fixture)."""
+    from playwright import sync_api as playwright_api
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
+def watched_page(browser, timeout_ms: int = 20_000, **context_options):
+    """A page in a context of its own; a JavaScript error on it fails the test when the page is done."""
+    context = browser.new_context(**context_options)
+    context.set_default_timeout(timeout_ms)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

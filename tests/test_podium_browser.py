@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
-from podium_browser import (CHROMIUM_ARGS, SHOTS, TABLET, Server, Taps, button_seat, chromium_path, disputed_seat,
+from podium_browser import (chromium, watched_page, SHOTS, TABLET, Server, Taps, button_seat, disputed_seat,
                             log_in, seat, shoot, street)
 
 # a house-book check loads the book and runs every example in the checking process (started by the first
@@ -29,22 +28,14 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=TABLET)
-    context.set_default_timeout(20_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with watched_page(browser, viewport=TABLET) as pg:
+        yield pg
 
 
 def _now(page) -> str:

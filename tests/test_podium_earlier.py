@@ -8,9 +8,8 @@ import html
 import re
 
 import pytest
-from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
-from podium_browser import (CHROMIUM_ARGS, TABLET, Server, button_seat, chromium_path, disputed_seat, log_in, seat, shoot,
+from podium_browser import (chromium, watched_page, TABLET, Server, button_seat, disputed_seat, log_in, seat, shoot,
                             street)
 from service_support import BACKENDS, accounts_of, example, form_client, logged_at, make_service, overchip
 
@@ -122,16 +121,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def page(server):
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
-        context = browser.new_context(viewport=TABLET)
-        context.set_default_timeout(20_000)
-        pg = context.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    with chromium() as browser, watched_page(browser, viewport=TABLET) as pg:
         yield pg
-        browser.close()
-        assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def test_in_chromium_a_new_consultation_shows_the_earlier_shifts_rulings_beside_it(page, server):

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
-from podium_browser import (CHROMIUM_ARGS, Server, Taps, button_seat, chromium_path, disputed_seat, log_in, seat,
+from podium_browser import (chromium, watched_page, Server, Taps, button_seat, disputed_seat, log_in, seat,
                             shoot, street)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,22 +35,14 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    context.set_default_timeout(20_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with watched_page(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) as pg:
+        yield pg
 
 
 def cli_now(incident: dict, tmp_path: Path) -> list[str]:

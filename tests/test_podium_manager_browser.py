@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright import sync_api as playwright_api       # the test extra installs it; never skipped
 
-from podium_browser import CHROMIUM_ARGS, PASSWORDS, Server, chromium_path, shoot
+from podium_browser import chromium, PASSWORDS, Server, shoot
 
 CHECK_MS = 300_000      # a diff runs every example of the book in the checking process (minutes on a busy machine)
 ADMIN = ("adele", "admin-pass-1")
@@ -32,10 +31,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _page(browser, server, who: str, viewport: dict):
