@@ -31,10 +31,13 @@ class Origin(LazyFrozen):
 def shown(where: str) -> str:
     """A file (or ``file:line``) as the text outputs print it, never an absolute path of the install: relative
     to the working folder when the file is under it, else from the rulebooks folder it is in
-    (``rulebooks/standard/pot-limit.yaml:191``), else the file's name in its own folder.
+    (``rulebooks/standard/pot-limit.yaml:191``), else a house version by its book (``pnw-lowball/0001.yaml``,
+    from the service's ``houses/`` folder), else the file's name in its own folder.
 
     >>> shown("/nowhere/site-packages/rulings/rulebooks/houses/tda-series.yaml:50")
     'rulebooks/houses/tda-series.yaml:50'
+    >>> shown("/srv/rulings-data/houses/pnw-lowball/0001.yaml:17")
+    'pnw-lowball/0001.yaml:17'
     >>> shown("/elsewhere/my-room.yaml:7")
     'my-room.yaml:7'
     """
@@ -50,7 +53,8 @@ def shown(where: str) -> str:
     except ValueError:
         parts = p.parts
         at = [i for i in range(len(parts) - 2) if parts[i] == "rulebooks" and parts[i + 1] in ("standard", "houses")]
-        out = "/".join(parts[at[-1]:]) if at else p.name
+        kept = [i for i in range(len(parts) - 2) if parts[i] == "houses"]     # a published version: NAME/0001.yaml
+        out = "/".join(parts[at[-1]:]) if at else "/".join(parts[kept[-1] + 1:]) if kept else p.name
     return out + sep + line
 
 
