@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from rulings.diff import SETTINGS, value_words
-from rulings.rulebook.model import AnyOf, Condition, Parameter, Rule, Rulebook
+from rulings.rulebook.model import AnyOf, Condition, Parameter, Rule, Rulebook, leaves
 from rulings.render import quote_all
 from rulings.yamlsrc import load_file
 
@@ -117,19 +117,10 @@ def out_of_force(book: Rulebook) -> list[dict]:
     out = []
     for r in book.rules.values():
         if not in_force(book, r):
-            tests = sorted({c.fact[6:] for c in _flat(r.when) if _holds(c, book.param_values("cash")) is False
+            tests = sorted({c.fact[6:] for c in leaves(r.when) if _holds(c, book.param_values("cash")) is False
                             or _holds(c, book.param_values("tournament")) is False})
             out.append({"id": r.id, "title": r.title, "because": tests})
     return out
-
-
-def _flat(when: tuple):
-    for c in when:
-        if isinstance(c, AnyOf):
-            for g in c.groups:
-                yield from _flat(g)
-        else:
-            yield c
 
 
 def changes(book: Rulebook) -> dict:

@@ -8,7 +8,7 @@ from rulings.betting import SETTINGS
 from rulings.catalogue import citations
 from rulings.money import show
 from rulings.problems import ProblemsError
-from rulings.rulebook.model import Parameter, Rulebook
+from rulings.rulebook.model import Parameter, Rulebook, leaves
 from rulings.ruling import citation
 
 
@@ -23,7 +23,7 @@ def _rule(book: Rulebook, rid: str) -> str:
     for key in r.cites:
         c = citation(key)
         out.append(f"  cites: {key} — {c['source']}, {c['section']}")
-    params = sorted({c.fact[6:] for c in _flat(r.when) if c.fact.startswith("param.")})
+    params = sorted({c.fact[6:] for c in leaves(r.when) if c.fact.startswith("param.")})
     for name in params:
         p = book.parameters[name]
         out.append(f"  parameter: {name} = {book.param_values('cash').get(name)!r} in cash games, "
@@ -37,16 +37,6 @@ def _rule(book: Rulebook, rid: str) -> str:
             f"{ex.expect.get('ruling', 'derives')} {ex.expect.get('effects', ex.expect.get('derives', ''))}"
         out.append(f"    - {ex.name}: {verdict}")
     return "\n".join(out)
-
-
-def _flat(when):
-    from rulings.rulebook.model import AnyOf
-    for c in when:
-        if isinstance(c, AnyOf):
-            for g in c.groups:
-                yield from _flat(g)
-        else:
-            yield c
 
 
 def in_words(p: Parameter, value: Any, setting: str) -> str:

@@ -79,6 +79,16 @@ class AnyOf(LazyFrozen):
     groups: tuple[tuple["Condition | AnyOf", ...], ...]
 
 
+def leaves(when):
+    """Every single condition of a ``when:``, the alternatives of its ``any:`` groups included, in order."""
+    for c in when:
+        if isinstance(c, AnyOf):
+            for g in c.groups:
+                yield from leaves(g)
+        else:
+            yield c
+
+
 @record(frozen=True)
 class Discretion(LazyFrozen):
     """A ruling left to the floor: what is usual, and what to weigh."""
