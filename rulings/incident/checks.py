@@ -293,12 +293,20 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
         last = position(hand, params, seat=seat, tables=tables)
     except BettingError as exc:
         return [betting_problem(incident, exc)]
+    # every act's replay is kept for the facts built at that act (each act of a hand is ruled by itself,
+    # at its own point: its position and table are the ones worked out here, not a second replay each)
     _REPLAYED[:] = [(hand, params, seat, last)]
     _TABLE[:] = [(hand, params, tables[-1])]
     out: list[Problem] = []
     setting = incident.hand.game.setting
     for n, (act, one) in enumerate(zip(acts, seen)):
-        pos = last if n == len(acts) - 1 else position(one, params, seat=act.disputed.seat)
+        if n == len(acts) - 1:
+            pos = last
+        else:
+            tables = []
+            pos = position(one, params, seat=act.disputed.seat, tables=tables)
+            _REPLAYED.append((one, params, act.disputed.seat, pos))
+            _TABLE.append((one, params, tables[-1]))
         if n == 0 and incident.pot_now is not None and incident.pot_now != pos.pot:
             out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
                                 f"the actions, which make the pot {show(pos.pot, setting)}",
@@ -322,26 +330,27 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
     return out
 
 
-_REPLAYED: list[tuple[Hand, Params, int | None, Position]] = []   # the last replay's hand and its position
-_TABLE: list[tuple[Hand, Params, Replay]] = []   # the last replay's hand and its final table
+# the last check's replays, one per disputed act (the hand up to it, its position and final table)
+_REPLAYED: list[tuple[Hand, Params, int | None, Position]] = []
+_TABLE: list[tuple[Hand, Params, Replay]] = []
 
 
 def replayed_table(hand: Hand, params: Params) -> Replay | None:
     """``replayed(hand, params)``, taken from the check's replay when it replayed this very hand under these
-    parameters (the same walk gives the same table; it is only read), else worked out. Handed over once."""
-    if _TABLE:
-        got_hand, got_params, table = _TABLE.pop()
+    parameters (the same walk gives the same table; it is only read), else worked out. Each handed over once."""
+    for i, (got_hand, got_params, table) in enumerate(_TABLE):
         if got_params == params and got_hand == hand:
+            del _TABLE[i]
             return table
     return replayed(hand, params)
 
 
 def replayed_position(hand: Hand, params: Params, seat: int | None) -> Position:
     """``position(hand, params, seat=seat)``, taken from the check's replay when it was this very question
-    (the same hand, parameters and seat: the answer is the same), else worked out. Handed over once."""
-    if _REPLAYED:
-        got_hand, got_params, got_seat, pos = _REPLAYED.pop()
+    (the same hand, parameters and seat: the answer is the same), else worked out. Each handed over once."""
+    for i, (got_hand, got_params, got_seat, pos) in enumerate(_REPLAYED):
         if got_seat == seat and got_params == params and got_hand == hand:
+            del _REPLAYED[i]
             return pos
     return position(hand, params, seat=seat)
 

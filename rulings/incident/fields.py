@@ -69,7 +69,7 @@ MAX_ACTS = 10                  # disputed acts in one incident
 HAND_FIELDS = ("game", "players", "button", "street", "pot", "actions", "streets")
 
 
-def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
+def _read_game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
     r.keys(raw, GAME, ("game",))
     structure = r.choice(raw.get("structure"), facts()["structure"].values, ("game", "structure"))
     setting = r.choice(raw.get("setting", "cash"), ("cash", "tournament"), ("game", "setting"))
@@ -99,6 +99,39 @@ def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
                 betting_unit=r.money(raw.get("betting_unit", 0), ("game", "betting_unit")) or 0,
                 betting_rounds=len(family))
     return game, variant
+
+
+_GAMES: dict[tuple, tuple[Game | None, str | None]] = {}   # each game read without a problem, by what it says
+
+
+def _game_key(raw: dict) -> tuple | None:
+    """What a ``game:`` mapping says, as a key (each value with its type: 1, 1.0 and True read apart); None
+    for anything but scalars and lists of them."""
+    out = []
+    for k, v in raw.items():
+        if isinstance(v, list):
+            if not all(x is None or isinstance(x, (str, int, float)) for x in v):
+                return None
+            v = tuple((x.__class__, x) for x in v)
+        elif not (v is None or isinstance(v, (str, int, float))):
+            return None
+        out.append((k, v.__class__, v))
+    return tuple(out)
+
+
+def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
+    """``_read_game`` once per game: a room's incidents name a handful of games, and a game read without a
+    problem reads the same every time (any problem is read again, so that it is named where it is written)."""
+    key = _game_key(raw)
+    got = _GAMES.get(key) if key is not None else None
+    if got is not None:
+        return got
+    before = len(r.problems)
+    got = _read_game(r, raw)
+    if key is not None and len(r.problems) == before and len(_GAMES) < 256:
+        _GAMES[key] = got
+    return got
+
 
 
 def _actions(r: Reader, raw: Any, path: tuple, seats: set[int]) -> tuple[list[Action], list[tuple]]:
