@@ -423,6 +423,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
+    refused = any(REFUSED_STRADDLE in f.derived for f in run.fired)   # the facts built again without the straddle
     incident, situation, run, carried = _after_refused_straddle(incident, situation, run, params, engine)
     failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)
@@ -463,9 +464,10 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     led = lead(incident, report.rulings, _told(book, incident, report.given))   # the dispute's own matter first
     report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
-    from rulings.unknowns import probing
-    if incident.pot_unknown and not probing():   # a later street's pot not given: asked where some pot changes it
-        from rulings.unknowns import pot_question
+    from rulings.unknowns import pot_may_matter, pot_question, probing
+    # a later street's pot not given: asked where some pot changes the ruling, and tried only where one could
+    if incident.pot_unknown and not probing() and \
+            (refused or pot_may_matter(book, facts_used, params, situation.pot_facts)):
         own = frozenset(group_of(r.decides) for r in report.rulings[:1])
         q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
         if q is not None:
