@@ -18,7 +18,7 @@ from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
-from rulings.round_facts import bring_in_due_seat, out_of_turn_return, round_facts
+from rulings.round_facts import bring_in_due_seat, out_of_turn_back, out_of_turn_return, round_facts
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
@@ -109,6 +109,8 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     f.update(act_facts(incident, f, actor))
     if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
         f.update(out_of_turn_return(incident, bparams, skipped_seats(incident, actor)))
+    if f.get("in_turn") is False:   # whose turn it is now: a skipped seat that has still to act
+        f.update(out_of_turn_back(incident, bparams, skipped_seats(incident, actor)))
     f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
     if incident.limits_unknown:   # the sizes were a stand-in: what they size is unknown
         for name in ("min_raise_to", "max_raise_to", "options"):
