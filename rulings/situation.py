@@ -18,7 +18,7 @@ from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
-from rulings.round_facts import SPLIT_FACTS, bring_in_due_seat, out_of_turn_return, round_facts
+from rulings.round_facts import SPLIT_FACTS, bring_in_due_seat, out_of_turn_back, out_of_turn_return, round_facts
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
@@ -193,6 +193,8 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     run(act_facts, incident, f, actor)
     if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
         run(out_of_turn_return, incident, bparams, skipped_seats(incident, actor))
+    if f.get("in_turn") is False:   # whose turn it is now: a skipped seat that has still to act
+        run(out_of_turn_back, incident, bparams, skipped_seats(incident, actor))
     # options, reopening, pots, straddles (rulings/round_facts.py); what of them the pot sizes is in
     # POT_FACTS: the pot-limit maximum it reads only for the options text
     run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
