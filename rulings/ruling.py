@@ -127,14 +127,18 @@ def _within(decides: str) -> list[str]:
     return out
 
 
-def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str]) -> list[tuple[str, str]]:
+def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str],
+                   grounds: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """The citations of the rules in a ruling's chain that only derived a fact (they decide nothing themselves,
-    but the ruling stands on what they worked out), each key once and never one the ruling cites itself."""
+    but the ruling stands on what they worked out), each key once and never one the ruling cites itself.
+    ``grounds``: rules of the chain that derived a fact and gave a ruling of their own, which this ruling
+    built on and replaced (TDA 40-A's "the chips came first, read them as silent chips", replaced by the
+    reading of the chips): the ruling stands on what they worked out, so they are cited the same way."""
     out: list[tuple[str, str]] = []
     seen = set(own)
     for rid in chain:
         rule = book.rules.get(rid)
-        if rid == rule_id or rule is None or rule.then.ruling or not rule.then.derive:
+        if rid == rule_id or rule is None or not rule.then.derive or (rule.then.ruling and rid not in grounds):
             continue
         for key in rule.cites:
             if key not in seen:
@@ -298,7 +302,22 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
                 final.remove(j)
                 beat(items[j][0], r, f"{r.rule} undoes the act ({r.ruling}), so there is no wager to decide")
     final.sort(key=weights.__getitem__, reverse=True)   # the most specific ruling first: the one the floor was called over
+    # grounds come from the reading of the act (the first stratum): a check of the decided wager builds on
+    # the wager it checks by construction (its chain starts from it) and does not stand on its derivation
+    beaten = {r: w for r, (w, _) in settled.items()} if settled is not None else \
+        {o.rule: o.overridden_by for o in overridden if o.overridden_by}
+    _grounds(book, [items[i][0] for i in final], beaten)
     return [items[i][0] for i in final], overridden, conflicts
+
+
+def _grounds(book: Rulebook, final: list[Ruling], beaten: dict[str, str | None]) -> None:
+    """A ruling in force that replaced a ruling of its own chain while the act was read (it read what that
+    rule derived and decides in its place) cites that rule after its own, through it, like a rule that only
+    derived a fact. ``beaten``: each overridden rule and the rule that beat it."""
+    for r in final:
+        grounds = frozenset(rid for rid in r.chain if rid != r.rule and beaten.get(rid) == r.rule)
+        if grounds:
+            r.derived_cites = _derived_cites(book, r.rule, r.chain, r.cites, grounds)
 
 
 def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
