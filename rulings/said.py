@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import ChainMap
 
 from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from rulings.incident.model import Incident
 
@@ -67,7 +68,7 @@ def _bare(d: Declaration, f: dict[str, Any], ctx: Context) -> int | None:
     return best
 
 
-def _said_to(f: dict[str, Any]) -> int | None:
+def _said_to(f: Mapping[str, Any]) -> int | None:
     """The street total the words name, where they name a well-formed one.
 
     A call is the bet faced, a check stays put, an all-in is the whole stack (in pot-limit only

@@ -55,6 +55,11 @@ OTHERS = {
     # a pot-limit seat asked about: the range (smallest and largest) leads; the minimum is one of its numbers,
     # and the same situation is pot-limit.maximum's example
     "minimum-raise.largest-prior-increment:6": ALL,
+    # whose turn it is after an act out of turn only follows the ruling on the act itself (matter next-to-act
+    # follows in rulings/matters.yaml): the act's own ruling leads, as WHAT HAPPENS NOW reads it
+    "declarations.out-of-turn-back-to-skipped:0": ALL,
+    "declarations.out-of-turn-back-to-skipped:1": ALL,
+    "declarations.out-of-turn-back-to-skipped:4": ALL,
 }
 
 
