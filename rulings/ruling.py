@@ -442,7 +442,8 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
-    refused = any(REFUSED_STRADDLE in f.derived for f in run.fired)   # the facts built again without the straddle
+    # a straddle sent back (the facts are built again without it): the pot's trials are not skipped
+    refused = incident.pot_unknown and any(REFUSED_STRADDLE in f.derived for f in run.fired)
     incident, situation, run, carried = _after_refused_straddle(incident, situation, run, params, engine)
     failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)

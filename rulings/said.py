@@ -9,9 +9,8 @@ rulebooks/standard/declarations.yaml and misdeclared-calls.yaml, not here.
 from __future__ import annotations
 
 from collections import ChainMap
-
-from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rulings.incident.model import Incident
 
