@@ -554,10 +554,10 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read
-    later, checked = check_read(incident, book, replay)
+    later, checked, replays = check_read(incident, book, replay)
     if r.problems or later:
         raise ProblemsError(r.problems + later)
-    return evolve(incident, checked=checked)
+    return evolve(incident, checked=checked, replays=replays)
 
 
 STAND_IN_POT = 10 ** 12   # minor units: above any pot-limit maximum a hand's actions can reach
