@@ -341,3 +341,122 @@ def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES,
         return None, [Problem(name, line, 1, "Y009", "the file is not UTF-8 text",
                               hint="save it as UTF-8")]
     return load_text(text, name, max_bytes, max_nodes)
+
+
+# ---------------------------------------------------------------- one JSON line (rulings rule --jsonl)
+
+def _json_scalar(text: str) -> Any:
+    """A JSON number with a fraction or exponent (or NaN, Infinity), read as YAML reads the same text: a
+    Decimal from its digits, never a binary float; what YAML does not take for a number stays text."""
+    return _scalar(_resolve(text), text)
+
+
+class _LineMarks:
+    """The positions of a JSON line's values, as the YAML reader gives them for the same text (a line of JSON
+    is a YAML flow mapping), on the line's own line number; worked out only when a position is first asked
+    for (a problem to report), never for a line that reads without one. When the YAML reader cannot read the
+    text or reads other values from it than JSON did, every value is placed at the line's start."""
+
+    __slots__ = ("_text", "_file", "_line", "_data", "_marks")
+
+    def __init__(self, text: str, file: str, line: int, data: Any):
+        self._text, self._file, self._line, self._data = text, file, line, data
+        self._marks: dict | None = None
+
+    def _all(self) -> dict:
+        if self._marks is None:
+            doc, _ = load_text(self._text, self._file)
+            if doc is not None and doc.data == self._data:
+                shift = self._line - 1
+                self._marks = {p: (line + shift, col, width) for p, (line, col, width) in doc.marks.items()}
+            else:
+                self._marks = {(): (self._line, 1, 1)}
+        return self._marks
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._all()
+
+    def __getitem__(self, path: Path_) -> tuple[int, int, int]:
+        return self._all()[path]
+
+    def get(self, path: Path_, default: Any = None) -> Any:
+        return self._all().get(path, default)
+
+    def __iter__(self) -> Any:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def items(self) -> Any:
+        return self._all().items()
+
+
+def _on_line(problems: list[Problem], line: int) -> list[Problem]:
+    """Problems the YAML reader found in a one-line text, moved to the line's own number (a problem of the
+    whole text, line 0, is on that line, at its start)."""
+    out = []
+    for p in problems:
+        at, col = (p.line + line - 1, p.col) if p.line else (line, 1)
+        out.append(Problem(p.file, at, col, p.code, p.message, p.path, p.hint, p.width))
+    return out
+
+
+def load_json_line(text: str, file: str, line: int, max_bytes: int = MAX_FILE_BYTES,
+                   max_nodes: int = MAX_NODES) -> tuple[Located | None, list[Problem]]:
+    """One line of JSON, read with ``json.loads`` and held to the same rules as ``load_text`` holds the same
+    text to, with the same problems at the same places (on line ``line``): the same limits (bytes, nesting,
+    values), duplicate keys refused, numbers with a fraction read as Decimal (an exponent-only number, as in
+    YAML, is text). The positions are the YAML reader's for the same text, worked out only when a problem
+    asks for one (``_LineMarks``); whenever the line breaks a rule, the YAML reader itself names it."""
+    import json
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return None, _on_line(load_text(text, file, max_bytes, max_nodes)[1], line)
+    duplicate: list[Any] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        out = dict(items)
+        if len(out) != len(items):
+            duplicate.append(items)
+        return out
+
+    deep = Problem(file, line, 1, "Y011", f"values are nested more than {MAX_DEPTH} deep", (),
+                   "flatten the structure; the formats need at most 10 levels")
+    try:
+        data = json.loads(text, parse_float=_json_scalar, parse_constant=_json_scalar, object_pairs_hook=pairs)
+    except RecursionError:      # deeper than the JSON reader goes: the YAML reader names the depth, and where
+        return None, _on_line(load_text(text, file, max_bytes, max_nodes)[1], line) or [deep]
+    except ValueError as exc:   # not JSON at all: JSON's own words, at its place on the line
+        return None, [Problem(file, line, getattr(exc, "colno", 1), "Y001", f"not a JSON object: {exc}")]
+    if duplicate or _beyond(data, max_nodes):
+        problems = load_text(text, file, max_bytes, max_nodes)[1]
+        if problems:
+            return None, _on_line(problems, line)
+        if duplicate:   # the YAML reader read it otherwise (it never should): the first duplicate, named plainly
+            keys = [k for k, _ in duplicate[0]]
+            twice = next(k for i, k in enumerate(keys) if k in keys[:i])
+            return None, [Problem(file, line, 1, "Y002", f"duplicate key '{twice}'", (),
+                                  "YAML would silently keep only the last one")]
+    return Located(file, data, _LineMarks(text, file, line, data)), []  # type: ignore[arg-type]
+
+
+def _beyond(data: Any, max_nodes: int) -> bool:
+    """Whether ``data`` is nested more than ``MAX_DEPTH`` deep or holds more than ``max_nodes`` values (keys
+    counted, as the YAML reader counts them); one walk with a stack, never recursion."""
+    stack = [(data, 1)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if isinstance(item, dict):
+            if depth > MAX_DEPTH:
+                return True
+            nodes += len(item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in item)
+        if nodes > max_nodes:
+            return True
+    return False
