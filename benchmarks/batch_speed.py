@@ -9,7 +9,11 @@ over the whole mix and with those trials taken out. Each mix run takes turns wit
 random incidents (the figure the batch met before the mix grew: 4.55 s at load 1), so both saw the same
 machine; the load average is printed beside every line.
 
-Run: .venv/bin/python benchmarks/batch_speed.py [--n 10000] [--runs 3] [--out FILE]
+With ``--against DIR`` each run also rules the same mix with the checkout at DIR (its own .venv, from its
+own folder: e.g. main's), in turn with this one's, and prints the paired ratio. Run it on one core
+(``taskset -c 1``): the CPU is the child's, and the load is printed beside every line.
+
+Run: taskset -c 1 .venv/bin/python benchmarks/batch_speed.py [--n 10000] [--runs 3] [--out FILE] [--against DIR]
      (--out: also keep the last mix run's output, to compare reports before and after a change)
 """
 from __future__ import annotations
@@ -115,17 +119,18 @@ def load() -> str:
     return f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
 
 
-def run_batch(src: Path, out: Path | None = None) -> tuple[float, float, int, float]:
+def run_batch(src: Path, out: Path | None = None, root: Path = ROOT) -> tuple[float, float, int, float]:
     """CPU of one `rulings rule --jsonl SRC` (user + system of the child), the CPU inside pot_question and
-    its calls, and the wall time."""
+    its calls, and the wall time; ``root``: the checkout whose code runs (its .venv, from its folder)."""
     import time
     with tempfile.TemporaryDirectory() as d:
         spent = Path(d) / "spent"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         with open(out or os.devnull, "w") as sink:
-            subprocess.run([sys.executable, "-c", CHILD, "rule", "--jsonl", str(src), str(spent)],
-                           stdout=sink, cwd=ROOT, check=False)
+            python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")
+            subprocess.run([python, "-c", CHILD, "rule", "--jsonl", str(src), str(spent)],
+                           stdout=sink, cwd=root, check=False)
         wall = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         pot, calls = spent.read_text().split()
@@ -138,13 +143,15 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", help="keep the last mix run's output here")
+    ap.add_argument("--against", help="another checkout (its .venv) to rule the same mix, in turn")
     args = ap.parse_args()
+    other = Path(args.against).resolve() if args.against else None
     from incident_gen import random_incidents
     with tempfile.TemporaryDirectory() as d:
         mix, rnd = Path(d) / "mix.jsonl", Path(d) / "random.jsonl"
         mix.write_text("".join(json.dumps(x) + "\n" for x in book_mix(args.n)), encoding="utf-8")
         rnd.write_text("".join(json.dumps(x) + "\n" for x in random_incidents(5, args.n)), encoding="utf-8")
-        mixes, randoms = [], []
+        mixes, randoms, others = [], [], []
         for i in range(args.runs):   # taking turns: each mix run beside a random run at the same moments
             m = run_batch(mix, Path(args.out) if args.out and i == args.runs - 1 else None)
             r = run_batch(rnd)
@@ -153,6 +160,11 @@ def main() -> None:
             print(f"run {i + 1}: the book's mix {m[0]:.2f} s CPU ({m[3]:.1f} s wall), of which pot_question "
                   f"{m[1]:.2f} s in {m[2]:,} calls, without it {m[0] - m[1]:.2f} s; random incidents {r[0]:.2f} s "
                   f"CPU; {load()}")
+            if other is not None:
+                o = run_batch(mix, root=other)
+                others.append(o)
+                print(f"run {i + 1}: the book's mix with {other}: {o[0]:.2f} s CPU ({o[3]:.1f} s wall), "
+                      f"pot_question {o[1]:.2f} s; this / that {m[0] / o[0]:.2f}x; {load()}")
     cpu = statistics.median(m[0] for m in mixes)
     pot = statistics.median(m[1] for m in mixes)
     bare = statistics.median(m[0] - m[1] for m in mixes)
@@ -162,6 +174,11 @@ def main() -> None:
           f"{cpu:.2f} s CPU (median of {args.runs}; {args.n / cpu:,.0f} lines/s), pot_question {pot:.2f} s "
           f"({pot / cpu:.0%}), without the pot trials {bare:.2f} s (aim: < 5 s); random incidents {rand:.2f} s; "
           f"mix / random {ratio:.2f}x (paired); {load()}")
+    if others:
+        that = statistics.median(o[0] for o in others)
+        paired = statistics.median(m[0] / o[0] for m, o in zip(mixes, others))
+        print(f"against {other}: {that:.2f} s CPU (median of {args.runs}); this / that {paired:.2f}x "
+              f"(median of the paired runs' ratios); {load()}")
 
 
 if __name__ == "__main__":

@@ -96,8 +96,9 @@ BAD_LINES = [
     # a key written twice
     '{"incident": "t6", "game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 2, "button": 1, '
     '"players": {"1": 200, "2": 200}, "street": "flop", "pot": 4, "disputed": {"seat": 1, "chips": [10]}}',
-    # nested deeper than any incident is
+    # nested deeper than any incident is, and more values than any incident holds
     json.dumps({"incident": "t7", "game": _deep(40)}),
+    json.dumps({"incident": "t9", "button": 1, "players": [0] * 21_000}),
     # a street that is no street and a said that is not text
     '{"incident": "t8", "game": {"structure": "fixed-limit", "blinds": [1, 2], "bet_sizes": [2, 4]}, "button": 2, '
     '"players": {"1": 200, "2": 200}, "street": "flopp", "pot": 4, "disputed": {"seat": 1, "said": [1, 2]}}',
@@ -106,16 +107,14 @@ BAD_LINES = [
 
 def _as_yaml(text: str, line: int) -> list[dict]:
     """The problems the positioned YAML reader names for ``text`` read as a file, moved to ``line``."""
-    from rulings.incident import read_incident
+    from rulings.incident.fields import incident_from_text
     from rulings.problems import ProblemsError
     from rulings.rulebook.load import standard_book
-    from rulings.yamlsrc import load_text
-    doc, problems = load_text(text, "room.jsonl")
-    if doc is not None:
-        try:
-            read_incident(doc, standard_book())
-        except ProblemsError as exc:
-            problems = exc.problems
+    problems = []
+    try:
+        incident_from_text(text, "room.jsonl", standard_book())   # an incident file's reading and limits
+    except ProblemsError as exc:
+        problems = exc.problems
     assert problems, text
     return [dict(p.to_json(), line=p.line + line - 1) for p in sorted(problems)]
 
@@ -134,7 +133,7 @@ def test_a_bad_jsonl_line_names_the_problems_the_yaml_reader_names(n):
 
 def test_the_bad_lines_cover_the_readers_kinds_of_problem():
     codes = {p["code"] for n, text in enumerate(BAD_LINES) for p in _as_yaml(text, 1)}
-    assert {"I101", "I102", "I103", "I104", "I105", "I106", "I107", "Y002", "Y011"} <= codes, codes
+    assert {"I101", "I102", "I103", "I104", "I105", "I106", "I107", "Y002", "Y011", "Y012"} <= codes, codes
 
 
 def test_a_jsonl_line_reads_numbers_as_the_yaml_reader_does(tmp_path, capsys):
