@@ -116,7 +116,19 @@ def book_mix(n: int) -> list[dict]:
 
 
 def load() -> str:
-    return f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    return f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {yardstick():.2f} s yardstick"
+
+
+def yardstick() -> float:
+    """CPU seconds of ten million steps of a plain Python loop, measured now: on a shared machine a CPU
+    second is not a fixed amount of work (cores shared with hyperthreads of other loads run slower), so each
+    figure is printed beside what the same core does with a fixed piece of work at the same moment."""
+    import time
+    t = time.process_time()
+    s = 0
+    for i in range(10_000_000):
+        s += i
+    return time.process_time() - t
 
 
 def run_batch(src: Path, out: Path | None = None, root: Path = ROOT) -> tuple[float, float, int, float]:
