@@ -44,15 +44,16 @@ def _rule(incident, house: str | None):
 def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
     """One JSONL line to (exit code, one output line). The line is read with ``json.loads``, held to the
     rules the YAML reader holds an incident file to, with the same problems at the same line and column
-    (``rulings.yamlsrc.load_json_line``)."""
+    (``rulings.incident.fields.json_line_document``)."""
     from rulings.incident import read_incident
-    from rulings.incident.fields import MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES
+    from rulings.incident.fields import json_line_document
     from rulings.render import report_json
-    from rulings.yamlsrc import Located, load_json_line
+    from rulings.yamlsrc import Located
     file, _, lineno = where.rpartition(":")
-    doc, problems = load_json_line(line, file, int(lineno), MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
-    if doc is None:
-        return INPUT, _compact(_refusal(where, problems))
+    try:
+        doc = json_line_document(line, file, int(lineno))
+    except ProblemsError as exc:
+        return INPUT, _compact(_refusal(where, exc.problems))
     data = doc.data
     if not isinstance(data, dict):
         return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y001", "a line must hold one JSON object")]))

@@ -26,7 +26,7 @@ from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards
 from rulings.incident.table import read_table
 from rulings.money import major
 from rulings.problems import ProblemsError
-from rulings.yamlsrc import Located, load_file, load_text
+from rulings.yamlsrc import Located, load_file, load_json_line, load_text
 
 STREETS = {
     "board": ("preflop", "flop", "turn", "river"),
@@ -676,6 +676,15 @@ def load_incident(path: str | Path, book: Any = None) -> Incident:
 def incident_from_data(data: dict, file: str = "<example>", book: Any = None) -> Incident:
     """An incident given as data (a rulebook example): positions are those of the YAML it came from."""
     return read_incident(Located(file, data, {}), book)
+
+
+def json_line_document(text: str, file: str, line: int) -> Located:
+    """One line of a JSONL batch as an incident document, read with ``json.loads`` under an incident file's
+    limits and rules, its problems placed at their line and column (``rulings.yamlsrc.load_json_line``)."""
+    doc, problems = load_json_line(text, file, line, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
+    if doc is None:
+        raise ProblemsError(problems)
+    return doc
 
 
 def incident_from_text(text: str, file: str = "<text>", book: Any = None) -> Incident:
