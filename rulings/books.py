@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import threading
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from rulings.catalogue import did_you_mean
 from rulings.engine import Engine
@@ -31,8 +31,16 @@ def house_path(house: str) -> Path:
     return find_house(house) or house_dirs()[0] / f"{house}.yaml"
 
 
+@overload
+def load(house: str | None = None, compile: Literal[True] = True) -> tuple[Rulebook, Engine]: ...
+@overload
+def load(house: str | None = None, *, compile: bool) -> tuple[Rulebook, Engine | None]: ...
+
+
 def load(house: str | None = None, compile: bool = True) -> tuple[Rulebook, Engine | None]:
-    """The book in force (standard, or a house book over it) and, if asked, its compiled engine."""
+    """The book in force (standard, or a house book over it) and, if asked, its compiled engine (always
+    there when asked: one cached without it is compiled now; without asking, the engine is None unless
+    one is cached)."""
     key = str(house_path(house).resolve()) if house else "standard"
     with _LOCK:
         cached = _CACHE.get(key)
