@@ -387,7 +387,9 @@ async def login(request: Request) -> Response:
 
 async def logout(request: Request) -> Response:
     require(request, "floor")
-    await run_in_threadpool(_service(request).auth.logout, token_of(request))
+    token = token_of(request)
+    if token is not None:   # always, once ``require`` has found the account it names
+        await run_in_threadpool(_service(request).auth.logout, token)
     resp = Response(status_code=204)
     resp.delete_cookie(COOKIE, path="/")
     return resp
@@ -676,7 +678,7 @@ async def account_add(request: Request) -> Response:
     password = _text(body, "password", problems, limit=1024, required=True)
     role = _text(body, "role", problems, limit=16, required=True)
     room = _text(body, "room", problems) or "main"
-    if problems:
+    if problems or name is None or password is None or role is None:   # each missing one is a problem
         raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
     try:
         account = await run_in_threadpool(add_account, _service(request).engine, name, password, role, room)

@@ -368,6 +368,7 @@ class Log:
         import secrets
         from rulings.consult import answered
         c = db.consult_steps
+        before: dict[str, Any]
         with db.write_lock(self.engine), self.engine.begin() as conn:
             if consultation is None:
                 name, before, number = "c-" + secrets.token_hex(8), {}, 1
@@ -565,7 +566,10 @@ class Log:
             row.update({k: fresh[k] for k in ("book", "book_hash", "incident", "answers", "report", "outcome",
                                               "rules", "topics", "citations")})
         new_id = self.record(row).result(timeout=60)
-        return self.get(new_id)
+        written = self.get(new_id)
+        if written is None:   # written just now and never deleted: no account's view stands in the way
+            raise LogError(404, "not_found", f"no log entry {new_id}")
+        return written
 
 
 def _acts(report: dict | None) -> list[dict]:

@@ -408,7 +408,7 @@ def _book_names(request: Request) -> list[str]:
 def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) -> dict:
     f = {k: v[-1] for k, v in form.items()}
     f.setdefault("book", "standard")
-    variant = f.get("variant") if f.get("variant") in pf.STREETS else "holdem"
+    variant = f["variant"] if f.get("variant") in pf.STREETS else "holdem"
     recent = _recent_games(request, account)
     if not form and recent:          # the room's last game is the form's starting game (one tap changes it)
         last = json.loads(recent[0]["json"])

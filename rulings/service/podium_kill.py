@@ -100,7 +100,7 @@ def _ruling(request: Request, account: dict, state: dict, table: str, record: bo
     report = step["report"]
     rulings = [ruling_view(r, report.get("setting", "cash")) for r in report["rulings"]]
     kill = next((r for r in report["rulings"] if r.get("decides") == "kill"), None)
-    effects = {}
+    effects: dict[str, Any] = {}
     for r in report["rulings"]:
         effects.update(r.get("effects") or {})
     rulings.sort(key=lambda r: r.get("decides") != "kill")
