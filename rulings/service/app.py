@@ -185,7 +185,7 @@ class Service:
         self.auth = Auth(self.engine, config.session_hours,
                          Limiter(self.engine, config.login_attempts, config.login_window),
                          config.session_check_seconds)
-        self.log = Log(self.engine)
+        self.log = Log(self.engine, config.time_zone, config.room_zones)
         self.books = Books(Path(config.data_dir))
         from concurrent.futures import ThreadPoolExecutor
         self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
