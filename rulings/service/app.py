@@ -709,6 +709,44 @@ async def account_add(request: Request) -> Response:
     return json_response(account.to_json(), 201)
 
 
+async def account_change(request: Request) -> Response:
+    """An admin's change to one account, as the accounts page makes it (``auth.update_account``, audited there):
+    any of ``disabled`` (true: it cannot log in and its sessions end; false: enabled again), ``role``, ``room``
+    and ``password``. The account as ``GET /api/accounts`` lists it."""
+    admin = require(request, "admin")
+    from rulings.service.auth import update_account
+    body = await read_json(request)
+    problems: list = []
+    changes: dict[str, Any] = {}
+    unknown = sorted(set(body) - {"disabled", "role", "room", "password"})
+    problems += [_request_problem(k[:64], "is not a change this route makes",
+                                  "one or more of: disabled, role, room, password") for k in unknown]
+    if "disabled" in body:
+        if isinstance(body["disabled"], bool):
+            changes["disabled"] = body["disabled"]
+        else:
+            problems.append(_request_problem("disabled", "expected true or false"))
+    for name, limit in (("role", 16), ("room", 64), ("password", 1024)):
+        if name in body:
+            value = _text(body, name, problems, limit=limit, required=True)
+            if value is not None:
+                changes[name] = value
+    if not body:
+        problems.append(_request_problem("disabled", "say what changes", "e.g. {\"disabled\": true}"))
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    name = request.path_params["name"]
+    svc = _service(request)
+    try:
+        out = await cpu(update_account, svc.engine, name, by=admin.username, via="api", **changes)
+    except LookupError:
+        raise ApiError(404, "not_found", f"no account '{name[:64]}'") from None
+    except ValueError as exc:
+        raise ApiError(422, "request", str(exc), [_request_problem("account", str(exc))]) from None
+    svc.auth.forget()        # this worker checks every session again at once (the others within a second)
+    return json_response(out)
+
+
 async def openapi(request: Request) -> Response:
     require(request, "floor")
     from rulings.service.openapi import document
@@ -757,6 +795,7 @@ ROUTES = [
     Route("/api/log/{id:int}/correction", correction, methods=["POST"]),
     Route("/api/accounts", accounts),
     Route("/api/accounts", account_add, methods=["POST"]),
+    Route("/api/accounts/{name}", account_change, methods=["PATCH"]),
     Route("/api/books", book_list),
     Route("/api/books/{name}", book_detail),
     Route("/api/explain/{what}", explain),
