@@ -5,7 +5,13 @@ incident under examples/incidents, each ruled and written as the JSON report (`r
 text), or the refusal's messages; one SHA-256 per example and one over all. Run it before and after a
 change and compare the files (`diff`): any line that differs names the example whose report changed.
 
-Run: .venv/bin/python benchmarks/report_digests.py OUT.txt [--house NAME ...]
+With ``--without-pot`` every case is ruled a second time with its pots removed (the top-level ``pot`` and each
+told street's), so the trial rulings for an unknown pot run; ``--generated N`` adds N random incidents
+(tests/incident_gen.py, seed 27), each also without its pot; ``--incidents DIR`` adds the YAML incidents of a
+folder you name (e.g. a bench outside the repository: read, never copied).
+
+Run: .venv/bin/python benchmarks/report_digests.py OUT.txt [--house NAME ...] [--without-pot] [--generated N]
+     [--incidents DIR]
 """
 from __future__ import annotations
 
@@ -19,7 +25,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def digests(house: str | None) -> list[tuple[str, str]]:
+def without_pot(data):
+    """The incident with its pots not given (a later street's pot then is unknown), or None when it gives none."""
+    if not isinstance(data, dict):
+        return None
+    out = dict(data)
+    changed = out.pop("pot", None) is not None
+    if isinstance(out.get("streets"), list):
+        out["streets"] = [{k: v for k, v in s.items() if k != "pot"} if isinstance(s, dict) else s
+                          for s in out["streets"]]
+        changed = changed or out["streets"] != data["streets"]
+    return out if changed else None
+
+
+def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str | None = None
+            ) -> list[tuple[str, str]]:
     import yaml
     from rulings import books
     from rulings.incident import incident_from_data
@@ -33,12 +53,24 @@ def digests(house: str | None) -> list[tuple[str, str]]:
         text = path.read_text(encoding="utf-8")
         cases.append((f"incident/{path.name}", json.loads(text) if path.suffix == ".json" else yaml.safe_load(text),
                       str(path)))
+    if extra:
+        for path in sorted(Path(extra).glob("*.yaml")):
+            cases.append((f"extra/{path.name}", yaml.safe_load(path.read_text(encoding="utf-8")), str(path)))
+    if generated:
+        sys.path.insert(0, str(ROOT / "tests"))
+        from incident_gen import random_incidents
+        cases += [(f"generated/{i}", d, "generated.yaml") for i, d in enumerate(random_incidents(27, generated))]
+    if pot:
+        cases += [(name + "/without-pot", bare, origin) for name, data, origin in cases
+                  if (bare := without_pot(data)) is not None]
     out = []
     for name, data, origin in cases:
         try:
             text = dumps(report_json(rule_on(incident_from_data(data, file=origin, book=book), book, engine)))
         except ProblemsError as exc:
             text = "refused: " + "\n".join(p.message for p in exc.problems)
+        except Exception as exc:   # noqa: BLE001 (a digest of what went wrong: it must not change either)
+            text = f"error: {type(exc).__name__}: {exc}"
         out.append((name, hashlib.sha256(text.encode()).hexdigest()))
     return out
 
@@ -47,11 +79,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--house", action="append", help="house books (default: the standard book and every house)")
+    ap.add_argument("--without-pot", action="store_true", help="each case again with its pots removed")
+    ap.add_argument("--generated", type=int, default=0, help="N random incidents too")
+    ap.add_argument("--incidents", help="a folder of YAML incidents too")
     args = ap.parse_args()
     houses = args.house or [None] + sorted(p.stem for p in (ROOT / "rulebooks" / "houses").glob("*.yaml"))
     lines = []
     for house in houses:
-        lines += [f"{house or 'standard'} {name} {d}" for name, d in digests(house)]
+        lines += [f"{house or 'standard'} {name} {d}" for name, d in digests(house, args.without_pot, args.generated, args.incidents)]
     whole = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} reports; digest of all: {whole}")

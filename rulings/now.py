@@ -186,10 +186,12 @@ def _numbers(r: Any) -> tuple:
 
 
 def _turn(report: Any) -> str | None:
-    """When the act was out of turn, the ruling in force on whose turn it is (stud: back to the bring-in)."""
+    """When the act was out of turn, the ruling in force on whose turn it is (stud: back to the bring-in; else
+    back to the skipped seat due, and what he faces)."""
     if report.facts.get("in_turn") is not False:
         return None
-    r = next((r for r in report.rulings if r.decides == "turn"), None)
+    r = next((r for r in report.rulings if r.decides == "turn"), None) or \
+        next((r for r in report.rulings if r.decides == "next-to-act"), None)   # back to a skipped seat
     return None if r is None else _settled(r)
 
 

@@ -534,3 +534,28 @@ def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) ->
     if pos is None or not pos.can_raise or pos.min_raise_to is None:
         return {}
     return {"out_of_turn_min_raise_to": pos.min_raise_to}
+
+
+def out_of_turn_back(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:
+    """For an act out of turn while a skipped seat has still to act: whose turn it is now and what he faces
+    (TDA 2024 rule 53: the action goes back to the player whose turn it was). The acts of skipped seats
+    told after it are replayed in turn first; the act out of turn is not, since it waits for its turn.
+
+    Nothing when a seat that was not skipped acted after it (play went on: the substantial-action rules
+    rule) or when the replay names no skipped seat (every skipped seat has acted, or stud before the bring-in).
+    """
+    d = incident.disputed
+    if d is None or not skipped or any(a.seat not in skipped for a in incident.after):
+        return {}
+    hand = incident.hand
+    streets = hand.streets[:-1] + (tuple(hand.streets[-1]) + tuple(incident.after),)
+    pos = position_if_legal(evolve(hand, streets=streets), params)
+    if pos is None or pos.actor is None or pos.actor not in skipped:
+        return {}
+    seats = [p.seat for p in hand.players]
+    start = seats.index(pos.actor)
+    acted = {a.seat for a in incident.after}
+    waiting = [s for s in seats[start:] + seats[:start] if s in skipped and s not in acted]
+    return {"out_of_turn_back_to": pos.actor, "out_of_turn_back_faces": pos.to_call,
+            "out_of_turn_seat": d.seat,
+            "out_of_turn_still_to_act": " or ".join(f"seat {s}" for s in waiting)}

@@ -127,14 +127,18 @@ def _within(decides: str) -> list[str]:
     return out
 
 
-def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str]) -> list[tuple[str, str]]:
+def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str],
+                   grounds: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """The citations of the rules in a ruling's chain that only derived a fact (they decide nothing themselves,
-    but the ruling stands on what they worked out), each key once and never one the ruling cites itself."""
+    but the ruling stands on what they worked out), each key once and never one the ruling cites itself.
+    ``grounds``: rules of the chain that derived a fact and gave a ruling of their own, which this ruling
+    built on and replaced (TDA 40-A's "the chips came first, read them as silent chips", replaced by the
+    reading of the chips): the ruling stands on what they worked out, so they are cited the same way."""
     out: list[tuple[str, str]] = []
     seen = set(own)
     for rid in chain:
         rule = book.rules.get(rid)
-        if rid == rule_id or rule is None or rule.then.ruling or not rule.then.derive:
+        if rid == rule_id or rule is None or not rule.then.derive or (rule.then.ruling and rid not in grounds):
             continue
         for key in rule.cites:
             if key not in seen:
@@ -298,7 +302,22 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
                 final.remove(j)
                 beat(items[j][0], r, f"{r.rule} undoes the act ({r.ruling}), so there is no wager to decide")
     final.sort(key=weights.__getitem__, reverse=True)   # the most specific ruling first: the one the floor was called over
+    # grounds come from the reading of the act (the first stratum): a check of the decided wager builds on
+    # the wager it checks by construction (its chain starts from it) and does not stand on its derivation
+    beaten = {r: w for r, (w, _) in settled.items()} if settled is not None else \
+        {o.rule: o.overridden_by for o in overridden if o.overridden_by}
+    _grounds(book, [items[i][0] for i in final], beaten)
     return [items[i][0] for i in final], overridden, conflicts
+
+
+def _grounds(book: Rulebook, final: list[Ruling], beaten: dict[str, str | None]) -> None:
+    """A ruling in force that replaced a ruling of its own chain while the act was read (it read what that
+    rule derived and decides in its place) cites that rule after its own, through it, like a rule that only
+    derived a fact. ``beaten``: each overridden rule and the rule that beat it."""
+    for r in final:
+        grounds = frozenset(rid for rid in r.chain if rid != r.rule and beaten.get(rid) == r.rule)
+        if grounds:
+            r.derived_cites = _derived_cites(book, r.rule, r.chain, r.cites, grounds)
 
 
 def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
@@ -423,6 +442,8 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
+    # a straddle sent back (the facts are built again without it): the pot's trials are not skipped
+    refused = incident.pot_unknown and any(REFUSED_STRADDLE in f.derived for f in run.fired)
     incident, situation, run, carried = _after_refused_straddle(incident, situation, run, params, engine)
     failures = list(run.failures)
     final, overridden, conflicts = resolve(book, run.fired)
@@ -463,9 +484,10 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     led = lead(incident, report.rulings, _told(book, incident, report.given))   # the dispute's own matter first
     report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
-    from rulings.unknowns import probing
-    if incident.pot_unknown and not probing():   # a later street's pot not given: asked where some pot changes it
-        from rulings.unknowns import pot_question
+    from rulings.unknowns import pot_may_matter, pot_question, probing
+    # a later street's pot not given: asked where some pot changes the ruling, and tried only where one could
+    if incident.pot_unknown and not probing() and \
+            (refused or pot_may_matter(book, facts_used, params, situation.pot_facts)):
         own = frozenset(group_of(r.decides) for r in report.rulings[:1])
         q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
         if q is not None:

@@ -8,6 +8,8 @@ rulebooks/standard/declarations.yaml and misdeclared-calls.yaml, not here.
 """
 from __future__ import annotations
 
+from collections import ChainMap
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulings.incident.model import Incident
@@ -65,7 +67,7 @@ def _bare(d: Declaration, f: dict[str, Any], ctx: Context) -> int | None:
     return best
 
 
-def _said_to(f: dict[str, Any]) -> int | None:
+def _said_to(f: Mapping[str, Any]) -> int | None:
     """The street total the words name, where they name a well-formed one.
 
     A call is the bet faced, a check stays put, an all-in is the whole stack (in pot-limit only
@@ -163,7 +165,7 @@ def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) ->
         out["said_amount_to"] = _to(d, f) if reading is None else reading
         if reading is not None:
             out.update(said_bare_number=True, said_bare_reading=reading)
-    f_words = {**f, **out}
+    f_words = ChainMap(out, f)   # f read through its own get and [] (rulings/situation.py watches what is read)
     said_to = _said_to(f_words)
     if said_to is not None:
         out["said_to"] = said_to

@@ -366,7 +366,7 @@ POSITIONS = {
     "sb": ("sb", "small", "small-blind", "smallblind"),
     "bb": ("bb", "big", "big-blind", "bigblind"),
     "btn": ("btn", "bu", "button", "dealer", "d"),
-    "utg": ("utg", "under-the-gun", "utg+0"),
+    "utg": ("utg", "under-the-gun", "underthegun", "utg+0"),
     "co": ("co", "cutoff", "cut-off"),
     "hj": ("hj", "hijack"),
     "lj": ("lj", "lojack"),
@@ -380,12 +380,18 @@ def position_seat(name: str, button: int | None, seats) -> int:
 
     The small blind is the first seat dealt in on the button's left (heads-up the button itself), the big
     blind the next; UTG the seat after the big blind, UTG+1 the next; the cutoff is the seat on the button's
-    right, the hijack the one before it, the lojack the one before that. Needs the button and the seats.
+    right, the hijack the one before it, the lojack the one before that; three-handed UTG is the button.
+    Needs the button and the seats.
 
     >>> [position_seat(p, 6, [1, 2, 3, 4, 5, 6]) for p in ("sb", "bb", "utg", "utg+1", "hj", "co", "btn")]
     [1, 2, 3, 4, 4, 5, 6]
     >>> position_seat("sb", 2, [2, 5]), position_seat("bb", 2, [2, 5])
     (2, 5)
+
+    Three-handed the button is first to act preflop: under the gun.
+
+    >>> position_seat("utg", 3, [1, 2, 3]), position_seat("btn", 3, [1, 2, 3])
+    (3, 3)
     """
     word = name.lower().replace(" ", "")
     plus = _UTG_PLUS.match(word)
@@ -413,6 +419,12 @@ def position_seat(name: str, button: int | None, seats) -> int:
     if button in rest:
         rest = rest[:rest.index(button)]       # the seats before the button that are not blinds
     step = int(plus.group(1)) if plus else 0
+    if key == "utg" and not rest and button in occupied:
+        # three-handed the button is first to act preflop, so he is the one a floor calls under the gun
+        if step == 0:
+            return button
+        raise Unread(f"'{name}': three-handed the button (seat {button}) is UTG and the blinds come next; "
+                     f"say SB or BB, or give the seat number")
     back = {"co": 1, "hj": 2, "lj": 3}
     index = step if key == "utg" else len(rest) - back[key]
     if not rest or not 0 <= index < len(rest):

@@ -18,7 +18,7 @@ from rulings.incident.model import Incident
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
-from rulings.round_facts import bring_in_due_seat, out_of_turn_return, round_facts
+from rulings.round_facts import SPLIT_FACTS, bring_in_due_seat, out_of_turn_back, out_of_turn_return, round_facts
 from rulings.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
@@ -31,6 +31,68 @@ class Situation:
 
     facts: dict[str, Any]
     questions: list[dict] = field(default_factory=list)
+    # with a later street's pot not given: every fact whose value may differ once a pot is given (the facts
+    # the pot is read into, and those a fact builder worked out after reading one of them); empty otherwise
+    pot_facts: frozenset[str] = frozenset()
+
+
+# What reads the pot before a street (``Hand.pot_before``) other than through the facts: the replay's pot and
+# its maximum (only pot-limit's maximum is sized by the pot), the pots of the round and a tied pot's shares
+# (rulings/round_facts.py ``_pots``, ``_split``), and the options text that names the pot-limit maximum.
+# The pots are read with the stand-in in the middle (nothing but in pot-limit), so how many there are and who is
+# in which may change too once a pot is given; a tied pot's shares only when the incident splits one.
+POT_FACTS = frozenset(("pot", "pot_in_middle", "pot_unknown", "main_pot", "main_pot_this_round", "side_pot_count",
+                       "side_pots_total", "last_side_pot", "pots_listed", "seat_pot_count", "seat_in_main_pot",
+                       "seat_can_win"))
+POT_LIMIT_FACTS = frozenset(("max_raise_to", "options"))
+
+
+class _Watched(dict):
+    """The facts while they are built with the pot unknown: which ones a builder reads (``seen``)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, facts: dict[str, Any]) -> None:
+        super().__init__(facts)
+        self.seen: set[str] = set()
+
+    def __getitem__(self, name: str) -> Any:
+        self.seen.add(name)
+        return dict.__getitem__(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        self.seen.add(name)
+        return dict.get(self, name, default)
+
+    def __contains__(self, name: object) -> bool:
+        self.seen.add(name)   # type: ignore[arg-type]
+        return dict.__contains__(self, name)
+
+
+class _PotFacts:
+    """The facts that may depend on the pot, grown as the builders that read one of them add theirs."""
+
+    def __init__(self, f: _Watched, structure: str, split: bool) -> None:
+        self.f = f
+        self.names = set(POT_FACTS) | (POT_LIMIT_FACTS if structure == "pot-limit" else set())
+        if split:
+            self.names |= set(SPLIT_FACTS)
+
+    def __call__(self, build, *args, ignore: frozenset = frozenset(), may_add: tuple[str, ...] | None = None):
+        """Run one builder over the facts; when it read a fact that may depend on the pot (but those in
+        ``ignore``), every fact it added or changed may too, and so may every fact it could have added with
+        another pot: ``may_add``, names or ``prefix*`` (empty: it adds the same facts whatever it read). A
+        builder that does not say makes every fact one that may change (``*``): the trials then run."""
+        f = self.f
+        before = dict(f)
+        f.seen = set()
+        got = build(*args)
+        if got is not None:
+            f.update(got)
+        if f.seen & (self.names - ignore):
+            self.names |= {k for k, v in f.items() if k not in before or before[k] is not v}
+            self.names |= {"*"} if may_add is None else set(may_add)
+        return got
 
 
 __all__ = ["Situation", "betting_params", "build"]
@@ -65,6 +127,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
              capped=pos.capped, cap_reached=pos.cap_reached)
     if incident.limits_unknown:   # a limit game replayed on stand-in sizes: what they size is unknown
         f.update(min_raise_to=None, max_raise_to=None)
+    watch = None
     if incident.pot_unknown:
         # A later street's pot not given: what reads the pot is unknown (no rule fires on a guess). The
         # betting was replayed on a stand-in 0; what the street's own actions fix (the bet faced, the
@@ -72,6 +135,29 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f.update(pot=None, pot_in_middle=None, pot_unknown=True)
         if game.structure == "pot-limit":
             f["max_raise_to"] = None
+        # which facts then may change with a pot given: the builders below that read the facts are watched
+        f = _Watched(f)
+        sit.facts = f
+        watch = _PotFacts(f, game.structure, bool(incident.split))
+    try:
+        _facts_of_seat(incident, params, bparams, hand, pos, seat, f, sit, watch)
+    finally:
+        if watch is not None:
+            sit.facts = dict(f)
+            sit.pot_facts = frozenset(watch.names)
+    return sit
+
+
+def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: Hand, pos: Any, seat: int | None,
+                   f: dict[str, Any], sit: Situation, watch: _PotFacts | None) -> None:
+    """``build``'s facts after the replay's; ``watch`` (the pot not given) runs each builder that reads them."""
+    def run(builder, *args, **kw):
+        if watch is None:
+            got = builder(*args)
+            if got is not None:
+                f.update(got)
+            return got
+        return watch(builder, *args, **kw)
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
     f.update(showdown_pots(incident, {} if incident.unsized else pos.stacks))   # at a showdown: who is all-in for the main pot only
@@ -82,9 +168,9 @@ def build(incident: Incident, params: ParamValues) -> Situation:
                  max_raise_to=None, amounts_unknown=True)
         if seat is not None:
             _ask_amounts(incident, reached, seat, sit)
-            return sit
+            return
     if seat is None:
-        return sit
+        return
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
@@ -93,27 +179,34 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         f["in_turn"] = actor == seat     # before the bring-in with no upcards given, whose turn it is is unknown
     if incident.street == "preflop":
         f.update(_preflop_facts(hand))
-    _chips(incident, f)
-    _words(incident, f, sit, params)
+    run(_chips, incident, f, may_add=())   # all its facts or none, by the chips alone
+    run(_words, incident, f, sit, params, may_add=("said*",))
     seen = before_noticed(incident, actor) if incident.after else []
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
         f["actions_since"] = len(seen)
         f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
     if f.get("in_turn") is False and (incident.disputed.said is not None or incident.disputed.motions):
         # TDA 2024 rules 53-B and 36: the act out of turn is itself one of the actions counted
-        own_chips = bool(incident.disputed.motions) or f.get("said_kind") in OOT_CHIP_WORDS
-        f["out_of_turn_actions"] = 1 + len(seen)
-        f["out_of_turn_chip_actions"] = int(own_chips) + sum(1 for a in seen if a.kind in CHIP_KINDS)
+        run(_out_of_turn_counts, incident, f, seen, may_add=())
     if incident.disputed.based_on_count is not None:
         f["bet_from_count"] = incident.disputed.based_on_count
-    f.update(act_facts(incident, f, actor))
+    run(act_facts, incident, f, actor)
     if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
-        f.update(out_of_turn_return(incident, bparams, skipped_seats(incident, actor)))
-    f.update(round_facts(incident, bparams, pos, f))   # options, reopening, pots, straddles (rulings/round_facts.py)
+        run(out_of_turn_return, incident, bparams, skipped_seats(incident, actor))
+    if f.get("in_turn") is False:   # whose turn it is now: a skipped seat that has still to act
+        run(out_of_turn_back, incident, bparams, skipped_seats(incident, actor))
+    # options, reopening, pots, straddles (rulings/round_facts.py); what of them the pot sizes is in
+    # POT_FACTS: the pot-limit maximum it reads only for the options text
+    run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
     if incident.limits_unknown:   # the sizes were a stand-in: what they size is unknown
         for name in ("min_raise_to", "max_raise_to", "options"):
             f[name] = None
-    return sit
+
+
+def _out_of_turn_counts(incident: Incident, f: dict, seen: list) -> None:
+    own_chips = bool(incident.disputed.motions) or f.get("said_kind") in OOT_CHIP_WORDS
+    f["out_of_turn_actions"] = 1 + len(seen)
+    f["out_of_turn_chip_actions"] = int(own_chips) + sum(1 for a in seen if a.kind in CHIP_KINDS)
 
 
 def _ask_amounts(incident: Incident, reached: list[int], seat: int, sit: Situation) -> None:

@@ -14,6 +14,14 @@ threshold is found by halving, to the unit. Each stretch of pots that rules
 alike is shown by its first pot (and, for a stretch that only changes the
 amount, its first and last pot of the scale). Nothing here decides a ruling:
 every answer is ruled by the book through ``rule_on``.
+
+Most of the time no pot can change the ruling, and that can be seen without a trial (``pot_may_matter``):
+the facts that may change with the pot are known from the fact builders (``Situation.pot_facts``), and,
+closed over the book, the rules that read one of them (in their conditions, or to work out an effect or a
+derived fact) and the facts and rulings those derive. When each such rule has a condition that reads none
+of them, nor any fact a rule derives, and is false on this incident's facts, no pot lets it fire and none
+fires now: every trial would rule as the report does, and none is run. Anything not surely false (a test
+durable-rules compares its own way, an expression, an error) counts as true: the trials run as before.
 """
 from __future__ import annotations
 
@@ -40,6 +48,101 @@ def _trial(rule: Callable[[Any], Any], incident: Any) -> Any:
         return rule(incident)
     finally:
         _PROBING.reset(token)
+
+
+DECIDED_FACTS = ("decided_to", "put_out_to", "decided_all_in", "decided_over_stack", "callers_since")
+DECIDED_READS = frozenset(("chips_to", "committed", "stack"))   # what rulings/wager_facts.py decided_facts reads
+CHANGE_READS = frozenset(("chips_to", "prior_chips_total"))     # and rulings/ruling.py _complete_change
+
+
+def _plan_condition(c: Any, ruled: dict[str, list[str]]) -> tuple:
+    """One condition as ``pot_may_matter`` tests it: ("any", groups) or ("leaf", the fields it reads, the
+    engine's pre-check tests of it, or None when it cannot be told false here)."""
+    from rulings.engine import _atoms, compile_condition, reads
+    from rulings.rulebook.model import AnyOf
+    if isinstance(c, AnyOf):
+        return ("any", tuple(tuple(_plan_condition(x, ruled) for x in g) for g in c.groups))
+    try:
+        got = frozenset(reads([c], ruled))
+        atoms = None if c.fact == "ruled" else _atoms((c,), [compile_condition(c, ruled)])
+    except Exception:   # noqa: BLE001 (a condition not told false: the trials run)
+        return ("leaf", frozenset(), None)
+    return ("leaf", got, atoms)
+
+
+def _plan(book: Any) -> dict:
+    """Per book: each rule's fields read (conditions, effects, derived facts, sentence), what it derives
+    (facts, and its flag for ``ruled:``), its conditions as tested here, and which rules read each field."""
+    from rulings.engine import field_name, reads, ruled_flags, uses
+    rules = list(book.rules.values())
+    ruled = ruled_flags(rules)
+    out: dict[str, Any] = {"rules": [], "readers": {}}
+    unstable = set(DECIDED_FACTS) | {field_name(n) for n in book.defaults}
+    for i, r in enumerate(rules):
+        try:
+            fields = frozenset(reads(r.when, ruled)) | {field_name(n) for n in uses(r)}
+            plan = tuple(_plan_condition(c, ruled) for c in r.when)
+        except Exception:   # noqa: BLE001 (a rule not read here: any pot may matter to it)
+            fields, plan = None, None
+        gives = tuple(field_name(k) for k, _ in r.then.derive) + ((f"f__{i}",) if r.then.ruling else ())
+        unstable |= set(gives)
+        out["rules"].append((fields, gives, plan))
+        for name in fields or ():
+            out["readers"].setdefault(name, []).append(i)
+        if fields is None:
+            out["unread"] = True
+    out["unstable"] = frozenset(unstable)
+    return out
+
+
+def pot_may_matter(book: Any, facts: dict[str, Any], params: dict[str, Any], pot_facts: frozenset[str]) -> bool:
+    """Whether some pot could change the report's rulings: False only when it surely cannot (see the module's
+    doc); ``facts`` are the report's (the incident's and the decided wager's), ``pot_facts`` the situation's."""
+    from rulings.engine import _may_match, field_name
+    from rulings.rulebook.model import per_book
+    if not pot_facts:
+        return True
+    plan = per_book(book, "pot plan", lambda: _plan(book))
+    if plan.get("unread"):
+        return True
+    if "*" in pot_facts:   # a fact builder read the pot and could have given other facts: not told here
+        return True
+    changing = {n for n in pot_facts if not n.endswith("*")}
+    for prefix in (n[:-1] for n in pot_facts if n.endswith("*")):   # every fact of that family the book reads
+        changing |= {n for n in plan["readers"] if n.startswith(prefix)}
+    if changing & CHANGE_READS:
+        return True
+    if changing & DECIDED_READS:
+        changing |= set(DECIDED_FACTS)
+    rules, readers = plan["rules"], plan["readers"]
+    touched: set[int] = set()
+    work = list(changing)
+    while work:
+        for i in readers.get(work.pop(), ()):
+            if i not in touched:
+                touched.add(i)
+                for name in rules[i][1]:
+                    if name not in changing:
+                        changing.add(name)
+                        work.append(name)
+    if not touched:
+        return False
+    unstable = plan["unstable"]
+    view = {k: v for k, v in facts.items() if v is not None}
+    view.update({field_name("param." + k): v for k, v in params.items() if v is not None})
+
+    def false(cond: tuple) -> bool:
+        if cond[0] == "any":
+            return all(any(false(x) for x in g) for g in cond[1])
+        _, fields, atoms = cond
+        if atoms is None or not fields or any(n in changing or n in unstable for n in fields):
+            return False
+        try:
+            return not _may_match(atoms, view)
+        except Exception:   # noqa: BLE001 (not surely false)
+            return False
+
+    return not all(any(false(c) for c in rules[i][2]) for i in touched)
 
 
 SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game

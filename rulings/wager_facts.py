@@ -66,6 +66,11 @@ def given_facts(incident: Incident) -> dict[str, tuple[str, ...]]:
             out["count_answer"] = ("count_answer", "count_wrong")
         if d.hidden_chips:
             out["hidden_chips"] = ("hidden_chips",)
+        if d.dealer_took is not None and incident.log is None:
+            # the dealer's record, told apart from the act (in the whole hand it is the log's action at the
+            # act's point, read with the hand): no rule of the standard book reads it, so it is named as not
+            # considered unless a house rule does
+            out["dealer_took"] = ("dealer_took", "dealer_took_to")
     if incident.after:
         out["after"] = _AFTER
     for name, value in incident.inputs.items():

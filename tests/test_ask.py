@@ -284,3 +284,14 @@ def test_positions_are_read_by_the_button_and_seats_answered_before_them():
     assert wrong == {}
     assert data["actions"] == [{"seat": 3, "action": "raise", "to": 6}, {"seat": 5, "action": "call"},
                                {"seat": 1, "action": "fold"}]
+
+
+def test_three_handed_utg_is_the_button_and_utg_plus_one_is_refused_with_a_hint():
+    # three seats, the button on 3: the button acts first preflop, so UTG is seat 3; the blinds are seats 1 and 2
+    data, wrong = build({"game": "nl 1/2", "players": "1-3", "button": "3", "street": "pre",
+                         "actions": "UTG raises to 6, SB calls", "disputed seat": "2", "said": "call", "chips": ""})
+    assert wrong == {}
+    assert data["actions"] == [{"seat": 3, "action": "raise", "to": 6}, {"seat": 1, "action": "call"}]
+    _, wrong = build({"game": "nl 1/2", "players": "1-3", "button": "3", "street": "pre",
+                      "actions": "UTG+1 raises to 6", "disputed seat": "2", "said": "call", "chips": ""})
+    assert "three-handed the button (seat 3) is UTG and the blinds come next; say SB or BB" in str(wrong)

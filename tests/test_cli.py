@@ -43,7 +43,10 @@ def test_rrp_pl_6_json_carries_numbers(capsys):
     assert ruling["rule"] == "pot-limit.silent-overchip-is-pot-bet"
     assert ruling["effects"] == {"wager_to": 80, "returned": 420}
     assert ruling["chain"] == ["wagers.silent-single-chip-bet", "pot-limit.silent-overchip-is-pot-bet"]
-    assert {c["key"] for c in ruling["citations"]} == {"RRP-PL-6", "TDA-2024-44-PL"}
+    assert {c["key"] for c in ruling["citations"] if "via" not in c} == {"RRP-PL-6", "TDA-2024-44-PL"}
+    # the silent chip's own rule, which the pot-limit ruling stood in for while the act was read, follows via it
+    assert {c["key"] for c in ruling["citations"] if c.get("via") == "wagers.silent-single-chip-bet"} \
+        == {"RRP-NL-11", "TDA-2024-44"}
     assert ruling["origin"]["file"].endswith("rulebooks/standard/pot-limit.yaml")
     assert data["overridden"][0]["rule"] == "wagers.silent-single-chip-bet"
 

@@ -446,3 +446,57 @@ def test_an_unset_amount_word_reads_not_set_in_the_book(standard):
     dime = next(line for line in text.splitlines() if 'What "a dime" means' in line)
     assert dime.endswith("| not set (the room does not use the word; a player who says it is asked what he meant) |")
     assert "others 10: $0" not in text
+
+
+# --- after an act out of turn: whose turn it is and what he faces (TDA 2024 rule 53) -------------------------
+
+SIX = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 1,
+       "players": {1: 300, 2: 300, 3: 300, 4: 300, 5: 300, 6: 300}, "street": "flop", "pot": 60}
+BACK = ("If seat 3 or seat 4 bets or raises, seat 5's act out of turn is void and his $40 goes back to him: he has "
+        "every option when his turn comes. A check, call or fold leaves it binding.")
+
+
+def test_a_bet_out_of_turn_sends_the_action_back_to_the_first_skipped_seat_facing_what_he_faced(standard):
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}],
+             disputed={"seat": 5, "said": "bet 40", "chips": [40]})
+    assert r.now == ["Seat 5 bets $40.", "The action goes back to seat 3, who faces no bet. " + BACK]
+    (back,) = [x for x in r.rulings if x.decides == "next-to-act"]
+    assert back.effects == {"out_of_turn_back_to": 3, "out_of_turn_back_faces": 0}
+    assert r.rulings[0].decides == "wager"          # the report still leads with the disputed act
+
+
+def test_facing_a_bet_the_skipped_seat_faces_the_bet_capped_at_his_stack(standard):
+    r = rule(standard, **dict(SIX, players={1: 300, 2: 300, 3: 15, 4: 300, 5: 300, 6: 300}),
+             actions=[{"seat": 2, "action": "bet", "to": 20}],
+             disputed={"seat": 5, "said": "raise to 60", "chips": [20, 20, 20]})
+    assert r.now[0] == "Seat 5 raises to $60."
+    assert r.now[1].startswith("The action goes back to seat 3, who faces $15 to call. If seat 3 or seat 4 bets "
+                               "or raises, seat 5's act out of turn is void and his $60 goes back to him")
+
+
+def test_once_a_skipped_seat_checked_the_next_skipped_seat_is_due(standard):
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}],
+             disputed={"seat": 5, "said": "bet 40", "chips": [40]}, after=[{"seat": 3, "action": "check"}])
+    assert r.now[1] == ("The action goes back to seat 4, who faces no bet. If seat 4 bets or raises, seat 5's act "
+                        "out of turn is void and his $40 goes back to him: he has every option when his turn "
+                        "comes. A check, call or fold leaves it binding.")
+
+
+def test_a_skipped_seat_that_bets_voids_the_act_and_the_next_skipped_seat_faces_his_bet(standard):
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}],
+             disputed={"seat": 5, "said": "bet 40", "chips": [40]}, after=[{"seat": 3, "action": "bet", "to": 25}])
+    assert r.rulings[0].ruling == "out-of-turn-returned"
+    assert r.now[1:] == ["Seat 5 gets $40 back and faces $25 to call.",
+                         "The action goes back to seat 4, who faces $25 to call. Seat 5 acts when his turn comes, "
+                         "on what he faces then."]
+
+
+def test_preflop_the_skipped_first_seat_faces_the_big_blind_and_a_fold_out_of_turn_binds_whatever_he_does(standard):
+    pre = dict(SIX, button=6, street="preflop")
+    del pre["pot"]
+    r = rule(standard, **pre, disputed={"seat": 5, "said": "fold"})
+    assert r.now[-1] == ("The action goes back to seat 3, who faces $2 to call. Seat 5's fold out of turn binds "
+                         "whatever seat 3 or seat 4 does.")
+    r = rule(standard, **pre, disputed={"seat": 5, "said": "raise to 6"},
+             after=[{"seat": 3, "action": "call", "to": 2}, {"seat": 4, "action": "call", "to": 2}])
+    assert not [x for x in r.rulings if x.decides == "next-to-act"]    # every skipped seat has acted: none is due

@@ -7,6 +7,7 @@ import pytest
 
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
+from rulings.render import report_text
 from rulings.ruling import rule_on
 
 SIX = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 1,
@@ -125,6 +126,9 @@ def test_the_act_as_the_dealer_took_it_is_kept_apart(standard):
     report = _rule(standard, data)
     assert report.facts["dealer_took"] == "raise" and report.facts["dealer_took_to"] == 100000
     assert report.facts["said_kind"] == "raise"     # what he said is read on its own
+    # no rule of the inventory makes the dealer's record bind or ruled on it: the report says it was not weighed
+    assert "dealer_took" in report.not_considered
+    assert "NOT CONSIDERED (given, but no rule weighed it): " in report_text(report)
     # in the whole hand the action listed at the act's point is the dealer's record; given twice, they agree
     whole = {**{k: v for k, v in data.items() if k not in ("street", "pot", "actions", "disputed")},
              "streets": [{"street": "preflop", "actions": [{"seat": 3, "action": "call"}, {"seat": 1, "action": "call"},
@@ -132,7 +136,9 @@ def test_the_act_as_the_dealer_took_it_is_kept_apart(standard):
                          {"street": "flop", "board": "Kd 8s 3c", "actions": [
                              {"seat": 1, "action": "bet", "to": 400}, {"seat": 2, "action": "raise", "to": 1000}]}],
              "disputed": {"seat": 2, "said": "raise", "chips": [1000], "at": {"street": "flop", "after": 1}}}
-    assert _rule(standard, whole).facts["dealer_took_to"] == 100000
+    told = _rule(standard, whole)
+    assert told.facts["dealer_took_to"] == 100000
+    assert "dealer_took" not in told.not_considered   # the log's own action at the act's point: read with the hand
     clash = {**whole, "disputed": {**whole["disputed"], "dealer_took": {"action": "call"}}}
     assert [p.code for p in _refused(clash)] == ["I105"]
 

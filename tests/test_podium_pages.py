@@ -266,6 +266,11 @@ def _cli_now(name: str) -> list[str]:
                            "in-3": "1", "stack-1": "1000", "stack-2": "1000", "stack-3": "1000", "button": "3",
                            "street": "turn", "pot": "100", "actions": "1 bet 50", "d_seat": "2",
                            "d_said": "raise to four hundred", "pointed_out_by": "dealer"}),
+    ("nl-bet-out-of-turn", {"variant": "holdem", "structure": "nl", "stakes": "1/2", "in-1": "1", "in-2": "1",
+                            "in-3": "1", "in-4": "1", "in-5": "1", "in-6": "1", "stack-1": "300", "stack-2": "300",
+                            "stack-3": "300", "stack-4": "300", "stack-5": "300", "stack-6": "300", "button": "1",
+                            "street": "flop", "pot": "60", "actions": "2 check", "d_seat": "5",
+                            "d_said": "bet 40", "d_chips": "40"}),
 ])
 def test_the_page_says_what_happens_now_as_the_command_line_does(svc, name, form):
     import html
@@ -275,6 +280,8 @@ def test_the_page_says_what_happens_now_as_the_command_line_does(svc, name, form
     block = re.search(r'<ul class="now"[^>]*>(.*?)</ul>', r.text, re.S)[1]
     lines = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", block)]
     assert lines and lines == _cli_now(name)
+    if name == "nl-bet-out-of-turn":     # after the act out of turn: whose turn it is, and what he faces
+        assert lines[1].startswith("The action goes back to seat 3, who faces no bet. If seat 3 or seat 4 bets")
 
 
 def test_an_unknown_time_zone_is_refused_when_the_service_is_configured(tmp_path):

@@ -55,6 +55,11 @@ OTHERS = {
     # a pot-limit seat asked about: the range (smallest and largest) leads; the minimum is one of its numbers,
     # and the same situation is pot-limit.maximum's example
     "minimum-raise.largest-prior-increment:6": ALL,
+    # whose turn it is after an act out of turn only follows the ruling on the act itself (matter next-to-act
+    # follows in rulings/matters.yaml): the act's own ruling leads, as WHAT HAPPENS NOW reads it
+    "declarations.out-of-turn-back-to-skipped:0": ALL,
+    "declarations.out-of-turn-back-to-skipped:1": ALL,
+    "declarations.out-of-turn-back-to-skipped:4": ALL,
 }
 
 
@@ -123,3 +128,26 @@ def test_a_derived_fact_brings_its_rule_citation_after_the_deciding_rule():
         "params": {"posting.allow_between_bb_and_button": True}}, book=book)
     report = report_json(rule_on(opened, book, engine))
     assert any(c.get("via") == "posting.entry-open" for r in report["rulings"] for c in r["citations"])
+
+
+def test_a_ruling_that_replaced_the_rule_it_stood_on_cites_it_after_its_own():
+    """TDA 40-A: chips put out before "call" decide, read as silent chips; TDA 45 reads them (addendum 45's
+    numbers: facing 1,100 at 250-500, 1,000 + 1,000 + 100 is a raise to 2,100). The chips' reading decides the
+    wager in place of the 40-A ruling it stood on, and 40-A is cited after 45, through that rule."""
+    book, engine = books.load()
+    data = {"game": {"variant": "holdem", "structure": "no-limit", "setting": "tournament", "blinds": [250, 500]},
+            "button": 4, "players": {s: 20000 for s in range(1, 5)}, "street": "preflop",
+            "actions": [{"seat": 3, "action": "raise", "to": 1100}],
+            "disputed": {"seat": 4, "said": "call", "chips": [1000, 1000, 100], "words_first": "chips"}}
+    report = report_json(rule_on(incident_from_data(data, book=book), book, engine))
+    ruling = report["rulings"][0]
+    assert ruling["rule"] == "misdeclared-calls.chips-make-a-full-raise" and ruling["effects"]["wager_to"] == 2100
+    keys = [c["key"] for c in ruling["citations"]]
+    assert keys[:2] == ["TDA-2024-45", "HOUSE-JUMERS-8"]
+    assert {"key": "TDA-2024-40A", "via": "misdeclared-calls.first-in-time-chips"}.items() <= \
+        next(c for c in ruling["citations"] if c["key"] == "TDA-2024-40A").items()
+    # said first, the words decide: no silent reading, and 40-A is the ruling's own
+    data["disputed"]["words_first"] = "words"
+    report = report_json(rule_on(incident_from_data(data, book=book), book, engine))
+    assert not any(c.get("via") == "misdeclared-calls.first-in-time-chips"
+                   for r in report["rulings"] for c in r["citations"])

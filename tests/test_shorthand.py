@@ -236,10 +236,16 @@ def test_positions_follow_the_button_round_the_seats_dealt_in():
     assert sh.position_seat("sb", 3, [3, 8]) == 3 and sh.position_seat("bb", 3, [3, 8]) == 8
     with pytest.raises(Unread, match="heads-up"):
         sh.position_seat("utg", 3, [3, 8])
-    # three-handed the button acts first preflop, so no seat is UTG+1 or the cutoff
-    for name in ("utg+1", "co"):
-        with pytest.raises(Unread, match="no"):
-            sh.position_seat(name, 3, [1, 2, 3])
+    # three-handed the button acts first preflop: he is UTG; no seat is UTG+1 (the blinds follow) or the cutoff
+    assert sh.position_seat("utg", 3, [1, 2, 3]) == 3 and sh.position_seat("under the gun", 7, [2, 5, 7]) == 7
+    assert sh.actions("UTG raises to 6, SB calls, BB folds", button=3, seats=[1, 2, 3]) == [
+        {"seat": 3, "action": "raise", "to": 6}, {"seat": 1, "action": "call"}, {"seat": 2, "action": "fold"}]
+    with pytest.raises(Unread, match=r"three-handed the button \(seat 3\) is UTG and the blinds come next; say SB"):
+        sh.position_seat("utg+1", 3, [1, 2, 3])
+    with pytest.raises(Unread, match="with 3 seats dealt in and the button on 3 there is no CO; give the seat"):
+        sh.position_seat("co", 3, [1, 2, 3])
+    # the button's seat not dealt in (a dead button on seat 4): the third seat after the blinds is UTG
+    assert sh.position_seat("utg", 4, [1, 2, 3]) == 3
     assert sh.position_seat("utg+3", 9, NINE) == 6 and sh.position_seat("utg+5", 9, NINE) == 8
     with pytest.raises(Unread):
         sh.position_seat("utg+6", 9, NINE)   # that would be the button

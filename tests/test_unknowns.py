@@ -167,3 +167,119 @@ def test_released_chips_bind_with_their_amount(standard):
     assert short.endswith("$60 in all this round, all in.")
     unknown = binding({1: None, 2: None, 3: None}, {"seat": 2, "chips": [100], "released": True})
     assert "$100 in all this round." in unknown and "all in" not in unknown
+
+
+# --- the pot question asked only where some pot could change the ruling (rulings/unknowns.py pot_may_matter)
+
+def _may_matter(standard, incident):
+    from rulings.ruling import incident_params, param_values
+    from rulings.situation import build
+    from rulings.unknowns import pot_may_matter
+    book, _ = standard
+    params = param_values(book, incident.hand.game.setting, incident_params(book, incident))
+    report = rule_on(incident, *standard)
+    return pot_may_matter(book, report.facts, report.params, build(incident, params).pot_facts)
+
+
+def _json(report):
+    from rulings.render import dumps, report_json
+    return dumps(report_json(report))
+
+
+def _forced(monkeypatch, standard, incident):
+    """The report with the trials run whatever the skip says (the ruling before the skip was built)."""
+    import rulings.unknowns as unknowns
+    with monkeypatch.context() as m:
+        m.setattr(unknowns, "pot_may_matter", lambda *a: True)
+        return rule_on(incident, *standard)
+
+
+def test_a_pot_limit_pot_the_ruling_turns_on_is_still_asked_with_the_ruling_under_each_answer(standard, monkeypatch):
+    # RRP-NLPL-INTRO: "raise to four hundred" facing a $50 bet in pot-limit is within the pot raise from a $250
+    # pot before the street (250 + 150 = 400), cut to the maximum below it: the pot is asked, the answers differ.
+    incident = incident_from_data({**THREE, "game": {"variant": "omaha", "structure": "pot-limit", "blinds": [1, 2]},
+                                   "street": "turn", "actions": [{"seat": 1, "action": "bet", "to": 50}],
+                                   "disputed": {"seat": 2, "said": "raise to four hundred", "words_first": "words"}})
+    assert _may_matter(standard, incident)
+    report = rule_on(incident, *standard)
+    [q] = _pot_questions(report)
+    assert report.outcome == "questions" and len(q["under_each"]) == len(q["answers"]) >= 2
+    assert any(not a["same_as_now"] for a in q["answers"])
+    assert all(line.startswith("if the pot before the turn was $") for line in q["under_each"])
+    assert _json(report) == _json(_forced(monkeypatch, standard, incident))
+
+
+def test_a_share_of_the_pot_said_in_no_limit_is_asked(standard):
+    # "half the pot" with no bet faced is half the pot before the street (said.py): the words read the pot, so
+    # every fact worked out from them may change with it; the pot is asked (no-limit, where no maximum reads it).
+    incident = incident_from_data({**THREE, "game": {"structure": "no-limit", "blinds": [1, 2]}, "street": "river",
+                                   "disputed": {"seat": 1, "said": "bet half the pot"}})
+    assert _may_matter(standard, incident)
+    assert _pot_questions(rule_on(incident, *standard))
+
+
+def test_no_trial_where_no_pot_can_change_the_ruling(standard, monkeypatch):
+    # TDA-2024-44: a lone $25 chip facing a $6 bet on the turn calls $6, whatever was in the middle: no pot is
+    # tried (the question is never looked for), and the report is the one the trials gave.
+    import rulings.unknowns as unknowns
+    incident = incident_from_data({**THREE, "game": {"structure": "no-limit", "blinds": [1, 3]}, "street": "turn",
+                                   "actions": [{"seat": 1, "action": "bet", "to": 6}],
+                                   "disputed": {"seat": 2, "chips": [25]}})
+    assert incident.pot_unknown and not _may_matter(standard, incident)
+    tried = []
+    with monkeypatch.context() as m:
+        m.setattr(unknowns, "pot_question", lambda *a: tried.append(a))
+        report = rule_on(incident, *standard)
+    assert tried == [] and not _pot_questions(report) and report.outcome == "ruled"
+    assert _json(report) == _json(_forced(monkeypatch, standard, incident))
+
+
+def _without_pot(data):
+    out = {k: v for k, v in data.items() if k != "pot"}
+    if isinstance(out.get("streets"), list):
+        out["streets"] = [{k: v for k, v in s.items() if k != "pot"} if isinstance(s, dict) else s
+                          for s in out["streets"]]
+    return out
+
+
+def test_the_skip_changes_no_report_and_the_pot_facts_hold_every_fact_a_pot_changes(standard, monkeypatch):
+    """Every example of the standard book with its pots taken out: where no trial is run the report is the one
+    the trials give, and the facts built at each pot of the scale differ from those built with the pot unknown
+    only in the situation's pot facts (a fact builder that reads the pot without saying so fails here)."""
+    from rulings.betting import BettingError
+    from rulings.incident import ensure_checked
+    from rulings.ruling import incident_params, param_values
+    from rulings.situation import build
+    from rulings.unknowns import SCALE, _unit, pot_may_matter
+    book, engine = standard
+    skipped = tried = 0
+    for rule in book.rules.values():
+        for ex in rule.examples:
+            try:
+                incident = incident_from_data(_without_pot(ex.incident), book=book)
+            except ProblemsError:
+                continue
+            if not incident.pot_unknown:
+                continue
+            params = param_values(book, incident.hand.game.setting, incident_params(book, incident))
+            unknown = build(incident, params)
+            report = rule_on(incident, book, engine)
+            if "*" not in unknown.pot_facts:
+                prefixes = tuple(n[:-1] for n in unknown.pot_facts if n.endswith("*"))
+                before = {k: v for k, v in unknown.facts.items() if v is not None}
+                for k in SCALE:
+                    one = with_pot(incident, k * _unit(incident))
+                    try:
+                        ensure_checked(one, params)
+                        facts = {n: v for n, v in build(one, params).facts.items() if v is not None}
+                    except (ProblemsError, BettingError):
+                        continue
+                    changed = {n for n in facts.keys() | before.keys() if facts.get(n) != before.get(n)}
+                    assert {n for n in changed - unknown.pot_facts if not n.startswith(prefixes)} == set(), \
+                        (rule.id, ex.name, k)
+            if pot_may_matter(book, report.facts, report.params, unknown.pot_facts):
+                tried += 1
+                continue
+            skipped += 1
+            assert _json(report) == _json(_forced(monkeypatch, standard, incident)), (rule.id, ex.name)
+    assert skipped > 100 and tried > 10   # both paths taken: the pot-limit maximum's examples are tried

@@ -10,6 +10,7 @@ other problem, in one run. The fact builders that follow never refuse.
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -293,8 +294,8 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
         last = position(hand, params, seat=seat, tables=tables)
     except BettingError as exc:
         return [betting_problem(incident, exc)]
-    _REPLAYED[:] = [(hand, params, seat, last)]
-    _TABLE[:] = [(hand, params, tables[-1])]
+    _LAST.replayed = (hand, params, seat, last)
+    _LAST.table = (hand, params, tables[-1])
     out: list[Problem] = []
     setting = incident.hand.game.setting
     for n, (act, one) in enumerate(zip(acts, seen)):
@@ -322,15 +323,19 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
     return out
 
 
-_REPLAYED: list[tuple[Hand, Params, int | None, Position]] = []   # the last replay's hand and its position
-_TABLE: list[tuple[Hand, Params, Replay]] = []   # the last replay's hand and its final table
+# The last replay's hand and position (``replayed``) and its final table (``table``), handed from the check to the
+# fact builders of the same ruling. Per thread: the service consults in a thread pool, and a handover shared
+# between threads could be taken by another consultation between its test and its taking.
+_LAST = threading.local()
 
 
 def replayed_table(hand: Hand, params: Params) -> Replay | None:
     """``replayed(hand, params)``, taken from the check's replay when it replayed this very hand under these
     parameters (the same walk gives the same table; it is only read), else worked out. Handed over once."""
-    if _TABLE:
-        got_hand, got_params, table = _TABLE.pop()
+    got = getattr(_LAST, "table", None)
+    if got is not None:
+        _LAST.table = None
+        got_hand, got_params, table = got
         if got_params == params and got_hand == hand:
             return table
     return replayed(hand, params)
@@ -339,8 +344,10 @@ def replayed_table(hand: Hand, params: Params) -> Replay | None:
 def replayed_position(hand: Hand, params: Params, seat: int | None) -> Position:
     """``position(hand, params, seat=seat)``, taken from the check's replay when it was this very question
     (the same hand, parameters and seat: the answer is the same), else worked out. Handed over once."""
-    if _REPLAYED:
-        got_hand, got_params, got_seat, pos = _REPLAYED.pop()
+    got = getattr(_LAST, "replayed", None)
+    if got is not None:
+        _LAST.replayed = None
+        got_hand, got_params, got_seat, pos = got
         if got_seat == seat and got_params == params and got_hand == hand:
             return pos
     return position(hand, params, seat=seat)
