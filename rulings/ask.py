@@ -574,8 +574,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             data = doc.data
         else:
             data = gather(asker, state, out)
-        named = data.get("house") if isinstance(data, dict) and isinstance(data.get("house"), str) else None
-        book, engine = books.load(house or named)
+        book, engine = books.load(books.book_for(data, house))     # --house, else the incident's house (a name)
         consultation = Consultation(book, engine, incident or "<typed>")
         answers: dict[str, Any] = state.answers
         skipped: list[str] = state.skipped
