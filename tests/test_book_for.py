@@ -139,3 +139,23 @@ def test_ask_refuses_a_house_given_as_a_path_in_the_incident_as_rule_does(tmp_pa
         ruled = capsys.readouterr().err
         for err in (asked, ruled):
             assert f"{path}:{line}:8: error I104: house: a house book is named here, not given as a path" in err, err
+
+
+def test_ask_refuses_a_misspelt_house_as_rule_does_with_the_near_name(tmp_path, capsys):
+    """A house name that names no book: ask said R001 with the install's path and exited 1 (as a function, it
+    raised); it now lets the reader refuse the incident, as ``rulings rule`` does: I104 at the line, exit 2."""
+    from cli.main import main
+    from rulings.ask import run
+    path = tmp_path / "clock.yaml"
+    text = yaml.safe_dump({**CLOCK, "house": "east-coast-limt"}, sort_keys=False)
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("house: east-coast-limt") + 1
+    capsys.readouterr()
+    assert run(str(path), None, None, read=lambda prompt: "", out=io.StringIO(), draft=None) == 2
+    asked = capsys.readouterr().err
+    assert main(["rule", str(path)]) == 2
+    ruled = capsys.readouterr().err
+    for err in (asked, ruled):
+        assert f"{path}:{line}:8: error I104: house: no house book named 'east-coast-limt'" in err, err
+        assert "did you mean 'east-coast-limit'?" in err
+        assert "R001" not in err
