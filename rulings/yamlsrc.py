@@ -470,7 +470,9 @@ def _shape(data: Any) -> tuple[int, int, int]:
         if depth > MAX_DEPTH:
             break
         below: list = []
+        item: Any
         for item in level:
+            values: list
             if item.__class__ is dict:
                 keys += len(item)
                 nodes += 2 * len(item)

@@ -29,6 +29,9 @@ class Origin(LazyFrozen):
         return shown(str(self))
 
 
+# No place: put for where a rule, example or parameter was written when two are compared as content only.
+NOWHERE = Origin("", 0, 0)
+
 _SHOWN: dict[tuple[str, str], str] = {}   # each place as shown, by the working folder it was shown from
 
 
