@@ -512,7 +512,8 @@ def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]])
     and chips: who pointed it out, what happened after, a request, the buy-in) its own conditions read."""
     told = [set(facts_of) for name, facts_of in given.items() if name not in ACT]
     d = incident.disputed
-    told += [{name} for name in ("buy_in", "side_deal") if d is not None and getattr(d, name) is not None]
+    told += [{name} for name in ("buy_in", "side_deal", "cashed_out", "minutes_away")
+             if d is not None and getattr(d, name) is not None]
     told += [{field_name("param." + name)} for name in incident.params]   # the house setting named for it
     if incident.split:
         told.append(set(SPLIT_FACTS))

@@ -52,7 +52,8 @@ GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_s
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
             "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
-            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took")
+            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took", "cashed_out",
+            "minutes_away")
 ACT_KEYS = DISPUTED + ("at", "after") + TIMING    # one act of a list: where it happened and its own timing
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
                   "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before",
@@ -196,8 +197,11 @@ def _disputed_act(r: Reader, raw: dict, base: tuple, motions: tuple[tuple[int, .
     deal = r.choice(raw.get("side_deal"), ("insurance", "proposition", "run_twice"), (*base, "side_deal"),
                     required=False)
     buy_in = r.money(raw.get("buy_in"), (*base, "buy_in"), required=False)
+    cashed_out = r.money(raw.get("cashed_out"), (*base, "cashed_out"), required=False)
+    away = r.whole(raw["minutes_away"], (*base, "minutes_away"), low=0) if raw.get("minutes_away") is not None else None
     return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
             "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in,
+            "cashed_out": cashed_out, "minutes_away": away,
             "dealer_took": _dealer_took(r, raw.get("dealer_took"), (*base, "dealer_took"))}
 
 
