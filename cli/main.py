@@ -42,8 +42,9 @@ def cmd_rule(args) -> int:
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    if incident.house and not args.house:
-        book, engine = books.load(incident.house)   # rule_on checks it again under the house's values
+    ruled_by = books.book_for(incident, args.house)     # --house, else the incident's house (a name), else standard
+    if ruled_by != args.house:
+        book, engine = books.load(ruled_by)     # rule_on checks it again under the house's values
     try:   # one report per disputed act, in hand order (one act: one report, as always)
         reports = [rule_on(one, book, engine) for one in each_act(incident)]
     except ProblemsError as exc:

@@ -574,8 +574,12 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             data = doc.data
         else:
             data = gather(asker, state, out)
-        named = data.get("house") if isinstance(data, dict) and isinstance(data.get("house"), str) else None
-        book, engine = books.load(house or named)
+        named = books.book_for(data, house)     # --house, else the incident's house (a name)
+        if house is None and named is not None:
+            from rulings.rulebook.house import find_house
+            if find_house(named) is None:
+                named = None        # the reader refuses the incident's house (I104, with its line), as `rule` does
+        book, engine = books.load(named)
         consultation = Consultation(book, engine, incident or "<typed>")
         answers: dict[str, Any] = state.answers
         skipped: list[str] = state.skipped

@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import threading
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rulings.catalogue import did_you_mean
 from rulings.engine import Engine
@@ -20,6 +20,27 @@ _FIRST = [True]             # no book loaded yet in this process
 def is_path(house: str) -> bool:
     """Whether a --house value is a path (it has a folder separator or a .yaml/.yml ending), not a name."""
     return "/" in house or "\\" in house or Path(house).suffix in (".yaml", ".yml")
+
+
+def book_for(incident: Any = None, named: str | None = None) -> str | None:
+    """Which book rules an incident: the one place that decides it, for the command line, batch, ask, the
+    service's API and the podium. The book the caller names (``--house``, a request's ``book``, the podium's
+    book) goes first; else the house the incident names (``house:``, a name, never a path); else the
+    standard book (None).
+
+    ``incident`` is the incident as data (a mapping), as a located document (``yamlsrc.Located``), as the
+    reader's ``Incident`` (its ``house``), or as YAML or JSON text, which is read here for its ``house:``
+    only (text that does not read names no house; the reader refuses it, with line and column, when ruled).
+    A ``house:`` that is not a name is left to the reader too (I104), never loaded.
+    """
+    if named:
+        return named
+    if isinstance(incident, str):
+        from rulings.yamlsrc import load_text
+        incident, _ = load_text(incident, "<incident>")
+    data = getattr(incident, "data", incident)      # a located document's data
+    house = data.get("house") if isinstance(data, dict) else getattr(incident, "house", None)
+    return house if isinstance(house, str) and house and not is_path(house) else None
 
 
 def house_path(house: str) -> Path:

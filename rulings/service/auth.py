@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import hashlib
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from rulings.service import db
 ROLES = ("floor", "manager", "admin")
 RANK = {r: i for i, r in enumerate(ROLES)}
 COOKIE = "rulings_session"
+AUDIT = logging.getLogger("rulings.service.accounts")     # every change an admin makes to an account
 
 
 
@@ -141,8 +143,12 @@ def _check_password(password: str) -> None:
 
 
 def update_account(engine: sa.Engine, username: str, *, by: str | None = None, role: str | None = None,
-                   room: str | None = None, disabled: bool | None = None, password: str | None = None) -> dict:
-    """Change one account, as an admin does on the accounts page; the account as ``list_accounts`` gives it.
+                   room: str | None = None, disabled: bool | None = None, password: str | None = None,
+                   via: str = "page") -> dict:
+    """Change one account, as an admin does on the accounts page or ``PATCH /api/accounts/NAME``; the account as
+    ``list_accounts`` gives it. Each change made is audited here, whichever way it came (``via``): one line on
+    the service's log (``rulings.service.accounts``, at warning level, so the default ``--log-level`` keeps
+    it) naming the account, what changed (never a password), who changed it and how.
 
     Disabling an account or resetting its password ends every session it has (its old password and its
     open podium pages stop working at once in the database; in every worker within ``check_seconds``).
@@ -185,6 +191,10 @@ def update_account(engine: sa.Engine, username: str, *, by: str | None = None, r
         if disabled or hashed is not None:     # its sessions end: a stolen or forgotten one as well
             conn.execute(db.sessions.update().where(db.sessions.c.account_id == row["id"]).values(revoked=True))
         new = conn.execute(sa.select(a).where(a.c.id == row["id"])).mappings().first()
+    said = [f"{k} {row[k]!s} -> {new[k]!s}" for k in ("disabled", "role", "room") if new[k] != row[k]]
+    said += ["password reset, sessions ended"] if hashed is not None else []
+    if said:
+        AUDIT.warning("account %s: %s; by %s (%s)", username, "; ".join(said), by or "?", via)
     return {"username": new["username"], "role": new["role"], "room": new["room"], "disabled": new["disabled"],
             "created_at": new["created_at"]}
 
