@@ -10,6 +10,7 @@ other problem, in one run. The fact builders that follow never refuse.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -253,8 +254,7 @@ def _last_point(incident: Incident) -> Hand:
     last = incident.acts[-1]
     names = incident.log.streets if incident.log is not None else (last.street,)
     k = names.index(last.street)
-    return Hand(whole.game, whole.players, whole.streets[:k] + (whole.streets[k][:last.after_count],),
-                whole.first_street, whole.pot_before, whole.straddles)
+    return replace(whole, streets=whole.streets[:k] + (whole.streets[k][:last.after_count],))
 
 
 def check(incident: Incident, values: Any, replay: bool = True, kept: list | None = None) -> list[Problem]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulings.betting import Action, Game, Hand, Player
 from rulings.catalogue import did_you_mean, facts
-from rulings.incident.hand import read_at, read_awards, read_showdown, read_streets
+from rulings.incident.hand import pair_showing, read_at, read_awards, read_showdown, read_streets
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.records import evolve
 from rulings.incident.procedure import read_procedure
@@ -52,7 +52,8 @@ GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_s
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
             "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
-            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took")
+            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took", "cashed_out",
+            "minutes_away")
 ACT_KEYS = DISPUTED + ("at", "after") + TIMING    # one act of a list: where it happened and its own timing
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
                   "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before",
@@ -229,8 +230,11 @@ def _disputed_act(r: Reader, raw: dict, base: tuple, motions: tuple[tuple[int, .
     deal = r.choice(raw.get("side_deal"), ("insurance", "proposition", "run_twice"), (*base, "side_deal"),
                     required=False)
     buy_in = r.money(raw.get("buy_in"), (*base, "buy_in"), required=False)
+    cashed_out = r.money(raw.get("cashed_out"), (*base, "cashed_out"), required=False)
+    away = r.whole(raw["minutes_away"], (*base, "minutes_away"), low=0) if raw.get("minutes_away") is not None else None
     return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
             "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in,
+            "cashed_out": cashed_out, "minutes_away": away,
             "dealer_took": _dealer_took(r, raw.get("dealer_took"), (*base, "dealer_took"))}
 
 
@@ -532,7 +536,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
                    for p in players]
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
-                      pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
+                      pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts),
+                      open_pair=_open_pair(variant, family, log, street_upcards, order))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     unsized: tuple[int, ...] = ()
     if any(a.kind in SIZED and a.to is None for _, acts_, _ in log for a in acts_):
@@ -558,6 +563,15 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if r.problems or later:
         raise ProblemsError(r.problems + later)
     return evolve(incident, checked=checked, replays=replays)
+
+
+def _open_pair(variant: str | None, family: tuple[str, ...], log: list, upcards: dict, order: list[int]) -> tuple[int, ...]:
+    """The betting rounds with an open pair showing: seven-card stud's fourth street when the third- and
+    fourth-street upcards are given and a seat still in pairs its door card (TDA-2024-RP10's custom reads it)."""
+    if variant != "stud" or "fourth" not in family or not {"third", "fourth"} <= set(upcards):
+        return ()
+    folded = {a.seat for name, acts, _ in log if name == "third" for a in acts if a.kind == "fold"}
+    return (family.index("fourth"),) if pair_showing(order, upcards, folded) is not None else ()
 
 
 STAND_IN_POT = 10 ** 12   # minor units: above any pot-limit maximum a hand's actions can reach

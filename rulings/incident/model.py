@@ -28,6 +28,8 @@ class Disputed(LazyFrozen):
     hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
     side_deal: str | None = None                 # insurance | proposition | run_twice (RRP-NL-17)
     buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
+    cashed_out: int | None = None                # chips he took with him when he last left this game (RRP-BUYIN)
+    minutes_away: int | None = None              # minutes since he left it
     dealer_took: tuple[str, int | None] | None = None   # the act as the dealer took it: (action, street total)
 
 
