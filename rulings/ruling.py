@@ -439,6 +439,8 @@ def _may_rule(incident: Incident, book: Rulebook, before: Report) -> bool:
     False only when its facts are built and none can (rulings/unknowns.py ``answer_may_rule``), or it is
     refused as ``rule_on`` would refuse it (ruled on, it gives no ruling either)."""
     from rulings.unknowns import answer_may_rule
+    if (len(incident.acts) > 1 and not incident.focused) or each_request(incident)[0] is not incident:
+        return True   # ruled act by act, request by request: not told here
     try:
         _, params, situation = _prepared(incident, book)
     except (ProblemsError, BettingError):

@@ -330,6 +330,28 @@ def _readers(book: Any) -> dict[str, tuple[str, ...]]:
     return per_book(book, "readers", make)
 
 
+def answered(incident: Any, section: str, key: str, value: Any) -> Any:
+    """The incident with ``procedure.SECTION.KEY`` given as ``value``, built from the incident as read (its
+    procedure's fact and raw value set, as the reader sets them for a yes/no or a choice), or None where that
+    is not how reading the answer's text would go: another kind of field, a value the reader would refuse
+    or change, several requests to see hands or a disputed act (rule_on rules those one by one). Its facts
+    are those of the answer's text read in full whenever that is not refused (tests/test_unknowns.py holds
+    it to that for every procedure example); only ``may_rule`` reads it, never a ruling."""
+    from rulings.incident.procedure import SPEC
+    p = incident.procedure
+    spec = SPEC.get(section, {}).get(key)
+    if p is None or spec is None or incident.acts or section not in p.raw \
+            or (p.raw.get("showdown") or {}).get("requests") is not None:
+        return None
+    kind, fact = spec
+    if not ((kind == "bool" and isinstance(value, bool)) or
+            (isinstance(kind, tuple) and type(value) is str and value in kind)):
+        return None
+    procedure = evolve(p, facts={**p.facts, fact: value} if fact is not None else p.facts,
+                       raw={**p.raw, section: {**p.raw[section], key: value}})
+    return evolve(incident, procedure=procedure)
+
+
 def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
                         may_rule: Callable[[Any], bool] | None = None) -> list[dict]:
     """For a table procedure no rule decides as given: the catalogue's question for each of its section's facts
@@ -338,9 +360,10 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
     it: its answers are too many to try.
 
     ``may_rule`` (rulings/ruling.py ``_may_rule``) builds an answer's facts and tells, from the compiled book,
-    whether any rule giving a ruling could fire on them: an answer it rules out gives no ruling, and is not
-    ruled on in full. Each answer's incident is read from the incident's own text with only that field set
-    (the mappings on its path copied, the rest shared: the reader changes none of them)."""
+    whether any rule giving a ruling could fire on them: an answer it rules out gives no ruling, and is neither
+    read nor ruled on in full (its facts are built from the incident as read, ``answered``). An answer that
+    may bring one is read from the incident's own text with only that field set (the mappings on its path
+    copied, the rest shared: the reader changes none of them) and ruled on."""
     from rulings.catalogue import facts
     from rulings.engine import rule_reads
     from rulings.incident import read_incident
@@ -370,9 +393,12 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
             for value in ((True, False) if fact.type == "bool" else fact.values):
                 tried = {**data, "procedure": {**proc, parts[1]: {**section, parts[2]: value}}}
                 try:
-                    one = read_incident(Located(doc.file, tried, doc.marks), book)
-                    if may_rule is not None and not may_rule(one):
+                    quick = answered(incident, parts[1], parts[2], value) if may_rule is not None else None
+                    if quick is not None and not may_rule(quick):
                         continue   # no rule giving a ruling can fire: the answer brings none
+                    one = read_incident(Located(doc.file, tried, doc.marks), book)
+                    if quick is None and may_rule is not None and not may_rule(one):
+                        continue
                     got = _trial(rule, one)
                 except (ProblemsError, BettingError):
                     continue

@@ -373,3 +373,45 @@ def test_an_answer_changing_only_facts_no_ruling_rule_can_fire_on_is_ruled_out(s
     ruled = rule_on(incident_from_data({**base, "procedure": {"clock": {**base["procedure"]["clock"],
                                                                         "caller_seated": True}}}), book, engine)
     assert ruled.rulings and answer_may_rule(book, ruled, dict(ruled.facts), ruled.params)
+
+
+def test_an_answer_built_from_the_incident_as_read_has_the_facts_of_its_text_read_in_full(standard):
+    """For every procedure example and every yes/no or choice field its section leaves out: the incident built
+    from the one read with only that answer set (``answered``) has the same facts, parameters and procedure
+    as the answer's text read in full, wherever that text is not refused (a fact builder reading the
+    section's text some other way fails here); and no answer is left untried."""
+    from rulings.betting import BettingError
+    from rulings.catalogue import facts
+    from rulings.incident import read_incident
+    from rulings.ruling import _prepared
+    from rulings.unknowns import answered
+    from rulings.yamlsrc import Located
+    book, _ = standard
+    compared = 0
+    for incident in _procedure_cases(book):
+        doc = incident.source
+        proc = doc.data["procedure"]
+        for name, fact in facts().items():
+            parts = (fact.source or "").split(".")
+            if fact.kind != "input" or len(parts) != 3 or parts[0] != "procedure" or fact.type not in ("bool", "enum"):
+                continue
+            section = proc.get(parts[1])
+            if not isinstance(section, dict) or parts[2] in section:
+                continue
+            for value in ((True, False) if fact.type == "bool" else fact.values):
+                quick = answered(incident, parts[1], parts[2], value)
+                tried = {**doc.data, "procedure": {**proc, parts[1]: {**section, parts[2]: value}}}
+                try:
+                    full = _prepared(read_incident(Located(doc.file, tried, doc.marks), book), book)
+                except (ProblemsError, BettingError):
+                    continue
+                if incident.acts or (incident.procedure.raw.get("showdown") or {}).get("requests") is not None:
+                    assert quick is None
+                    continue
+                assert quick is not None, (incident.name, name, value)
+                mine = _prepared(quick, book)
+                assert mine[1] == full[1], (incident.name, name, value)
+                assert {k: repr(v) for k, v in mine[2].facts.items() if v is not None} == \
+                    {k: repr(v) for k, v in full[2].facts.items() if v is not None}, (incident.name, name, value)
+                compared += 1
+    assert compared > 100
