@@ -394,10 +394,10 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
                 tried = {**data, "procedure": {**proc, parts[1]: {**section, parts[2]: value}}}
                 try:
                     quick = answered(incident, parts[1], parts[2], value) if may_rule is not None else None
-                    if quick is not None and not may_rule(quick):
+                    if may_rule is not None and quick is not None and not may_rule(quick):
                         continue   # no rule giving a ruling can fire: the answer brings none
                     one = read_incident(Located(doc.file, tried, doc.marks), book)
-                    if quick is None and may_rule is not None and not may_rule(one):
+                    if may_rule is not None and quick is None and not may_rule(one):
                         continue
                     got = _trial(rule, one)
                 except (ProblemsError, BettingError):
