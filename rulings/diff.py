@@ -493,8 +493,40 @@ def because(e: ExampleChange) -> str:
     return f"changed by{how}: " + "; ".join(e.causes)
 
 
-def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine) -> list[Outcome]:
-    """The house's own examples, then the base book's examples re-run under the house.
+def _changed_when_asked(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine,
+                        reports: dict) -> Callable[[Rule, Example], ExampleChange | None]:
+    """Every example ruled on under the house (its report into ``reports``), and a function that says,
+    for one example when asked, how the house changed it: example_changes's entry for it, worked out
+    for that example alone (a publish needs the causes of the failing examples only)."""
+    changes = house_changes(book, base)
+    owned = [(r, base.name) for r in base.rules.values()]
+    owned += [(r, book.name) for r in book.rules.values() if r.id not in base.rules and r.examples]
+    for rule, _ in owned:
+        for ex in rule.examples:
+            _result(book, engine, rule.id, ex, keep=reports)
+    whose = {rule.id: of for rule, of in owned}
+
+    def changed_of(rule: Rule, ex: Example) -> ExampleChange | None:
+        if not changes:
+            return None
+        after, before = _result(book, engine, rule.id, ex), _result(base, base_engine, rule.id, ex)
+        if before == after:
+            return None
+        u = _Undoing(book, engine, base, base_engine)
+        try:
+            setting, params = _setting_and_params(book, base, ex)
+            found, how = _causes(u, changes, rule.id, ex, setting, params, before, after)
+        finally:
+            u.close()
+        return ExampleChange(rule.id, ex.name, str(ex.origin), _lines(before, after), _lines(after, before),
+                             whose[rule.id], [cause_text(c, book, setting, params.get(c.name)) for c in found], how)
+    return changed_of
+
+
+def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine,
+                   only_failures: bool = False) -> list[Outcome]:
+    """The house's own examples, then the base book's examples re-run under the house
+    (``only_failures``: only the outcomes that fail, with the causes worked out only for them).
 
     Which examples the house changes, and the changes that caused each, come
     from `rulings.diff.example_changes`, the same list `rulings diff` prints.
@@ -507,24 +539,34 @@ def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: 
     change is checked against its expectation as usual.
     """
     reports: dict[tuple[str, str], Report | Exception] = {}
-    changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
+    if only_failures:
+        changed_of = _changed_when_asked(book, engine, base, base_engine, reports)
+    else:
+        changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
+        changed_of = lambda rule, ex: changed.get((rule.id, ex.name))   # noqa: E731
     own = [r for r in book.rules.values() if r.house and r.id not in base.rules]
     undeclared = {f"added rule {r.id}" for r in own if not r.exception_to and not r.replaces}
     out = []
     for rule in own:
         for ex in rule.examples:
             result = judged(reports[(rule.id, ex.name)], rule, ex)
-            e = changed.get((rule.id, ex.name))
+            if only_failures:
+                if not result.ok:
+                    out.append(result)
+                continue
+            e = changed_of(rule, ex)
             out.append(replace(result, changed_by_house=because(e)) if e and result.ok else result)
     for rule in base.rules.values():
         for ex in rule.examples:
-            e = changed.get((rule.id, ex.name))
             result = judged(reports[(rule.id, ex.name)], rule, ex)
+            if only_failures and result.ok:
+                continue
+            e = changed_of(rule, ex)
             if e is None or result.ok:
                 out.append(replace(result, changed_by_house=because(e)) if e else result)
             elif undeclared & set(e.causes):
                 out.append(replace(result, why=result.why + "; " + because(e) + ", which is not declared an "
                                    f"exception to {rule.id} nor its replacement"))
-            else:
+            elif not only_failures:
                 out.append(replace(result, ok=True, why="", changed_by_house=because(e)))
     return out

@@ -118,3 +118,61 @@ def test_a_publish_after_its_check_is_answered_from_the_check(tmp_path, monkeypa
     assert checked == [True, True] and again.diff["parameters"] == [] and again.diff["examples"] == []
     bad = set_parameter(draft, "kill.size", "halve")
     assert not hb.check("east-coast-limit", bad).ok and checked == [True, True, True]
+
+
+TRIAL = """\
+rulebook: trial
+extends: standard
+title: A room that caps a flop at four bets without saying what it overrides
+rules:
+  - id: trial.four-bets-cap-a-flop
+    title: Four bets cap a flop
+    cites: [HOUSE-TRIAL-1]
+    text: On the flop four bets are the cap.
+    when:
+      structure: fixed-limit
+      street: flop
+      players_dealt: {at_least: 3}
+      facing_bet: true
+      can_raise: false
+      said: false
+      chips_total: {missing: true}
+      current_bet: {at_least: "small_bet * 4"}
+    then: {ruling: capped-here, decides: limits, effects: {to_call: to_call}}
+    examples:
+      - name: a $20 flop bet, raised three times
+        incident: {game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}, button: 3,
+                   players: {1: 900, 2: 900, 3: 900}, street: flop, pot: 60,
+                   actions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: raise, to: 40},
+                             {seat: 3, action: raise, to: 60}, {seat: 1, action: raise, to: 80}],
+                   disputed: {seat: 2}}
+        expect: {ruling: capped-here, effects: {to_call: 40}}
+      - name: a $20 flop bet, raised twice
+        incident: {game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}, button: 3,
+                   players: {1: 900, 2: 900, 3: 900}, street: flop, pot: 60,
+                   actions: [{seat: 1, action: bet, to: 20}, {seat: 2, action: raise, to: 40},
+                             {seat: 3, action: raise, to: 60}],
+                   disputed: {seat: 1}}
+        expect: {fires: false}
+citations:
+  HOUSE-TRIAL-1: the room's posted limit rules, the cap
+"""
+
+
+def test_a_publish_s_failures_are_the_full_check_s_failing_outcomes(tmp_path):
+    """Without the diff only the failing examples' causes are worked out: the same failures, in the same
+    order with the same words, as the full outcomes' failing ones (here an undeclared override)."""
+    path = tmp_path / "trial.yaml"
+    path.write_text(TRIAL, encoding="utf-8")
+    book = load_house(path, standard_book())
+    engine = Engine(book)
+    base, base_engine = books.load()
+    try:
+        failing = house_outcomes(book, engine, base, base_engine, only_failures=True)
+        full = house_outcomes(book, engine, base, base_engine)
+    finally:
+        engine.close()
+    assert failing == [o for o in full if not o.ok]
+    assert failing and all("which is not declared an exception to raise-caps.cap-reached" in o.why
+                           for o in failing)
+    assert any(o.ok and o.changed_by_house for o in full)      # the changed ones that pass are no failure

@@ -307,7 +307,8 @@ def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = Non
     engine = Engine(book)
     try:
         base, base_engine = books.load()
-        outcomes = house_outcomes(book, engine, base, base_engine)
+        # without the diff (a publish), the causes are worked out for the failing examples only
+        outcomes = house_outcomes(book, engine, base, base_engine, only_failures=not with_diff)
         failures = [{"rule": o.rule, "example": o.example, "origin": str(o.origin), "why": o.why}
                     for o in outcomes if not o.ok]
         result = Check([], failures, warnings=warned)
