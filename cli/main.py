@@ -42,8 +42,9 @@ def cmd_rule(args) -> int:
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
-    if incident.house and not args.house:
-        book, engine = books.load(incident.house)   # rule_on checks it again under the house's values
+    ruled_by = books.book_for(incident, args.house)     # --house, else the incident's house (a name), else standard
+    if ruled_by != args.house:
+        book, engine = books.load(ruled_by)     # rule_on checks it again under the house's values
     try:   # one report per disputed act, in hand order (one act: one report, as always)
         reports = [rule_on(one, book, engine) for one in each_act(incident)]
     except ProblemsError as exc:
@@ -265,9 +266,9 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
     a.add_argument("--save", help="write the finished incident to this file")
     a.add_argument("--draft", help="keep the typed answers in this file (default: ask-draft.yaml in the user's "
                                    "data folder, or $RULINGS_DATA)")
-    d = a.add_mutually_exclusive_group()
-    d.add_argument("--resume", dest="resume", action="store_true", default=None, help="continue the saved draft")
-    d.add_argument("--fresh", dest="resume", action="store_false", help="start afresh (the draft is replaced)")
+    draft = a.add_mutually_exclusive_group()
+    draft.add_argument("--resume", dest="resume", action="store_true", default=None, help="continue the saved draft")
+    draft.add_argument("--fresh", dest="resume", action="store_false", help="start afresh (the draft is replaced)")
     a.set_defaults(run=cmd_ask)
     if service:
         from rulings.service.commands import add_commands   # serve, users: the ruling service

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.betting import Action
-from rulings.incident.model import Incident
+from rulings.incident.model import Incident, act_of
 
 WAGERS = ("bet", "raise", "complete")
 
@@ -27,7 +27,7 @@ def percent(part: int, whole: int) -> int:
 
 def act_facts(incident: Incident, f: dict[str, Any], actor: int | None) -> dict[str, Any]:
     """Every arithmetic fact of the disputed act that the two topics' rules read."""
-    d = incident.disputed
+    d = act_of(incident)
     out: dict[str, Any] = {}
     out.update(_table(incident, actor, f))
     out.update(_chips(incident, f))
@@ -58,10 +58,11 @@ def skipped_seats(incident: Incident, actor: int | None) -> set[int]:
 
     Empty for an act in turn, for no act (no words, no chips) and when the seat due is unknown.
     """
-    hand, seat = incident.hand, incident.disputed.seat
+    d = act_of(incident)
+    hand, seat = incident.hand, d.seat
     folded = {a.seat for st in hand.streets for a in st if a.kind == "fold"}
     order = [p.seat for p in hand.players if p.seat not in folded]
-    acted = incident.disputed.said is not None or bool(incident.disputed.motions)   # no words, no chips: no act
+    acted = d.said is not None or bool(d.motions)   # no words, no chips: no act
     if not acted or actor is None or actor == seat or actor not in order or seat not in order:
         return set()
     start, stop = order.index(actor), order.index(seat)
@@ -109,7 +110,7 @@ def _table(incident: Incident, actor: int | None, f: dict[str, Any]) -> dict[str
 
 
 def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
-    motions = incident.disputed.motions
+    motions = act_of(incident).motions
     chips = [c for m in motions for c in m]
     if not chips:
         return {}
@@ -132,7 +133,8 @@ def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
 
 def _words(f: dict[str, Any]) -> dict[str, Any]:
     """The raise the words name as a percent of a minimum raise (said_to itself: rulings/said.py)."""
-    kind, out = f.get("said_kind"), {}
+    kind = f.get("said_kind")
+    out: dict[str, Any] = {}
     if kind is None:
         return out
     increment = f["min_raise_to"] - f["current_bet"] if f.get("min_raise_to") is not None else 0
@@ -143,10 +145,11 @@ def _words(f: dict[str, Any]) -> dict[str, Any]:
 
 def _prior(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
     """TDA-2024-46: chips of an earlier bet still in front, and the act judged with them as one stack."""
-    prior = incident.disputed.prior_chips
+    d = act_of(incident)
+    prior = d.prior_chips
     if not prior or "chips_total" not in f:
         return {"prior_chips_total": 0, "prior_covers_call": False, "prior_pulled": "none"} if "chips_total" in f else {}
-    new = [c for m in incident.disputed.motions for c in m]
+    new = [c for m in d.motions for c in m]
     together = list(prior) + new
     total, bet = sum(together), f["current_bet"]
     increment = f["min_raise_to"] - bet if f.get("min_raise_to") is not None else 0

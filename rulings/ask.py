@@ -219,7 +219,7 @@ def build(texts: dict[str, str]) -> tuple[dict, dict[str, str]]:
 
 def _preview(values: dict) -> str:
     """What an answer reads as, in a few words (the terminal shows it while typing)."""
-    bits = []
+    bits: list[str] = []
     for path, value in values.items():
         if isinstance(value, dict) and path == "game":
             bits.extend(f"{k} {_show(v)}" for k, v in value.items())
@@ -574,15 +574,19 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
             data = doc.data
         else:
             data = gather(asker, state, out)
-        named = data.get("house") if isinstance(data, dict) and isinstance(data.get("house"), str) else None
-        book, engine = books.load(house or named)
+        named = books.book_for(data, house)     # --house, else the incident's house (a name)
+        if house is None and named is not None:
+            from rulings.rulebook.house import find_house
+            if find_house(named) is None:
+                named = None        # the reader refuses the incident's house (I104, with its line), as `rule` does
+        book, engine = books.load(named)
         consultation = Consultation(book, engine, incident or "<typed>")
         answers: dict[str, Any] = state.answers
         skipped: list[str] = state.skipped
         refused: dict | None = None       # the answers as they were at the last refusal
         while True:
             try:
-                step = consultation.step(doc if incident else data, answers, tuple(skipped))
+                step = consultation.step(doc if doc is not None else data, answers, tuple(skipped))   # doc: a file
             except ProblemsError as exc:
                 print(render_text(exc.problems), file=sys.stderr)
                 if incident:
@@ -596,7 +600,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                           "(your answers are kept: press Enter to keep one, or correct it)", file=out)
                 else:
                     print("\nthe incident as typed is refused; which answers should change?", file=out)
-                    again = _pick(asker, state, out)
+                    again = list(_pick(asker, state, out))
                 data = gather(asker, state, out, only=tuple(again))
                 continue
             if not step.questions:

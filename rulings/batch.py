@@ -38,7 +38,7 @@ def _house_book(house: str | None):
 def _rule(incident, house: str | None):
     from rulings import books
     from rulings.ruling import rule_on
-    book, engine = books.load(house or incident.house)
+    book, engine = books.load(books.book_for(incident, house))     # --house, else the incident's house
     return rule_on(incident, book, engine)
 
 

@@ -173,7 +173,7 @@ def _maker(cls: type, names: tuple[str, ...], plain: bool) -> Callable[..., Any]
             raise CacheError(f"the wrong fields for {cls.__name__}")
         if not plain:
             return cls(*values)
-        obj = _new(cls)   # what the dataclass's own __init__ would do, without its per-field calls
+        obj: Any = _new(cls)   # what the dataclass's own __init__ would do, without its per-field calls
         fields = obj.__dict__
         fields.update(zip(names, values))
         if lazy is not None and type(fields.get(lazy)) is bytes:   # decoded when first read (model.Rule)
@@ -830,7 +830,7 @@ def shipped_seed() -> tuple[list[tuple], list[str], list] | None:
     the code and catalogues that compile them are the copy's)."""
     ship = _shipped_file()
     seed = ship.get("seed") if ship is not None else None
-    if seed is None:
+    if ship is None or seed is None:
         return None
     data = _data_part(ship, "compiled")
     if type(data) is not list or len(data) != len(seed[0]):

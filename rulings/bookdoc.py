@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -149,7 +150,7 @@ def changes(book: Rulebook) -> dict:
     return {"rules": rules, "params": params}
 
 
-def sections(book: Rulebook, skip: set[str] = frozenset()) -> list[Section]:
+def sections(book: Rulebook, skip: AbstractSet[str] = frozenset()) -> list[Section]:
     """The book grouped by topic: parameters in plain words, then every rule in force in this room (but
     those in ``skip``: the room's own rules, which the book leads with)."""
     titles, by_file = _topic_titles(book)

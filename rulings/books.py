@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import threading
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 from rulings.catalogue import did_you_mean
 from rulings.engine import Engine
@@ -22,6 +22,27 @@ def is_path(house: str) -> bool:
     return "/" in house or "\\" in house or Path(house).suffix in (".yaml", ".yml")
 
 
+def book_for(incident: Any = None, named: str | None = None) -> str | None:
+    """Which book rules an incident: the one place that decides it, for the command line, batch, ask, the
+    service's API and the podium. The book the caller names (``--house``, a request's ``book``, the podium's
+    book) goes first; else the house the incident names (``house:``, a name, never a path); else the
+    standard book (None).
+
+    ``incident`` is the incident as data (a mapping), as a located document (``yamlsrc.Located``), as the
+    reader's ``Incident`` (its ``house``), or as YAML or JSON text, which is read here for its ``house:``
+    only (text that does not read names no house; the reader refuses it, with line and column, when ruled).
+    A ``house:`` that is not a name is left to the reader too (I104), never loaded.
+    """
+    if named:
+        return named
+    if isinstance(incident, str):
+        from rulings.yamlsrc import load_text
+        incident, _ = load_text(incident, "<incident>")
+    data = getattr(incident, "data", incident)      # a located document's data
+    house = data.get("house") if isinstance(data, dict) else getattr(incident, "house", None)
+    return house if isinstance(house, str) and house and not is_path(house) else None
+
+
 def house_path(house: str) -> Path:
     """A house book given on the command line: a path (relative to the working folder), or a name
     looked up in the house-book folders (rulebooks/houses/). A bare name never reads the working folder."""
@@ -31,8 +52,16 @@ def house_path(house: str) -> Path:
     return find_house(house) or house_dirs()[0] / f"{house}.yaml"
 
 
+@overload
+def load(house: str | None = None, compile: Literal[True] = True) -> tuple[Rulebook, Engine]: ...
+@overload
+def load(house: str | None = None, *, compile: bool) -> tuple[Rulebook, Engine | None]: ...
+
+
 def load(house: str | None = None, compile: bool = True) -> tuple[Rulebook, Engine | None]:
-    """The book in force (standard, or a house book over it) and, if asked, its compiled engine."""
+    """The book in force (standard, or a house book over it) and, if asked, its compiled engine (always
+    there when asked: one cached without it is compiled now; without asking, the engine is None unless
+    one is cached)."""
     key = str(house_path(house).resolve()) if house else "standard"
     with _LOCK:
         cached = _CACHE.get(key)

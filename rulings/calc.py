@@ -17,7 +17,7 @@ FIELDS = ("actor", "pot", "to_call", "current_bet", "last_full_raise", "min_rais
 
 def position_json(pos: Position) -> dict:
     """The documented calc contract (docs/calc.md); money in the game's units, exact."""
-    out = {"actor": pos.actor}
+    out: dict[str, Any] = {"actor": pos.actor}
     for name in FIELDS[1:]:
         value = getattr(pos, name)
         out[name] = None if value is None else major(value)
@@ -57,7 +57,7 @@ def position_text(pos: Position, setting: str, seat: int | None = None, waiting:
     if due:
         full = f"bets {m(due['bet_from'])} to {m(due['bet_to'])}" if big_bet and due["bet_to"] != due["bet_from"] \
             else f"{'bets' if big_bet else 'completes to'} {m(due['bet_from'])}"
-        to_act = f"{due['seat']} (the bring-in: brings it in for {m(due['amount'])} or {full})"
+        to_act: int | str = f"{due['seat']} (the bring-in: brings it in for {m(due['amount'])} or {full})"
     else:
         to_act = pos.actor if pos.actor is not None else "the bring-in, not yet made (rulings rule names the seat " \
             "from the upcards)" if waiting else "(street complete)"

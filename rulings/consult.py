@@ -49,6 +49,9 @@ def allowed(fact: Fact) -> tuple[Any, ...]:
 
 
 def _path(fact: Fact) -> tuple[str, ...]:
+    """Where an askable fact is written in the incident (``askable``: every one has its source)."""
+    if fact.source is None:
+        raise ValueError(f"the fact {fact.name} is written nowhere in an incident: it cannot be asked")
     return tuple(fact.source.split("."))
 
 
@@ -298,8 +301,7 @@ class Consultation:
                 for q in one.questions:
                     fact = cat.get(q.get("fact") or "")
                     if fact is not None and askable(fact):
-                        key = (fact.name, n if per_act(fact) else None)
-                        asked.setdefault(key, q)
+                        asked.setdefault((fact.name, n if per_act(fact) else None), q)
             for n, path in enumerate(paths, 1):
                 for name, fact in cat.items():
                     if not askable(fact) or not per_act(fact):
@@ -331,12 +333,12 @@ class Consultation:
                 continue
             if cat[name].premise_fails(reports[(act or 1) - 1].facts):   # "missed the raise" with no raise made
                 continue
-            q = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own, everything)
-            if q is not None and q.pop("_also", False):
-                also.append({"fact": name, "question": q["question"], "key": q["key"], "rules": q["rules"],
-                             **({"act": act} if act is not None else {})})
-            elif q is not None:
-                questions.append(q)
+            question = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own, everything)
+            if question is not None and question.pop("_also", False):
+                also.append({"fact": name, "question": question["question"], "key": question["key"],
+                             "rules": question["rules"], **({"act": act} if act is not None else {})})
+            elif question is not None:
+                questions.append(question)
         # a rule's own question first, then one where leaving it out matches no answer (it decides),
         # then the one whose answers split the rulings most
         questions.sort(key=lambda q: (q.pop("_rule_asked"), q.pop("_now_is_an_answer"), -q.pop("_distinct"),

@@ -306,7 +306,8 @@ def _number(tokens: list[str], i: int, currency: bool, carry: int, ctx: Context)
     j += unit
     said = " ".join(_SHOW.get(t, t) for t in tokens[i:j])
     try:
-        total, top, compound, scales, seg = Decimal(0), None, False, [], []
+        total, top, compound, scales = Decimal(0), None, False, []
+        seg: list = []   # the words of the segment being read (as ``words``)
         for w in words:
             if w in _SCALES:
                 if top is not None and _SCALES[w] >= top:
@@ -502,7 +503,7 @@ def _finish(part: _Part, call_raise: bool) -> Declaration:
             raise _Ask(f"'{g.amount.said if g.amount else 'more'}' more than what? No action word was said; "
                        "was it a raise?")
         raise _Ask(f"'{g.word}' with 'by'/'to' but no amount; how much did the player say?")
-    if g.kind == "amount" and g.mode == "by":
+    if g.kind == "amount" and g.mode == "by" and g.amount is not None:   # not None: refused just above
         raise _Ask(f"'{g.amount.said}' more than what? No action word was said; was it a raise?")
     if g.amount and g.amount.minor == 0:
         raise _Ask(f"The amount '{g.amount.said}' is zero; what did the player declare?")

@@ -12,7 +12,7 @@ from rulings.examples import Outcome, _shown, judged
 from rulings.incident import incident_from_data
 from rulings.money import show
 from rulings.problems import ProblemsError
-from rulings.rulebook.model import Example, Parameter, Rule, Rulebook, shown
+from rulings.rulebook.model import NOWHERE, Example, Parameter, Rule, Rulebook, shown
 from rulings.ruling import Report, rule_on
 
 SETTINGS = ("cash", "tournament")
@@ -325,7 +325,7 @@ def _setting_and_params(book: Rulebook, against: Rulebook, ex: Example) -> tuple
 def same_rule(a: Rule, b: Rule) -> bool:
     """Two rules equal but for where they were written (a draft read from another file changes no rule)."""
     def bare(r: Rule) -> Rule:
-        return replace(r, origin=None, examples=tuple(replace(e, origin=None) for e in r.examples))
+        return replace(r, origin=NOWHERE, examples=tuple(replace(e, origin=NOWHERE) for e in r.examples))
     return bare(a) == bare(b)
 
 

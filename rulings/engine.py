@@ -31,6 +31,7 @@ import threading
 import weakref
 from pathlib import Path
 from dataclasses import dataclass, field
+from collections.abc import Callable, Set as AbstractSet
 from typing import Any
 
 from rulings._durable import durable_rules_engine
@@ -447,9 +448,10 @@ def required(rule: Rule) -> set[str]:
         if isinstance(node, nodes.Name) and not guarded:
             out.add(node.name)
         if isinstance(node, nodes.Filter) and node.name == "default":
-            walk(node.node, True)
-            for child in node.args:
-                walk(child, guarded)
+            if node.node is not None:   # None only in a filter block, which an expression has not
+                walk(node.node, True)
+            for arg in node.args:
+                walk(arg, guarded)
             return
         for child in node.iter_child_nodes():
             walk(child, guarded)
@@ -528,12 +530,12 @@ def shipped_entries(rules: list[Rule], got: tuple[list[tuple], list[str], list])
             their_flags.setdefault(then.ruling, []).append(f"f__{i}")
     out: list = []
     for r in rules:
-        i = at.get(r.id)
-        if i is not None:
-            _, _, when, then = theirs[i]
+        k = at.get(r.id)
+        if k is not None:
+            _, _, when, then = theirs[k]
             if ((r.when is when or r.when == when) and (r.then is then or r.then == then)
                     and all(mine_flags.get(t) == their_flags.get(t) for t in ruled_tested(r.when))):
-                out.append(data[i])
+                out.append(data[k])
                 continue
         out.append(None)
     return out
@@ -682,7 +684,7 @@ class _Part:
                 return True
         return False
 
-    def compiled_check(self):
+    def compiled_check(self) -> Callable[..., bool]:
         """``may_match`` as generated Python: one line per rule, every constant (field names included) a
         name in the function's own namespace, never text in its source."""
         names: dict[tuple[type, Any], str] = {}
@@ -735,7 +737,8 @@ def _tree(node: nodes.Node) -> list:
     if isinstance(node, nodes.Name):
         return ["name", node.name]
     if isinstance(node, nodes.Getattr):
-        path, root = [], node
+        path: list[str] = []
+        root: nodes.Node = node
         while isinstance(root, nodes.Getattr):
             path.append(root.attr)
             root = root.node
@@ -1068,7 +1071,7 @@ class Engine:
                 "param_field": {k: f for k in self.book.parameters if (f := field_name("param." + k)) in fields},
                 "parts": parts}
 
-    def _apply(self, rules: list[Rule], form: dict, eager: bool, taken: set[str] = frozenset()) -> None:
+    def _apply(self, rules: list[Rule], form: dict, eager: bool, taken: AbstractSet[str] = frozenset()) -> None:
         """The engine from its compiled form: the agenda's rules and the rulesets, registered with durable-rules
         now (``eager``: a form just compiled, kept only once durable-rules has taken all of it; but for a
         ruleset whose document is in ``taken``, which it took before) or when first posted to (a kept form,
@@ -1156,10 +1159,10 @@ class Engine:
             members = keyed[gate_key]
             chunk: list[int] = []
             fields: set[str] = set()
-            for i in members + [None]:
-                if i is not None and len(chunk) < part_rules and len(fields | rule_fields[i]) <= PART_FIELDS:
-                    chunk.append(i)
-                    fields |= rule_fields[i]
+            for one in members + [None]:
+                if one is not None and len(chunk) < part_rules and len(fields | rule_fields[one]) <= PART_FIELDS:
+                    chunk.append(one)
+                    fields |= rule_fields[one]
                     continue
                 if chunk:
                     g: dict[str, Any] = {gate: None for gate in gates}
@@ -1173,11 +1176,11 @@ class Engine:
                             allowed = _gate(rules[j].when, gate, tuple(cat[gate].values))
                             g[gate] = None if allowed is None or g[gate] is None else g[gate] | allowed
                     parts.append(_Part(f"{self.name}p{len(parts)}", sorted(chunk), fields, g))
-                if i is not None:
-                    if len(rule_fields[i]) > PART_FIELDS:
-                        raise EngineError(f"rule {rules[i].id} tests {len(rule_fields[i])} fields; "
+                if one is not None:
+                    if len(rule_fields[one]) > PART_FIELDS:
+                        raise EngineError(f"rule {rules[one].id} tests {len(rule_fields[one])} fields; "
                                           f"the engine holds at most {PART_FIELDS}")
-                    chunk, fields = [i], set(rule_fields[i])
+                    chunk, fields = [one], set(rule_fields[one])
         return parts
 
     def _depth(self, rule: Rule) -> int:
@@ -1215,17 +1218,17 @@ class Engine:
             chain += [x for x in chains[key] if x not in chain]
         chain.append(r.rule.id)
         facts = run.facts
-        key = None
+        memo_key: tuple | None = None
         effects, derive, template = r.parts()
         if memo is not None and r.costly:   # what a firing gives depends only on the facts its expressions name
             uses = self._uses[r.index]
             if uses is not None:
-                key = (r.index,) + tuple((v.__class__, v) for v in (facts.get(n, memo) for n in uses))
+                memo_key = (r.index,) + tuple((v.__class__, v) for v in (facts.get(n, memo) for n in uses))
                 try:
-                    hash(key)
+                    hash(memo_key)
                 except TypeError:
-                    key = None
-        got = memo.fires.get(key) if key is not None else None   # type: ignore[union-attr]
+                    memo_key = None
+        got = memo.fires.get(memo_key) if memo is not None and memo_key is not None else None
         if got is not None:
             values, derived, sentence = dict(got[0]), dict(got[1]), got[2]
         else:
@@ -1237,8 +1240,8 @@ class Engine:
                 ctx = {n: facts[n] for n in uses if n in facts} if uses is not None else dict(facts)
                 ctx.update(param=facts["param"], effect=values, rule=r.rule.id)
                 sentence = template.render(ctx)
-            if key is not None:
-                memo.fires[key] = (dict(values), dict(derived), sentence)   # type: ignore[union-attr]
+            if memo is not None and memo_key is not None:
+                memo.fires[memo_key] = (dict(values), dict(derived), sentence)
         run.fired.append(Fired(r.rule, chain, values, derived, sentence))
         changed: dict[str, Any] = {}
         for k, v in derived.items():

@@ -91,7 +91,7 @@ def _walk(node: nodes.Node, allowed: tuple, problems: list[str]) -> None:
     if isinstance(node, nodes.Getattr):
         if node.attr.startswith("_"):
             problems.append(f"the attribute '{node.attr}' is not allowed")
-        root = node
+        root: nodes.Node = node
         while isinstance(root, nodes.Getattr):
             root = root.node
         if not (isinstance(root, nodes.Name) and root.name in ("param", "effect")):
@@ -386,7 +386,8 @@ def to_durable(text: str | int, field_name: Callable[[str], str]) -> Any:
         if isinstance(node, nodes.Name):
             return {"$m": field_name(node.name)}
         if isinstance(node, nodes.Getattr):
-            parts, root = [], node
+            parts: list[str] = []
+            root: nodes.Node = node
             while isinstance(root, nodes.Getattr):
                 parts.append(root.attr)
                 root = root.node

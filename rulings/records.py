@@ -131,7 +131,7 @@ def filled(cls: type, values: dict[str, Any]) -> Any:
         _FIELDS[cls] = names
     if values.keys() != names:
         raise TypeError(f"{cls.__name__} takes the fields {', '.join(sorted(names))}")
-    obj = object.__new__(cls)
+    obj: Any = object.__new__(cls)
     obj.__dict__.update(values)
     return obj
 

@@ -21,7 +21,7 @@ from rulings.betting import side_pots
 from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table, told_pots
-from rulings.incident.model import Incident
+from rulings.incident.model import Incident, act_of
 from rulings.money import show
 from rulings.records import evolve
 
@@ -99,8 +99,9 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
     if nxt is not None:
         out["next_seat"] = nxt
         out["next_committed"] = table.committed[nxt]
-        if table.behind[nxt] is not None:
-            out["next_all_in_to"] = table.committed[nxt] + table.behind[nxt]
+        behind = table.behind[nxt]
+        if behind is not None:
+            out["next_all_in_to"] = table.committed[nxt] + behind
     if not table.big_bet:
         out["cap_heads_up"] = table.heads_up()
         out["cap_heads_up_at_start"] = table.began_heads_up
@@ -168,7 +169,7 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
             parts.append(f"{verb} to {m(low)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
         elif low is not None and high is None:
             parts.append(f"{verb} to {m(low)} or more")
-        elif low is not None:
+        elif low is not None and high is not None:
             parts.append(f"{verb} to {m(low)} up to {m(high)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
@@ -348,7 +349,7 @@ def said_straddle_act(incident: Incident, amount: int | None) -> Incident | None
         grown = evolve(hand, straddles=hand.straddles + (to,))
     else:   # the blinds the table posts by itself, written out when the hand lists no posts (a post then follows)
         stacks = {p.seat: p.stack for p in hand.players}
-        blinds = tuple(Action(seat, "post", blind if stacks[seat] is None else min(blind, stacks[seat]))
+        blinds = tuple(Action(seat, "post", _at_most(blind, stacks[seat]))
                        for seat, blind in zip(order[:2], (hand.game.small_blind, hand.game.big_blind)) if blind > 0)
         grown = evolve(hand, streets=((hand.streets[0] or blinds) + (Action(d.seat, "post", to),),))
     if (d.seat, to) not in _straddle_posts(grown):
@@ -382,6 +383,16 @@ def without_straddles(incident: Incident, seat: int) -> Incident | None:
     return evolve(incident, hand=bare(hand), whole_hand=None if whole is None or not whole.streets else bare(whole))
 
 
+def _at_most(amount: int, stack: int | None) -> int:
+    """An amount capped by a stack (a stack not given caps nothing)."""
+    return amount if stack is None else min(amount, stack)
+
+
+def _more_than(stack: int | None, amount: int) -> bool:
+    """Whether a stack is above an amount (a stack not given counts as above: chips to act with)."""
+    return stack is None or stack > amount
+
+
 def card_order(card: str, ace_low: bool) -> tuple[int, int]:
     """A card's place for choosing the stud bring-in: by rank (the ace high, or low in razz), then by suit,
     clubs lowest and spades highest (the suit order of RRP-TIE-SUITS)."""
@@ -412,7 +423,7 @@ def bring_in_due_seat(incident: Incident) -> int | None:
         return None
     stacks = {p.seat: p.stack for p in hand.players}
     ante, i = hand.game.ante, order.index(weakest)
-    return next((s for s in order[i:] + order[:i] if stacks[s] is None or stacks[s] > ante), None)
+    return next((s for s in order[i:] + order[:i] if _more_than(stacks[s], ante)), None)
 
 
 def _upcards(incident: Incident) -> dict[str, Any]:
@@ -445,11 +456,12 @@ def _upcards(incident: Incident) -> dict[str, Any]:
         out["exposed_downcard_seat"] = incident.exposed_downcard
     stacks = {p.seat: p.stack for p in incident.hand.players}
     ante = incident.hand.game.ante
-    if ante and stacks.get(low) is not None and stacks[low] <= ante:
+    low_stack = stacks.get(low)
+    if ante and low_stack is not None and low_stack <= ante:
         out["low_card_all_in"] = True         # the ante took every chip he had
         order = [p.seat for p in incident.hand.players]
         i = order.index(low)
-        nxt = next((s for s in order[i + 1:] + order[:i] if stacks[s] is None or stacks[s] > ante), None)
+        nxt = next((s for s in order[i + 1:] + order[:i] if _more_than(stacks[s], ante)), None)
         if nxt is not None:
             out["low_card_next_seat"] = nxt
     elif low in stacks:
@@ -471,7 +483,7 @@ def _small_chips(incident: Incident) -> dict[str, Any]:
     makes whole units of that blind (RRP-NL-13: such chips may play only in quantity)."""
     game = incident.hand.game
     unit = game.small_blind or game.bring_in
-    chips = [c for m in incident.disputed.motions for c in m]
+    chips = [c for m in act_of(incident).motions for c in m]
     if not unit or not chips:
         return {}
     small = sum(c for c in chips if c < unit)

@@ -118,12 +118,12 @@ def _within(decides: str) -> list[str]:
     out: list[str] = []
     spec = matters()[0]
     seen = set()
-    while decides not in seen:
-        seen.add(decides)
-        decides = (spec.get(decides) or {}).get("within")
-        if decides is None:
-            break
-        out.append(decides)
+    matter: str | None = decides
+    while matter is not None and matter not in seen:
+        seen.add(matter)
+        matter = (spec.get(matter) or {}).get("within")
+        if matter is not None:
+            out.append(matter)
     return out
 
 
@@ -182,7 +182,7 @@ def param_values(book: Rulebook, setting: str, overrides: dict[str, Any]) -> Par
     return out
 
 
-def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, str]] | None = None
+def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | None, str | None]] | None = None
             ) -> tuple[list[Ruling], list[Ruling], list[list[str]]]:
     """Pick one ruling in force per matter; every other is overridden, with the reason.
 
@@ -304,7 +304,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str, st
     final.sort(key=weights.__getitem__, reverse=True)   # the most specific ruling first: the one the floor was called over
     # grounds come from the reading of the act (the first stratum): a check of the decided wager builds on
     # the wager it checks by construction (its chain starts from it) and does not stand on its derivation
-    beaten = {r: w for r, (w, _) in settled.items()} if settled is not None else \
+    beaten: dict[str, str | None] = {r: w for r, (w, _) in settled.items()} if settled is not None else \
         {o.rule: o.overridden_by for o in overridden if o.overridden_by}
     _grounds(book, [items[i][0] for i in final], beaten)
     return [items[i][0] for i in final], overridden, conflicts

@@ -12,7 +12,7 @@ from collections import ChainMap
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rulings.incident.model import Incident
+from rulings.incident.model import Incident, act_of
 
 if TYPE_CHECKING:   # the parser itself is imported when an incident has words (a cold start without needs none)
     from rulings.declaration import Context, Declaration, Unclear
@@ -56,7 +56,11 @@ def _bare(d: Declaration, f: dict[str, Any], ctx: Context) -> int | None:
     if not d.bare_number or literal is None or not f.get("big_blind") or literal >= f["big_blind"]:
         return None
     ceiling = f["committed"] + f["stack"] if f.get("stack") is not None else None
-    readings = [r for r in bare_readings(literal, ctx.cents, ctx.unit) if ceiling is None or r <= ceiling] or [ceiling]
+    readings = [r for r in bare_readings(literal, ctx.cents, ctx.unit) if ceiling is None or r <= ceiling]
+    if not readings:
+        if ceiling is None:   # no reading the game's chips can make (a $3 unit, "five"), no stack to cap it:
+            return None       # the number is not read as another amount; it stands as said
+        readings = [ceiling]  # every reading is above what he has: all of it
     if f.get("pot") is None:
         return None      # the pot is not known: the reading it decides is unknown (the report asks the pot)
     fitting = [r for r in readings if r <= f["pot"]]
@@ -126,7 +130,7 @@ def straddle_words(incident: Incident, params: dict[str, Any]) -> Declaration | 
 
 def said_facts(incident: Incident, f: dict[str, Any], params: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The said_* facts of the disputed act, or the question the words raise."""
-    text = incident.disputed.said
+    text = act_of(incident).said
     if text is None:
         return {"said": False}, None
     from rulings.declaration import Unclear

@@ -14,7 +14,7 @@ from rulings.betting import Hand
 from rulings.hand_facts import hand_facts
 from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.hand_says import completed
-from rulings.incident.model import Incident
+from rulings.incident.model import Incident, act_of
 from rulings.kill import kill_facts
 from rulings.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
@@ -169,7 +169,8 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
         if seat is not None:
             _ask_amounts(incident, reached, seat, sit)
             return
-    if seat is None:
+    d = incident.disputed
+    if seat is None or d is None:   # the seat is the disputed act's: both are given or neither
         return
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
@@ -185,11 +186,11 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
         f["actions_since"] = len(seen)
         f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
-    if f.get("in_turn") is False and (incident.disputed.said is not None or incident.disputed.motions):
+    if f.get("in_turn") is False and (d.said is not None or d.motions):
         # TDA 2024 rules 53-B and 36: the act out of turn is itself one of the actions counted
         run(_out_of_turn_counts, incident, f, seen, may_add=())
-    if incident.disputed.based_on_count is not None:
-        f["bet_from_count"] = incident.disputed.based_on_count
+    if d.based_on_count is not None:
+        f["bet_from_count"] = d.based_on_count
     run(act_facts, incident, f, actor)
     if f.get("out_of_turn_changed"):   # the options he has when the action comes back to him
         run(out_of_turn_return, incident, bparams, skipped_seats(incident, actor))
@@ -204,7 +205,7 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
 
 
 def _out_of_turn_counts(incident: Incident, f: dict, seen: list) -> None:
-    own_chips = bool(incident.disputed.motions) or f.get("said_kind") in OOT_CHIP_WORDS
+    own_chips = bool(act_of(incident).motions) or f.get("said_kind") in OOT_CHIP_WORDS
     f["out_of_turn_actions"] = 1 + len(seen)
     f["out_of_turn_chip_actions"] = int(own_chips) + sum(1 for a in seen if a.kind in CHIP_KINDS)
 
@@ -245,7 +246,7 @@ def _preflop_facts(hand: Hand) -> dict[str, Any]:
 
 
 def _chips(incident: Incident, f: dict) -> None:
-    motions = incident.disputed.motions
+    motions = act_of(incident).motions
     chips = [c for m in motions for c in m]
     if not chips:
         return

@@ -266,7 +266,7 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) ->
     doc = incident.source
     data = doc.data if doc is not None else None
     proc = data.get("procedure") if isinstance(data, dict) else None
-    if not isinstance(proc, dict):
+    if not isinstance(data, dict) or not isinstance(proc, dict):
         return []
     out = []
     for name, fact in facts().items():

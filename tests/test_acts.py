@@ -72,3 +72,16 @@ def test_tda_2024_49_count_answer_against_the_real_bet():
               disputed={"seat": 2, "said": "call", "chips": [1000, 1000, 1000, 500],
                         "count_asked": True, "count_answer": 3500})
     assert f["count_wrong"] is True and f["chips_short"] == 200000
+
+
+def test_tda_2024_57_bare_number_with_no_reading_the_chips_can_make():
+    # $3/$6 with a $3 unit: "five" read as 50, 500, ... is never a multiple of $3. Stacks not given, it has no
+    # reading and stands as said (it once read a missing stack as a reading and crashed); with a $90 stack every
+    # reading is above it, and the reading is all of it.
+    game = {"structure": "no-limit", "setting": "cash", "blinds": [3, 6], "betting_unit": 3}
+    base = dict(game=game, button=3, street="flop", pot=18, actions=[{"seat": 1, "action": "bet", "to": 6}],
+                disputed={"seat": 2, "said": "raise five"})
+    f = facts(**base, players=[1, 2, 3])
+    assert "said_bare_reading" not in f and f["said_amount_to"] == 500
+    f = facts(**base, players={1: 90, 2: 90, 3: 90})
+    assert (f["said_bare_reading"], f["said_amount_to"]) == (9000, 9000)

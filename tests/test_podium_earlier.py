@@ -163,3 +163,35 @@ def test_in_chromium_a_new_consultation_shows_the_earlier_shifts_rulings_beside_
     page.wait_for_url(f"{server.url}/podium/log/{ids['c']}")
     assert [" ".join(t.split())[:len(f"#{ids['b']}")] for t in
             page.locator("li.earlier-ruling").all_inner_texts()] == [f"#{ids['b']}", f"#{ids['a']}"]
+
+
+def test_the_kill_page_shows_the_rooms_earlier_kill_rulings_beside_its_own(svc):
+    """The kill page, as the floor page and a log entry: beside the kill for the next hand, the room's earlier
+    rulings by the same rule on the same matter (who, when, which table), never another room's, and never the
+    ruling shown beside itself. RRP-KILL-INTRO: two pots in a row at $20/$40, a $40 kill."""
+    acct = accounts_of(svc)
+    fiona, otto = _client(svc, "fiona", "floor-pass-1"), _client(svc, "otto", "other-room-1")
+
+    def two_pots(c, table: str):
+        for amount in ("120", "90"):
+            r = c.post("/podium/kill", data={"table": table, "w-3": "1", "amount": amount, "go": "pot"})
+            assert r.status_code == 200 and r.url.path == "/podium/kill", r.text
+        found = svc.log.search({"table": table, "kind": "ruling"}, acct["manny"])["entries"]
+        return r.text, found[0]
+
+    page, k1 = two_pots(fiona, "K1")
+    assert "kill-pots.two-in-a-row" in k1["rules"] and "must kill the next one: a $40 kill blind" in page
+    assert _beside(page) == [] and "No earlier ruling in this room" in page       # the first: itself not listed
+    two_pots(otto, "K1")                                                           # riverside's table K1
+    page, k2 = two_pots(fiona, "K2")
+    shown = _beside(page)
+    # beside each of its two rulings (the kill; where the killer acts) its own list: K1's, never riverside's or
+    # this table's own ruling
+    assert [i for i, _ in shown] == [k1["id"], k1["id"]]
+    assert shown[1][1].endswith("The killer acts in his normal turn, right after the player on his right. — no "
+                                "decision recorded.")
+    assert shown[0][1].startswith(f"#{k1['id']} {k1['at'][:10]} ") and ", fiona, table K1: Seat 3 has won two " \
+        "pots in a row and must kill the next one" in shown[0][1]
+    page, _ = two_pots(fiona, "K3")
+    assert [i for i, _ in _beside(page)] == [k2["id"], k1["id"]] * 2      # newest first
+    assert [i for i, _ in _beside(fiona.get("/podium/kill", params={"table": "K2"}).text)] == [k1["id"]] * 2

@@ -8,7 +8,7 @@ with __import__("warnings").catch_warnings():    # starlette asks for httpx2, wh
     __import__("warnings").simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from service_support import PASSWORDS, count_entries, form_client, make_service
+from service_support import BACKENDS, PASSWORDS, count_entries, form_client, make_service
 
 OVERCHIP = {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "sb": "1", "bb": "2",
             "in-1": "1", "in-2": "1", "in-3": "1", "button": "3", "street": "flop", "pot": "80", "d_seat": "1",
@@ -121,6 +121,43 @@ def test_the_overchip_is_recorded_and_a_departure_needs_a_reason(svc):
     r = c.post("/podium/decision", data={"entry": entry, "decision": "followed"})
     assert r.url.path == f"/podium/log/{entry}" and "followed (fiona" in r.text
     assert count_entries(svc) == 2
+
+
+@pytest.fixture(params=BACKENDS)
+def both(request, tmp_path):
+    s = make_service(tmp_path, request.param)
+    yield s
+    s.close()
+
+
+def test_the_floor_page_rules_once_and_records_the_ruling_it_shows(both, monkeypatch):
+    """One POST, one ruling: the consultation step the page shows is the one written to the log (it was ruled
+    a second time to record it). Counted at the consultation's two ways in (a step, a bare ruling)."""
+    from rulings.consult import Consultation
+    calls: list[str] = []
+    for name in ("step", "rule"):
+        def counted(self, *args, _real=getattr(Consultation, name), _name=name, **kwargs):
+            calls.append(_name)
+            return _real(self, *args, **kwargs)
+        monkeypatch.setattr(Consultation, name, counted)
+    c = client(both, "fiona")
+    calls.clear()
+    r = c.post("/podium", data=dict(OVERCHIP, rid="once-1"))
+    assert r.status_code == 200 and calls == ["step"]
+    entry = both.log.get(int(re.search(r'name="entry" value="(\d+)"', r.text)[1]))
+    said = [x["sentence"] for x in entry["report"]["rulings"]]
+    assert said[0] == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."   # RRP-PL-6
+    assert all(__import__("html").escape(x, quote=True) in r.text for x in said)
+    assert entry["outcome"] == "ruled" and entry["report"]["rulings"][0]["effects"] == {"wager_to": 80,
+                                                                                        "returned": 420}
+    assert [t["step"] for t in entry["trail"]] == [1] and entry["trail"][0]["rules"] == entry["rules"]
+    calls.clear()
+    again = c.post("/podium", data=dict(OVERCHIP, rid="once-1"))      # a reload: shown again, not recorded twice
+    assert calls == ["step"] and count_entries(both) == 1
+    assert re.search(r'name="entry" value="(\d+)"', again.text)[1] == str(entry["id"])
+    calls.clear()
+    asking = dict(OVERCHIP, d_chips="", d_said="bet 500", street="turn", go="")    # a question first: no record
+    assert c.post("/podium", data=asking).status_code == 200 and calls == ["step"] and count_entries(both) == 1
 
 
 def test_a_floor_account_of_another_room_cannot_open_the_entry(svc):

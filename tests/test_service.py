@@ -401,3 +401,43 @@ def test_serve_refuses_a_database_it_cannot_reach_in_one_line(tmp_path, capsys):
     assert main(["serve", "--database", f"postgresql://nobody@/nodb?host={missing}", "--port", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rulings: cannot open the database: OperationalError") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_date_filter_counts_the_rooms_days_not_utc_days(tmp_path, backend):
+    """A room in America/New_York (EST, UTC-5 in December) and riverside in America/Los_Angeles (PST, UTC-8): a
+    ruling at 23:30 EST on 1 December is stored 04:30 UTC on the 2nd and belongs to the 1st; one at midnight
+    EST belongs to the 2nd. The API's search and export and the podium's log page count days alike."""
+    import re
+    from service_support import accounts_of, form_client, logged_at
+    from rulings.service.app import create_app
+    svc = make_service(tmp_path, backend, time_zone="America/New_York",
+                       room_zones={"riverside": "America/Los_Angeles"})
+    try:
+        acct = accounts_of(svc)
+        at = {"nov30_late": "2026-12-01T04:59:59.999999Z", "dec1_midnight": "2026-12-01T05:00:00.000000Z",
+              "dec1_late": "2026-12-02T04:30:00.000000Z", "dec2_midnight": "2026-12-02T05:00:00.000000Z"}
+        ids = {name: logged_at(svc, acct["fiona"], overchip(), when, "3") for name, when in at.items()}
+        ids["riverside"] = logged_at(svc, acct["otto"], overchip(), "2026-12-02T07:30:00.000000Z", "1")  # 23:30 PST
+        with TestClient(create_app(service=svc), raise_server_exceptions=False) as client:
+            floor, manager, other = login(client, "fiona"), login(client, "manny"), login(client, "otto")
+            found = lambda query, who: [e["id"] for e in client.get("/api/log?" + query, headers=who).json()["entries"]]  # noqa: E731
+            dec1 = "date_from=2026-12-01&date_to=2026-12-01"
+            assert found(dec1, floor) == [ids["dec1_late"], ids["dec1_midnight"]]       # UTC days: nov30_late, not dec1_late
+            assert found("date_from=2026-12-02", floor) == [ids["dec2_midnight"]]
+            assert found("date_to=2026-11-30", floor) == [ids["nov30_late"]]
+            assert found(dec1, other) == [ids["riverside"]]                              # 07:30 UTC is 23:30 in LA
+            assert found(dec1 + "&room=riverside", manager) == [ids["riverside"]]
+            assert found(dec1 + "&room=main", manager) == [ids["dec1_late"], ids["dec1_midnight"]]
+            assert found(dec1, manager) == [ids["riverside"], ids["dec1_late"], ids["dec1_midnight"]]  # each room's clock
+            exported = client.get("/api/log/export?format=csv&" + dec1, headers=floor).text
+            assert [int(row["id"]) for row in csv.DictReader(io.StringIO(exported))] == [ids["dec1_midnight"],
+                                                                                          ids["dec1_late"]]
+        page = form_client(create_app(service=svc))
+        page.post("/podium/login", data={"username": "fiona", "password": PASSWORDS["fiona"], "next": "/podium"})
+        listed = page.get("/podium/log", params={"date_from": "2026-12-01", "date_to": "2026-12-01"}).text
+        assert re.findall(r'aria-label="Open ruling (\d+)"', listed) == [str(ids["dec1_late"]),
+                                                                        str(ids["dec1_midnight"])]
+        assert "2026-12-01 23:30 EST" in listed and "2026-12-01 00:00 EST" in listed
+    finally:
+        svc.close()

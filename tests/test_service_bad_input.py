@@ -78,8 +78,13 @@ def test_unknown_book_and_answers_not_allowed(env):
     client, svc = env
     err = _error(_post(client, "/api/rule", {"incident": overchip(), "book": "east-coast-limt"}), 404, "not_found")
     assert "east-coast-limit" in err["problems"][0]["hint"]                # did you mean
-    err = _error(_post(client, "/api/rule", {"incident": {**overchip(), "house": "../../etc/passwd"}}),
-                 404, "not_found")
+    # a house given as a path is never read: the reader refuses it (I104 at house), as `rulings rule` does,
+    # whether the incident comes as an object or as text (books.book_for names only houses, never paths)
+    for sent in ({**overchip(), "house": "../../etc/passwd"}, json.dumps({**overchip(), "house": "../../etc/passwd"})):
+        err = _error(_post(client, "/api/rule", {"incident": sent}), 422, "incident")
+        assert [(p["code"], p["path"]) for p in err["problems"]] == [("I104", ["house"])]
+    err = _error(_post(client, "/api/rule", {"incident": {**overchip(), "house": "east-coast-limt"}}), 404, "not_found")
+    assert "east-coast-limit" in err["problems"][0]["hint"]                # a house name: did you mean
     err = _error(_post(client, "/api/consult", {"incident": overchip(),
                                                 "answers": {"released": "perhaps", "noticed": "tomorrow"}}),
                  422, "answer")

@@ -139,7 +139,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
                         continue
                 # A wager: the quote's window is already capped at the seat's all-in total, and a seat
                 # that may raise faces the current bet (another seat can act).
-                elif can_raise and to is not None and table.current_bet < to and low <= to \
+                elif can_raise and to is not None and low is not None and table.current_bet < to and low <= to \
                         and (high is None or to <= high):
                     yield index, action, _snapshot(table, seat, quote)
                     table.wager(seat, to)
@@ -158,18 +158,20 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
             if index == stop:
                 yield index, action, table, None, None
                 return
-            move, quote = _move(table, index, action, street, quiet)
+            move, quoted = _move(table, index, action, street, quiet)
             if seen:
                 # _move has let the action through only from the seat due, the seat opening a stud
                 # street or a poster, so that seat is the actor and the quote _move made is its own.
-                yield index, action, _position(table, action.seat, action.seat, quote)
+                yield index, action, _position(table, action.seat, action.seat, quoted)
             else:
-                yield index, action, table, move, quote
+                yield index, action, table, move, quoted
             if move == "post":
-                table.put(seat, action.to)
-                posts.append((seat, action.to))
+                posted = action.to
+                assert posted is not None   # _post refuses a post without its street total
+                table.put(seat, posted)
+                posts.append((seat, posted))
             else:
-                table.play(seat, move, action.to, None if quote is None else quote[0])
+                table.play(seat, move, action.to, None if quoted is None else quoted[0])
             index += 1
         if table.posting:
             table.open_first(posts)
@@ -220,15 +222,17 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
             raise _refused(index, seat, f"a call by seat {seat} goes to {_m(call_to)}, not {_m(action.to)}",
                        _options(table, seat, quote or quote_for(table, seat)))
         return "call", quote
+    assert quote is not None   # only a fold, check or call goes unquoted, and each has returned above
     if action.to is None:
         raise _refused(index, seat, f"a {kind} needs the street total it goes to ('to')", _options(table, seat, quote))
     to = action.to
     all_in = table.all_in_total(seat)
     if all_in is not None and to > all_in:
-        raise _refused(index, seat, f"seat {seat} has {_m(table.behind[seat])} behind and cannot {kind} to {_m(to)}",
+        behind = all_in - table.committed[seat]   # all_in_total: what he has on the street and behind
+        raise _refused(index, seat, f"seat {seat} has {_m(behind)} behind and cannot {kind} to {_m(to)}",
                    f"a street total of at most {_m(all_in)} (all-in)")
     if kind == "bring-in":
-        return _bring_in(table, action, _refuser(index, seat), all_in), quote
+        return _bring_in(table, to, _refuser(index, seat), all_in), quote
     if kind == "complete" and table.big_bet:
         raise _refused(index, seat, "completing a bet exists only in limit games (RRP-NL-4)",
                        _options(table, seat, quote))
@@ -238,7 +242,7 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
         raise _refused(index, seat, f"a {kind} to {_m(to)} is not above the current bet of {_m(table.facing(seat))}",
                    _options(table, seat, quote))
     _, low, high, can_raise, reason = quote
-    if not can_raise:
+    if not can_raise or low is None:   # a quote that allows a raise has its minimum (quote_due)
         raise _refused(index, seat, f"seat {seat} may not raise: {reason}", _options(table, seat, quote))
     if high is not None and to > high:
         raise _refused(index, seat, f"a {kind} to {_m(to)} is above the maximum of {_m(high)}",
@@ -301,18 +305,19 @@ def _post(table: Table, action: Action, refuse: Refuse) -> str:
         raise refuse("a post needs the seat's street total after it ('to')", "a post with 'to'")
     all_in = table.all_in_total(action.seat)
     if all_in is not None and action.to > all_in:
-        raise refuse(f"seat {action.seat} has {_m(table.behind[action.seat])} behind and cannot post {_m(action.to)}",
+        behind = all_in - table.committed[action.seat]   # all_in_total: what he has on the street and behind
+        raise refuse(f"seat {action.seat} has {_m(behind)} behind and cannot post {_m(action.to)}",
                      f"a post of at most {_m(all_in)}")
     return "post"
 
 
-def _bring_in(table: Table, action: Action, refuse: Refuse, all_in: Money | None) -> str:
+def _bring_in(table: Table, to: Money, refuse: Refuse, all_in: Money | None) -> str:
     game = table.hand.game
     if game.bring_in <= 0 or table.street != 0 or table.acted:
         raise refuse("a bring-in only opens the first round of a stud game", "a bet, call or check")
     amount = game.bring_in if all_in is None else min(game.bring_in, all_in)
-    if action.to != amount:
-        raise refuse(f"the bring-in is {_m(amount)}, not {_m(action.to)}", f"a bring-in to {_m(amount)} or a completion")
+    if to != amount:
+        raise refuse(f"the bring-in is {_m(amount)}, not {_m(to)}", f"a bring-in to {_m(amount)} or a completion")
     return "bring-in"
 
 
@@ -320,7 +325,7 @@ def _options(table: Table, seat: int, quote: Quote) -> str:
     """The legal actions in words, for BettingError.expected."""
     to_call, low, high, can_raise, _ = quote
     parts = ["fold", f"call to {_m(table.committed[seat] + to_call)}" if to_call else "check"]
-    if can_raise:
+    if can_raise and low is not None:   # a quote that allows a raise has its minimum
         verb = "raise" if table.current_bet else "bet"
         if high is None:
             parts.append(f"{verb} to {_m(low)} or more")

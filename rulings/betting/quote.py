@@ -58,7 +58,8 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
         # A big-bet game: the seat faces the current bet, a raise is full at full_size() or more and no
         # cap applies, so reopened_for and capped() come to this.
         last, least = table.last_full_raise, table.least_bet
-        full = last if last >= least else least      # type: ignore[operator]   # least_bet is set in big-bet games
+        assert least is not None    # plain_full is a big-bet game's, and only fixed limit has no least bet (start)
+        full = last if last >= least else least
         acted = table.acted
         if seat in acted and bet - acted[seat] < full:
             return (to_call, None, None, False, refusal(table, seat))

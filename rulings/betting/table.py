@@ -253,9 +253,8 @@ class Table:
             # The largest forced bet is the bring-in the first raise is measured by (RRP-NL-2).
             self.last_full_raise = self.current_bet
         else:
-            levels = sorted(levels)
             need = self.full_size()
-            for level in levels:
+            for level in sorted(levels):
                 if level - self.full_level >= need:
                     self.bets += 1
                     self.full_level = level
@@ -500,7 +499,8 @@ class Table:
         self.acted[seat] = to
         if self.plain_full:     # raise_base(), full_size() and is_full() of a big-bet game
             base, last, least = self.current_bet, self.last_full_raise, self.least_bet
-            full = to - base >= (last if last >= least else least)   # type: ignore[operator]   # set in big-bet games
+            assert least is not None    # plain_full is a big-bet game's, and only fixed limit has no least bet (start)
+            full = to - base >= (last if last >= least else least)
         else:
             base = self.raise_base()
             full = is_full(to - base, self.full_size(), self.hand.game, self.params)
@@ -571,9 +571,9 @@ class Table:
                     return
             self.due = None
         elif len(self.live_seats) > 1:
-            due = self.due = self.find_due()
+            found = self.due = self.find_due()
             self.fresh = True
-            if due is not None:
+            if found is not None:
                 return
         else:
             self.fresh = False

@@ -331,8 +331,8 @@ def _card_counts(r: Reader, data: dict, variant: str, board: tuple[str, ...]) ->
     """A street's board or a shown hand of the wrong size for the game would be read wrongly (I105)."""
     if variant not in HOLE_CARDS:
         return
-    streets = data.get("streets") if isinstance(data.get("streets"), list) else []
-    for k, entry in enumerate(streets):
+    streets = data.get("streets")
+    for k, entry in enumerate(streets if isinstance(streets, list) else []):
         if not isinstance(entry, dict) or entry.get("board") is None or not isinstance(entry.get("street"), str):
             continue
         name, cards = entry["street"], split_cards(entry["board"]) or []
@@ -340,12 +340,12 @@ def _card_counts(r: Reader, data: dict, variant: str, board: tuple[str, ...]) ->
             r.bad(("streets", k, "board"), "I105", f"the {name} deals {BOARD_DEALT.get(name, 0)} board card(s), "
                   f"not {len(cards)}", "flop: 3 cards, turn: 1, river: 1")
     need = HOLE_CARDS[variant]
-    events = data.get("showdown") if isinstance(data.get("showdown"), list) else []
-    for i, ev in enumerate(events):
+    events = data.get("showdown")
+    for i, ev in enumerate(events if isinstance(events, list) else []):
         for kind in ("shows", "tables"):
-            cards = split_cards(ev.get(kind)) if isinstance(ev, dict) and ev.get(kind) is not None else None
-            if cards is not None and len(cards) != need:
-                r.bad(("showdown", i, kind), "I105", f"a {variant} hand has {need} cards, not {len(cards)}",
+            shown = split_cards(ev.get(kind)) if isinstance(ev, dict) and ev.get(kind) is not None else None
+            if shown is not None and len(shown) != need:
+                r.bad(("showdown", i, kind), "I105", f"a {variant} hand has {need} cards, not {len(shown)}",
                       f"list all {need} of the hand's cards")
 
 
@@ -576,7 +576,7 @@ def each_request(incident: Incident) -> list[Incident]:
     incident itself when it lists no requests."""
     p = incident.procedure
     requests = (p.raw.get("showdown") or {}).get("requests") if p is not None else None
-    if not requests:
+    if p is None or not requests:
         return [incident]
     n = len(requests)
     base = {k: v for k, v in p.raw["showdown"].items() if k != "requests"}

@@ -264,8 +264,8 @@ def read_at(r: Reader, raw: Any, path: tuple, log: list[tuple[str, list[Action],
     if raw is None:
         if not log:
             return None
-        name = default_street if default_street in listed else log[-1][0]
-        return name, listed[name]
+        street = default_street if default_street in listed else log[-1][0]
+        return street, listed[street]
     d = r.mapping(raw, path)
     if d is None:
         return None

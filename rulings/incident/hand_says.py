@@ -71,7 +71,7 @@ def hand_says(incident: Incident, params: Params) -> dict[str, dict[str, Any]]:
     live = [s for s in seats if s not in folded]
     # the betting is over: no one left to act, and either the final round is reached or at most one live
     # seat still has chips (the rest are all in: the board is run out with no more betting)
-    with_chips = [s for s in live if stacks.get(s) is None or stacks[s] > 0]
+    with_chips = [s for s in live if (chips_behind := stacks.get(s)) is None or chips_behind > 0]
     final = _final_street(incident)
     on_final = bool(names) and names[-1] == final and len(hand.streets) == len(names)
     over = end.actor is None and (on_final or len(with_chips) <= 1 or len(live) <= 1)

@@ -169,6 +169,17 @@ class Incident(LazyFrozen):
                                                # replayed on a stand-in size, every fact sized by it left out
 
 
+def act_of(incident: Incident) -> Disputed:
+    """The disputed act of an incident that has one: what the builders of the act's own facts read.
+
+    They run only for a seat's act (``rulings.situation.build``: no seat, no act facts); an incident without
+    one reaching them is a bug in the caller, said as such rather than as an attribute error on None.
+    """
+    if incident.disputed is None:
+        raise LookupError(f"{incident.name}: a fact of the disputed act asked of an incident without one")
+    return incident.disputed
+
+
 def hand_at(incident: Incident, act: Act) -> Hand:
     """The hand up to one disputed act."""
     whole = incident.whole_hand or incident.hand

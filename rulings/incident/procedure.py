@@ -11,7 +11,7 @@ from rulings.incident.model import Procedure
 
 SECTIONS = ("clock", "time", "posting", "button", "showdown")
 # field: (kind, fact). kind: bool | count | money | hand_seat (dealt in) | seat (any seat) | a tuple of choices
-SPEC: dict[str, dict[str, tuple[Any, str]]] = {
+SPEC: dict[str, dict[str, tuple[Any, str | None]]] = {
     "clock": {
         "seat": ("hand_seat", "clock_seat"),
         "called_by": (("player", "floor", "dealer"), "clock_called_by"),
@@ -223,7 +223,8 @@ def _requests(r, raw: Any, players: set[int]) -> tuple[tuple[dict, dict], ...] |
             v = _value(r, kind, sub[key], path + (i, key), players)
             if v is not None:
                 got[key] = v
-                facts[fact] = v
+                if fact is not None:   # every field of a request has its fact (sd_asker, ...)
+                    facts[fact] = v
         out.append((got, facts))
     return tuple(out)
 

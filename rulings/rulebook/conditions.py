@@ -1,6 +1,7 @@
 """Reading a rule's `when`: fact names, tests and literal values checked against the catalogue."""
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from rulings.catalogue import Fact, did_you_mean, facts
@@ -85,7 +86,7 @@ def _whole(value: Any) -> int:
 
 
 def expression_names(doc: Located, path: tuple, text: str, params: dict[str, Parameter],
-                     problems: list[Problem], numeric_only: bool = True, extra: set[str] = frozenset(),
+                     problems: list[Problem], numeric_only: bool = True, extra: AbstractSet[str] = frozenset(),
                      template: bool = False) -> None:
     """Every name an expression reads must be a known (numeric) fact or a declared parameter."""
     for name in sorted(names_in(text, template) - {"param"} - set(extra)):
@@ -166,8 +167,9 @@ def parse_when(doc: Located, when: dict, path: tuple, params: dict[str, Paramete
                                                 f"{MAX_ALTERNATIVES}", "use at_least/at_most for a range of numbers"))
                     continue
                 vals = [literal(doc, at + (i,), t, v, problems, params) for i, v in enumerate(value)]
-                if all(v is not None and not v[1] for v in vals):
-                    out.append(Condition(t.name, op, tuple(v[0] for v in vals)))
+                plain = [v for v in vals if v is not None and not v[1]]
+                if len(plain) == len(vals):
+                    out.append(Condition(t.name, op, tuple(v[0] for v in plain)))
                 elif all(v is not None for v in vals):
                     problems.append(doc.problem(at, "R202", f"'{op}' takes plain values, not expressions"))
                 continue

@@ -143,7 +143,7 @@ def inherit_all(rules: dict[str, Rule], where: Callable[[Rule], Callable[..., Pr
 
 
 def _check(rule: Rule, base: Rule, inherited: tuple, when: tuple, at, problems: list[Problem]) -> None:
-    for c in rule.written:
+    for c in rule.written or ():   # an exception's own conditions (``effective`` checks only one that has them)
         if not isinstance(c, Condition):
             continue
         for b in inherited:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeGuard
 
 from rulings.betting.model import PARAM_NAMES
 from rulings.catalogue import citations, did_you_mean, facts
@@ -13,7 +14,7 @@ from rulings.expressions import ENGINE_MAX, bound_of, check_expression, check_te
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
-from rulings.rulebook.model import AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
+from rulings.rulebook.model import NOWHERE, AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
 from rulings.yamlsrc import Located, load_file
 
 
@@ -331,7 +332,7 @@ def merged(defaults: dict | None, incident: Any) -> Any:
     return out
 
 
-def _fields(value: Any) -> bool:
+def _fields(value: Any) -> TypeGuard[dict]:
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
 
 
@@ -558,19 +559,20 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
 
     params: dict[str, Parameter] = {}
     for f in files:
+        got: Sequence[Parameter | None]
         if f.name in same:
-            got = kept_params.get(f.name, [])
-            for p in got:
-                here(p.origin)
+            got = kept_here = kept_params.get(f.name, [])
+            for kept_param in kept_here:
+                here(kept_param.origin)
         else:
             doc, data = by_file[shown[f.name]], data_of[shown[f.name]]
             got = [parse_parameter(doc, pname, raw, problems) for pname, raw in (data.get("parameters") or {}).items()]
-        for p in got:
-            if p is None or p.name in params:
+        for param in got:
+            if param is None or param.name in params:
                 return None
-            params[p.name] = p
-    if problems or [replace(p, origin=None) for p in params.values()] != [
-            replace(p, origin=None) for p in shipped.parameters.values()]:
+            params[param.name] = param
+    if problems or [replace(p, origin=NOWHERE) for p in params.values()] != [
+            replace(p, origin=NOWHERE) for p in shipped.parameters.values()]:
         return None   # the kept rules were checked against the copy's parameters: read and check all
     if check_arithmetic(params, by_file):
         return None
@@ -598,10 +600,10 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
                                          else kept.when))
                     continue
                 parsed.append(parse_rule(doc, raw, path, data["topic"], params, problems, defaults=defaults))
-        for r in parsed:
-            if r is None or r.id in rules:
+        for rule in parsed:
+            if rule is None or rule.id in rules:
                 return None
-            rules[r.id] = r
+            rules[rule.id] = rule
     if problems:
         return None
     problems += inherit_all(rules, lambda r: at_rule(by_file, r))

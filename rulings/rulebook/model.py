@@ -28,6 +28,10 @@ class Origin(LazyFrozen):
         return shown(str(self))
 
 
+# No place: put for where a rule, example or parameter was written when two are compared as content only.
+NOWHERE = Origin("", 0, 0)
+
+
 def shown(where: str) -> str:
     """A file (or ``file:line``) as the text outputs print it, never an absolute path of the install: relative
     to the working folder when the file is under it, else from the rulebooks folder it is in

@@ -32,6 +32,7 @@ from rulings.service import db
 from rulings.service.auth import COOKIE, Auth, AuthError, look_up, require, token_of
 from rulings.service.guard import cpu
 from rulings.service.log import Log, LogError, dumps, ruling_row
+from rulings.yamlsrc import Located
 
 MAX_BODY = 256 * 1024
 # a unique index refused the entry: through SQLAlchemy (PostgreSQL), or SQLite's driver (the log writer's own path)
@@ -184,7 +185,7 @@ class Service:
         self.auth = Auth(self.engine, config.session_hours,
                          Limiter(self.engine, config.login_attempts, config.login_window),
                          config.session_check_seconds)
-        self.log = Log(self.engine)
+        self.log = Log(self.engine, config.time_zone, config.room_zones)
         self.books = Books(Path(config.data_dir))
         from concurrent.futures import ThreadPoolExecutor
         self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
@@ -195,7 +196,7 @@ class Service:
 
     def consult(self, incident: Any, book: str | None = None, answers: dict | None = None) -> Step:
         """One consultation step (no record); ProblemsError when the incident or an answer is refused."""
-        return self.books.get(book).consultation.step(incident, answers or {})
+        return self.books.get(bookstore.book_for(incident, book)).consultation.step(incident, answers or {})
 
     def rule_and_record(self, account, *, incident: Any, book: str | None = None, answers: dict | None = None,
                         table: str | None = None, asked: list | None = None, request_id: str | None = None,
@@ -205,17 +206,32 @@ class Service:
         Returns the step as the JSON API gives it, with ``entry``; the entry is committed when this returns.
         ProblemsError for a refused incident or answer, ApiError for an unknown book.
         """
-        warm = self.books.get(book)
+        warm = self.books.get(bookstore.book_for(incident, book))     # the request's book, else the incident's house
         first = self.log.by_request(account, request_id)
         if first is not None:
             return replayed(first)
         answers = dict(answers or {})
         step = (warm.consultation.step if consult else warm.consultation.rule)(incident, answers)
+        return self._committed(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
+                               room=room, consultation=consultation)
+
+    def record_ruled(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None = None,
+                     asked: list | None = None, request_id: str | None = None, room: str | None = None,
+                     consultation: str | None = None) -> dict:
+        """Record a ruling already made (``step``, under ``warm``): the very ruling the caller has shown, never
+        ruled again. As ``rule_and_record`` answers (the step JSON with ``entry``, committed when this returns; a
+        retried ``request_id``: the first record, ``replayed``)."""
+        first = self.log.by_request(account, request_id)
+        if first is not None:
+            return replayed(first)
+        return self._committed(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
+                               room=room, consultation=consultation)
+
+    def _committed(self, account, warm: WarmBook, incident: Any, step: Step, **where: Any) -> dict:
         try:
-            return self.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
-                               room=room, consultation=consultation).result(timeout=60)
+            return self.record(account, warm, incident, step, **where).result(timeout=60)
         except DUPLICATE:       # the same request id recorded by another request meanwhile
-            first = self.log.by_request(account, request_id)
+            first = self.log.by_request(account, where.get("request_id"))
             if first is None:
                 raise
             return replayed(first)
@@ -331,23 +347,31 @@ def _text(body: dict, name: str, problems: list, limit: int = 64, required: bool
     return value
 
 
-def _consult_args(body: dict, problems: list) -> tuple[Any, str | None, dict]:
-    incident = body.get("incident")
+def _consult_args(body: dict, problems: list) -> tuple[Any, Any, str | None, dict]:
+    """The request's incident (as sent, for the log), the incident to rule (YAML or JSON text read once
+    here, with its lines and columns), the book that rules it (``books.book_for``: the request's ``book``, else
+    the incident's ``house:`` whether sent as an object or as text) and the answers."""
+    from rulings.books import book_for
+    from rulings.yamlsrc import load_text
+    incident = ruled = body.get("incident")
     if incident is None:
         problems.append(_request_problem("incident", "is required", "the incident format of the README, as JSON"))
     elif not isinstance(incident, (dict, str)):
         problems.append(_request_problem("incident", "expected an object (or YAML/JSON text)"))
+    elif isinstance(incident, str):
+        doc, _ = load_text(incident, "<request>")     # text that does not read is refused when ruled
+        if doc is not None and isinstance(doc.data, dict):
+            ruled = doc
     book = body.get("book")
     if book is not None and not isinstance(book, str):
         problems.append(_request_problem("book", "expected a book name"))
         book = None
-    if book is None and isinstance(incident, dict) and isinstance(incident.get("house"), str):
-        book = incident["house"]          # a house *name*; never a path (the registry has only names)
+    book = book_for(ruled if isinstance(ruled, (dict, Located)) else None, book)   # a house name, never a path
     answers = body.get("answers") or {}
     if not isinstance(answers, dict):
         problems.append(_request_problem("answers", "expected an object of fact: answer"))
         answers = {}
-    return incident, book, answers
+    return incident, ruled, book, answers
 
 
 def _incident_error(exc: ProblemsError) -> ApiError:
@@ -387,7 +411,9 @@ async def login(request: Request) -> Response:
 
 async def logout(request: Request) -> Response:
     require(request, "floor")
-    await run_in_threadpool(_service(request).auth.logout, token_of(request))
+    token = token_of(request)
+    if token is not None:   # always, once ``require`` has found the account it names
+        await run_in_threadpool(_service(request).auth.logout, token)
     resp = Response(status_code=204)
     resp.delete_cookie(COOKIE, path="/")
     return resp
@@ -403,7 +429,7 @@ async def consult(request: Request) -> Response:
     account = require(request, "floor")
     body = await read_json(request)
     problems: list = []
-    incident, book, answers = _consult_args(body, problems)
+    incident, ruled, book, answers = _consult_args(body, problems)
     table = _text(body, "table", problems)
     consultation_id = _text(body, "consultation", problems)
     if problems:
@@ -411,7 +437,7 @@ async def consult(request: Request) -> Response:
     svc = _service(request)
     warm = svc.books.get(book)
     try:
-        step = await cpu(warm.consultation.step, incident, answers)
+        step = await cpu(warm.consultation.step, ruled, answers)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
     out = step_json(step)
@@ -427,7 +453,7 @@ async def rule(request: Request) -> Response:
     account = require(request, "floor")
     body = await read_json(request)
     problems: list = []
-    incident, book, answers = _consult_args(body, problems)
+    incident, ruled, book, answers = _consult_args(body, problems)
     table = _text(body, "table", problems)
     room = _text(body, "room", problems) or account.room
     request_id = _text(body, "request_id", problems, limit=128)
@@ -454,7 +480,7 @@ async def rule(request: Request) -> Response:
     how = warm.consultation.step if full else warm.consultation.rule
 
     def rule_and_hand_to_the_log():
-        step = how(incident, answers)
+        step = how(ruled, answers)
         return svc.record(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
                           room=room, consultation=consultation_id)
     try:
@@ -567,7 +593,7 @@ async def correction(request: Request) -> Response:
     ruling = None
     if body.get("incident") is not None:
         problems: list = []
-        incident, book, answers = _consult_args(body, problems)
+        incident, ruled, book, answers = _consult_args(body, problems)
         if problems:
             raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
         target = await run_in_threadpool(svc.log.get, _entry_id(request), account)
@@ -575,7 +601,7 @@ async def correction(request: Request) -> Response:
             raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
         warm = svc.books.get(book or target["book"])
         try:
-            step = await cpu(warm.consultation.rule, incident, answers)
+            step = await cpu(warm.consultation.rule, ruled, answers)
         except ProblemsError as exc:
             raise _incident_error(exc) from None
         ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
@@ -676,13 +702,51 @@ async def account_add(request: Request) -> Response:
     password = _text(body, "password", problems, limit=1024, required=True)
     role = _text(body, "role", problems, limit=16, required=True)
     room = _text(body, "room", problems) or "main"
-    if problems:
+    if problems or name is None or password is None or role is None:   # each missing one is a problem
         raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
     try:
         account = await run_in_threadpool(add_account, _service(request).engine, name, password, role, room)
     except ValueError as exc:
         raise ApiError(422, "request", str(exc), [_request_problem("account", str(exc))]) from None
     return json_response(account.to_json(), 201)
+
+
+async def account_change(request: Request) -> Response:
+    """An admin's change to one account, as the accounts page makes it (``auth.update_account``, audited there):
+    any of ``disabled`` (true: it cannot log in and its sessions end; false: enabled again), ``role``, ``room``
+    and ``password``. The account as ``GET /api/accounts`` lists it."""
+    admin = require(request, "admin")
+    from rulings.service.auth import update_account
+    body = await read_json(request)
+    problems: list = []
+    changes: dict[str, Any] = {}
+    unknown = sorted(set(body) - {"disabled", "role", "room", "password"})
+    problems += [_request_problem(k[:64], "is not a change this route makes",
+                                  "one or more of: disabled, role, room, password") for k in unknown]
+    if "disabled" in body:
+        if isinstance(body["disabled"], bool):
+            changes["disabled"] = body["disabled"]
+        else:
+            problems.append(_request_problem("disabled", "expected true or false"))
+    for name, limit in (("role", 16), ("room", 64), ("password", 1024)):
+        if name in body:
+            value = _text(body, name, problems, limit=limit, required=True)
+            if value is not None:
+                changes[name] = value
+    if not body:
+        problems.append(_request_problem("disabled", "say what changes", "e.g. {\"disabled\": true}"))
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
+    name = request.path_params["name"]
+    svc = _service(request)
+    try:
+        out = await cpu(update_account, svc.engine, name, by=admin.username, via="api", **changes)
+    except LookupError:
+        raise ApiError(404, "not_found", f"no account '{name[:64]}'") from None
+    except ValueError as exc:
+        raise ApiError(422, "request", str(exc), [_request_problem("account", str(exc))]) from None
+    svc.auth.forget()        # this worker checks every session again at once (the others within a second)
+    return json_response(out)
 
 
 async def openapi(request: Request) -> Response:
@@ -733,6 +797,7 @@ ROUTES = [
     Route("/api/log/{id:int}/correction", correction, methods=["POST"]),
     Route("/api/accounts", accounts),
     Route("/api/accounts", account_add, methods=["POST"]),
+    Route("/api/accounts/{name}", account_change, methods=["PATCH"]),
     Route("/api/books", book_list),
     Route("/api/books/{name}", book_detail),
     Route("/api/explain/{what}", explain),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import hashlib
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from rulings.service import db
 ROLES = ("floor", "manager", "admin")
 RANK = {r: i for i, r in enumerate(ROLES)}
 COOKIE = "rulings_session"
+AUDIT = logging.getLogger("rulings.service.accounts")     # every change an admin makes to an account
 
 
 
@@ -43,26 +45,33 @@ class _Hasher:
     parameters, so verifying always uses the ones it was made with.
     """
 
-    _ph: PasswordHasher | None = None
-    _dummy: str | None = None
+    # the hasher and a hash of a password nobody has (what a login for no account is checked against), made
+    # together: a thread never finds the one without the other (it once could, while the dummy was hashed, and
+    # a login for no account then failed with AttributeError instead of a refusal)
+    _made: tuple[PasswordHasher, str] | None = None
 
-    def get(self) -> PasswordHasher:
-        if self._ph is None:
+    def _both(self) -> tuple[PasswordHasher, str]:
+        made = self._made
+        if made is None:
             import os
             kwargs: dict[str, Any] = {}
             if os.environ.get("RULINGS_ARGON2_MEMORY_KIB"):
                 kwargs["memory_cost"] = int(os.environ["RULINGS_ARGON2_MEMORY_KIB"])
             if os.environ.get("RULINGS_ARGON2_TIME"):
                 kwargs["time_cost"] = int(os.environ["RULINGS_ARGON2_TIME"])
-            self._ph = PasswordHasher(**kwargs)
-            self._dummy = self._ph.hash("not a password anyone has")
-        return self._ph
+            ph = PasswordHasher(**kwargs)
+            made = self._made = (ph, ph.hash("not a password anyone has"))
+        return made
+
+    def get(self) -> PasswordHasher:
+        return self._both()[0]
 
     def hash(self, password: str) -> str:
         return self.get().hash(password)
 
     def verify(self, hashed: str | None, password: str) -> None:
-        self.get().verify(hashed or self._dummy, password)
+        ph, dummy = self._both()
+        ph.verify(hashed or dummy, password)
 
 
 _HASHER = _Hasher()
@@ -114,7 +123,7 @@ def add_account(engine: sa.Engine, username: str, password: str, role: str, room
         result = conn.execute(db.accounts.insert().values(
             username=username, role=role, room=room, password_hash=_HASHER.hash(password),
             created_at=db.now(), disabled=False))
-        return Account(result.inserted_primary_key[0], username, role, room)
+        return Account(db.inserted_id(result), username, role, room)
 
 
 def list_accounts(engine: sa.Engine) -> list[dict]:
@@ -141,8 +150,12 @@ def _check_password(password: str) -> None:
 
 
 def update_account(engine: sa.Engine, username: str, *, by: str | None = None, role: str | None = None,
-                   room: str | None = None, disabled: bool | None = None, password: str | None = None) -> dict:
-    """Change one account, as an admin does on the accounts page; the account as ``list_accounts`` gives it.
+                   room: str | None = None, disabled: bool | None = None, password: str | None = None,
+                   via: str = "page") -> dict:
+    """Change one account, as an admin does on the accounts page or ``PATCH /api/accounts/NAME``; the account as
+    ``list_accounts`` gives it. Each change made is audited here, whichever way it came (``via``): one line on
+    the service's log (``rulings.service.accounts``, at warning level, so the default ``--log-level`` keeps
+    it) naming the account, what changed (never a password), who changed it and how.
 
     Disabling an account or resetting its password ends every session it has (its old password and its
     open podium pages stop working at once in the database; in every worker within ``check_seconds``).
@@ -184,7 +197,11 @@ def update_account(engine: sa.Engine, username: str, *, by: str | None = None, r
             conn.execute(a.update().where(a.c.id == row["id"]).values(**values))
         if disabled or hashed is not None:     # its sessions end: a stolen or forgotten one as well
             conn.execute(db.sessions.update().where(db.sessions.c.account_id == row["id"]).values(revoked=True))
-        new = conn.execute(sa.select(a).where(a.c.id == row["id"])).mappings().first()
+        new = conn.execute(sa.select(a).where(a.c.id == row["id"])).mappings().one()   # the row just changed
+    said = [f"{k} {row[k]!s} -> {new[k]!s}" for k in ("disabled", "role", "room") if new[k] != row[k]]
+    said += ["password reset, sessions ended"] if hashed is not None else []
+    if said:
+        AUDIT.warning("account %s: %s; by %s (%s)", username, "; ".join(said), by or "?", via)
     return {"username": new["username"], "role": new["role"], "room": new["room"], "disabled": new["disabled"],
             "created_at": new["created_at"]}
 
@@ -228,7 +245,7 @@ class Limiter:
         key = _pair(name, client)
         with db.write_lock(self.engine), self.engine.begin() as conn:
             conn.execute(f.delete().where(f.c.at < now - self.window))     # attempts whose window has passed
-            own = conn.execute(f.insert().values(key=key, at=now)).inserted_primary_key[0]
+            own = db.inserted_id(conn.execute(f.insert().values(key=key, at=now)))
         with self.engine.connect() as conn:
             earlier = conn.execute(sa.select(f.c.at).where(f.c.key == key, f.c.at >= now - self.window,
                                                            f.c.id != own).order_by(f.c.at)).scalars().all()
@@ -281,7 +298,7 @@ class Auth:
             ok = row is not None and not row["disabled"]
         except (VerificationError, InvalidHashError):
             ok = False
-        if not ok:      # the attempt stays written down: a failure
+        if not ok or row is None:      # the attempt stays written down: a failure (no row is never ok)
             self.limiter.failed(username, client)
             raise AuthError(401, "auth", "wrong account name or password")
         self.limiter.succeeded(username, client)
@@ -303,7 +320,7 @@ class Auth:
         key = _digest(token)
         now = time.monotonic()
         hit = self._cache.get(key)
-        if self._fresh(hit, now):
+        if hit is not None and self._fresh(hit, now):
             return hit[1]
         account, expires = self._lookup(key)
         if len(self._cache) > 10_000:

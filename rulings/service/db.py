@@ -111,6 +111,15 @@ book_versions = sa.Table(
 )
 
 
+def inserted_id(result: sa.CursorResult) -> int:
+    """The id the database gave the one row an insert just wrote (SQLAlchemy has none only for an insert of
+    several rows at once, which is not asked here)."""
+    key = result.inserted_primary_key
+    if key is None:
+        raise RuntimeError("the database gave no id for the row just written")
+    return key[0]
+
+
 def now() -> str:
     """UTC now as sortable text, the same in both databases: 2026-11-30T12:34:56.123456Z."""
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -103,7 +103,7 @@ class Guard:
     def __init__(self, app, max_body: int = MAX_REQUEST, body_seconds: float = BODY_SECONDS):
         self.app, self.max_body, self.body_seconds = app, max_body, body_seconds
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         from starlette.datastructures import Headers
@@ -232,7 +232,9 @@ def csrf_ok(request, sent: str, login: bool = False) -> bool:
         return bool(pre) and hmac.compare_digest(sent, _mac(_secret(request), "login:" + pre))
     from rulings.service.auth import token_of
     session = token_of(request)
-    return bool(session) and hmac.compare_digest(sent, _mac(session.encode(), "rulings-csrf"))
+    if not session:
+        return False
+    return hmac.compare_digest(sent, _mac(session.encode(), "rulings-csrf"))
 
 
 def _logged_in(request) -> bool:

@@ -296,10 +296,20 @@ def _day(value: str, name: str) -> date:
         raise LogError(422, "request", f"{name}: '{value}' is not a date like 2026-11-30") from None
 
 
+def day_starts(day: date, zone_name: str) -> str:
+    """The moment ``day`` begins on a room's clock (IANA ``zone_name``), as the log's UTC text sorts it."""
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+    start = datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(zone_name))
+    return start.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 class Log:
-    def __init__(self, engine: sa.Engine):
+    def __init__(self, engine: sa.Engine, time_zone: str = "UTC", room_zones: dict | None = None):
+        """``time_zone`` and ``room_zones`` (Config's): the rooms' clocks, by which a date filter counts days."""
         self.engine = engine
         self.writer = Writer(engine)
+        self.time_zone, self.room_zones = time_zone or "UTC", dict(room_zones or {})
 
     def close(self) -> None:
         self.writer.close()
@@ -368,6 +378,7 @@ class Log:
         import secrets
         from rulings.consult import answered
         c = db.consult_steps
+        before: dict[str, Any]
         with db.write_lock(self.engine), self.engine.begin() as conn:
             if consultation is None:
                 name, before, number = "c-" + secrets.token_hex(8), {}, 1
@@ -403,17 +414,35 @@ class Log:
                 conds.append(col.contains(f" {filters[name]} ", autoescape=True))
         if filters.get("rule") or filters.get("matter"):
             conds.append(self._by_keys(filters.get("rule"), filters.get("matter")))
-        if filters.get("date_from"):
-            conds.append(e.c.at >= _day(filters["date_from"], "date_from").isoformat())
-        if filters.get("date_to"):
-            conds.append(e.c.at < (_day(filters["date_to"], "date_to") + timedelta(days=1)).isoformat())
         if not account.may("manager"):
             if filters.get("room") and filters["room"] != account.room:
                 raise LogError(403, "role", f"a floor account reads only its own room's log ({account.room})")
             conds.append(e.c.room == account.room)
         elif filters.get("room"):
             conds.append(e.c.room == filters["room"])
+        first = _day(filters["date_from"], "date_from") if filters.get("date_from") else None
+        last = _day(filters["date_to"], "date_to") if filters.get("date_to") else None
+        if first or last:
+            room = filters.get("room") or (None if account.may("manager") else account.room)
+            conds.append(self._days(first, last, room))
         return conds
+
+    def _days(self, first: date | None, last: date | None, room: str | None):
+        """Entries from the start of day ``first`` to the end of day ``last``, on the room's clock (its own zone,
+        else the service's): a ruling at 23:30 in New York is of that evening's date, not of the next UTC day.
+        Over every room (a manager's search), each room's entries by its own clock."""
+        e = db.entries
+
+        def span(zone_name: str):
+            return sa.and_(*([e.c.at >= day_starts(first, zone_name)] if first else []),
+                           *([e.c.at < day_starts(last + timedelta(days=1), zone_name)] if last else []))
+        if room is not None or not self.room_zones:
+            return span(self.room_zones.get(room) or self.time_zone)
+        by_zone: dict[str, list[str]] = {}
+        for name, zone_name in sorted(self.room_zones.items()):
+            by_zone.setdefault(zone_name, []).append(name)
+        return sa.or_(*(sa.and_(e.c.room.in_(rooms), span(z)) for z, rooms in by_zone.items()),
+                      sa.and_(e.c.room.not_in(sorted(self.room_zones)), span(self.time_zone)))
 
     @staticmethod
     def _by_keys(rule: str | None, matter: str | None):
@@ -565,7 +594,10 @@ class Log:
             row.update({k: fresh[k] for k in ("book", "book_hash", "incident", "answers", "report", "outcome",
                                               "rules", "topics", "citations")})
         new_id = self.record(row).result(timeout=60)
-        return self.get(new_id)
+        written = self.get(new_id)
+        if written is None:   # written just now and never deleted: no account's view stands in the way
+            raise LogError(404, "not_found", f"no log entry {new_id}")
+        return written
 
 
 def _acts(report: dict | None) -> list[dict]:

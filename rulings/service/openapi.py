@@ -33,8 +33,8 @@ def _p(name: str, schema: dict | None = None) -> dict:
 
 
 _FILTERS = [_q("table", "table name or number"), _q("room", "room (managers: any; floor: its own)"),
-            _q("date_from", "first day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
-            _q("date_to", "last day, YYYY-MM-DD (UTC)", {"type": "string", "format": "date"}),
+            _q("date_from", "first day, YYYY-MM-DD, on the room's clock (serve --time-zone / --room-zone)", {"type": "string", "format": "date"}),
+            _q("date_to", "last day (included), YYYY-MM-DD, on the room's clock", {"type": "string", "format": "date"}),
             _q("topic", "rule topic, e.g. pot-limit"), _q("rule", "a ruling in force by this rule: its id or a citation key of the rule"),
             _q("matter", "a ruling in force on this matter (rulings/matters.yaml), by the rule given when both are"),
             _q("citation", "citation key"),
@@ -56,6 +56,14 @@ def document() -> dict:
         "Account": {"type": "object", "required": ["username", "password", "role"], "properties": {
             "username": {"type": "string"}, "password": {"type": "string", "minLength": 8},
             "role": {"enum": ["floor", "manager", "admin"]}, "room": {"type": "string"}}},
+        "AccountChange": {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
+            "disabled": {"type": "boolean", "description": "true: it cannot log in and its sessions end; false: "
+                                                          "enabled again"},
+            "role": {"enum": ["floor", "manager", "admin"]}, "room": {"type": "string"},
+            "password": {"type": "string", "minLength": 8, "description": "a new password: its sessions end"}}},
+        "AccountListed": {"type": "object", "properties": {
+            "username": {"type": "string"}, "role": {"type": "string"}, "room": {"type": "string"},
+            "disabled": {"type": "boolean"}, "created_at": {"type": "string"}}},
         "Session": {"type": "object", "properties": {"token": {"type": "string"}, "expires_at": {"type": "string"},
                                                      "username": {"type": "string"}, "role": {"type": "string"},
                                                      "room": {"type": "string"}}},
@@ -161,6 +169,9 @@ def document() -> dict:
                                                 params=[_p("id", {"type": "integer"})])},
         "/api/accounts": {"get": _op("The accounts", role="admin"),
                           "post": _op("Create an account", body="Account", status="201", role="admin")},
+        "/api/accounts/{name}": {"patch": _op(
+            "Change an account as the accounts page does: disable or enable it, set its role or room, reset its "
+            "password (audited)", body="AccountChange", ok="AccountListed", role="admin", params=[_p("name")])},
         "/api/books": {"get": _op("The rulebooks served, with content hashes")},
         "/api/books/{name}": {"get": _op("A rulebook's parameters and rules", params=[_p("name")])},
         "/api/explain/{what}": {"get": _op("A rule, parameter or citation key explained",

@@ -107,32 +107,43 @@ def _account(request: Request) -> dict | None:
     return {"username": get("username") or get("name"), "role": get("role"), "room": get("room"), "raw": acct}
 
 
-def rule_and_record(request: Request, account: dict, incident: Any, book: str, answers: dict, table: str | None,
-                    asked: list, request_id: str | None, consultation: str | None = None) -> dict:
-    """Rule and write the ruling to the log (the service's own path); the entry is on disk when this returns.
-
-    The same form sent twice (a double tap, a reload) is recorded once: the page's request id is remembered.
-    """
+def rule(request: Request, incident: Any, book: str | None, answers: dict) -> tuple[Any, Any]:
+    """The one ruling a page makes of a POST: a consultation step (the questions that would change it) under
+    the book that rules the incident (``books.book_for``: the book the form names, else the incident's house).
+    The warm book and the step; what the page shows and what it records are both this step."""
+    from rulings.books import book_for
     sync_published(request)
+    warm = _service(request).books.get(book_for(incident, book))
+    return warm, warm.consultation.step(incident, answers)
+
+
+def shown(step: Any) -> dict:
+    """A step as the page reads it: the JSON API's form (``step_json``)."""
+    from rulings.service.app import step_json
+    return step_json(step)
+
+
+def record_ruling(request: Request, account: dict, warm: Any, incident: Any, step: Any, table: str | None,
+                  asked: list, request_id: str | None, consultation: str | None = None) -> dict:
+    """Write the ruling the page made (``rule``) to the log, not ruled again: the step JSON with ``entry``,
+    which is on disk when this returns.
+
+    The same form sent twice (a double tap, a reload) is recorded once: the page's request id is remembered
+    (and the log answers a retried request id with its first record).
+    """
     seen = getattr(request.app.state, "podium_recorded", None)
     if seen is None:
         seen = request.app.state.podium_recorded = OrderedDict()
     key = (account["username"], request_id)
     if request_id and key in seen:
         return seen[key]
-    out = _as_dict(_service(request).rule_and_record(account["raw"], incident=incident, book=book, answers=answers,
-                                                     table=table, asked=asked, request_id=request_id,
-                                                     consultation=consultation))
+    out = _service(request).record_ruled(account["raw"], warm, incident, step, table=table, asked=asked,
+                                         request_id=request_id, consultation=consultation)
     if request_id:
         seen[key] = out
         while len(seen) > 1000:
             seen.popitem(last=False)
     return out
-
-
-def consult(request: Request, incident: Any, book: str, answers: dict) -> dict:
-    sync_published(request)
-    return _as_dict(_service(request).consult(incident, book, answers))
 
 
 def record_step(request: Request, account: dict, consultation: str | None, incident: Any, book: str, answers: dict,
@@ -408,7 +419,7 @@ def _book_names(request: Request) -> list[str]:
 def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) -> dict:
     f = {k: v[-1] for k, v in form.items()}
     f.setdefault("book", "standard")
-    variant = f.get("variant") if f.get("variant") in pf.STREETS else "holdem"
+    variant = f["variant"] if f.get("variant") in pf.STREETS else "holdem"
     recent = _recent_games(request, account)
     if not form and recent:          # the room's last game is the form's starting game (one tap changes it)
         last = json.loads(recent[0]["json"])
@@ -474,18 +485,18 @@ def floor_post(request: Request) -> Response:
     from rulings.problems import ProblemsError
     from rulings.service.app import ApiError
     try:
-        step = consult(request, read.incident, book, answers)
+        warm, ruled = rule(request, read.incident, book, answers)     # ruled once: shown, kept and recorded
+        step = shown(ruled)
         table = first(form, "table") or None
-        ctx["consultation"] = record_step(request, account, ctx["consultation"] or None, read.incident, book,
+        ctx["consultation"] = record_step(request, account, ctx["consultation"] or None, read.incident, warm.name,
                                           answers, table, step)
         go = first(form, "go")
         record = go in ("record", "followed") or (step["outcome"] in ("ruled", "not_covered")
                                                   and not step.get("questions"))
         if record:
             from rulings.consult import answered
-            asked = answered(answers)
-            step = rule_and_record(request, account, read.incident, book, answers, table,
-                                   asked, first(form, "rid") or None, ctx["consultation"])
+            step = record_ruling(request, account, warm, read.incident, ruled, table, answered(answers),
+                                 first(form, "rid") or None, ctx["consultation"])
             ctx["consultation"] = ""      # the next hand is a new consultation
             entry = step.get("entry")
             if go == "followed" and entry and step["report"].get("rulings"):   # logged and followed in one tap
@@ -534,18 +545,6 @@ def _beside_fields(problems: list) -> dict[str, str]:
         name = _FIELD_OF.get(head)
         if name and name not in out:
             out[name] = message + (f" — {get('hint')}" if get("hint") else "")
-    return out
-
-
-def _as_dict(step: Any) -> dict:
-    """A consultation step as the JSON API gives it, whether the service hands back data or objects."""
-    if isinstance(step, dict):
-        return step
-    from rulings.render import report_json
-    out = {"outcome": step.outcome, "report": report_json(step.report), "questions": step.questions,
-           "also": step.also, "open": step.open, "incident": step.data, "answers": step.answers}
-    if getattr(step, "entry", None) is not None:
-        out["entry"] = step.entry
     return out
 
 

@@ -25,10 +25,11 @@ ROLE_WORDS = {"floor": "floor — rules, consults, records",
               "admin": "admin — also accounts"}
 
 
-def _admin(request: Request) -> tuple[dict | None, Response | None]:
+def _admin(request: Request) -> tuple[dict, Response | None]:
+    """The admin's account, and None; or the refusal to show instead (with no account: ``{}``)."""
     account = _account(request)
     if account is None:
-        return None, login_redirect(request)
+        return {}, login_redirect(request)
     if account["role"] != "admin":
         return account, refuse(request, "Admins only", "Accounts are managed by an admin. Your account ("
                                f"{account['role']}) cannot open this page.", 403)

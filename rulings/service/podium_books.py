@@ -20,7 +20,7 @@ def store(request: Request) -> HouseBooks:
     hb = getattr(svc, "housebooks", None)
     if hb is None:
         books = getattr(svc, "books", None)
-        hb = HouseBooks(Path(getattr(svc, "data_dir", None) or getattr(getattr(svc, "config", None), "data_dir", ".")),
+        hb = HouseBooks(Path(getattr(svc, "data_dir", "") or getattr(getattr(svc, "config", None), "data_dir", ".")),
                         hasher=getattr(books, "_house_hash", None))
         try:
             svc.housebooks = hb
@@ -29,10 +29,11 @@ def store(request: Request) -> HouseBooks:
     return hb
 
 
-def _manager(request: Request) -> tuple[dict | None, Response | None]:
+def _manager(request: Request) -> tuple[dict, Response | None]:
+    """The manager's account, and None; or the refusal to show instead (with no account: ``{}``)."""
     account = _account(request)
     if account is None:
-        return None, login_redirect(request)
+        return {}, login_redirect(request)
     if account["role"] not in MANAGERS:
         return account, refuse(request, "Managers only", "House books are changed by a manager. Your account ("
                                f"{account['role']}) may rule, consult and record, but not open these pages.", 403)

@@ -206,13 +206,14 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
     chips, problem = read_chips(_get(form, "d_chips"))
     if problem:
         errors["d_chips"] = problem
+    act_seat: int | None = None
     if d_seat:
         try:
-            seat = sh.seat(d_seat, max(SEATS))
+            act_seat = sh.seat(d_seat, max(SEATS))
         except sh.Unread as exc:
-            errors["d_seat"], seat = exc.message, None
-    if d_seat and seat is not None:
-        disputed: dict[str, Any] = {"seat": seat}
+            errors["d_seat"] = exc.message
+    if d_seat and act_seat is not None:
+        disputed: dict[str, Any] = {"seat": act_seat}
         if said:
             disputed["said"] = said
         if chips:
@@ -233,6 +234,7 @@ def game_label(game: Mapping[str, Any]) -> str:
     """'PL Hold'em $1/$2' — how a recent game is shown on its button (short, as floors say it)."""
     blinds = game.get("blinds") or []
     stakes = "/".join(f"${b}" for b in (game.get("bet_sizes") or blinds))
-    words = f"{STRUCTURE_SHORT.get(game.get('structure'), '')} {VARIANT_WORDS.get(game.get('variant'), '')}"
+    structure, variant = game.get("structure") or "", game.get("variant") or ""
+    words = f"{STRUCTURE_SHORT.get(structure, '')} {VARIANT_WORDS.get(variant, '')}"
     tail = " tourn." if game.get("setting") == "tournament" else ""
     return f"{words.strip()} {stakes}{tail}".strip()

@@ -22,15 +22,17 @@ from starlette.routing import Route
 
 from rulings.service import podium_form as pf
 from rulings.service.housebook import _write
-from rulings.service.pages import (_account, _book_names, _service, consult, first, form_data, login_redirect, page,
-                                   problems_view, record_step, refuse, render, rule_and_record, ruling_view)
+from rulings.service.pages import (_account, _book_names, _service, first, form_data, login_redirect, page,
+                                   problems_view, record_ruling, record_step, refuse, render, rule, ruling_view,
+                                   shown)
 
 KEEP = 4                       # pots kept per table (the book reads the last two)
 TABLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,15}$")
 _LOCK = threading.Lock()
 DEFAULT = {"game": {"variant": "holdem", "structure": "fixed-limit", "setting": "cash", "blinds": [10, 20],
                     "bet_sizes": [20, 40]}, "book": "standard", "split_game": False, "players": 9,
-           "pots": [], "kill_button": None, "new_players": []}
+           "pots": [], "kill_button": None, "new_players": [],
+           "entry": None}       # the log entry of the kill ruling recorded for the next hand, once a pot is added
 
 
 def data_dir(request: Request) -> Path:
@@ -88,11 +90,12 @@ def _ruling(request: Request, account: dict, state: dict, table: str, record: bo
     from rulings.service.app import ApiError
     incident = incident_for(state)
     try:
-        step = consult(request, incident, state["book"], {})
+        warm, ruled = rule(request, incident, state["book"], {})       # ruled once: shown, kept and recorded
+        step = shown(ruled)
         if trail or record:
-            consultation = record_step(request, account, consultation, incident, state["book"], {}, table, step)
+            consultation = record_step(request, account, consultation, incident, warm.name, {}, table, step)
         if record:
-            step = rule_and_record(request, account, incident, state["book"], {}, table, [], None, consultation)
+            step = record_ruling(request, account, warm, incident, ruled, table, [], None, consultation)
     except ProblemsError as exc:
         return {"problems": problems_view(exc.problems), "rulings": [], "entry": None}
     except ApiError as exc:   # an unknown book (the service's 404)
@@ -100,12 +103,21 @@ def _ruling(request: Request, account: dict, state: dict, table: str, record: bo
     report = step["report"]
     rulings = [ruling_view(r, report.get("setting", "cash")) for r in report["rulings"]]
     kill = next((r for r in report["rulings"] if r.get("decides") == "kill"), None)
-    effects = {}
+    effects: dict[str, Any] = {}
     for r in report["rulings"]:
         effects.update(r.get("effects") or {})
     rulings.sort(key=lambda r: r.get("decides") != "kill")
     return {"problems": [], "rulings": rulings, "entry": step.get("entry"), "kill": kill, "effects": effects,
             "outcome": step["outcome"], "book": report.get("rulebook"), "consultation": consultation}
+
+
+def _with_earlier(request: Request, account: dict, state: dict, result: dict) -> dict:
+    """Beside each ruling of the kill, the room's earlier rulings by the same rule on the same matter, as the
+    floor page and a log entry show them: those before the entry recorded for this hand (``state["entry"]``),
+    so the ruling shown is never listed beside itself."""
+    from rulings.service.podium_log import with_earlier
+    with_earlier(request, account, result.get("rulings") or [], state.get("entry"))
+    return result
 
 
 def _table_name(request: Request, raw: str | None) -> str | None:
@@ -121,7 +133,7 @@ def kill_get(request: Request) -> Response:
     if table is None:
         return refuse(request, "No such table", "A table is named with letters, digits, spaces and dashes.", 422)
     state = load_table(request, account["room"], table)
-    result = _ruling(request, account, state, table, record=False)
+    result = _with_earlier(request, account, state, _ruling(request, account, state, table, record=False))
     return render(request, "kill.html", nav="kill", table=table, state=state, result=result,
                   books=_book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
                   error="", account=account)
@@ -180,12 +192,14 @@ def kill_post(request: Request) -> Response:
     elif go == "clear":
         state["pots"], state["kill_button"], state["new_players"] = [], None, []
     if error:
-        result = _ruling(request, account, state, table, record=False)
+        result = _with_earlier(request, account, state, _ruling(request, account, state, table, record=False))
         return render(request, "kill.html", status=422, nav="kill", table=table, state=state, result=result,
                       books=_book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
                       error=error, account=account)
+    state["entry"] = None
     if go == "pot":   # the kill ruling for the next hand is given, so it goes in the log, after its trail
-        _ruling(request, account, state, table, record=True, consultation=before.get("consultation"))
+        recorded = _ruling(request, account, state, table, record=True, consultation=before.get("consultation"))
+        state["entry"] = (recorded.get("entry") or {}).get("id")
     save_table(request, account["room"], table, state)
     return RedirectResponse(f"/podium/kill?table={table}", status_code=303)
 
