@@ -47,7 +47,8 @@ def test_the_same_diff_twice_rules_on_nothing_the_second_time_and_says_the_same(
     base, base_engine = books.load()
     first = diff(book, engine, base, base_engine)
     ruled = len(counted)
-    assert ruled > 1000                          # every standard example under the room (and under standard)
+    examples = sum(len(r.examples) for r in book.rules.values())
+    assert ruled >= examples > 800              # every example under the room (and, unless kept, under standard)
     again = diff(book, engine, base, base_engine)
     assert len(counted) == ruled                 # nothing ruled on again
     assert again.to_json() == first.to_json()
