@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from big_book import FIRING_INCIDENT, write_big_house, write_firing_house  # noqa: E402
 from incident_gen import random_incidents  # noqa: E402
+from batch_speed import book_mix  # noqa: E402
 
 from rulings.engine import Engine  # noqa: E402
 from rulings.incident import incident_from_data  # noqa: E402
@@ -305,21 +306,6 @@ def cold() -> None:
     print(f"  every file read and checked (RULINGS_SHIPPED=off, an empty folder): {full * 1e3:.0f} ms ({full_r:.2f}x)")
     print(f"  with a house book: {house * 1e3:.0f} ms ({house_r:.2f}x); its sentence just edited "
           f"{edit * 1e3:.0f} ms ({edit_r:.2f}x)")
-
-
-def book_mix(n: int) -> list[dict]:
-    """The book's own mix: every rule example of the standard book and every incident under
-    examples/incidents (whole hands, showdowns, procedures, several acts among them), in turn, n lines."""
-    import yaml
-
-    from rulings.render import dumps
-    book = standard_book()
-    datas = [ex.incident for r in book.rules.values() for ex in r.examples]
-    for path in sorted((ROOT / "examples" / "incidents").iterdir()):
-        text = path.read_text(encoding="utf-8")
-        datas.append(json.loads(text) if path.suffix == ".json" else yaml.safe_load(text))
-    plain = [json.loads(dumps(d, indent=None)) for d in datas]    # as JSON gives them: seat keys as text
-    return [plain[i % len(plain)] for i in range(n)]
 
 
 def batch(n: int) -> None:

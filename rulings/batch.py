@@ -7,7 +7,6 @@ spreads the lines over N worker processes in chunks, keeping the order.
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -42,43 +41,27 @@ def _rule(incident, house: str | None):
     return rule_on(incident, book, engine)
 
 
-def _deeper_than(data, limit: int) -> bool:
-    """Whether mappings and lists in ``data`` are nested more than ``limit`` deep (a stack, never recursion)."""
-    stack = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            if depth > limit:
-                return True
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return False
-
-
 def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
-    """One JSONL line to (exit code, one output line)."""
+    """One JSONL line to (exit code, one output line). The line is read with ``json.loads``, held to the
+    rules the YAML reader holds an incident file to, with the same problems at the same line and column
+    (``rulings.incident.fields.json_line_document``)."""
     from rulings.incident import read_incident
+    from rulings.incident.fields import json_line_document
     from rulings.render import report_json
     from rulings.yamlsrc import Located
     file, _, lineno = where.rpartition(":")
-    from rulings.yamlsrc import MAX_DEPTH
     try:
-        data = json.loads(line)
-        deep = _deeper_than(data, MAX_DEPTH)
-    except RecursionError:          # deeper than the JSON reader goes: the same refusal as a shallower one
-        deep = True
-    except ValueError as exc:
-        return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y001", f"not a JSON object: {exc}")]))
-    if deep:
-        return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y011",
-                                                        f"values are nested more than {MAX_DEPTH} deep", (),
-                                                        "flatten the structure; the formats need at most 10 levels")]))
+        doc = json_line_document(line, file, int(lineno))
+    except ProblemsError as exc:
+        return INPUT, _compact(_refusal(where, exc.problems))
+    data = doc.data
     if not isinstance(data, dict):
         return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y001", "a line must hold one JSON object")]))
     if "incident" not in data:   # each line's report names its line
         data = dict(data, incident=f"{file.rsplit('/', 1)[-1]}:{lineno}")
     name = data["incident"] if isinstance(data["incident"], str) else where
     try:
-        incident = read_incident(Located(file, data, {(): (int(lineno), 1, 1)}), _house_book(house))
+        incident = read_incident(Located(file, data, doc.marks), _house_book(house))
         report = _rule(incident, house)
     except ProblemsError as exc:
         return INPUT, _compact(_refusal(name, exc.problems))

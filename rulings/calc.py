@@ -47,10 +47,11 @@ def bring_in_turn(hand: Hand, pos: Position, incident: Any, after: int | None) -
 
 
 def position_text(pos: Position, setting: str, seat: int | None = None, waiting: bool = False,
-                  due: dict | None = None, big_bet: bool = False) -> str:
+                  due: dict | None = None, big_bet: bool = False, fixed: bool = False) -> str:
     """The numbers as text; with ``seat`` (calc --seat) other than the seat to act, the first line names both.
     ``waiting``: stud's first round, still to be opened by the bring-in; ``due``: the seat the upcards make
-    the bring-in and its amounts (``bring_in_turn``)."""
+    the bring-in and its amounts (``bring_in_turn``); ``fixed``: a fixed-limit game, whose two amounts (stud's open
+    pair: the small bet or the big bet) are the only ones, not the ends of a range."""
     def m(v):
         return "-" if v is None else show(v, setting)
     actor = pos.actor if pos.actor is not None else due["seat"] if due else None
@@ -68,6 +69,8 @@ def position_text(pos: Position, setting: str, seat: int | None = None, waiting:
              f"to call:         {m(pos.to_call)}",
              f"current bet:     {m(pos.current_bet)}",
              f"last full raise: {m(pos.last_full_raise)}",
+             f"raise to:        {m(pos.min_raise_to)} or {m(pos.max_raise_to)}"
+             if pos.can_raise and fixed and pos.min_raise_to != pos.max_raise_to else
              f"raise to:        {m(pos.min_raise_to)} .. {m(pos.max_raise_to)}" if pos.can_raise
              else f"may not raise:   {pos.reason}"]
     for i, p in enumerate(pos.side_pots):
@@ -159,7 +162,7 @@ def calc(args) -> int:
         print(dumps(out))
     else:
         print(position_text(pos, setting, args.seat, bring_in_due(hand, pos, args.after), due,
-                            hand.game.structure in ("no-limit", "pot-limit")))
+                            hand.game.structure in ("no-limit", "pot-limit"), hand.game.structure == "fixed-limit"))
         for n in notes:
             print(f"note: {n}")
     return 0

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from rulings.betting import Params
+from rulings.incident.hand import pair_showing
 from rulings.incident.model import Incident, ShowdownEvent
 
 
@@ -79,11 +80,7 @@ def open_pair_seat(incident: Incident) -> int | None:
     if log is None or incident.street != "fourth" or not {"third", "fourth"} <= set(log.upcards):
         return None
     folded = {a.seat for st in incident.hand.streets[:-1] for a in st if a.kind == "fold"}
-    for p in incident.hand.players:
-        cards = log.upcards["third"].get(p.seat, ()) + log.upcards["fourth"].get(p.seat, ())
-        if p.seat not in folded and len(cards) == 2 and cards[0][0] == cards[1][0]:
-            return p.seat
-    return None
+    return pair_showing([p.seat for p in incident.hand.players], log.upcards, folded)
 
 
 def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ WAGERS = ("bet", "raise", "complete")
 
 def final_table(incident: Incident, params: Params) -> Table | None:
     """The table after the incident's actions (the replay the Position is made from); the reader has checked them."""
-    return replayed_table(incident.hand, params)
+    return replayed_table(incident, incident.hand, params)
 
 
 def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +43,8 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
     out.update(_upcards(incident))
     if incident.disputed is not None:
         d = incident.disputed
-        out.update({k: v for k, v in (("side_deal", d.side_deal), ("buy_in", d.buy_in)) if v is not None})
+        out.update({k: v for k, v in (("side_deal", d.side_deal), ("buy_in", d.buy_in), ("cashed_out", d.cashed_out),
+                                      ("minutes_away", d.minutes_away)) if v is not None})
         out.update(_small_chips(incident))
     out.update(_unit(incident, f))
     table = final_table(incident, params)
@@ -92,7 +93,7 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
     if not table.big_bet and f.get("can_raise") and f.get("min_raise_to") and \
             table.full_level < table.current_bet < table.full_level + table.full_size():
         out["complete_to"] = f["min_raise_to"]     # the bet faced is a bring-in, a short blind or a short all-in
-        out["next_raise_to"] = f["min_raise_to"] + street_bet(table.hand.game, table.street)   # once completed
+        out["next_raise_to"] = f["min_raise_to"] + table.full_size()   # once completed
     acts = table.hand.streets[-1] if table.hand.streets else ()
     out["facing_bring_in"] = any(a.kind == "bring-in" for a in acts) and not wagers
     nxt = _next_seat(table, seat)
@@ -109,7 +110,7 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
             out["cap_bets_left"] = table.cap - table.bets
         out["two_round_game"] = table.rounds == 2
     if not table.big_bet and table.capped():
-        out["uncapped_raise_to"] = table.full_level + street_bet(table.hand.game, table.street)
+        out["uncapped_raise_to"] = table.full_level + table.full_size()
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
     return out
 
@@ -167,6 +168,8 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
             parts.append(f"complete to {m(seat['complete_to'])}")
         elif low is not None and high is not None and low == high:
             parts.append(f"{verb} to {m(low)}" + (" (all-in)" if high == seat.get("all_in_to") else ""))
+        elif low is not None and high is not None and f.get("structure") == "fixed-limit":
+            parts.append(f"{verb} to {m(low)} or {m(high)}")   # stud's open pair: the small bet or the big bet
         elif low is not None and high is None:
             parts.append(f"{verb} to {m(low)} or more")
         elif low is not None and high is not None:

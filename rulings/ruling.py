@@ -437,7 +437,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         return first
     setting = incident.hand.game.setting
     params = param_values(book, setting, incident_params(book, incident))
-    ensure_checked(incident, params)   # read under other parameter values (another book): check again
+    incident = ensure_checked(incident, params)   # read under other parameter values (another book): checked again
     incident = straddle_post_act(incident) or _said_straddle(incident, params) or incident
     situation = build(incident, params)
     memo = Memo()   # the second stratum does again only what the decided wager changes
@@ -481,7 +481,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     report.given = given_facts(incident)
     report.not_considered = not_considered(book, report, engine)
     from rulings.now import lead, now   # they read the report this module builds
-    led = lead(incident, report.rulings, _told(book, incident, report.given))   # the dispute's own matter first
+    led = lead(incident, report.rulings, _told(book, incident, report.given, report.facts))   # the dispute's own matter first
     report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
     from rulings.unknowns import pot_may_matter, pot_question, probing
@@ -507,12 +507,19 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
 ACT = ("said", "chips")   # the disputed act itself: every ruling on it reads them
 
 
-def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]]):
+def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]], facts: dict[str, Any] | None = None):
     """For each rule, how many of the particulars the floor gave about the dispute (beyond the act's own words
-    and chips: who pointed it out, what happened after, a request, the buy-in) its own conditions read."""
+    and chips: who pointed it out, what happened after, a request, the buy-in, an act made out of turn, words
+    that make a condition) its own conditions read."""
     told = [set(facts_of) for name, facts_of in given.items() if name not in ACT]
+    facts = facts or {}
+    if facts.get("in_turn") is False:   # the actions told put another seat due: the act came out of turn
+        told.append({"in_turn"})
+    if facts.get("said_conditional") is True:   # words that make the action hang on another's ("if you bet...")
+        told.append({"said_conditional"})
     d = incident.disputed
-    told += [{name} for name in ("buy_in", "side_deal") if d is not None and getattr(d, name) is not None]
+    told += [{name} for name in ("buy_in", "side_deal", "cashed_out", "minutes_away")
+             if d is not None and getattr(d, name) is not None]
     told += [{field_name("param." + name)} for name in incident.params]   # the house setting named for it
     if incident.split:
         told.append(set(SPLIT_FACTS))

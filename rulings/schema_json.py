@@ -167,6 +167,7 @@ def incident_schema() -> dict[str, Any]:
                           based_on_count=_MONEY, chips_total=_MONEY, prior_chips=chips,
                           prior_pulled={"enum": ["none", "part", "all"]}, count_answer=_MONEY, hidden_chips=_MONEY,
                           side_deal={"enum": ["insurance", "proposition", "run_twice"]}, buy_in=_MONEY,
+                          cashed_out=_MONEY, minutes_away={"type": "integer", "minimum": 0, "maximum": 1_000_000},
                           dealer_took=_obj({"action": {"enum": list(f.ACTIONS[1:]) + list(f.ACTION_WORDS)},
                                             "to": _MONEY},
                                            "the act as the dealer took it (his record, e.g. raised to 1,000), kept "

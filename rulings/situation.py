@@ -120,7 +120,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     f.update(incident.inputs)
     sit = Situation(f)
     seat = incident.disputed.seat if incident.disputed else None
-    pos = replayed_position(hand, bparams, seat)   # the reader's replay, when it asked the same question
+    pos = replayed_position(incident, hand, bparams, seat)   # the reader's replay, when it asked the same question
     f.update(pot=pos.pot, pot_in_middle=pos.pot_in_middle, current_bet=pos.current_bet,
              last_full_raise=pos.last_full_raise, min_raise_to=pos.min_raise_to,
              max_raise_to=pos.max_raise_to, can_raise=pos.can_raise,

@@ -252,6 +252,21 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
 
 
 
+def _readers(book: Any) -> dict[str, tuple[str, ...]]:
+    """Each fact and the rules of the book that read it, by rule id: worked out once per book (the questions
+    of a procedure asked for each fact of its section the rules reading it, over every rule each time)."""
+    from rulings.engine import rule_reads
+    from rulings.rulebook.model import per_book
+
+    def make() -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for rid in sorted(book.rules):
+            for name in rule_reads(book.rules[rid]):
+                out.setdefault(name, []).append(rid)
+        return {name: tuple(rids) for name, rids in out.items()}
+    return per_book(book, "readers", make)
+
+
 def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) -> list[dict]:
     """For a table procedure no rule decides as given: the catalogue's question for each of its section's facts
     left out that some rule reads, and, for a yes/no or a choice, only when an answer brings a ruling (each
@@ -276,7 +291,7 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) ->
         section = proc.get(parts[1])
         if not isinstance(section, dict) or parts[2] in section:
             continue
-        readers = sorted(rid for rid, r in book.rules.items() if name in rule_reads(r))
+        readers = list(_readers(book).get(name, ()))
         if fact.type not in ("bool", "enum"):   # answers not tried: a rule must read what the section gives too
             given = {n for n, g in facts().items() if g.source and g.source.startswith(f"procedure.{parts[1]}.")
                      and g.source.split(".")[-1] in section}

@@ -18,8 +18,10 @@ Each limit has its own code (docs/errors.md).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -341,3 +343,161 @@ def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES,
         return None, [Problem(name, line, 1, "Y009", "the file is not UTF-8 text",
                               hint="save it as UTF-8")]
     return load_text(text, name, max_bytes, max_nodes)
+
+
+# ---------------------------------------------------------------- one JSON line (rulings rule --jsonl)
+
+def _json_scalar(text: str) -> Any:
+    """A JSON number with a fraction or exponent (or NaN, Infinity), read as YAML reads the same text: a
+    Decimal from its digits, never a binary float; what YAML does not take for a number stays text."""
+    return _scalar(_resolve(text), text)
+
+
+# one decoder for every line (``json.loads`` with options makes a decoder and its scanner each call)
+_JSON = json.JSONDecoder(parse_float=_json_scalar, parse_constant=_json_scalar)
+
+
+class _LineMarks:
+    """The positions of a JSON line's values, as the YAML reader gives them for the same text (a line of JSON
+    is a YAML flow mapping), on the line's own line number; worked out only when a position is first asked
+    for (a problem to report), never for a line that reads without one. When the YAML reader cannot read the
+    text or reads other values from it than JSON did, every value is placed at the line's start."""
+
+    __slots__ = ("_text", "_file", "_line", "_data", "_marks")
+
+    def __init__(self, text: str, file: str, line: int, data: Any):
+        self._text, self._file, self._line, self._data = text, file, line, data
+        self._marks: dict | None = None
+
+    def _all(self) -> dict:
+        if self._marks is None:
+            doc, _ = load_text(self._text, self._file)
+            if doc is not None and doc.data == self._data:
+                shift = self._line - 1
+                self._marks = {p: (line + shift, col, width) for p, (line, col, width) in doc.marks.items()}
+            else:
+                self._marks = {(): (self._line, 1, 1)}
+        return self._marks
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._all()
+
+    def __getitem__(self, path: Path_) -> tuple[int, int, int]:
+        return self._all()[path]
+
+    def get(self, path: Path_, default: Any = None) -> Any:
+        return self._all().get(path, default)
+
+    def __iter__(self) -> Any:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def items(self) -> Any:
+        return self._all().items()
+
+
+def _on_line(problems: list[Problem], line: int) -> list[Problem]:
+    """Problems the YAML reader found in a one-line text, moved to the line's own number (a problem of the
+    whole text, line 0, is on that line, at its start)."""
+    out = []
+    for p in problems:
+        at, col = (p.line + line - 1, p.col) if p.line else (line, 1)
+        out.append(Problem(p.file, at, col, p.code, p.message, p.path, p.hint, p.width))
+    return out
+
+
+def load_json_line(text: str, file: str, line: int, max_bytes: int = MAX_FILE_BYTES,
+                   max_nodes: int = MAX_NODES) -> tuple[Located | None, list[Problem]]:
+    """One line of JSON, read with ``json.loads`` and held to the same rules as ``load_text`` holds the same
+    text to, with the same problems at the same places (on line ``line``): the same limits (bytes, nesting,
+    values), duplicate keys refused, numbers with a fraction read as Decimal (an exponent-only number, as in
+    YAML, is text). The positions are the YAML reader's for the same text, worked out only when a problem
+    asks for one (``_LineMarks``); whenever the line breaks a rule, the YAML reader itself names it."""
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return None, _on_line(load_text(text, file, max_bytes, max_nodes)[1], line)   # Y007, read no further
+    try:
+        data = _JSON.decode(text)
+    except RecursionError:      # deeper than the JSON reader goes: the YAML reader names the depth, and where
+        return None, _as_yaml_says(text, file, line, max_bytes, max_nodes) or [_too_deep(file, line)]
+    except ValueError as exc:   # not JSON at all: JSON's own words, at its place on the line
+        return None, [Problem(file, line, getattr(exc, "colno", 1), "Y001", f"not a JSON object: {exc}")]
+    depth, nodes, keys = _shape(data)
+    # every key is followed by one ':' outside a string, so as many ':' as keys read means no key was
+    # written twice (json.loads keeps the last without a word); more (a ':' in a text, or a key again):
+    # read again, each mapping's pairs counted
+    twice = keys != text.count(":") and _twice(text)
+    if twice or depth > MAX_DEPTH or nodes > max_nodes:
+        problems = _as_yaml_says(text, file, line, max_bytes, max_nodes)
+        if problems:
+            return None, problems
+        # the YAML reader could not read what JSON read (libyaml stops at a thousand open brackets) or read
+        # it otherwise: the rule broken, named plainly at the line's start
+        if depth > MAX_DEPTH:
+            return None, [_too_deep(file, line)]
+        if nodes > max_nodes:
+            return None, [Problem(file, line, 1, "Y012", f"the document holds more than {max_nodes:,} values", (),
+                                  "split it into smaller files; nothing real comes close")]
+        return None, [Problem(file, line, 1, "Y002", f"duplicate key '{twice}'", (),
+                              "YAML would silently keep only the last one")]
+    return Located(file, data, _LineMarks(text, file, line, data)), []  # type: ignore[arg-type]
+
+
+def _too_deep(file: str, line: int) -> Problem:
+    return Problem(file, line, 1, "Y011", f"values are nested more than {MAX_DEPTH} deep", (),
+                   "flatten the structure; the formats need at most 10 levels")
+
+
+def _as_yaml_says(text: str, file: str, line: int, max_bytes: int, max_nodes: int) -> list[Problem]:
+    """The rules the YAML reader finds a JSON line breaks, on the line's number; none when it cannot read
+    the text at all (Y001: JSON read it, so what is wrong is for the caller to name)."""
+    problems = load_text(text, file, max_bytes, max_nodes)[1]
+    return [] if any(p.code == "Y001" for p in problems) else _on_line(problems, line)
+
+
+def _shape(data: Any) -> tuple[int, int, int]:
+    """How deep ``data`` is nested (mappings and lists), how many values it holds (keys counted, as the YAML
+    reader counts them) and how many keys: a walk over the mappings and lists only, level by level (the
+    values of each picked out by their type without a Python call for each)."""
+    if data.__class__ is not dict and data.__class__ is not list:
+        return 0, 1, 0
+    level = [data]
+    depth = keys = 0
+    nodes = 1
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            break
+        below: list = []
+        item: Any
+        for item in level:
+            values: list
+            if item.__class__ is dict:
+                keys += len(item)
+                nodes += 2 * len(item)
+                values = list(item.values())
+            else:
+                nodes += len(item)
+                values = item
+            below += compress(values, map(_CONTAINER, map(type, values)))
+        level = below
+    return depth, nodes, keys
+
+
+_CONTAINER = frozenset((dict, list)).__contains__
+
+
+def _twice(text: str) -> str:
+    """The first key a JSON text writes twice in one mapping ('' for none)."""
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        out = dict(items)
+        if len(out) != len(items) and not found:
+            names = [k for k, _ in items]
+            found.append(next(k for i, k in enumerate(names) if k in names[:i]))
+        return out
+
+    json.JSONDecoder(parse_float=_json_scalar, parse_constant=_json_scalar, object_pairs_hook=pairs).decode(text)
+    return found[0] if found else ""

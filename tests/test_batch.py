@@ -60,3 +60,87 @@ def test_several_files(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["rule"])
     assert exc.value.code == 2
+
+
+# ---------------------------------------------------------------- the JSON line reader against the YAML reader
+
+def _deep(levels: int) -> dict:
+    inner: dict = {"x": 1}
+    for _ in range(levels):
+        inner = {"x": inner}
+    return inner
+
+
+# Each line wrong in its own way (written for this test): the problems --jsonl names must be the ones the
+# positioned YAML reader names for the same text, at the same column, on the line's own number.
+BAD_LINES = [
+    # a misspelt top field and a misspelt field of the act (each with its "did you mean")
+    '{"incident": "t1", "game": {"structure": "pot-limit", "blinds": [1, 2]}, "button": 3, '
+    '"players": {"1": 1000, "2": 1000, "3": 1000}, "street": "flop", "pott": 80, '
+    '"disputed": {"seat": 1, "chipz": [500]}}',
+    # a structure that is no structure, and a negative stack
+    '{"incident": "t2", "game": {"structure": "pot limit", "blinds": [1, 2]}, "button": 3, '
+    '"players": {"1": 1000, "2": -5, "3": 1000}, "street": "flop", "pot": 80, "disputed": {"seat": 1, "chips": [500]}}',
+    # more chips than the stack (a check made after the replay: I107) and a pot count the actions do not make
+    '{"incident": "t3", "game": {"structure": "no-limit", "blinds": [5, 10]}, "button": 3, '
+    '"players": {"1": 300, "2": 300, "3": 300}, "street": "preflop", "pot_now": 99, '
+    '"actions": [{"seat": 3, "action": "call"}, {"seat": 1, "action": "call"}], "disputed": {"seat": 2, "chips": [500]}}',
+    # an amount with a third decimal place, an exponent with no fraction (text to YAML), no button
+    '{"incident": "t4", "game": {"structure": "no-limit", "blinds": [0.5, 1e1]}, '
+    '"players": {"1": 100.125, "2": 100}, "street": "flop", "pot": 20, "disputed": {"seat": 1, "chips": [25]}}',
+    # an action the betting refuses (a check facing a bet), then a seat not at the table
+    '{"incident": "t5", "game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 2, '
+    '"players": {"1": 200, "2": 200}, "street": "flop", "pot": 4, '
+    '"actions": [{"seat": 1, "action": "bet", "to": 10}, {"seat": 2, "action": "check"}], '
+    '"disputed": {"seat": 7, "chips": [10]}}',
+    # a key written twice
+    '{"incident": "t6", "game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 2, "button": 1, '
+    '"players": {"1": 200, "2": 200}, "street": "flop", "pot": 4, "disputed": {"seat": 1, "chips": [10]}}',
+    # nested deeper than any incident is, and more values than any incident holds
+    json.dumps({"incident": "t7", "game": _deep(40)}),
+    json.dumps({"incident": "t9", "button": 1, "players": [0] * 21_000}),
+    # a street that is no street and a said that is not text
+    '{"incident": "t8", "game": {"structure": "fixed-limit", "blinds": [1, 2], "bet_sizes": [2, 4]}, "button": 2, '
+    '"players": {"1": 200, "2": 200}, "street": "flopp", "pot": 4, "disputed": {"seat": 1, "said": [1, 2]}}',
+]
+
+
+def _as_yaml(text: str, line: int) -> list[dict]:
+    """The problems the positioned YAML reader names for ``text`` read as a file, moved to ``line``."""
+    from rulings.incident.fields import incident_from_text
+    from rulings.problems import ProblemsError
+    from rulings.rulebook.load import standard_book
+    problems = []
+    try:
+        incident_from_text(text, "room.jsonl", standard_book())   # an incident file's reading and limits
+    except ProblemsError as exc:
+        problems = exc.problems
+    assert problems, text
+    return [dict(p.to_json(), line=p.line + line - 1) for p in sorted(problems)]
+
+
+@pytest.mark.parametrize("n", range(len(BAD_LINES)))
+def test_a_bad_jsonl_line_names_the_problems_the_yaml_reader_names(n):
+    from rulings.batch import INPUT, rule_line
+    text = BAD_LINES[n]
+    code, out = rule_line(text + "\n", f"room.jsonl:{n + 7}", None)
+    got = json.loads(out)
+    assert code == INPUT and got["refused"], got
+    assert got["problems"] == _as_yaml(text, n + 7)
+    assert all(p["line"] == n + 7 for p in got["problems"])
+    assert any(p["col"] > 1 for p in got["problems"]), got   # placed on the line, not at its start
+
+
+def test_the_bad_lines_cover_the_readers_kinds_of_problem():
+    codes = {p["code"] for n, text in enumerate(BAD_LINES) for p in _as_yaml(text, 1)}
+    assert {"I101", "I102", "I103", "I104", "I105", "I106", "I107", "Y002", "Y011", "Y012"} <= codes, codes
+
+
+def test_a_jsonl_line_reads_numbers_as_the_yaml_reader_does(tmp_path, capsys):
+    """84.5 is an amount in an incident file (YAML reads it as a Decimal); a JSON line says the same."""
+    from rulings.batch import OK, rule_line
+    line = json.dumps(dict(CHIP, incident="decimal", players={"1": 1000.5, "2": 1000, "3": 1000}))
+    code, out = rule_line(line, "room.jsonl:1", None)
+    (tmp_path / "decimal.yaml").write_text(line)
+    assert main(["rule", str(tmp_path / "decimal.yaml"), "--format", "json"]) == 0
+    assert code == OK and json.loads(out) == json.loads(capsys.readouterr().out)

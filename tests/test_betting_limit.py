@@ -191,3 +191,39 @@ def test_limit_raise_must_be_exact():
     with pytest.raises(BettingError) as err:
         list(positions(h, CASH))
     assert (err.value.index, err.value.expected) == (1, "fold, call to 20 or raise to 40")
+
+
+# TDA-2024-RP10 (the custom its tournaments do not follow): in stud, an open pair showing on fourth street lets
+# any player bet the big bet instead of the small one; once the big bet is made every raise is a big bet.
+STUD_5_10 = Game("fixed-limit", ante=100, bring_in=200, bet_sizes=(500, 500, 1000, 1000, 1000), betting_rounds=5)
+FOURTH = {"first_street": 1, "pot_before": 2400, "open_pair": (1,)}
+
+
+def test_an_open_pair_on_fourth_street_allows_the_small_or_the_big_bet():
+    p = position(hand(STUD_5_10, 4, **FOURTH), CASH)
+    assert (p.min_raise_to, p.max_raise_to) == (500, 1000)
+    # the big bet made: the raise is a big bet, to $20
+    big = position(hand(STUD_5_10, 4, (A(1, "bet", 1000),), **FOURTH), CASH)
+    assert (big.to_call, big.min_raise_to, big.max_raise_to) == (1000, 2000, 2000)
+    # the small bet made: a raise of the small bet or of the big bet ($10 or $15), until the big bet is made
+    small = position(hand(STUD_5_10, 4, (A(1, "bet", 500),), **FOURTH), CASH)
+    assert (small.min_raise_to, small.max_raise_to) == (1000, 1500)
+    after = position(hand(STUD_5_10, 4, (A(1, "bet", 500), A(2, "raise", 1500)), **FOURTH), CASH)
+    assert (after.to_call, after.min_raise_to, after.max_raise_to) == (1500, 2500, 2500)
+
+
+def test_the_open_pair_option_has_two_amounts_and_needs_the_pair_and_the_house():
+    with pytest.raises(BettingError) as err:     # $7 is neither bet
+        list(positions(hand(STUD_5_10, 4, (A(1, "bet", 700),), **FOURTH), CASH))
+    assert err.value.expected == "fold, check or bet to 5 or 10"
+    # no pair showing: the small bet only, and $10 is refused
+    plain = {**FOURTH, "open_pair": ()}
+    assert position(hand(STUD_5_10, 4, **plain), CASH).max_raise_to == 500
+    with pytest.raises(BettingError):
+        list(positions(hand(STUD_5_10, 4, (A(1, "bet", 1000),), **plain), CASH))
+    # the tournament rule (no doubling): the pair changes nothing
+    no = cash_params(open_pair_big_bet=False)
+    assert (position(hand(STUD_5_10, 4, **FOURTH), no).max_raise_to) == 500
+    # fifth street is a big-bet round anyway: an open pair listed for it gives nothing more
+    fifth = position(hand(STUD_5_10, 4, first_street=2, pot_before=4400, open_pair=(2,)), CASH)
+    assert (fifth.min_raise_to, fifth.max_raise_to) == (1000, 1000)

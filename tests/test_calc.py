@@ -188,3 +188,28 @@ def test_calc_once_the_bring_in_is_made_names_the_next_seat(capsys, tmp_path):
     code, data, _ = calc(capsys, tmp_path, text)
     assert code == 0 and data["actor"] == 3 and data["to_call"] == 2 and data["min_raise_to"] == 5
     assert "bring_in" not in data
+
+
+STUD_FOURTH = ("game: {variant: stud, structure: fixed-limit, ante: 1, bring_in: 2, bet_sizes: [5, 10]}\n"
+               "players: {1: 100, 2: 100, 3: 100, 4: 100}\nstreets:\n"
+               '  - {street: third, upcards: {1: Kd, 2: "2c", 3: 9h, 4: Qs}, actions: [{seat: 2, action: bring-in, '
+               "to: 2}, {seat: 3, action: call}, {seat: 4, action: complete, to: 5}, {seat: 1, action: call}, "
+               "{seat: 2, action: call}, {seat: 3, action: call}]}\n"
+               "  - {street: fourth, upcards: {1: 3s, 2: 4h, 3: %s, 4: As}, actions: %s}\n")
+
+
+def test_calc_offers_the_big_bet_on_fourth_street_with_an_open_pair(capsys, tmp_path):
+    # TDA-2024-RP10's cash custom: seat 3's 9h-9d on fourth street; $5/$10 stud, seat 3 has bet $5
+    code, data, _ = calc(capsys, tmp_path, STUD_FOURTH % ("9d", "[{seat: 3, action: bet, to: 5}]"))
+    assert code == 0 and data["actor"] == 4 and (data["min_raise_to"], data["max_raise_to"]) == (10, 15)
+    assert main(["calc", str(tmp_path / "hand.yaml")]) == 0
+    assert "raise to:        $10 or $15" in capsys.readouterr().out
+    # the big bet itself is a legal opening, and the raise over it is a big bet
+    code, data, _ = calc(capsys, tmp_path, STUD_FOURTH % ("9d", "[{seat: 3, action: bet, to: 10}]"))
+    assert code == 0 and (data["to_call"], data["min_raise_to"], data["max_raise_to"]) == (10, 20, 20)
+    # a tournament plays no doubling, and with no pair showing $10 is above the limit
+    code2, _, err2 = calc(capsys, tmp_path, STUD_FOURTH % ("Qd", "[{seat: 3, action: bet, to: 10}]"))
+    assert code2 == 2 and "a bet to 10 is above the maximum of 5" in err2
+    text = STUD_FOURTH.replace("ante: 1,", "setting: tournament, ante: 1,") % ("9d", "[{seat: 3, action: bet, to: 10}]")
+    code3, _, err3 = calc(capsys, tmp_path, text)
+    assert code3 == 2 and "above the maximum of 5" in err3

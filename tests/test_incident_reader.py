@@ -528,8 +528,9 @@ disputed: {seat: 2, said: call}
 
 
 def test_the_readers_final_table_is_a_fresh_replay_of_the_hand():
-    """The reader hands the table its replay ended on to the round facts (one walk of the hand, not two):
-    on every example incident that has one, it is the table a fresh replay of the same hand gives."""
+    """The reader keeps on the incident the table its replay ended on, for the round facts (one walk of the
+    hand, not two): on every example incident that has one, it is the table a fresh replay of the same hand
+    gives, and the one the round facts are handed."""
     from dataclasses import fields
 
     from rulings.incident import checks, incident_from_data
@@ -538,21 +539,53 @@ def test_the_readers_final_table_is_a_fresh_replay_of_the_hand():
     CACHES = ("shared", "due", "fresh")   # copy-on-write, and the next seat due as found when asked
     handed = 0
     for data in [ex.incident for r in book.rules.values() for ex in r.examples]:
-        checks._LAST.table = None
         try:
-            incident_from_data(data, book=book)
+            incident = incident_from_data(data, book=book)
         except ProblemsError:
             continue
-        if getattr(checks._LAST, "table", None) is None:
+        if not incident.replays:
             continue
-        hand, params, table = checks._LAST.table
+        hand, params, seat, pos, table = incident.replays[0]
         fresh = checks.replayed(hand, params)
         state = lambda t: {f.name: getattr(t, f.name) for f in fields(t) if f.name not in CACHES}  # noqa: E731
         assert fresh is not None and fresh is not table and state(fresh) == state(table), data
         assert fresh.next_due() == table.next_due(), data
-        assert checks.replayed_table(hand, params) is table and checks._LAST.table is None   # handed over once
+        assert checks.position(hand, params, seat=seat) == pos, data
+        assert checks.replayed_table(incident, hand, params) is table, data
+        assert checks.replayed_position(incident, hand, params, seat) is pos, data
         handed += 1
     assert handed > 300, handed
+
+
+def test_each_act_of_a_hand_carries_its_own_replay():
+    """An incident of several disputed acts keeps one replay per act (the hand up to that act, at its seat);
+    each act's own incident finds its position there, and it is what a fresh replay gives."""
+    from rulings.incident import checks, each_act, incident_from_data
+    from rulings.rulebook.load import standard_book
+    book = standard_book()
+    data = {   # no-limit $5/$10: seat 1 bets $100 on the flop, seat 2 says call with $25, seat 3 with $40
+        "game": {"variant": "holdem", "structure": "no-limit", "blinds": [5, 10]}, "button": 4,
+        "players": {1: 500, 2: 500, 3: 500, 4: 500},
+        "streets": [
+            {"street": "preflop", "actions": [{"seat": 3, "action": "call"}, {"seat": 4, "action": "call"},
+                                              {"seat": 1, "action": "call"}, {"seat": 2, "action": "check"}]},
+            {"street": "flop", "actions": [{"seat": 1, "action": "bet", "to": 100}, {"seat": 2, "action": "call"},
+                                           {"seat": 3, "action": "call"}]}],
+        "disputed": [{"seat": 3, "said": "call", "chips": [40], "at": {"street": "flop", "after": 2}},
+                     {"seat": 2, "said": "call", "chips": [25], "at": {"street": "flop", "after": 1}}],
+    }
+    incident = incident_from_data(data, book=book)
+    assert len(incident.acts) == 2 and len(incident.replays) == 2
+    assert sorted(seat for _, _, seat, _, _ in incident.replays) == [2, 3]
+    for one in each_act(incident):
+        params = incident.replays[0][1]
+        pos = checks.replayed_position(one, one.hand, params, one.disputed.seat)
+        assert any(pos is kept for _, _, _, kept, _ in incident.replays)
+        assert pos == checks.position(one.hand, params, seat=one.disputed.seat)
+    # a hand the reader did not replay (another seat asked about) is worked out, not taken
+    other = checks.replayed_position(incident, incident.hand, incident.replays[0][1], 4)
+    assert all(other is not kept for _, _, _, kept, _ in incident.replays)
+    assert other == checks.position(incident.hand, incident.replays[0][1], seat=4)
 
 
 def test_a_missing_button_is_asked_for_with_the_hands_seats():

@@ -37,8 +37,10 @@ HOUSES = ALL_BOOKS if os.environ.get("RULINGS_ALL_BOOKS") == "1" else (None, "pn
 ALL = ("standard", "east-coast-limit", "pnw-lowball", "tda-series")
 OTHERS = {
     # the words are the whole act: the wager they declare leads; the term read from the same words follows
+    # (counting the nonstandard word as a particular would put "a tap facing a bet" behind the term rule)
     "declarations.nonstandard-term:0": ALL,
-    # likewise the later words ("... no, three"): nothing but the words tells the floor about them
+    # the later words ("... no, three") are the whole act: the wager they declare leads (counting the later
+    # words as a particular puts "I call ... and raise" behind the first-declaration rule, which is wrong there)
     "declarations.first-declaration-binds:0": ALL,
     # words and chips are both the act; the first-motion wager stands on the same string bet and leads
     "declarations.declared-raise-string-forbidden:0": ALL,
@@ -50,16 +52,15 @@ OTHERS = {
     "misdeclared-calls.tiny-chip:0": ALL,
     # one particular each (when it was noticed, who pointed it out): the corrected wager, more specific, leads
     "pot-limit.anyone-may-point-out:0": ALL,
+    # heads-up preflop the button's small blind acts first: the big blind's chip in this example comes before the
+    # small blind has acted, an act out of turn, so the ruling on that act (TDA 53) leads; an in-turn spot where
+    # a raise is barred only because nobody could call it is still to be written
+    "wagers.nobody-to-call-raise-is-call:0": ALL,
     # TDA 43's first illustration, a seat asked about: the same situation is the minimum raise's example
     "raise-caps.no-cap-in-big-bet-games:0": ALL,
     # a pot-limit seat asked about: the range (smallest and largest) leads; the minimum is one of its numbers,
     # and the same situation is pot-limit.maximum's example
     "minimum-raise.largest-prior-increment:6": ALL,
-    # whose turn it is after an act out of turn only follows the ruling on the act itself (matter next-to-act
-    # follows in rulings/matters.yaml): the act's own ruling leads, as WHAT HAPPENS NOW reads it
-    "declarations.out-of-turn-back-to-skipped:0": ALL,
-    "declarations.out-of-turn-back-to-skipped:1": ALL,
-    "declarations.out-of-turn-back-to-skipped:4": ALL,
 }
 
 

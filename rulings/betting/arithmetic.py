@@ -27,7 +27,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     name. OLR-PL-1 ($1/$2 pot-limit): the first player in may raise to 4..7.
 
     >>> from rulings.betting.model import Game, Player
-    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
     >>> hand = Hand(Game("pot-limit", small_blind=100, big_blind=200),
     ...             tuple(Player(seat) for seat in (1, 2, 3)), ((Action(3, "raise", 700),),))
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
@@ -59,7 +59,7 @@ def position(hand: Hand, params: Params, after: int | None = None,
     RRP-NLPL-INTRO: a $100 pot and a $50 bet allow a raise to $250.
 
     >>> from rulings.betting.model import Game, Player
-    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False)
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
     >>> hand = Hand(Game("pot-limit", big_blind=500), (Player(1), Player(2)),
     ...             ((Action(1, "bet", 5000),),), first_street=1, pot_before=10000)
     >>> position(hand, params).max_raise_to
@@ -140,7 +140,7 @@ def _walk(hand: Hand, params: Params, stop: int | None = None, every_quote: bool
                 # A wager: the quote's window is already capped at the seat's all-in total, and a seat
                 # that may raise faces the current bet (another seat can act).
                 elif can_raise and to is not None and low is not None and table.current_bet < to and low <= to \
-                        and (high is None or to <= high):
+                        and (high is None or to <= high) and (to == low or to == high or not table.pair_option):
                     yield index, action, _snapshot(table, seat, quote)
                     table.wager(seat, to)
                     table.turn_after(seat)
@@ -250,6 +250,9 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
     if to < low and to != all_in:
         raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(low)}",
                    _options(table, seat, quote))
+    if table.pair_option and to not in (low, high) and to != all_in:
+        raise _refused(index, seat, f"a {kind} to {_m(to)} is neither the small bet nor the big bet "
+                       f"(to {_m(low)} or {_m(high)})", _options(table, seat, quote))
     return "wager", quote
 
 
@@ -331,6 +334,8 @@ def _options(table: Table, seat: int, quote: Quote) -> str:
             parts.append(f"{verb} to {_m(low)} or more")
         elif high == low:
             parts.append(f"{verb} to {_m(low)}")
+        elif table.pair_option:
+            parts.append(f"{verb} to {_m(low)} or {_m(high)}")
         else:
             parts.append(f"{verb} to {_m(low)}..{_m(high)}")
     return ", ".join(parts[:-1]) + " or " + parts[-1]

@@ -66,6 +66,7 @@ class Params:
     two_round_max_raises: int          # a bet and N raises (two-round games)
     heads_up_exception: str            # none | before_cap | at_round_start | before_third_bet
     count_all_in_players: bool         # does an all-in player count toward "three or more"
+    open_pair_big_bet: bool            # TDA-2024-RP10: stud's open pair on fourth street lets a player bet the big bet
 
 
 PARAM_NAMES = tuple(f.name for f in fields(Params))
@@ -98,7 +99,10 @@ class Hand:
     the hand is described from that street on and ``pot_before`` holds what
     was already in the middle. Forced bets (blinds, antes, straddles) are
     given as explicit ``post`` actions at the start of the first street, or,
-    when there are none, posted automatically from ``game``.
+    when there are none, posted automatically from ``game``. ``open_pair``
+    lists the betting rounds on which a player still in shows an open pair
+    (seven-card stud's fourth street, from the upcards): where the house
+    allows it (``Params.open_pair_big_bet``) a player may bet the big bet there.
     """
 
     game: Game
@@ -107,6 +111,7 @@ class Hand:
     first_street: int = 0
     pot_before: Money = 0
     straddles: tuple[Money, ...] = field(default=())  # posted after the big blind, in order
+    open_pair: tuple[int, ...] = field(default=())    # betting rounds with an open pair showing (stud's fourth street)
 
 
 @dataclass(frozen=True)

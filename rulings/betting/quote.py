@@ -73,7 +73,9 @@ def quote_due(table: Table, seat: int, stack: Money | None) -> Quote:
             low = bet + (last if least is not None and last >= least else table.full_size())   # full_size()
             high = pot_limit_to(table, bet, owed) if table.pot_limit else None
         elif (game := table.hand.game).structure == "fixed-limit":
-            low = high = table.full_level + street_bet(game, table.street)
+            low = high = table.full_level + street_bet(game, table.street + table.doubled)
+            if table.pair_option and not table.doubled:    # the small bet or the big bet, nothing between
+                high = table.full_level + street_bet(game, table.street + 1)
         else:
             low = table.full_level + table.full_size()
             high = table.full_level + street_bet(game, table.street)
@@ -163,7 +165,7 @@ def opening(table: Table) -> Quote:
     elif game.structure == "no-limit":
         high = None
     else:
-        high = street_bet(game, table.street)
+        high = street_bet(game, table.street + table.pair_option)   # an open pair: up to the big bet
     return (0, low, high, True, None)
 
 

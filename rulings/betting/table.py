@@ -112,6 +112,8 @@ class Table:
     due: int | None = None                   # the first seat from the cursor still to act, when fresh
     fresh: bool = False
     in_front: Money = 0                      # the sum of committed: this street's bets
+    pair_option: bool = False                # limit: an open pair shows and the house lets a player bet the big bet
+    doubled: bool = False                    # that round's big bet has been made: every raise is a big bet
     shared: bool = False                     # committed and behind are held by a Position
 
     @classmethod
@@ -331,6 +333,11 @@ class Table:
         self.begin_round()
 
     def begin_round(self) -> None:
+        # TDA-2024-RP10's custom: an open pair on this round (stud's fourth street) lets any player bet the big
+        # bet (the next round's) instead of the small one, where the house plays it so; fixed limit only.
+        self.pair_option = self.params.open_pair_big_bet and self.street in self.hand.open_pair \
+            and self.least_bet is None and self.street + 1 < self.rounds
+        self.doubled = False
         variant = self.params.heads_up_exception
         if variant not in HEADS_UP_EXCEPTIONS:
             self.heads_up_variant()     # refuses it
@@ -450,7 +457,7 @@ class Table:
         """The increment a bet or raise needs to count as full on this street."""
         least = self.least_bet
         if least is None:
-            return street_bet(self.hand.game, self.street)
+            return street_bet(self.hand.game, self.street + self.doubled)   # doubled: the big bet (pair_option)
         return self.last_full_raise if self.last_full_raise >= least else least
 
     def raise_base(self) -> Money:
@@ -505,6 +512,8 @@ class Table:
             base = self.raise_base()
             full = is_full(to - base, self.full_size(), self.hand.game, self.params)
         if full:
+            if self.pair_option and not self.doubled and to - base >= street_bet(self.hand.game, self.street + 1):
+                self.doubled = True     # the big bet is made: raises from here are big bets
             self.bets += 1
             self.full_level = to
             self.last_full_raise = max(self.last_full_raise, to - base)

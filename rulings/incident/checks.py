@@ -10,7 +10,7 @@ other problem, in one run. The fact builders that follow never refuse.
 """
 from __future__ import annotations
 
-import threading
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +23,7 @@ from rulings.incident.model import Act, Incident, hand_at
 from rulings.incident.reader import _dotted
 from rulings.money import show
 from rulings.problems import Problem, ProblemsError
+from rulings.records import evolve
 from rulings.rulebook.model import per_book
 
 
@@ -204,21 +205,23 @@ def reader_params(book: Any, house: str | None, params: dict[str, Any], setting:
         return None
 
 
-def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Problem], tuple | None]:
-    """Every check needing the book's parameters, and the key of the values checked under."""
+def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Problem], tuple | None, tuple]:
+    """Every check needing the book's parameters, the key of the values checked under, and the replays the
+    check made (one per disputed act: ``Incident.replays``)."""
     if book is None:
         try:
             book = _book(incident.house)
         except ProblemsError:
-            return [], None     # no book to check under: a book problem, reported when the book is loaded to rule
+            return [], None, ()     # no book to check under: a book problem, reported when the book is loaded to rule
     overrides, problems = incident_overrides(book, incident)
     if overrides:
         values = book.param_values(incident.hand.game.setting, overrides)
         key = params_key(values)
     else:
         values, key = _defaults(book, incident.hand.game.setting)
-    problems += check(incident, values, replay)
-    return problems, key
+    kept: list = []
+    problems += check(incident, values, replay, kept)
+    return problems, key, tuple(kept)
 
 
 def _defaults(book: Any, setting: str) -> tuple[Any, tuple]:
@@ -230,13 +233,17 @@ def _defaults(book: Any, setting: str) -> tuple[Any, tuple]:
     return per_book(book, "checked:" + setting, make)
 
 
-def ensure_checked(incident: Incident, values: Any) -> None:
-    """Check the incident again when the parameters in force differ from those it was read under."""
-    if incident.checked == params_key(values):
-        return
-    problems = check(incident, values)
+def ensure_checked(incident: Incident, values: Any) -> Incident:
+    """The incident checked again when the parameters in force differ from those it was read under (then
+    carrying that check's replays, for the fact builders), else the incident itself."""
+    key = params_key(values)
+    if incident.checked == key:
+        return incident
+    kept: list = []
+    problems = check(incident, values, kept=kept)
     if problems:
         raise ProblemsError(problems)
+    return evolve(incident, checked=key, replays=tuple(kept))
 
 
 def _last_point(incident: Incident) -> Hand:
@@ -247,16 +254,16 @@ def _last_point(incident: Incident) -> Hand:
     last = incident.acts[-1]
     names = incident.log.streets if incident.log is not None else (last.street,)
     k = names.index(last.street)
-    return Hand(whole.game, whole.players, whole.streets[:k] + (whole.streets[k][:last.after_count],),
-                whole.first_street, whole.pot_before, whole.straddles)
+    return replace(whole, streets=whole.streets[:k] + (whole.streets[k][:last.after_count],))
 
 
-def check(incident: Incident, values: Any, replay: bool = True) -> list[Problem]:
-    """The problems of an incident under these parameter values (empty: the facts can be built)."""
+def check(incident: Incident, values: Any, replay: bool = True, kept: list | None = None) -> list[Problem]:
+    """The problems of an incident under these parameter values (empty: the facts can be built); ``kept``
+    is given each act's replay (see ``_replay``)."""
     problems: list[Problem] = []
     bparams = betting_params(values)
     if replay:
-        problems += _replay(incident, bparams)
+        problems += _replay(incident, bparams, [] if kept is None else kept)
     problems += _kill(incident, values)
     problems += _procedure(incident)
     if replay:
@@ -282,9 +289,14 @@ def betting_problem(incident: Incident, exc: BettingError) -> Problem:
     return _problem(incident, path, "I106", msg, f"expected {exc.expected}" if exc.expected else None)
 
 
-def _replay(incident: Incident, params: Params) -> list[Problem]:
+def _replay(incident: Incident, params: Params, kept: list) -> list[Problem]:
     """Replay the hand up to its last disputed act (every action without one): one problem for the first
-    action the betting refuses; then each act's pot count and chips against the seat's stack."""
+    action the betting refuses; then each act's pot count and chips against the seat's stack.
+
+    Each act's replay (the hand up to it, the parameters, the seat, its position and final table) is put in
+    ``kept``: the reader keeps them on the incident it returns (``Incident.replays``), so the fact builders of
+    each act's ruling read them there instead of replaying the hand again. On the incident, not in module
+    state: the service rules in a pool of threads, and what one ruling hands to its own builders is its own."""
     acts = incident.acts or ((Act(incident.disputed, incident.street, 0),) if incident.disputed else ())
     seen = [hand_at(incident, act) if incident.acts else incident.hand for act in acts]
     try:    # the last act's hand is the longest: any refused action is in it (a single act: the only replay)
@@ -294,12 +306,16 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
         last = position(hand, params, seat=seat, tables=tables)
     except BettingError as exc:
         return [betting_problem(incident, exc)]
-    _LAST.replayed = (hand, params, seat, last)
-    _LAST.table = (hand, params, tables[-1])
+    kept.append((hand, params, seat, last, tables[-1]))
     out: list[Problem] = []
     setting = incident.hand.game.setting
     for n, (act, one) in enumerate(zip(acts, seen)):
-        pos = last if n == len(acts) - 1 else position(one, params, seat=act.disputed.seat)
+        if n == len(acts) - 1:
+            pos = last
+        else:
+            tables = []
+            pos = position(one, params, seat=act.disputed.seat, tables=tables)
+            kept.append((one, params, act.disputed.seat, pos, tables[-1]))
         if n == 0 and incident.pot_now is not None and incident.pot_now != pos.pot:
             out.append(_problem(incident, ("pot_now",), "I105", f"{show(incident.pot_now, setting)} does not match "
                                 f"the actions, which make the pot {show(pos.pot, setting)}",
@@ -323,32 +339,22 @@ def _replay(incident: Incident, params: Params) -> list[Problem]:
     return out
 
 
-# The last replay's hand and position (``replayed``) and its final table (``table``), handed from the check to the
-# fact builders of the same ruling. Per thread: the service consults in a thread pool, and a handover shared
-# between threads could be taken by another consultation between its test and its taking.
-_LAST = threading.local()
-
-
-def replayed_table(hand: Hand, params: Params) -> Replay | None:
-    """``replayed(hand, params)``, taken from the check's replay when it replayed this very hand under these
-    parameters (the same walk gives the same table; it is only read), else worked out. Handed over once."""
-    got = getattr(_LAST, "table", None)
-    if got is not None:
-        _LAST.table = None
-        got_hand, got_params, table = got
-        if got_params == params and got_hand == hand:
+def replayed_table(incident: Incident, hand: Hand, params: Params) -> Replay | None:
+    """``replayed(hand, params)``, taken from the replays the reader's check kept on the incident when it
+    replayed this very hand under these parameters (the same walk gives the same table; it is only read),
+    else worked out."""
+    for got_hand, got_params, _seat, _pos, table in incident.replays:
+        if got_params == params and (got_hand is hand or got_hand == hand):
             return table
     return replayed(hand, params)
 
 
-def replayed_position(hand: Hand, params: Params, seat: int | None) -> Position:
-    """``position(hand, params, seat=seat)``, taken from the check's replay when it was this very question
-    (the same hand, parameters and seat: the answer is the same), else worked out. Handed over once."""
-    got = getattr(_LAST, "replayed", None)
-    if got is not None:
-        _LAST.replayed = None
-        got_hand, got_params, got_seat, pos = got
-        if got_seat == seat and got_params == params and got_hand == hand:
+def replayed_position(incident: Incident, hand: Hand, params: Params, seat: int | None) -> Position:
+    """``position(hand, params, seat=seat)``, taken from the replays the reader's check kept on the incident
+    when it was this very question (the same hand, parameters and seat: the answer is the same), else worked
+    out."""
+    for got_hand, got_params, got_seat, pos, _table in incident.replays:
+        if got_seat == seat and got_params == params and (got_hand is hand or got_hand == hand):
             return pos
     return position(hand, params, seat=seat)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulings.betting import Action, Game, Hand, Player
 from rulings.catalogue import did_you_mean, facts
-from rulings.incident.hand import read_at, read_awards, read_showdown, read_streets
+from rulings.incident.hand import pair_showing, read_at, read_awards, read_showdown, read_streets
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.records import evolve
 from rulings.incident.procedure import read_procedure
@@ -26,7 +26,7 @@ from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards
 from rulings.incident.table import read_table
 from rulings.money import major
 from rulings.problems import ProblemsError
-from rulings.yamlsrc import Located, load_file, load_text
+from rulings.yamlsrc import Located, load_file, load_json_line, load_text
 
 STREETS = {
     "board": ("preflop", "flop", "turn", "river"),
@@ -52,7 +52,8 @@ GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_s
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
             "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
-            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took")
+            "side_deal", "buy_in", "short_buy_in_before", "amount_not_known", "dealer_took", "cashed_out",
+            "minutes_away")
 ACT_KEYS = DISPUTED + ("at", "after") + TIMING    # one act of a list: where it happened and its own timing
 DISPUTED_FLAGS = ("released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
                   "count_asked", "conditional", "mucked", "from_pocket", "chips_removed", "short_buy_in_before",
@@ -69,7 +70,7 @@ MAX_ACTS = 10                  # disputed acts in one incident
 HAND_FIELDS = ("game", "players", "button", "street", "pot", "actions", "streets")
 
 
-def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
+def _read_game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
     r.keys(raw, GAME, ("game",))
     structure = r.choice(raw.get("structure"), facts()["structure"].values, ("game", "structure"))
     setting = r.choice(raw.get("setting", "cash"), ("cash", "tournament"), ("game", "setting"))
@@ -99,6 +100,39 @@ def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
                 betting_unit=r.money(raw.get("betting_unit", 0), ("game", "betting_unit")) or 0,
                 betting_rounds=len(family))
     return game, variant
+
+
+_GAMES: dict[tuple, tuple[Game | None, str | None]] = {}   # each game read without a problem, by what it says
+
+
+def _game_key(raw: dict) -> tuple | None:
+    """What a ``game:`` mapping says, as a key (each value with its type: 1, 1.0 and True read apart); None
+    for anything but scalars and lists of them."""
+    out = []
+    for k, v in raw.items():
+        if isinstance(v, list):
+            if not all(x is None or isinstance(x, (str, int, float)) for x in v):
+                return None
+            v = tuple((x.__class__, x) for x in v)
+        elif not (v is None or isinstance(v, (str, int, float))):
+            return None
+        out.append((k, v.__class__, v))
+    return tuple(out)
+
+
+def _game(r: Reader, raw: dict) -> tuple[Game | None, str | None]:
+    """``_read_game`` once per game: a room's incidents name a handful of games, and a game read without a
+    problem reads the same every time (any problem is read again, so that it is named where it is written)."""
+    key = _game_key(raw)
+    got = _GAMES.get(key) if key is not None else None
+    if got is not None:
+        return got
+    before = len(r.problems)
+    got = _read_game(r, raw)
+    if key is not None and len(r.problems) == before and len(_GAMES) < 256:
+        _GAMES[key] = got
+    return got
+
 
 
 def _actions(r: Reader, raw: Any, path: tuple, seats: set[int]) -> tuple[list[Action], list[tuple]]:
@@ -196,8 +230,11 @@ def _disputed_act(r: Reader, raw: dict, base: tuple, motions: tuple[tuple[int, .
     deal = r.choice(raw.get("side_deal"), ("insurance", "proposition", "run_twice"), (*base, "side_deal"),
                     required=False)
     buy_in = r.money(raw.get("buy_in"), (*base, "buy_in"), required=False)
+    cashed_out = r.money(raw.get("cashed_out"), (*base, "cashed_out"), required=False)
+    away = r.whole(raw["minutes_away"], (*base, "minutes_away"), low=0) if raw.get("minutes_away") is not None else None
     return {"prior_chips": prior, "prior_pulled": pulled if prior else None, "flags": flags,
             "count_answer": answer, "hidden_chips": hidden, "side_deal": deal, "buy_in": buy_in,
+            "cashed_out": cashed_out, "minutes_away": away,
             "dealer_took": _dealer_took(r, raw.get("dealer_took"), (*base, "dealer_took"))}
 
 
@@ -499,7 +536,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
                    for p in players]
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
-                      pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts))
+                      pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts),
+                      open_pair=_open_pair(variant, family, log, street_upcards, order))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     unsized: tuple[int, ...] = ()
     if any(a.kind in SIZED and a.to is None for _, acts_, _ in log for a in acts_):
@@ -521,10 +559,19 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read
-    later, checked = check_read(incident, book, replay)
+    later, checked, replays = check_read(incident, book, replay)
     if r.problems or later:
         raise ProblemsError(r.problems + later)
-    return evolve(incident, checked=checked)
+    return evolve(incident, checked=checked, replays=replays)
+
+
+def _open_pair(variant: str | None, family: tuple[str, ...], log: list, upcards: dict, order: list[int]) -> tuple[int, ...]:
+    """The betting rounds with an open pair showing: seven-card stud's fourth street when the third- and
+    fourth-street upcards are given and a seat still in pairs its door card (TDA-2024-RP10's custom reads it)."""
+    if variant != "stud" or "fourth" not in family or not {"third", "fourth"} <= set(upcards):
+        return ()
+    folded = {a.seat for name, acts, _ in log if name == "third" for a in acts if a.kind == "fold"}
+    return (family.index("fourth"),) if pair_showing(order, upcards, folded) is not None else ()
 
 
 STAND_IN_POT = 10 ** 12   # minor units: above any pot-limit maximum a hand's actions can reach
@@ -643,6 +690,15 @@ def load_incident(path: str | Path, book: Any = None) -> Incident:
 def incident_from_data(data: dict, file: str = "<example>", book: Any = None) -> Incident:
     """An incident given as data (a rulebook example): positions are those of the YAML it came from."""
     return read_incident(Located(file, data, {}), book)
+
+
+def json_line_document(text: str, file: str, line: int) -> Located:
+    """One line of a JSONL batch as an incident document, read with ``json.loads`` under an incident file's
+    limits and rules, its problems placed at their line and column (``rulings.yamlsrc.load_json_line``)."""
+    doc, problems = load_json_line(text, file, line, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
+    if doc is None:
+        raise ProblemsError(problems)
+    return doc
 
 
 def incident_from_text(text: str, file: str = "<text>", book: Any = None) -> Incident:

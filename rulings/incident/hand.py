@@ -26,6 +26,17 @@ AT_KEYS = ("street", "after")
 MAX_STREET_LIST = 10
 
 
+def pair_showing(order: Any, upcards: dict[str, dict[int, tuple[str, ...]]], folded: set[int]) -> int | None:
+    """Stud's fourth street: the first seat of ``order`` not in ``folded`` whose third- and fourth-street upcards
+    are a pair (a definition of what shows; what it lets a player bet is the book's and the house's)."""
+    third, fourth = upcards.get("third", {}), upcards.get("fourth", {})
+    for seat in order:
+        cards = third.get(seat, ()) + fourth.get(seat, ())
+        if seat not in folded and len(cards) == 2 and cards[0][0] == cards[1][0]:
+            return seat
+    return None
+
+
 def read_streets(r: Reader, raw: Any, family: tuple[str, ...], seats: set[int], read_actions,
                  told: list | None = None) -> \
         tuple[list[tuple[str, list[Action], list[tuple]]], tuple[str, ...], dict[str, dict[int, tuple[str, ...]]]]:

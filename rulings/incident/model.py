@@ -28,6 +28,8 @@ class Disputed(LazyFrozen):
     hidden_chips: int | None = None              # chips found behind after an all-in was called (TDA-2024-62)
     side_deal: str | None = None                 # insurance | proposition | run_twice (RRP-NL-17)
     buy_in: int | None = None                    # chips the player is buying in for (RRP-BUYIN, RRP-NL-16)
+    cashed_out: int | None = None                # chips he took with him when he last left this game (RRP-BUYIN)
+    minutes_away: int | None = None              # minutes since he left it
     dealer_took: tuple[str, int | None] | None = None   # the act as the dealer took it: (action, street total)
 
 
@@ -167,6 +169,10 @@ class Incident(LazyFrozen):
                                                # limits do not fix: replayed on the smallest allowed, a stand-in
     limits_unknown: bool = False               # a limit game's sizes not given (nothing in the hand is sized by them):
                                                # replayed on a stand-in size, every fact sized by it left out
+    # the check's replay of each disputed act (hand up to it, betting params, seat, Position, final table),
+    # read by the fact builders of that act's ruling (rulings/incident/checks.py ``replayed_position``);
+    # what the reader worked out, not what the incident says: left out of comparisons and repr
+    replays: tuple = field(default=(), compare=False, repr=False)
 
 
 def act_of(incident: Incident) -> Disputed:

@@ -11,6 +11,8 @@ replay refuses the action with the betting's own words (I106). Nothing here rais
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rulings.betting import BettingError, Hand, Params, position
 from rulings.betting.model import Action
 
@@ -30,18 +32,15 @@ def fill_unsized(hand: Hand, params: Params, exact: bool = True) -> tuple[Hand, 
     for k, street in enumerate(streets):
         for i, a in enumerate(street):
             if a.kind in SIZED and a.to is None:
-                prefix = Hand(hand.game, hand.players, tuple(tuple(s) for s in streets[:k]) + (tuple(street[:i]),),
-                              hand.first_street, hand.pot_before, hand.straddles)
+                prefix = replace(hand, streets=tuple(tuple(s) for s in streets[:k]) + (tuple(street[:i]),))
                 to = _smallest(prefix, params, a.seat)
                 if to is None:
-                    return Hand(hand.game, hand.players, tuple(tuple(s) for s in streets), hand.first_street,
-                                hand.pot_before, hand.straddles), tuple(stand_ins)
+                    return replace(hand, streets=tuple(tuple(s) for s in streets)), tuple(stand_ins)
                 street[i] = Action(a.seat, a.kind, to)
                 if not exact:
                     stand_ins.append(index)
             index += 1
-    return Hand(hand.game, hand.players, tuple(tuple(s) for s in streets), hand.first_street, hand.pot_before,
-                hand.straddles), tuple(stand_ins)
+    return replace(hand, streets=tuple(tuple(s) for s in streets)), tuple(stand_ins)
 
 
 def _smallest(prefix: Hand, params: Params, seat: int) -> int | None:

@@ -323,10 +323,15 @@ def merged(defaults: dict | None, incident: Any) -> Any:
 
     Mappings of fields (game, disputed, params, ...) merge key by key; a
     mapping keyed by seat number (players) or anything else is replaced whole.
+    An example that gives the whole hand (``streets:``) takes none of the
+    one-street form's fields (street, pot, actions) from the defaults.
     """
     if not _fields(defaults) or not _fields(incident):
         return incident
     out = dict(defaults)
+    if "streets" in incident:
+        for key in ("street", "pot", "actions"):
+            out.pop(key, None)
     for key, value in incident.items():
         out[key] = merged(defaults[key], value) if key in defaults else value
     return out

@@ -1,6 +1,7 @@
 """What a loaded rulebook is: parameters, rules with their conditions, outcomes and examples."""
 from __future__ import annotations
 
+import os
 import weakref
 from dataclasses import field
 from decimal import Decimal, InvalidOperation
@@ -31,8 +32,25 @@ class Origin(LazyFrozen):
 # No place: put for where a rule, example or parameter was written when two are compared as content only.
 NOWHERE = Origin("", 0, 0)
 
+_SHOWN: dict[tuple[str, str], str] = {}   # each place as shown, by the working folder it was shown from
+
 
 def shown(where: str) -> str:
+    """``_shown(where)``, worked out once per place and working folder (every ruling of a report names its
+    rule's place, and a batch names the same few hundred places again and again)."""
+    try:
+        key = (where, os.getcwd())
+    except OSError:   # the working folder is gone: as it always was, worked out each time
+        return _shown(where)
+    got = _SHOWN.get(key)
+    if got is None:
+        got = _shown(where)
+        if len(_SHOWN) < 4096:
+            _SHOWN[key] = got
+    return got
+
+
+def _shown(where: str) -> str:
     """A file (or ``file:line``) as the text outputs print it, never an absolute path of the install: relative
     to the working folder when the file is under it, else from the rulebooks folder it is in
     (``rulebooks/standard/pot-limit.yaml:191``), else a house version by its book (``pnw-lowball/0001.yaml``,
