@@ -27,6 +27,17 @@ def position_json(pos: Position) -> dict:
     return out
 
 
+def blinds_not_given(pos: Position) -> tuple[Position, str]:
+    """A big-bet game told without its blinds (``Incident.blinds_unknown``): the numbers they size shown
+    unknown, never from a big blind of 0 (RRP-NL-2: the big blind is the smallest bet on every round; on the
+    first round the blinds are also what is called and the pot)."""
+    unknown: dict[str, Any] = {"min_raise_to": None, "last_full_raise": None}
+    if pos.street == 0:
+        unknown.update(pot=None, pot_in_middle=None, to_call=None, current_bet=None, max_raise_to=None,
+                       side_pots=(), actor=None)
+    return replace(pos, **unknown), "the blinds were not given: what they size is unknown (game: blinds: [small, big])"
+
+
 def bring_in_due(hand: Hand, pos: Position, after: int | None) -> bool:
     """Stud's first round with nothing but antes in: the round is not over, it waits for the bring-in."""
     acts = [a for street in hand.streets for a in street][:after]
@@ -61,7 +72,8 @@ def position_text(pos: Position, setting: str, seat: int | None = None, waiting:
         to_act: int | str = f"{due['seat']} (the bring-in: brings it in for {m(due['amount'])} or {full})"
     else:
         to_act = pos.actor if pos.actor is not None else "the bring-in, not yet made (rulings rule names the seat " \
-            "from the upcards)" if waiting else "(street complete)"
+            "from the upcards)" if waiting else "unknown (the blinds say who opens)" if pos.pot is None \
+            else "(street complete)"
     head = f"seat to act: {to_act}" if seat is None or seat == actor \
         else f"numbers for seat {seat} (seat to act: {to_act})"
     lines = [head,
@@ -75,7 +87,7 @@ def position_text(pos: Position, setting: str, seat: int | None = None, waiting:
              else f"may not raise:   {pos.reason}"]
     for i, p in enumerate(pos.side_pots):
         lines.append(f"{'main pot' if i == 0 else f'side pot {i}'}: {m(p.amount)} — seats {', '.join(map(str, p.eligible))}")
-    rest = pos.pot - sum(p.amount for p in pos.side_pots)
+    rest = 0 if pos.pot is None else pos.pot - sum(p.amount for p in pos.side_pots)
     if rest > 0 and pos.side_pots:
         lines.append(f"not called yet:  {m(rest)} (in no pot until someone calls it)")
     return "\n".join(lines)
@@ -131,6 +143,9 @@ def calc(args) -> int:
         pos = position(hand, params, after=args.after, seat=args.seat)
         if args.after is None:
             _check_pot(incident, pos)
+        if incident is not None and incident.blinds_unknown and hand.game.structure in ("no-limit", "pot-limit"):
+            pos, note = blinds_not_given(pos)
+            notes.append(note)
     except ProblemsError as exc:
         print(render_text(exc.problems), file=sys.stderr)
         return 2

@@ -512,6 +512,12 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
         if q is not None:
             report.questions.append(q)
+    if incident.blinds_unknown and not probing():   # a big-bet game told without blinds: asked where they change it
+        from rulings.unknowns import blind_question
+        own = frozenset(group_of(r.decides) for r in report.rulings[:1])
+        q = blind_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
+        if q is not None:
+            report.questions.append(q)
     if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused \
             and not probing():
         from rulings.unknowns import procedure_questions   # no rule matches: ask the catalogue's questions

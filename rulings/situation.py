@@ -145,7 +145,38 @@ def build(incident: Incident, params: ParamValues) -> Situation:
         if watch is not None:
             sit.facts = dict(f)
             sit.pot_facts = frozenset(watch.names)
+    if incident.blinds_unknown:
+        _blinds_unknown(sit.facts, _blind_round(incident, hand), game.structure)
     return sit
+
+
+BLIND_SIZED = ("small_blind", "big_blind", "min_raise_to", "last_full_raise", "options")   # every round (RRP-NL-2)
+FIRST_ROUND = ("pot", "pot_in_middle", "current_bet", "to_call", "facing_bet", "max_raise_to", "main_pot",
+               "main_pot_this_round")   # the blinds are the first round's bets and its pot
+
+
+def _blind_round(incident: Incident, hand: Hand) -> bool:
+    """The first round of a big-bet game told without its blinds: who acts first, what he faces and the pot
+    all follow from blinds not given."""
+    return incident.blinds_unknown and hand.first_street + len(hand.streets) <= 1
+
+
+def _blinds_unknown(f: dict[str, Any], first_round: bool, structure: str) -> None:
+    """A big-bet game told without its blinds (``Incident.blinds_unknown``): the facts the blinds size are
+    left unknown, so no rule fires on a guessed 0 (rulings/unknowns.py asks for the big blind where it
+    changes the ruling); on the first round that is also what the seat faces and the pot."""
+    if first_round:
+        names: tuple[str, ...] = BLIND_SIZED + FIRST_ROUND
+    elif f.get("current_bet") or structure == "pot-limit":
+        # a bet made on a later round is at least the big blind (RRP-NL-2): the raises are sized by the bets,
+        # whatever the blinds were. (Pot-limit's range rules read the minimum beside the pot's maximum: left as
+        # it was until they can state the maximum alone.)
+        names = ("small_blind", "big_blind")
+    else:
+        names = BLIND_SIZED
+    for name in names:
+        if name in f:
+            f[name] = None
 
 
 def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: Hand, pos: Any, seat: int | None,
@@ -176,8 +207,8 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
              facing_bet=pos.to_call > 0)
-    if actor is not None or not _waits_for_bring_in(incident):
-        f["in_turn"] = actor == seat     # before the bring-in with no upcards given, whose turn it is is unknown
+    if (actor is not None or not _waits_for_bring_in(incident)) and not _blind_round(incident, hand):
+        f["in_turn"] = actor == seat     # (who acts first on a blinds round follows the blinds: unknown without)     # before the bring-in with no upcards given, whose turn it is is unknown
     if incident.street == "preflop":
         f.update(_preflop_facts(hand))
     run(_chips, incident, f, may_add=())   # all its facts or none, by the chips alone

@@ -230,9 +230,17 @@ def with_pot(incident: Any, pot: int) -> Any:
     return evolve(incident, hand=hand, whole_hand=whole, pot_unknown=False)
 
 
-def _own(report: Any, group_of: Callable[[str], str], matters: frozenset[str]) -> tuple:
+def _own(report: Any, group_of: Callable[[str], str], matters: frozenset[str], lead: bool = False) -> tuple:
     return tuple(sorted((r.rule, r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items())))
-                        for r in report.rulings if not matters or group_of(r.decides) in matters))
+                        for r in _on_dispute(report, group_of, matters, lead)))
+
+
+def _on_dispute(report: Any, group_of: Callable[[str], str], matters: frozenset[str], lead: bool) -> list:
+    """The rulings on the dispute's own matters; with ``lead``, a report with none on them gives its own lead
+    ruling (another answer may change which matter the dispute is: told the blinds, an act out of turn may
+    be in turn)."""
+    own = [r for r in report.rulings if not matters or group_of(r.decides) in matters]
+    return own or (list(report.rulings[:1]) if lead else [])
 
 
 def _kind(sig: tuple) -> tuple:
@@ -246,7 +254,40 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
     ``rule`` rules on an incident (the book's ``rule_on``); ``matters`` are the dispute's own matters (empty:
     every ruling counts).
     """
-    unit = _unit(incident)
+    street = incident.street
+    return _question(incident, report, rule, group_of, matters, _unit(incident), with_pot, {
+        "fact": "pot", "field": "pot", "question": f"How much was in the pot when the {street} began?",
+        "if": f"if the pot before the {street} was {{}}"})
+
+
+BLIND_UNIT = 100   # minor units: the big blinds tried when none was given are this unit times SCALE
+
+
+def with_blinds(incident: Any, big: int) -> Any:
+    """The incident with blinds of ``big`` (the small blind half of it, to the minor unit below) given."""
+    def put(hand: Any) -> Any:
+        return evolve(hand, game=evolve(hand.game, small_blind=big // 2, big_blind=big))
+    hand = put(incident.hand)
+    whole = incident.whole_hand
+    if whole is not None:
+        whole = hand if whole is incident.hand else put(whole)
+    return evolve(incident, hand=hand, whole_hand=whole, blinds_unknown=False, checked=None, replays=())
+
+
+def blind_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: Callable[[str], str],
+                   matters: frozenset[str]) -> dict | None:
+    """The big blind question for a big-bet game told without blinds (``Incident.blinds_unknown``), or None
+    when no big blind changes the ruling on the dispute's own matter: tried as the pot is (``pot_question``),
+    on a scale of big blinds, each with the small blind half of it."""
+    return _question(incident, report, rule, group_of, matters, BLIND_UNIT, with_blinds, {
+        "fact": "big_blind", "field": "game.blinds", "question": "What were the blinds (the big blind)?",
+        "if": "if the big blind was {}"}, lead=True)
+
+
+def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: Callable[[str], str],
+              matters: frozenset[str], unit: int, put: Callable[[Any, int], Any], words: dict,
+              lead: bool = False) -> dict | None:
+    """The question for an amount not given, tried at a scale of ``unit`` (``put`` gives it to the incident)."""
     setting = report.setting
     runs: dict[int, tuple] = {}
     reports: dict[int, Any] = {}
@@ -254,14 +295,14 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
     def at(pot: int) -> tuple:
         if pot not in runs:
             try:
-                got = _trial(rule, with_pot(incident, pot))
+                got = _trial(rule, put(incident, pot))
             except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
                 got = None
             reports[pot] = got
-            runs[pot] = REFUSED if got is None else _own(got, group_of, matters)
+            runs[pot] = REFUSED if got is None else _own(got, group_of, matters, lead)
         return runs[pot]
 
-    now = _own(report, group_of, matters)
+    now = _own(report, group_of, matters, lead)
     pots = [k * unit for k in SCALE]
     sigs = [at(p) for p in pots]
     if all(s == now for s in sigs):
@@ -294,12 +335,11 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
             for i, q in enumerate(dict.fromkeys(shown)):
                 one = reports[q]
                 answers.append({
-                    "pot": major(q), "from": major(stretch[0]) if i == 0 else None,
+                    words["fact"]: major(q), "from": major(stretch[0]) if i == 0 else None,
                     "same_as_now": runs[q] == now,
                     "rulings": [{"rule": r.rule, "ruling": r.ruling, "sentence": r.sentence}
-                                for r in one.rulings if not matters or group_of(r.decides) in matters]})
+                                for r in _on_dispute(one, group_of, matters, lead)]})
         stretch = [p] if p is not None else []
-    street = incident.street
     readers = sorted({r["rule"] for a in answers if not a["same_as_now"] for r in a["rulings"]})
     changes = [a for a in answers if not a["same_as_now"]]
     if not changes:
@@ -307,11 +347,11 @@ def pot_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_o
     lines = []
     for answer in answers:
         said = "; ".join(r["sentence"] for r in answer["rulings"]) or "no ruling on the dispute"
-        lines.append(f"if the pot before the {street} was {show(to_minor(answer['pot']), setting)}: {said}")
-    return {"fact": "pot", "question": f"How much was in the pot when the {street} began?",
+        lines.append(words["if"].format(show(to_minor(answer[words["fact"]]), setting)) + f": {said}")
+    return {"fact": words["fact"], "question": words["question"],
             "asked_by": readers[0] if readers else None, "rules": readers,
             "why": f"the ruling on the dispute depends on it ({', '.join(readers)})",
-            "field": "pot", "type": "money", "answers": answers, "under_each": lines}
+            "field": words["field"], "type": "money", "answers": answers, "under_each": lines}
 
 
 

@@ -555,7 +555,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
                         procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown,
-                        limits_unknown=limits_unknown, unsized=unsized)
+                        limits_unknown=limits_unknown, unsized=unsized,
+                        blinds_unknown=blinds_unknown(game, bba, amounts))
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read
@@ -582,6 +583,18 @@ def _stand_in(game: Game) -> int:
     limit games (the pot sizes no bet there), and in pot-limit a pot no action can exceed (the maximum is then
     unknown, never a refusal: rulings/situation.py leaves it out)."""
     return STAND_IN_POT if game.structure == "pot-limit" else 0
+
+
+BIG_BET = ("no-limit", "pot-limit")
+
+
+def blinds_unknown(game: Game, bba: int, straddles: tuple) -> bool:
+    """A big-bet game told without its blinds: RRP-NL-2 makes the big blind the smallest bet on every round,
+    and the blinds are the first round's bets and pot, so what they size is not known (never taken as 0).
+    A game that says what else opens its betting keeps its own numbers: a bring-in (stud), an ante (an
+    ante-only game) or a betting unit (WIKI-UNIT)."""
+    return game.structure in BIG_BET and not (game.small_blind or game.big_blind or game.bring_in or game.ante
+                                              or game.betting_unit or bba or any(straddles))
 
 
 SIZED = ("bet", "raise", "complete")   # actions a limit game sizes by its bet sizes
