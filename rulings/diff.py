@@ -1,8 +1,11 @@
 """`rulings diff`: what a house book changes in the book it is compared with — parameters, rules, rulings."""
 from __future__ import annotations
 
+import copy
+import threading
+import weakref
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from rulings.engine import Engine, EngineError
 from rulings.examples import Outcome, _shown, judged
@@ -326,16 +329,94 @@ def same_rule(a: Rule, b: Rule) -> bool:
     return bare(a) == bare(b)
 
 
+# --- Work kept per process, for the books it was done with ------------------------------------------
+#
+# A diff or a house check rules on every example twice: under the compared book and under the house.
+# The compared book is nearly always the standard book, loaded once per process (rulings.books), so its
+# rulings of its own examples are kept with it and every later diff or check against it reuses them; and
+# `rulings test --house` and `rulings diff` of the same books (the podium's check does both) share one
+# `example_changes`. Both are kept while every book and engine they were worked out with is alive and the
+# books' rules, parameters and settings are those they had (as rulebook.model.per_book does for one book),
+# and never keep a book or an engine alive themselves.
+
+_KEPT: dict[tuple, tuple] = {}
+_KEPT_LOCK = threading.RLock()   # a book collected while it is held forgets its entry
+_KEPT_MOST = 32
+
+
+def _stamp(objects: tuple) -> tuple:
+    return tuple((o.rules, o.parameters, dict(o.settings)) if isinstance(o, Rulebook) else None for o in objects)
+
+
+def _same_stamp(a: tuple, b: tuple) -> bool:
+    return all(x is y or (x[0] is y[0] and x[1] is y[1] and x[2] == y[2]) for x, y in zip(a, b))
+
+
+def _kept(what: str, objects: tuple, make: Callable[[], Any]) -> Any:
+    """``make()`` worked out once for these objects (books and engines, by identity) and kept while they live."""
+    key = (what,) + tuple(id(o) for o in objects)
+    stamp = _stamp(objects)
+    with _KEPT_LOCK:
+        got = _KEPT.pop(key, None)     # put back last: the least recently used goes first
+        if got is not None:
+            _KEPT[key] = got
+    if (got is not None and all(ref() is o for ref, o in zip(got[0], objects))
+            and _same_stamp(got[1], stamp)):
+        return got[2]
+    value = make()
+
+    def forget(_: weakref.ref) -> None:
+        with _KEPT_LOCK:
+            _KEPT.pop(key, None)
+    refs = tuple(weakref.ref(o, forget) for o in objects)
+    with _KEPT_LOCK:
+        if len(_KEPT) >= _KEPT_MOST:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[key] = (refs, stamp, value)
+    return value
+
+
+def _result(book: Rulebook, engine: Engine, rule_id: str, ex: Example, keep: dict | None = None) -> Result:
+    """example_result, kept with the book and engine: the standard book's rulings of its examples are
+    worked out once per process for every house compared with it, and a draft's once for its check and
+    its diff. An example is known by its rule, name and place and checked to be the same incident."""
+    known: dict = _kept("results", (book, engine), dict)
+    key = (rule_id, ex.name, str(ex.origin))
+    got = known.get(key)
+    if got is not None and got[0] == ex.incident and (keep is None or got[2] is not None):
+        if keep is not None:
+            keep[(rule_id, ex.name)] = got[2]
+        return got[1]
+    mine: dict = {}
+    result = example_result(book, engine, rule_id, ex, keep=mine if keep is not None else None)
+    report = mine.get((rule_id, ex.name))
+    if keep is not None:
+        keep[(rule_id, ex.name)] = report
+    known[key] = (ex.incident, result, report)
+    return result
+
+
 def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Engine,
                     reports: dict | None = None) -> list[ExampleChange]:
     """Every example whose ruling differs between the compared book and the house, with the causes.
 
     The compared book's examples come first (in its order), then the house's own (rules it adds).
     ``reports``, when given, receives each example's report under the house (see example_result).
+    Worked out once for the same books and engines (see _kept), each caller given its own copy.
     """
     changes = house_changes(book, against)
     if not changes and reports is None:
         return []
+    out, kept = _kept("changes", (book, engine, against, base),
+                      lambda: _example_changes(book, engine, against, base, changes))
+    if reports is not None:
+        reports.update(kept)
+    return copy.deepcopy(out)
+
+
+def _example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Engine,
+                     changes: list[Change]) -> tuple[list[ExampleChange], dict]:
+    reports: dict = {}
     owned = [(r, against.name) for r in against.rules.values()]
     owned += [(r, book.name) for r in book.rules.values()
               if r.id not in against.rules and r.examples]
@@ -344,10 +425,10 @@ def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Eng
     try:
         for rule, of in owned:
             for ex in rule.examples:
-                after = example_result(book, engine, rule.id, ex, keep=reports)
+                after = _result(book, engine, rule.id, ex, keep=reports)
                 if not changes:
                     continue
-                before = example_result(against, base, rule.id, ex)
+                before = _result(against, base, rule.id, ex)
                 if before == after:
                     continue
                 setting, params = _setting_and_params(book, against, ex)
@@ -357,7 +438,7 @@ def example_changes(book: Rulebook, engine: Engine, against: Rulebook, base: Eng
                                          [cause_text(c, book, setting, params.get(c.name)) for c in found], how))
     finally:
         u.close()
-    return out
+    return out, reports
 
 
 def _lines(mine: Result, other: Result) -> list[str]:
@@ -412,8 +493,40 @@ def because(e: ExampleChange) -> str:
     return f"changed by{how}: " + "; ".join(e.causes)
 
 
-def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine) -> list[Outcome]:
-    """The house's own examples, then the base book's examples re-run under the house.
+def _changed_when_asked(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine,
+                        reports: dict) -> Callable[[Rule, Example], ExampleChange | None]:
+    """Every example ruled on under the house (its report into ``reports``), and a function that says,
+    for one example when asked, how the house changed it: example_changes's entry for it, worked out
+    for that example alone (a publish needs the causes of the failing examples only)."""
+    changes = house_changes(book, base)
+    owned = [(r, base.name) for r in base.rules.values()]
+    owned += [(r, book.name) for r in book.rules.values() if r.id not in base.rules and r.examples]
+    for rule, _ in owned:
+        for ex in rule.examples:
+            _result(book, engine, rule.id, ex, keep=reports)
+    whose = {rule.id: of for rule, of in owned}
+
+    def changed_of(rule: Rule, ex: Example) -> ExampleChange | None:
+        if not changes:
+            return None
+        after, before = _result(book, engine, rule.id, ex), _result(base, base_engine, rule.id, ex)
+        if before == after:
+            return None
+        u = _Undoing(book, engine, base, base_engine)
+        try:
+            setting, params = _setting_and_params(book, base, ex)
+            found, how = _causes(u, changes, rule.id, ex, setting, params, before, after)
+        finally:
+            u.close()
+        return ExampleChange(rule.id, ex.name, str(ex.origin), _lines(before, after), _lines(after, before),
+                             whose[rule.id], [cause_text(c, book, setting, params.get(c.name)) for c in found], how)
+    return changed_of
+
+
+def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: Engine,
+                   only_failures: bool = False) -> list[Outcome]:
+    """The house's own examples, then the base book's examples re-run under the house
+    (``only_failures``: only the outcomes that fail, with the causes worked out only for them).
 
     Which examples the house changes, and the changes that caused each, come
     from `rulings.diff.example_changes`, the same list `rulings diff` prints.
@@ -426,24 +539,34 @@ def house_outcomes(book: Rulebook, engine: Engine, base: Rulebook, base_engine: 
     change is checked against its expectation as usual.
     """
     reports: dict[tuple[str, str], Report | Exception] = {}
-    changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
+    if only_failures:
+        changed_of = _changed_when_asked(book, engine, base, base_engine, reports)
+    else:
+        changed = {(e.rule, e.example): e for e in example_changes(book, engine, base, base_engine, reports)}
+        changed_of = lambda rule, ex: changed.get((rule.id, ex.name))   # noqa: E731
     own = [r for r in book.rules.values() if r.house and r.id not in base.rules]
     undeclared = {f"added rule {r.id}" for r in own if not r.exception_to and not r.replaces}
     out = []
     for rule in own:
         for ex in rule.examples:
             result = judged(reports[(rule.id, ex.name)], rule, ex)
-            e = changed.get((rule.id, ex.name))
+            if only_failures:
+                if not result.ok:
+                    out.append(result)
+                continue
+            e = changed_of(rule, ex)
             out.append(replace(result, changed_by_house=because(e)) if e and result.ok else result)
     for rule in base.rules.values():
         for ex in rule.examples:
-            e = changed.get((rule.id, ex.name))
             result = judged(reports[(rule.id, ex.name)], rule, ex)
+            if only_failures and result.ok:
+                continue
+            e = changed_of(rule, ex)
             if e is None or result.ok:
                 out.append(replace(result, changed_by_house=because(e)) if e else result)
             elif undeclared & set(e.causes):
                 out.append(replace(result, why=result.why + "; " + because(e) + ", which is not declared an "
                                    f"exception to {rule.id} nor its replacement"))
-            else:
+            elif not only_failures:
                 out.append(replace(result, ok=True, why="", changed_by_house=because(e)))
     return out

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from rulings.betting import Params, Position
 from rulings.betting.arithmetic import position, position_if_legal
-from rulings.betting.limits import street_bet
 from rulings.betting import side_pots
 from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled

@@ -425,6 +425,29 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         return _rule_on(incident, book, engine)
 
 
+def _prepared(incident: Incident, book: Rulebook) -> tuple[Incident, ParamValues, Any]:
+    """The incident as ruled (checked under the book's parameter values, a straddle's post read), the
+    parameter values and the situation: what the engine's first run is given."""
+    params = param_values(book, incident.hand.game.setting, incident_params(book, incident))
+    incident = ensure_checked(incident, params)   # read under other parameter values (another book): checked again
+    incident = straddle_post_act(incident) or _said_straddle(incident, params) or incident
+    return incident, params, build(incident, params)
+
+
+def _may_rule(incident: Incident, book: Rulebook, before: Report) -> bool:
+    """Whether ruling on ``incident``, an answer to a procedure question ``before`` asks, could give a ruling:
+    False only when its facts are built and none can (rulings/unknowns.py ``answer_may_rule``), or it is
+    refused as ``rule_on`` would refuse it (ruled on, it gives no ruling either)."""
+    from rulings.unknowns import answer_may_rule
+    if (len(incident.acts) > 1 and not incident.focused) or each_request(incident)[0] is not incident:
+        return True   # ruled act by act, request by request: not told here
+    try:
+        _, params, situation = _prepared(incident, book)
+    except (ProblemsError, BettingError):
+        return False
+    return answer_may_rule(book, before, situation.facts, params)
+
+
 def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     if len(incident.acts) > 1 and not incident.focused:
         first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
@@ -436,10 +459,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         first.more_acts = rest
         return first
     setting = incident.hand.game.setting
-    params = param_values(book, setting, incident_params(book, incident))
-    incident = ensure_checked(incident, params)   # read under other parameter values (another book): checked again
-    incident = straddle_post_act(incident) or _said_straddle(incident, params) or incident
-    situation = build(incident, params)
+    incident, params, situation = _prepared(incident, book)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
     # a straddle sent back (the facts are built again without it): the pot's trials are not skipped
@@ -495,7 +515,8 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
     if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused \
             and not probing():
         from rulings.unknowns import procedure_questions   # no rule matches: ask the catalogue's questions
-        report.questions = procedure_questions(incident, book, lambda one: rule_on(one, book, engine))
+        report.questions = procedure_questions(incident, book, lambda one: rule_on(one, book, engine),
+                                               lambda one: _may_rule(one, book, report))
     if report.questions:
         report.outcome = "questions"
     elif not report.rulings:

@@ -145,6 +145,69 @@ def pot_may_matter(book: Any, facts: dict[str, Any], params: dict[str, Any], pot
     return not all(any(false(c) for c in rules[i][2]) for i in touched)
 
 
+GIVE_RULINGS = frozenset(("straddle_refused_seat",))   # a derived fact after which the facts are built again
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two fact values post alike (True is not 1, nor 2 the same as Decimal 2)."""
+    if type(a) is not type(b) or a != b:
+        return False
+    return type(a) in (bool, int, str) or repr(a) == repr(b)
+
+
+def answer_may_rule(book: Any, before: Any, facts: dict[str, Any], params: dict[str, Any]) -> bool:
+    """Whether an answer to a procedure question could bring a ruling, where ``before`` is the report ruled
+    without it (no ruling in force, no question) and ``facts``, ``params`` what the engine's first run would
+    be given with the answer. False only when it surely cannot: no rule that fired before gives a ruling (or
+    derives a fact after which the book runs again), and every rule that reads a fact the answer changes (in a
+    condition, an effect or a derived fact), and every rule reading what one of those derives, closed over
+    the book, has a condition surely false on the answer's facts that reads no fact a rule derives or a
+    default fills in (as ``pot_may_matter`` tells one). Every other rule reads the same facts as before and
+    fires as it did: the answer's run fires only rules that fired before, none giving a ruling."""
+    from rulings.engine import _may_match, field_name
+    from rulings.rulebook.model import per_book
+    if before.rulings or params != before.params:
+        return True
+    plan = per_book(book, "pot plan", lambda: _plan(book))
+    if plan.get("unread"):
+        return True
+    if any(r.then.ruling or GIVE_RULINGS & {k for k, _ in r.then.derive}
+           for r in (book.rules.get(rid) for rid in before.trace) if r is not None) \
+            or any(rid not in book.rules for rid in before.trace):
+        return True
+    old = {k: v for k, v in before.facts.items() if v is not None}
+    view = {k: v for k, v in facts.items() if v is not None}
+    changing = {k for k in old.keys() | view.keys()
+                if k not in old or k not in view or not _same(old[k], view[k])}
+    rules, readers, unstable = plan["rules"], plan["readers"], plan["unstable"]
+    touched: set[int] = set()
+    work = list(changing)
+    while work:
+        for i in readers.get(work.pop(), ()):
+            if i not in touched:
+                touched.add(i)
+                for name in rules[i][1]:
+                    if name not in changing:
+                        changing.add(name)
+                        work.append(name)
+    if not touched:
+        return False
+    view.update({field_name("param." + k): v for k, v in params.items() if v is not None})
+
+    def false(cond: tuple) -> bool:
+        if cond[0] == "any":
+            return all(any(false(x) for x in g) for g in cond[1])
+        _, fields, atoms = cond
+        if atoms is None or not fields or not unstable.isdisjoint(fields):
+            return False
+        try:
+            return not _may_match(atoms, view)
+        except Exception:   # noqa: BLE001 (not surely false)
+            return False
+
+    return not all(rules[i][2] is not None and any(false(c) for c in rules[i][2]) for i in touched)
+
+
 SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
 REFUSED = (("", "refused", ()),)                  # the rulings of a pot the hand cannot have
 MAX_RULINGS = 40                                   # rulings run for one question, at most
@@ -267,13 +330,40 @@ def _readers(book: Any) -> dict[str, tuple[str, ...]]:
     return per_book(book, "readers", make)
 
 
-def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) -> list[dict]:
+def answered(incident: Any, section: str, key: str, value: Any) -> Any:
+    """The incident with ``procedure.SECTION.KEY`` given as ``value``, built from the incident as read (its
+    procedure's fact and raw value set, as the reader sets them for a yes/no or a choice), or None where that
+    is not how reading the answer's text would go: another kind of field, a value the reader would refuse
+    or change, several requests to see hands or a disputed act (rule_on rules those one by one). Its facts
+    are those of the answer's text read in full whenever that is not refused (tests/test_unknowns.py holds
+    it to that for every procedure example); only ``may_rule`` reads it, never a ruling."""
+    from rulings.incident.procedure import SPEC
+    p = incident.procedure
+    spec = SPEC.get(section, {}).get(key)
+    if p is None or spec is None or incident.acts or section not in p.raw \
+            or (p.raw.get("showdown") or {}).get("requests") is not None:
+        return None
+    kind, fact = spec
+    if not ((kind == "bool" and isinstance(value, bool)) or
+            (isinstance(kind, tuple) and type(value) is str and value in kind)):
+        return None
+    procedure = evolve(p, facts={**p.facts, fact: value} if fact is not None else p.facts,
+                       raw={**p.raw, section: {**p.raw[section], key: value}})
+    return evolve(incident, procedure=procedure)
+
+
+def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
+                        may_rule: Callable[[Any], bool] | None = None) -> list[dict]:
     """For a table procedure no rule decides as given: the catalogue's question for each of its section's facts
     left out that some rule reads, and, for a yes/no or a choice, only when an answer brings a ruling (each
     answer ruled by the book, and the rulings shown). A number (the clock's seconds) is asked when a rule reads
-    it: its answers are too many to try."""
-    import copy
+    it: its answers are too many to try.
 
+    ``may_rule`` (rulings/ruling.py ``_may_rule``) builds an answer's facts and tells, from the compiled book,
+    whether any rule giving a ruling could fire on them: an answer it rules out gives no ruling, and is neither
+    read nor ruled on in full (its facts are built from the incident as read, ``answered``). An answer that
+    may bring one is read from the incident's own text with only that field set (the mappings on its path
+    copied, the rest shared: the reader changes none of them) and ruled on."""
     from rulings.catalogue import facts
     from rulings.engine import rule_reads
     from rulings.incident import read_incident
@@ -301,10 +391,15 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any]) ->
         lines = []
         if fact.type in ("bool", "enum"):
             for value in ((True, False) if fact.type == "bool" else fact.values):
-                tried = copy.deepcopy(data)
-                tried["procedure"][parts[1]][parts[2]] = value
+                tried = {**data, "procedure": {**proc, parts[1]: {**section, parts[2]: value}}}
                 try:
-                    got = _trial(rule, read_incident(Located(doc.file, tried, doc.marks), book))
+                    quick = answered(incident, parts[1], parts[2], value) if may_rule is not None else None
+                    if may_rule is not None and quick is not None and not may_rule(quick):
+                        continue   # no rule giving a ruling can fire: the answer brings none
+                    one = read_incident(Located(doc.file, tried, doc.marks), book)
+                    if may_rule is not None and quick is None and not may_rule(one):
+                        continue
+                    got = _trial(rule, one)
                 except (ProblemsError, BettingError):
                     continue
                 if got.rulings:

@@ -283,3 +283,135 @@ def test_the_skip_changes_no_report_and_the_pot_facts_hold_every_fact_a_pot_chan
             skipped += 1
             assert _json(report) == _json(_forced(monkeypatch, standard, incident)), (rule.id, ex.name)
     assert skipped > 100 and tried > 10   # both paths taken: the pot-limit maximum's examples are tried
+
+
+def _procedure_cases(book):
+    """Every standard example and example incident with a procedure section, read (the refused left out)."""
+    import json
+    from pathlib import Path
+
+    import yaml
+    datas = [ex.incident for rule in book.rules.values() for ex in rule.examples]
+    for path in sorted((Path(__file__).resolve().parents[1] / "examples" / "incidents").iterdir()):
+        text = path.read_text(encoding="utf-8")
+        datas.append(json.loads(text) if path.suffix == ".json" else yaml.safe_load(text))
+    for data in datas:
+        if isinstance(data, dict) and isinstance(data.get("procedure"), dict):
+            try:
+                yield incident_from_data(data, book=book)
+            except ProblemsError:
+                continue
+
+
+def test_a_procedure_answer_is_ruled_on_only_where_it_could_bring_a_ruling_and_no_report_changes(standard, monkeypatch):
+    """Every procedure example of the standard book and every example incident with a procedure: the report is
+    the one every answer ruled in full gives, and each answer ruled out brings no ruling when ruled on in full;
+    both paths are taken (the clock caller's seat of TDA-2024-29/30 is still ruled under each answer)."""
+    import rulings.ruling as ruling
+    import rulings.unknowns as unknowns
+    book, engine = standard
+    said: list[tuple] = []
+    inner = ruling._may_rule
+
+    def recorded(one, b, before):
+        got = inner(one, b, before)
+        said.append((one, got))
+        return got
+    asked = skipped = ruled_on = 0
+    for incident in _procedure_cases(book):
+        said.clear()
+        with monkeypatch.context() as m:
+            m.setattr(ruling, "_may_rule", recorded)
+            report = rule_on(incident, book, engine)
+        if not said:
+            continue
+        asked += 1
+        skipped += sum(1 for _, may in said if not may)
+        ruled_on += sum(1 for _, may in said if may)
+        with monkeypatch.context() as m:
+            m.setattr(ruling, "_may_rule", lambda *a: True)
+            assert _json(report) == _json(rule_on(incident, book, engine)), incident.name
+        for one, may in said:
+            if not may:
+                try:
+                    got = unknowns._trial(lambda i: rule_on(i, book, engine), one)
+                except ProblemsError:
+                    continue
+                assert not got.rulings, incident.name
+    assert asked >= 5 and skipped > 5 * ruled_on > 0, (asked, skipped, ruled_on)
+    tried = []
+    with monkeypatch.context() as m:
+        m.setattr(ruling, "_may_rule", lambda *a: tried.append(a) or inner(*a))
+        report = _rule(standard, {"game": {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"},
+                                  "button": 4, "players": {1: 5000, 2: 5000, 3: 5000, 4: 5000},
+                                  "procedure": {"clock": {"seat": 4, "called_by": "player", "caller_seat": 2,
+                                                          "facing_bet": True}}})
+    q = next(q for q in report.questions if q["fact"] == "clock_caller_seated")
+    assert len(q["under_each"]) == 2 and tried
+
+
+def test_an_answer_changing_only_facts_no_ruling_rule_can_fire_on_is_ruled_out(standard):
+    """``answer_may_rule`` on facts that differ from the report's in one fact: False where every rule reading
+    it is surely false; True as soon as the facts give a rule's conditions (the report's own facts with the
+    answer that decides it) or a rule that fired before gives a ruling."""
+    from rulings.ruling import _prepared
+    from rulings.unknowns import answer_may_rule
+    book, engine = standard
+    base = {"game": {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"}, "button": 4,
+            "players": {1: 5000, 2: 5000, 3: 5000, 4: 5000},
+            "procedure": {"clock": {"seat": 4, "called_by": "player", "caller_seat": 2, "facing_bet": True}}}
+    report = _rule(standard, base)
+    assert not report.rulings
+    for seated in (True, False):
+        answered = incident_from_data({**base, "procedure": {"clock": {**base["procedure"]["clock"],
+                                                                       "caller_seated": seated}}})
+        _, params, situation = _prepared(answered, book)
+        assert answer_may_rule(book, report, situation.facts, params)   # both answers bring a ruling
+    # the same facts as the report's: nothing changes, nothing can fire that did not
+    assert not answer_may_rule(book, report, dict(report.facts), report.params)
+    # a ruling in force before: always tried
+    ruled = rule_on(incident_from_data({**base, "procedure": {"clock": {**base["procedure"]["clock"],
+                                                                        "caller_seated": True}}}), book, engine)
+    assert ruled.rulings and answer_may_rule(book, ruled, dict(ruled.facts), ruled.params)
+
+
+def test_an_answer_built_from_the_incident_as_read_has_the_facts_of_its_text_read_in_full(standard):
+    """For every procedure example and every yes/no or choice field its section leaves out: the incident built
+    from the one read with only that answer set (``answered``) has the same facts, parameters and procedure
+    as the answer's text read in full, wherever that text is not refused (a fact builder reading the
+    section's text some other way fails here); and no answer is left untried."""
+    from rulings.betting import BettingError
+    from rulings.catalogue import facts
+    from rulings.incident import read_incident
+    from rulings.ruling import _prepared
+    from rulings.unknowns import answered
+    from rulings.yamlsrc import Located
+    book, _ = standard
+    compared = 0
+    for incident in _procedure_cases(book):
+        doc = incident.source
+        proc = doc.data["procedure"]
+        for name, fact in facts().items():
+            parts = (fact.source or "").split(".")
+            if fact.kind != "input" or len(parts) != 3 or parts[0] != "procedure" or fact.type not in ("bool", "enum"):
+                continue
+            section = proc.get(parts[1])
+            if not isinstance(section, dict) or parts[2] in section:
+                continue
+            for value in ((True, False) if fact.type == "bool" else fact.values):
+                quick = answered(incident, parts[1], parts[2], value)
+                tried = {**doc.data, "procedure": {**proc, parts[1]: {**section, parts[2]: value}}}
+                try:
+                    full = _prepared(read_incident(Located(doc.file, tried, doc.marks), book), book)
+                except (ProblemsError, BettingError):
+                    continue
+                if incident.acts or (incident.procedure.raw.get("showdown") or {}).get("requests") is not None:
+                    assert quick is None
+                    continue
+                assert quick is not None, (incident.name, name, value)
+                mine = _prepared(quick, book)
+                assert mine[1] == full[1], (incident.name, name, value)
+                assert {k: repr(v) for k, v in mine[2].facts.items() if v is not None} == \
+                    {k: repr(v) for k, v in full[2].facts.items() if v is not None}, (incident.name, name, value)
+                compared += 1
+    assert compared > 100

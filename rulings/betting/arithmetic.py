@@ -250,7 +250,7 @@ def _move(table: Table, index: int, action: Action, street: int, quiet: bool) ->
     if to < low and to != all_in:
         raise _refused(index, seat, f"a {kind} to {_m(to)} is below the minimum of {_m(low)}",
                    _options(table, seat, quote))
-    if table.pair_option and to not in (low, high) and to != all_in:
+    if table.pair_option and high is not None and to not in (low, high) and to != all_in:
         raise _refused(index, seat, f"a {kind} to {_m(to)} is neither the small bet nor the big bet "
                        f"(to {_m(low)} or {_m(high)})", _options(table, seat, quote))
     return "wager", quote

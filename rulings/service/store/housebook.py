@@ -131,11 +131,34 @@ class HouseBooks:
                                   hint="lower-case letters, digits and dashes")])
         if len(text.encode("utf-8")) > MAX_TEXT:
             return Check([Problem(f"{name}.yaml", 0, 0, "P002", "the book is over 256 KiB")])
+        live = self.path(name) if with_diff and not against_standard and self._known(name) else None
+        key = self._check_key(name, text, with_diff, live)
+        kept = self.__dict__.setdefault("_checks", {})
+        found = kept.get(key)
+        if found is None and not with_diff:    # a publish after "See what changes": the same check, less the diff
+            found = next((c for k, c in list(kept.items()) if k[:2] == key[:2] and k[2] and k[4] == key[4]), None)
+            found = found and Check(found.problems, found.failures, None, found.warnings)
+        if found is not None:
+            return found
         with tempfile.TemporaryDirectory(prefix="rulings-draft-") as tmp:
             draft = Path(tmp) / f"{name}.yaml"
             draft.write_text(text, encoding="utf-8")
-            live = self.path(name) if with_diff and not against_standard and self._known(name) else None
-            return _local(_checked(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
+            result = _local(_checked(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
+        with _LOCK:
+            if len(kept) >= 16:
+                kept.pop(next(iter(kept)))
+            kept[key] = result
+        return result
+
+    def _check_key(self, name: str, text: str, with_diff: bool, live: Path | None) -> tuple:
+        """What a check's answer depends on besides the code and the standard book (loaded once per checking
+        process): the draft, the version it is compared with, and the repository's house books (which a
+        draft may extend), by content. The same draft checked again (a publish after its check, a page
+        shown again) is answered from the checks kept here."""
+        live_text = live.read_text(encoding="utf-8") if live is not None else None
+        houses = tuple(sorted((p.name, content_hash(p.read_text(encoding="utf-8")))
+                              for p in (ROOT / "houses").glob("*.yaml")))
+        return (name, content_hash(text), with_diff, live_text and (str(live), content_hash(live_text)), houses)
 
     def standard_diff(self, name: str) -> Check:
         """What the version in force changes against the standard book (the podium's diff page): checked
@@ -284,7 +307,8 @@ def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = Non
     engine = Engine(book)
     try:
         base, base_engine = books.load()
-        outcomes = house_outcomes(book, engine, base, base_engine)
+        # without the diff (a publish), the causes are worked out for the failing examples only
+        outcomes = house_outcomes(book, engine, base, base_engine, only_failures=not with_diff)
         failures = [{"rule": o.rule, "example": o.example, "origin": str(o.origin), "why": o.why}
                     for o in outcomes if not o.ok]
         result = Check([], failures, warnings=warned)
