@@ -96,7 +96,7 @@ def cases() -> list[tuple[str, dict]]:
     from rulings.incident import incident_from_data
     from rulings.problems import ProblemsError
     from rulings.ruling import rule_on
-    from rulings.service.podium_form import read_form
+    from rulings.service.podium.form import read_form
     book, engine = books.load(None)
 
     def rulings(data) -> tuple | None:

@@ -59,7 +59,7 @@ def in_process(n: int) -> tuple[float, float, float]:
     """Median and p99 wall time and mean CPU time (ms) of ruling the example incidents in turn, in this process
     (no HTTP, no log). CPU time is what the service's own CPU per ruling is set beside: on a shared machine it
     moves far less than wall time."""
-    from rulings.service.app import Books
+    from rulings.service.core import Books
     warm = Books().get("standard")
     mix = incidents()
     for _ in range(5):
@@ -82,8 +82,8 @@ def _port() -> int:
 
 
 def start(data: Path, database: str | None, workers: int = 1, clients: int = 8) -> tuple[subprocess.Popen, int]:
-    from rulings.service import db
-    from rulings.service.auth import add_account
+    from rulings.service.store import db
+    from rulings.service.store.auth import add_account
     engine = db.make_engine(db.database_url(database, data))
     db.migrate(engine)
     for n in range(clients):     # one floorperson per podium, each with its own login

@@ -29,6 +29,6 @@ def client(svc):
     with __import__("warnings").catch_warnings():    # starlette asks for httpx2, which is not needed here
         __import__("warnings").simplefilter("ignore")
         from starlette.testclient import TestClient
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
         yield c

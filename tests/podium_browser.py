@@ -41,8 +41,9 @@ class Server:
 
     def __init__(self, data_dir: Path, **config):
         import uvicorn
-        from rulings.service.app import Config, Service, create_app
-        from rulings.service.auth import add_account
+        from rulings.service.api.app import create_app
+        from rulings.service.core import Config, Service
+        from rulings.service.store.auth import add_account
         self.service = Service(Config(data_dir=data_dir, **config))
         add_account(self.service.engine, "fiona", PASSWORDS["fiona"], "floor", "main")
         add_account(self.service.engine, "manny", PASSWORDS["manny"], "manager", "main")

@@ -32,8 +32,8 @@ def database_for(backend: str) -> str | None:
 
 
 def make_service(tmp_path: Path, backend: str, **config):
-    from rulings.service.app import Config, Service
-    from rulings.service.auth import add_account
+    from rulings.service.core import Config, Service
+    from rulings.service.store.auth import add_account
     svc = Service(Config(data_dir=tmp_path / "data", database=database_for(backend), **config))
     add_account(svc.engine, "fiona", PASSWORDS["fiona"], "floor", "main")
     add_account(svc.engine, "manny", PASSWORDS["manny"], "manager", "main")
@@ -44,8 +44,8 @@ def make_service(tmp_path: Path, backend: str, **config):
 
 def seed_log(data: Path, database: str | None = None) -> None:
     """A ruling log, migrated, holding the floor account fiona and the manager manny, for a served process."""
-    from rulings.service import db
-    from rulings.service.auth import add_account
+    from rulings.service.store import db
+    from rulings.service.store.auth import add_account
     engine = db.make_engine(db.database_url(database, data))
     db.migrate(engine)
     add_account(engine, "fiona", PASSWORDS["fiona"], "floor")
@@ -62,7 +62,7 @@ def login(client, name: str) -> dict:
 
 def count_entries(svc) -> int:
     import sqlalchemy as sa
-    from rulings.service import db
+    from rulings.service.store import db
     with svc.engine.connect() as conn:
         return conn.execute(sa.select(sa.func.count()).select_from(db.entries)).scalar()
 
@@ -100,8 +100,8 @@ def form_client(app, **kw):
 
 def logged_at(svc, account, incident, at: str, table: str) -> int:
     """A ruling recorded as the service records one (standard book), stamped ``at``: a shift before this one."""
-    from rulings.service.app import step_json
-    from rulings.service.log import ruling_row
+    from rulings.service.core import step_json
+    from rulings.service.store.log import ruling_row
     warm = svc.books.get("standard")
     step = warm.consultation.rule(incident, {})
     row = ruling_row(account, room=account.room, table=table, book=warm.name, book_hash=warm.hash,
@@ -114,7 +114,7 @@ def logged_at(svc, account, incident, at: str, table: str) -> int:
 def accounts_of(svc) -> dict:
     """The service's accounts by name (as the service's own Account objects)."""
     import sqlalchemy as sa
-    from rulings.service import db
-    from rulings.service.auth import Account
+    from rulings.service.store import db
+    from rulings.service.store.auth import Account
     with svc.engine.connect() as conn:
         return {r.username: Account(r.id, r.username, r.role, r.room) for r in conn.execute(sa.select(db.accounts))}

@@ -60,7 +60,7 @@ def test_book_for_reads_a_house_name_from_every_form_of_an_incident(tmp_path):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_incident_naming_its_house_is_ruled_under_it_however_it_is_sent(tmp_path, backend):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     svc = make_service(tmp_path, backend)
     try:
         with TestClient(create_app(service=svc), raise_server_exceptions=False) as client:
@@ -87,7 +87,7 @@ def test_the_command_line_batch_ask_and_the_api_choose_the_same_book(tmp_path, c
     from cli.main import main
     from rulings import batch
     from rulings.ask import run
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
 
     def no_questions(prompt: str) -> str:
         raise AssertionError(f"asked: {prompt}")

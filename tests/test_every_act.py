@@ -137,7 +137,7 @@ def test_the_service_rules_and_records_every_act_in_one_entry(client, svc):
     csv_text = client.get("/api/log/export?format=csv&table=5", headers=floor).text
     assert "he adds $75" in csv_text and "he adds $60" in csv_text
     # the podium's page for the entry shows both acts, each with its numbers
-    from rulings.service.auth import COOKIE
+    from rulings.service.store.auth import COOKIE
     client.cookies.set(COOKIE, floor["Authorization"].split()[1])
     page = client.get(f"/podium/log/{out['entry']['id']}").text
     client.cookies.clear()

@@ -79,6 +79,10 @@ def test_the_wheel_carries_the_books_and_nothing_generic(installed):
         assert f"rulings/rulebooks/{book}" in names
     assert "rulings/cli/main.py" in names and "rulings/__main__.py" in names
     assert "rulings/citations.yaml" in names and "rulings/templates/book.html" in names
+    # the service's data: its contract, the podium's templates and static files, the store's migrations
+    for data in ("API.md", "podium/templates/floor.html", "podium/templates/base.html", "podium/static/podium.css",
+                 "podium/static/podium.js", "store/migrations/env.py", "store/migrations/versions/0001_ruling_log.py"):
+        assert f"rulings/service/{data}" in names, data
     # durable-rules, built from the carried source: its C core and its Python host, inside the package
     assert any(n.startswith("rulings/_durable/durable_rules_engine.") and n.endswith(".so") for n in names)
     assert "rulings/_durable/engine.py" in names

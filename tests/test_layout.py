@@ -76,7 +76,7 @@ def test_every_module_is_on_the_map():
     row names as a whole."""
     text = ARCH.read_text(encoding="utf-8")
     whole = re.findall(r"^\| `([^`]+/)` \|", text, flags=re.M)
-    assert "rulings/service/migrations/versions/" in whole
+    assert "rulings/service/store/migrations/versions/" in whole
     missing = [rel for p in CODE
                if (rel := p.relative_to(REPO).as_posix()) not in text
                and not (p.name == "__init__.py" and _only_docstring_and_imports(p))
@@ -94,3 +94,162 @@ def test_every_path_on_the_map_exists():
     absent = [t for t in sorted(named)
               if not (list(REPO.glob(t.rstrip("/"))) if "/" in t else (REPO / t).exists() or any(next(d.rglob(t), None) for d in own))]
     assert absent == []
+
+
+# ---------------------------------------------------------------- the import graph: no cycle, folders' promises
+
+def _module_name(path: Path) -> str:
+    """``rulings/service/core.py`` -> ``rulings.service.core``; cli/ is installed as ``rulings.cli``."""
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[0] == "cli":
+        parts = ["rulings", *parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in CODE}
+
+
+def _imported_modules(name: str, path: Path) -> set[str]:
+    """The package's modules that ``name`` imports anywhere in its text (at the top or inside a function, a
+    relative import resolved): ``from rulings.service.store import db`` is an edge to rulings.service.store.db,
+    ``from rulings.money import show`` to rulings.money."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for n in names:
+            while n and n not in MODULES:
+                n = n.rpartition(".")[0]
+            if n and n != name:
+                found.add(n)
+    return found
+
+
+GRAPH = {name: _imported_modules(name, path) for name, path in MODULES.items()}
+
+# cycles known and accepted, each with its reason: none today (the service's five-module cycle was undone by
+# issue 28's split; a new entry here needs its reason beside it)
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, children = work[-1]
+            w = next(children, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_the_graph_sees_imports_inside_functions():
+    """The builder reads function-level imports too (how the service's cycle was hidden): the API's factory
+    imports the podium's pages inside create_app (optional: the API serves without them)."""
+    assert "rulings.service.podium.floor" in GRAPH["rulings.service.api.app"]
+    assert "rulings.service.commands" in GRAPH["rulings.cli.main"]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle_anywhere():
+    cycles = [c for c in _cycles(GRAPH) if frozenset(c) not in KNOWN_CYCLES]
+    assert cycles == []
+
+
+SERVICE = "rulings.service"
+
+
+def _in(name: str, *prefixes: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _third_party_users(tops: set[str]) -> list[str]:
+    return sorted(name for name, path in MODULES.items() if _top(_imports(path)) & tops)
+
+
+def test_only_the_store_imports_sqlalchemy():
+    users = _third_party_users({"sqlalchemy", "alembic", "psycopg"})
+    assert users and all(_in(u, f"{SERVICE}.store") for u in users), users
+
+
+# the web framework (Starlette, and uvicorn, which serves it): the API, the podium's pages, and the two
+# request-side modules both build on (the guard's middleware and CSRF, a request's session)
+WEB = (f"{SERVICE}.api", f"{SERVICE}.podium", f"{SERVICE}.guard", f"{SERVICE}.session", f"{SERVICE}.commands")
+
+
+def test_only_the_named_modules_import_the_web_framework():
+    users = _third_party_users({"starlette", "uvicorn", "anyio"})
+    assert f"{SERVICE}.api.app" in users and f"{SERVICE}.podium.kit" in users
+    assert all(_in(u, *WEB) for u in users), [u for u in users if not _in(u, *WEB)]
+    templated = [u for u in _third_party_users({"jinja2"}) if _in(u, SERVICE)]
+    assert templated and all(_in(u, f"{SERVICE}.podium") for u in templated), templated
+
+
+def test_the_service_s_folders_point_one_way():
+    """store/ <- core <- session, guard <- podium/ <- api/ (and commands, the command line's side): nothing points
+    back, and outside the service only the command line imports it (its commands, lazily)."""
+    allowed = {
+        f"{SERVICE}.store": (f"{SERVICE}.store",),
+        f"{SERVICE}.core": (f"{SERVICE}.store",),
+        f"{SERVICE}.session": (f"{SERVICE}.store",),
+        f"{SERVICE}.guard": (f"{SERVICE}.session",),
+        f"{SERVICE}.podium": (f"{SERVICE}.podium", f"{SERVICE}.core", f"{SERVICE}.guard", f"{SERVICE}.session",
+                              f"{SERVICE}.store"),
+        f"{SERVICE}.api": (f"{SERVICE}.api", f"{SERVICE}.podium.floor", f"{SERVICE}.core", f"{SERVICE}.guard",
+                           f"{SERVICE}.session", f"{SERVICE}.store"),
+    }
+    packages = {n for n, p in MODULES.items() if _in(n, SERVICE) and p.name == "__init__.py"}
+    assert all(_only_docstring_and_imports(MODULES[n]) for n in packages)   # so an edge to one leads nowhere
+    wrong = []
+    for name, targets in GRAPH.items():
+        inside = {t for t in targets if _in(t, SERVICE) and t not in packages}
+        if not _in(name, SERVICE):
+            if inside and name != "rulings.cli.main":
+                wrong.append((name, sorted(inside)))
+            continue
+        for part, ok in allowed.items():
+            if _in(name, part):
+                bad = sorted(t for t in inside if not _in(t, *ok))
+                if bad:
+                    wrong.append((name, bad))
+    assert wrong == []

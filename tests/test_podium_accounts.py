@@ -11,7 +11,7 @@ from service_support import PASSWORDS, form_client
 
 
 def _app(svc):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     return create_app(service=svc)
 
 
@@ -31,7 +31,7 @@ def _can_log_in(svc, name: str, password: str) -> bool:
 
 
 def _accounts(svc) -> dict:
-    from rulings.service.auth import list_accounts
+    from rulings.service.store.auth import list_accounts
     return {a["username"]: a for a in list_accounts(svc.engine)}
 
 
@@ -79,7 +79,7 @@ def test_an_admin_adds_a_floor_account_who_then_logs_in_in_his_room(svc):
     assert "Account dora added." in r.text
     dora = _accounts(svc)["dora"]
     assert (dora["role"], dora["room"], dora["disabled"]) == ("floor", "riverside", False)
-    from rulings.service import db
+    from rulings.service.store import db
     import sqlalchemy as sa
     with svc.engine.connect() as conn:    # hashed as every account is (Argon2id), never the password itself
         stored = conn.execute(sa.select(db.accounts.c.password_hash).where(db.accounts.c.username == "dora")).scalar()

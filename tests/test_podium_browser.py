@@ -327,7 +327,7 @@ def test_the_kill_page_keeps_its_consultation_steps_as_the_floor_page_does(page,
     kill for the next hand) kept step by step in consult_steps, and the ruling recorded is linked to it."""
     import sqlalchemy as sa
 
-    from rulings.service import db
+    from rulings.service.store import db
     log_in(page, server.url, "fiona")
     page.goto(server.url + "/podium/kill?table=K7")       # $20/$40 limit hold'em, standard book
     pot_form = page.locator("form").filter(has=page.get_by_label("Pot amount"))
@@ -497,7 +497,7 @@ def test_a_page_on_another_port_cannot_publish_with_the_managers_session(page, s
     import http.server
     import threading
     from pathlib import Path
-    from rulings.service.housebook import HouseBooks
+    from rulings.service.store.housebook import HouseBooks
     base = server.url
     forged = ('<!doctype html><form id="f" method="post" action="' + base + '/podium/books/east-coast-limit/edit">'
               '<textarea name="text">rulebook: east-coast-limit\nextends: standard\ntitle: forged\n</textarea>'

@@ -23,7 +23,7 @@ GWEN = "morning-pass-1"
 def two_shifts(svc) -> dict:
     """Last night fiona ruled twice on the silent overchip (followed; departed, then corrected by manny), otto
     once in riverside, fiona once on a kill; this morning gwen once. The entry ids by name."""
-    from rulings.service.auth import add_account
+    from rulings.service.store.auth import add_account
     add_account(svc.engine, "gwen", GWEN, "floor", "main")
     acct = accounts_of(svc)
     ids = {"a": logged_at(svc, acct["fiona"], overchip(), "2026-11-29T22:10:05.000000Z", "3")}
@@ -45,7 +45,7 @@ def svc(request, tmp_path):
 
 
 def _client(svc, name: str, password: str):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     c = form_client(create_app(service=svc))
     r = c.post("/podium/login", data={"username": name, "password": password, "next": "/podium"})
     assert r.status_code == 200 and r.url.path == "/podium", r.text
@@ -112,7 +112,7 @@ def test_the_log_page_searches_by_rule_or_citation_key_and_matter(svc):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     srv = Server(tmp_path_factory.mktemp("earlier-data")).start()
-    from rulings.service.auth import add_account
+    from rulings.service.store.auth import add_account
     add_account(srv.service.engine, "otto", "other-room-1", "floor", "riverside")
     srv.ids = two_shifts(srv.service)
     yield srv

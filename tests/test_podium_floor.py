@@ -296,7 +296,7 @@ def test_times_are_on_the_rooms_clock_with_its_abbreviation(page, server):
     import sqlalchemy as sa
     from zoneinfo import ZoneInfo
     from datetime import datetime
-    from rulings.service import db
+    from rulings.service.store import db
     log_in(page, server.url, "fiona")
     _oversized_chip(page, Taps(page))
     page.get_by_role("button", name="Rule", exact=True).click()

@@ -2,7 +2,7 @@
 from decimal import Decimal
 
 from rulings.incident import incident_from_data
-from rulings.service.podium_form import amount, game_label, read_actions, read_chips, read_form
+from rulings.service.podium.form import amount, game_label, read_actions, read_chips, read_form
 
 OVERCHIP = {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "sb": "1", "bb": "2",
             "in-1": "1", "in-2": "1", "in-3": "1", "button": "3", "street": "flop", "pot": "80", "d_seat": "1",

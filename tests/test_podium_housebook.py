@@ -1,7 +1,7 @@
 """House books published from the podium: only a version that loads and passes its tests goes live; all are kept."""
 import re
 
-from rulings.service.housebook import HouseBooks, set_parameter
+from rulings.service.store.housebook import HouseBooks, set_parameter
 
 
 def test_a_half_kill_draft_checks_clean_and_its_diff_shows_the_40_dollar_kill_become_30(tmp_path):
@@ -118,7 +118,7 @@ def test_a_draft_citing_an_undescribed_house_key_checks_ok_with_the_warning_apar
 def test_the_diff_against_standard_is_grouped_by_cause(tmp_path):
     """east-coast-limit against the standard book: two house exceptions, six parameters; kill.trigger
     (consecutive wins -> a pot over a set size) alone changes 50 examples, and 3 more with another change."""
-    from rulings.service.podium_books import diff_groups
+    from rulings.service.podium.book_pages import diff_groups
     hb = HouseBooks(tmp_path)
     check = hb.standard_diff("east-coast-limit")
     assert hb.standard_diff("east-coast-limit") is check          # one check per version

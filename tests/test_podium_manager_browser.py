@@ -22,7 +22,7 @@ PHONE, UPRIGHT, LANDSCAPE = {"width": 390, "height": 844}, {"width": 768, "heigh
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     srv = Server(tmp_path_factory.mktemp("manager-data"))
-    from rulings.service.auth import add_account
+    from rulings.service.store.auth import add_account
     add_account(srv.service.engine, ADMIN[0], ADMIN[1], "admin", "main")
     srv.start()
     yield srv

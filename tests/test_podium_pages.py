@@ -23,7 +23,7 @@ def svc(tmp_path):
 
 
 def client(svc, name: str | None = None) -> TestClient:
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     c = form_client(create_app(service=svc))
     if name:
         r = c.post("/podium/login", data={"username": name, "password": PASSWORDS[name], "next": "/podium"})
@@ -285,7 +285,7 @@ def test_the_page_says_what_happens_now_as_the_command_line_does(svc, name, form
 
 
 def test_an_unknown_time_zone_is_refused_when_the_service_is_configured(tmp_path):
-    from rulings.service.app import Config
+    from rulings.service.core import Config
     with pytest.raises(ValueError, match="'Mars/Olympus' is not a time zone"):
         Config(data_dir=tmp_path, time_zone="Mars/Olympus")
     with pytest.raises(ValueError, match="not a time zone"):
@@ -293,8 +293,9 @@ def test_an_unknown_time_zone_is_refused_when_the_service_is_configured(tmp_path
 
 
 def test_a_rooms_own_zone_goes_before_the_services(tmp_path):
-    from rulings.service.pages import local_time, room_zone
-    from rulings.service.app import Config
+    from rulings.service.podium.kit import local_time
+    from rulings.service.core import room_zone
+    from rulings.service.core import Config
     cfg = Config(data_dir=tmp_path, time_zone="Europe/London", room_zones={"riverside": "America/Los_Angeles"})
     at = "2026-07-01T19:05:09.123456Z"
     assert local_time(at, room_zone(cfg, "riverside")) == "2026-07-01 12:05 PDT"

@@ -100,7 +100,7 @@ def test_every_consultation_step_is_kept_in_order_with_its_questions_and_answers
     assert _rule(client, floor, incident, consultation="c-unknown").status_code == 404
     assert count_entries(svc) == before
     # the trail is append-only in the database itself
-    from rulings.service import db
+    from rulings.service.store import db
     with pytest.raises(sa.exc.DatabaseError, match="append-only"):
         with svc.engine.begin() as conn:
             conn.execute(db.consult_steps.update().values(outcome="ruled"))
@@ -140,7 +140,7 @@ def test_decision_and_correction_are_new_entries(client, svc):
     assert [(x["kind"], x["refers_to"]) for x in original["later"]] == [("decision", rid), ("correction", rid),
                                                                        ("correction", rid)]
     # the database itself refuses to change or delete an entry
-    from rulings.service import db
+    from rulings.service.store import db
     with pytest.raises(sa.exc.DatabaseError):
         with svc.engine.begin() as conn:
             conn.execute(db.entries.update().where(db.entries.c.id == rid).values(table_name="9"))
@@ -195,14 +195,14 @@ def test_books_explain_openapi(client):
     assert client.get("/api/explain/NOPE-1", headers=floor).status_code == 404
     doc = client.get("/openapi.json", headers=floor).json()
     assert doc["openapi"].startswith("3.")
-    from rulings.service.app import ROUTES
+    from rulings.service.api.app import ROUTES
     served = {(r.path.replace(":int", ""), m.lower()) for r in ROUTES for m in (r.methods or ()) if m != "HEAD"}
     documented = {(p, m) for p, ops in doc["paths"].items() for m in ops}
     assert served == documented
 
 
 def test_every_route_but_health_needs_an_account(client, svc):
-    from rulings.service.app import ROUTES
+    from rulings.service.api.app import ROUTES
     assert client.get("/health").json()["status"] == "ok"
     before = count_entries(svc)
     for route in ROUTES:
@@ -255,7 +255,7 @@ def test_attempts_sent_at_once_are_counted_before_the_password_is_checked(svc):
     """Twelve wrong passwords for one name from one address in parallel: at most five are checked, the rest
     refused unchecked; from twelve other addresses each is checked (a name is never held from elsewhere)."""
     from concurrent.futures import ThreadPoolExecutor
-    from rulings.service.auth import AuthError
+    from rulings.service.store.auth import AuthError
 
     def attempt(n: int) -> int:
         try:
@@ -272,7 +272,7 @@ def test_attempts_sent_at_once_are_counted_before_the_password_is_checked(svc):
 
 
 def test_session_expiry(tmp_path):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     svc = make_service(tmp_path, "sqlite", session_hours=-1)              # every session already expired
     with TestClient(create_app(service=svc)) as c:
         r = c.post("/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]})
@@ -291,8 +291,8 @@ def test_cookie_session(client):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_migrations_upgrade_in_place(tmp_path, backend):
     """A log made by an earlier version (schema 0001) is upgraded at start and keeps every entry."""
-    from rulings.service import db
-    from rulings.service.app import Config, Service
+    from rulings.service.store import db
+    from rulings.service.core import Config, Service
     database = __import__("service_support").database_for(backend)
     url = db.database_url(database, tmp_path / "data")
     old = db.make_engine(url)
@@ -315,8 +315,9 @@ def test_migrations_upgrade_in_place(tmp_path, backend):
 
 
 def test_first_admin_printed_once(tmp_path):
-    from rulings.service.app import Config, Service, admin_password_if_none
-    from rulings.service.auth import Auth
+    from rulings.service.api.app import admin_password_if_none
+    from rulings.service.core import Config, Service
+    from rulings.service.store.auth import Auth
     svc = Service(Config(data_dir=tmp_path / "d"))
     password = admin_password_if_none(svc)
     assert password and admin_password_if_none(svc) is None
@@ -340,8 +341,8 @@ def test_users_add_command(tmp_path, monkeypatch, capsys):
 def test_two_podiums_share_one_log(tmp_path, backend):
     """Two services (two podiums) on one database record at once; every ruling lands once, with its own id."""
     from concurrent.futures import ThreadPoolExecutor
-    from rulings.service.app import Config, Service
-    from rulings.service.auth import Account
+    from rulings.service.core import Config, Service
+    from rulings.service.store.auth import Account
     first = make_service(tmp_path, backend)
     second = Service(Config(data_dir=tmp_path / "data", database=first.config.database))
     fiona = first.auth.account(first.auth.login("fiona", PASSWORDS["fiona"], "podium-1")[0])
@@ -384,7 +385,7 @@ def test_a_house_book_published_elsewhere_is_served_on_the_next_request(tmp_path
 
 
 def test_sqlite_log_is_made_at_first_start_with_wal_and_full_sync(tmp_path):
-    from rulings.service.app import Config, Service
+    from rulings.service.core import Config, Service
     data = tmp_path / "fresh" / "data"
     assert not data.exists()
     svc = Service(Config(data_dir=data))
@@ -410,7 +411,7 @@ def test_a_date_filter_counts_the_rooms_days_not_utc_days(tmp_path, backend):
     EST belongs to the 2nd. The API's search and export and the podium's log page count days alike."""
     import re
     from service_support import accounts_of, form_client, logged_at
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     svc = make_service(tmp_path, backend, time_zone="America/New_York",
                        room_zones={"riverside": "America/Los_Angeles"})
     try:

@@ -19,7 +19,7 @@ AUDIT = "rulings.service.accounts"
 
 @pytest.fixture(params=BACKENDS)
 def env(request, tmp_path):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     svc = make_service(tmp_path, request.param)
     with TestClient(create_app(service=svc), raise_server_exceptions=False) as client:
         client.admin = login(client, "ada")
@@ -118,7 +118,7 @@ def test_the_service_keeps_an_admin_who_can_log_in(env, caplog):
         r = _patch(client, "ada", body, client.admin)
         assert r.status_code == 422, r.text
         assert "demote his own account" in r.json()["error"]["message"]
-    from rulings.service.auth import update_account
+    from rulings.service.store.auth import update_account
     with pytest.raises(ValueError, match="'ada' is the last admin who can log in"):
         update_account(svc.engine, "ada", by="a-script", disabled=True)
     assert _listed(client)["ada"]["role"] == "admin" and not _listed(client)["ada"]["disabled"]

@@ -16,7 +16,7 @@ with warnings.catch_warnings():
 
 @pytest.fixture(params=BACKENDS)
 def env(request, tmp_path):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     svc = make_service(tmp_path, request.param)
     with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
         c.floor = login(c, "fiona")
@@ -146,7 +146,7 @@ def test_random_wrong_values_are_refused_or_ruled_never_a_server_error(tmp_path)
     """Values of the wrong kind anywhere in an incident: a 422 naming them or a ruling; each 200 logged once."""
     import copy
     import random
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     svc = make_service(tmp_path, "sqlite")
     values = [None, -1, 0, 10 ** 30, "x", "", [], {}, [1, "a"], {"a": 1}, True, "1.5", "<b>", "500", [[]]]
     base = overchip()

@@ -47,8 +47,8 @@ def _start(data: Path, database: str | None) -> tuple[subprocess.Popen, str]:
 
 
 def _users(data: Path, database: str | None) -> None:
-    from rulings.service import db
-    from rulings.service.auth import add_account
+    from rulings.service.store import db
+    from rulings.service.store.auth import add_account
     engine = db.make_engine(db.database_url(database, data))
     db.migrate(engine)
     add_account(engine, "fiona", PASSWORDS["fiona"], "floor")

@@ -16,7 +16,7 @@ OVERCHIP_SAYS = "The silent $500 chip is a pot-size bet of $80; $420 goes back t
 
 
 def _accounts(svc) -> dict:
-    from rulings.service.auth import add_account
+    from rulings.service.store.auth import add_account
     add_account(svc.engine, "gwen", "morning-pass-1", "floor", "main")     # the morning shift's floorperson
     return accounts_of(svc)
 
@@ -133,8 +133,8 @@ def _plan(conn, query) -> str:
 def test_the_lookup_reads_the_index_not_the_log(svc, shifts):
     """With a room's log holding many wager rulings by other rules (statistics taken), the lookup is one
     range of ruling_keys_lookup read in order, not a scan of the log or of the matter's rulings."""
-    from rulings.service import db
-    from rulings.service.log import earlier_query
+    from rulings.service.store import db
+    from rulings.service.store.log import earlier_query
     _, ids = shifts
     with svc.engine.begin() as conn:
         conn.execute(db.ruling_keys.insert(), [{"entry_id": ids["k"], "room": "main", "key": f"other.rule-{n % 300}",
@@ -148,7 +148,7 @@ def test_the_lookup_reads_the_index_not_the_log(svc, shifts):
 
 
 def test_the_keys_cannot_be_changed(svc, shifts):
-    from rulings.service import db
+    from rulings.service.store import db
     with pytest.raises(sa.exc.DatabaseError):
         with svc.engine.begin() as conn:
             conn.execute(db.ruling_keys.update().values(room="riverside"))
@@ -161,10 +161,10 @@ def test_the_keys_cannot_be_changed(svc, shifts):
 def test_migration_fills_the_keys_of_entries_already_logged(tmp_path, backend):
     """A log written before revision 0005 (reports only) gains the keys of its rulings when it is upgraded."""
     from rulings.render import report_json
-    from rulings.service import db
+    from rulings.service.store import db
     from rulings import books as bookstore
     from rulings.consult import Consultation
-    from rulings.service.log import Log
+    from rulings.service.store.log import Log
     engine = db.make_engine(db.database_url(database_for(backend), tmp_path / "data"))
     db.migrate(engine, "0004")
     book, rules = bookstore.load()
@@ -183,7 +183,7 @@ def test_migration_fills_the_keys_of_entries_already_logged(tmp_path, backend):
     assert db.revision(engine) == "0005"
     log = Log(engine)
     try:
-        from rulings.service.auth import Account
+        from rulings.service.store.auth import Account
         fiona = Account(1, "fiona", "floor", "main")
         out = log.earlier(fiona, "main", OVERCHIP, "wager")
         assert [(x["entry"], x["floorperson"], x["sentence"], x["decision"]["decision"]) for x in out["earlier"]] == [
@@ -201,7 +201,7 @@ def test_migration_fills_the_keys_of_entries_already_logged(tmp_path, backend):
 def test_a_rule_id_longer_than_the_key_column_is_recorded_and_found(svc):
     """A house book may name a rule at length: its entry is still written (PostgreSQL checks the column's
     size) and found by the whole id."""
-    from rulings.service.log import ruling_row
+    from rulings.service.store.log import ruling_row
     acct = accounts_of(svc)
     long_id = "house." + "a-very-long-rule-name-" * 10
     report = {"rulings": [{"rule": long_id, "decides": "wager", "sentence": "It stands.", "citations": []}]}

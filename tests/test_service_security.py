@@ -183,7 +183,7 @@ def test_a_body_that_never_comes_is_answered_408_and_the_connection_ended(served
 # ---------------------------------------------------------------- forged requests (the app itself)
 
 def _app(svc):
-    from rulings.service.app import create_app
+    from rulings.service.api.app import create_app
     return create_app(service=svc)
 
 
@@ -195,7 +195,7 @@ def _logged_in(svc, name: str):
 
 
 def _published(svc, name: str) -> int:
-    from rulings.service.housebook import HouseBooks
+    from rulings.service.store.housebook import HouseBooks
     return len(HouseBooks(Path(svc.config.data_dir)).versions(name))
 
 
@@ -334,9 +334,9 @@ def test_a_retried_request_id_returns_the_first_record_and_is_recorded_once(clie
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_log_that_already_holds_a_request_id_twice_is_upgraded_and_answers_with_the_first(tmp_path, backend):
-    from rulings.service import db
-    from rulings.service.app import Config, Service
-    from rulings.service.auth import add_account
+    from rulings.service.store import db
+    from rulings.service.core import Config, Service
+    from rulings.service.store.auth import add_account
     database = database_for(backend)
     old = db.make_engine(db.database_url(database, tmp_path / "data"))
     db.migrate(old, "0003")
@@ -381,7 +381,7 @@ def test_wrong_passwords_from_one_address_do_not_lock_the_account_elsewhere(svc)
 
 
 def test_the_waits_grow_with_each_failure():
-    from rulings.service.auth import Limiter
+    from rulings.service.store.auth import Limiter
     waits = [Limiter(None).wait_after(n) for n in range(12)]
     assert waits[:5] == [0] * 5 and waits[5:10] == [1, 2, 4, 8, 16] and waits[-1] <= 300
 

@@ -42,7 +42,7 @@ def add_commands(sub) -> None:
 
 
 def _engine(args):
-    from rulings.service import db
+    from rulings.service.store import db
     data = Path(args.data) if args.data else db.default_data_dir()
     engine = db.make_engine(db.database_url(args.database, data))
     db.migrate(engine)
@@ -50,7 +50,7 @@ def _engine(args):
 
 
 def cmd_users_add(args) -> int:
-    from rulings.service.auth import add_account
+    from rulings.service.store.auth import add_account
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
@@ -77,7 +77,7 @@ def cmd_users_add(args) -> int:
 
 
 def cmd_users_list(args) -> int:
-    from rulings.service.auth import list_accounts
+    from rulings.service.store.auth import list_accounts
     engine, _ = _engine(args)
     for a in list_accounts(engine):
         print(f"{a['username']:24} {a['role']:8} {a['room']:16} {'disabled' if a['disabled'] else ''}")
@@ -88,10 +88,10 @@ def cmd_users_list(args) -> int:
 def cmd_serve(args) -> int:
     import os
     import uvicorn
-    from rulings.service import db
-    from rulings.service.app import Config, Service, admin_password_if_none, create_app, freeze_heap, tune_worker
+    from rulings.service.store import db
+    from rulings.service.api.app import admin_password_if_none, create_app, freeze_heap, tune_worker
+    from rulings.service.core import Config, Service, zone
     data = Path(args.data) if args.data else db.default_data_dir()
-    from rulings.service.pages import zone
     rooms = dict(item.partition("=")[::2] for item in args.room_zone)
     try:
         for name in (args.time_zone, *rooms.values()):
@@ -122,7 +122,7 @@ def cmd_serve(args) -> int:
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours), RULINGS_SERVE_TIME_ZONE=args.time_zone,
                           RULINGS_SERVE_ROOM_ZONES=json.dumps(rooms))
         _announce(args, data, where, dialect, password, f"{args.workers} workers")
-        uvicorn.run("rulings.service.app:app_from_environment", factory=True, workers=args.workers, **common)
+        uvicorn.run("rulings.service.api.app:app_from_environment", factory=True, workers=args.workers, **common)
         return 0
     tune_worker()
     service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours, **zones))

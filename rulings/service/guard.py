@@ -19,14 +19,23 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import os
 import secrets
 import unicodedata
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import anyio
+import anyio.to_thread
+from starlette.datastructures import Headers
+from starlette.responses import HTMLResponse, JSONResponse
+
+from rulings.service.session import current_account, token_of
 
 MAX_REQUEST = 1024 * 1024        # every route's body bound (the JSON API cuts at 256 KiB itself)
 BODY_SECONDS = float(os.environ.get("RULINGS_BODY_SECONDS") or 30.0)   # the whole body arrives within this
@@ -106,7 +115,6 @@ class Guard:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        from starlette.datastructures import Headers
         headers = Headers(scope=scope)
         if scope["method"] not in SAFE:
             why = cross_origin(headers)
@@ -160,13 +168,11 @@ class Guard:
 
 async def _refuse(scope, receive, send, exc: Refused) -> None:
     """The refusal as JSON on the API, as a short page elsewhere; the connection is closed after it."""
-    from starlette.responses import HTMLResponse, JSONResponse
     headers = {"Connection": "close", "Cache-Control": "no-store"}
     if scope.get("path", "").startswith("/api") or scope.get("path") in ("/health", "/openapi.json"):
         response: Any = JSONResponse({"error": {"status": exc.status, "code": exc.code, "message": exc.message,
                                                 "problems": []}}, exc.status, headers=headers)
     else:
-        from html import escape
         words = {403: "Refused", 408: "Too slow", 413: "Too large"}.get(exc.status, "Refused")
         response = HTMLResponse(f"<!doctype html><title>{words}</title><h1>{words}</h1><p>{escape(exc.message)}"
                                 "</p><p><a href=\"/podium\">Back to the podium</a></p>", exc.status, headers=headers)
@@ -212,7 +218,6 @@ def csrf_token(request) -> tuple[str, str | None]:
     Logged in: an HMAC keyed by the session token (only the browser holding the cookie can know it).
     Not logged in (the login form): an HMAC of the pre-login cookie keyed by the data folder's secret.
     """
-    from rulings.service.auth import token_of
     session = token_of(request)
     if session and _logged_in(request):
         return _mac(session.encode(), "rulings-csrf"), None
@@ -230,7 +235,6 @@ def csrf_ok(request, sent: str, login: bool = False) -> bool:
     if login:
         pre = request.cookies.get(LOGIN_COOKIE)
         return bool(pre) and hmac.compare_digest(sent, _mac(_secret(request), "login:" + pre))
-    from rulings.service.auth import token_of
     session = token_of(request)
     if not session:
         return False
@@ -238,7 +242,6 @@ def csrf_ok(request, sent: str, login: bool = False) -> bool:
 
 
 def _logged_in(request) -> bool:
-    from rulings.service.auth import current_account
     return current_account(request) is not None
 
 
@@ -311,9 +314,6 @@ def cpu_threads() -> int:
 async def cpu(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` on one of ``cpu_threads()`` threads (anyio's thread pool, bounded by a
     CapacityLimiter of its own), so the event loop answers other requests while it runs."""
-    import functools
-
-    import anyio.to_thread
     global _LIMITER
     if _LIMITER is None:
         _LIMITER = anyio.CapacityLimiter(cpu_threads())

@@ -3,14 +3,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 import yaml
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from rulings.matters import matters
 from rulings.render import dumps
-from rulings.service.pages import _account, login_redirect, page, refuse, render, ruling_view
+from rulings.service.core import room_zone, zone
+from rulings.service.podium.kit import (MANAGERS, account_of, first, form_data, local_time, login_redirect, page,
+                                        refuse, render, ruling_view)
+from rulings.service.store.log import LogError
 
 FILTERS = ("table", "date_from", "date_to", "topic", "rule", "matter", "citation", "floorperson")
 PAGE = 50
@@ -19,7 +24,6 @@ PAGE = 50
 def shown_time(at: str | None, tz: Any = None) -> str:
     """A log time as the podium's pages show it: on the room's clock with the zone's abbreviation
     (pages.local_time; UTC when no zone is given)."""
-    from rulings.service.pages import local_time, zone
     return local_time(at, tz or zone("UTC"), seconds=True) if at else ""
 
 
@@ -33,7 +37,6 @@ def _decided(d: dict | None) -> str:
 
 def earlier_view(found: dict, tz: Any = None) -> dict:
     """The room's earlier rulings on a rule and matter (Log.earlier), worded for the page."""
-    from urllib.parse import urlencode
     rows = []
     for x in found["earlier"]:
         rows.append({"entry": x["entry"], "at": x["at"], "when": shown_time(x["at"], tz), "floorperson": x["floorperson"],
@@ -52,8 +55,6 @@ def with_earlier(request: Request, account: dict, views: list[dict], before: int
     """Each ruling view with ``earlier``: the room's rulings before entry ``before`` (all, when None) by the same
     rule on the same matter, newest first (``room``: the account's own unless given). Returned for chaining."""
     log = request.app.state.service.log
-    from rulings.service.log import LogError
-    from rulings.service.pages import room_zone
     tz = room_zone(getattr(request.app.state.service, "config", None), room or account["room"])
     for v in views:
         if not isinstance(v, dict) or not v.get("rule"):
@@ -74,7 +75,7 @@ def _entries(result: Any) -> tuple[list[dict], int]:
 
 
 def log_list(request: Request) -> Response:
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return login_redirect(request)
     q = {k: request.query_params.get(k, "").strip() for k in FILTERS}
@@ -84,7 +85,6 @@ def log_list(request: Request) -> Response:
         offset = 0
     filters = {k: v for k, v in q.items() if v}
     log = request.app.state.service.log
-    from rulings.service.log import LogError
     try:
         entries, total = _entries(log.search({**filters, "kind": "ruling"}, account["raw"], limit=PAGE,
                                              offset=offset))
@@ -103,13 +103,12 @@ def log_list(request: Request) -> Response:
                      "sentence": first.get("sentence") or ("not covered by the book" if e.get("outcome") ==
                                                            "not_covered" else ""),
                      "decision": decided.get(e["id"], "")})
-    from rulings.matters import matters
     return render(request, "log.html", nav="log", q=q, rows=rows, total=total, offset=offset, page=PAGE,
                   account=account, matters=[(k, k.replace("-", " ")) for k in matters()[0]])
 
 
 def log_entry(request: Request) -> Response:
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return login_redirect(request)
     entry_id = request.path_params["id"]
@@ -161,9 +160,7 @@ def _book_link(entry: dict) -> str | None:
 
 def correction_post(request: Request) -> Response:
     """A manager's correction: a new entry referring to this one (the service checks the role and the fields)."""
-    from rulings.service.log import LogError
-    from rulings.service.pages import MANAGERS, first, form_data
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return login_redirect(request)
     if account["role"] not in MANAGERS:

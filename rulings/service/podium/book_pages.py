@@ -2,36 +2,35 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from rulings import books
+from rulings.bookdoc import render_book
 from rulings.diff import SETTINGS, value_words
+from rulings.money import major
 from rulings.problems import ProblemsError
-from rulings.service.housebook import NAME, HouseBooks, content_hash, set_parameter
-from rulings.service.pages import MANAGERS, _account, first, form_data, login_redirect, page, refuse, render
+from rulings.service.podium import account_pages
+from rulings.service.podium.form import amount
+from rulings.service.podium.kit import (MANAGERS, account_of, first, form_data, login_redirect, page, refuse, render,
+                                        service_of)
+from rulings.service.store.housebook import NAME, HouseBooks, content_hash, set_parameter
 
 
 def store(request: Request) -> HouseBooks:
-    svc = request.app.state.service
-    hb = getattr(svc, "housebooks", None)
-    if hb is None:
-        books = getattr(svc, "books", None)
-        hb = HouseBooks(Path(getattr(svc, "data_dir", "") or getattr(getattr(svc, "config", None), "data_dir", ".")),
-                        hasher=getattr(books, "_house_hash", None))
-        try:
-            svc.housebooks = hb
-        except AttributeError:
-            pass
-    return hb
+    """The data folder's published house books: the very store the warm books (core.Books) follow."""
+    published = service_of(request).books.published
+    if published is None:
+        raise RuntimeError("the service was made without a data folder: it has no published house books")
+    return published
 
 
 def _manager(request: Request) -> tuple[dict, Response | None]:
     """The manager's account, and None; or the refusal to show instead (with no account: ``{}``)."""
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return {}, login_redirect(request)
     if account["role"] not in MANAGERS:
@@ -41,7 +40,6 @@ def _manager(request: Request) -> tuple[dict, Response | None]:
 
 
 def _load(hb: HouseBooks, name: str):
-    from rulings import books
     if name == "standard":
         return books.load(None, compile=False)[0]
     return books.load(str(hb.path(name)), compile=False)[0]
@@ -70,7 +68,6 @@ def _written(v: Any) -> str:
 
 def _shown(p, v: Any) -> str:
     if p.type == "money" and isinstance(v, int):
-        from rulings.money import major
         return str(major(v))
     return _written(v) if v is not None else ""
 
@@ -81,7 +78,6 @@ def _typed(p, raw: str) -> Any:
     if p.type == "enum":
         return raw
     if p.type == "money":
-        from rulings.service.podium_form import amount
         v = amount(raw)
         if v is None:
             raise ValueError(f"{p.name}: '{raw}' is not an amount")
@@ -139,7 +135,6 @@ def book_page(request: Request) -> Response:
 
 def book_document(request: Request) -> Response:
     """The effective book exactly as `rulings book NAME` prints it (HTML)."""
-    from rulings.bookdoc import render_book
     _, hb, name, refused = _shown_book(request)
     if refused:
         return refused
@@ -299,19 +294,13 @@ def book_diff(request: Request) -> Response:
 
 
 def _reload(request: Request, name: str) -> None:
-    """Tell the service the live version changed, so the next ruling uses it."""
-    svc = request.app.state.service
-    hook = getattr(svc, "house_published", None) or getattr(getattr(svc, "books", None), "reload", None)
-    if hook is not None:
-        hook(name)
-    else:
-        from rulings.service.pages import sync_published
-        sync_published(request, force=name)
+    """Tell the warm books the live version changed, so the next ruling uses it."""
+    service_of(request).books.reload(name)
 
 
 def book_version(request: Request) -> Response:
     """One version of a house book, by its content hash (where a logged ruling links)."""
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return login_redirect(request)
     name, digest = request.path_params["name"], request.path_params["digest"]
@@ -326,9 +315,8 @@ def book_version(request: Request) -> Response:
 
 
 def routes() -> list:
-    from rulings.service import podium_accounts
     return [
-        *podium_accounts.routes(),
+        *account_pages.routes(),
         Route("/podium/books", page(books_list), methods=["GET"]),
         Route("/podium/books/{name}", page(book_page), methods=["GET"]),
         Route("/podium/books/{name}/document", page(book_document), methods=["GET"]),

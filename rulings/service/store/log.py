@@ -15,6 +15,7 @@ import json
 import queue
 import re
 import secrets
+import sqlite3
 import threading
 from concurrent.futures import Future
 from datetime import date, timedelta
@@ -23,8 +24,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from rulings.service import db
+from rulings.service.store import db
 
+# a unique index refused the entry: through SQLAlchemy (PostgreSQL), or SQLite's driver (the log writer's own path)
+DUPLICATE = (sa.exc.IntegrityError, sqlite3.IntegrityError)
 KINDS = ("ruling", "decision", "correction")
 DECISIONS = ("followed", "departed")
 # a Decimal is written as a marked string and the marks taken off afterwards; the mark carries a random

@@ -1,296 +1,43 @@
-"""The ASGI app: a JSON API over the warm rulebooks, the consultation and the ruling log (contract: API.md)."""
+"""The ASGI app: a JSON API over the warm rulebooks, the consultation and the ruling log (contract: ../API.md)."""
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import gc
 import json
 import logging
 import os
-import sqlite3
-import threading
-from dataclasses import dataclass, field
+import secrets
+import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import exc as sa_exc
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from rulings import books as bookstore
-from rulings.catalogue import did_you_mean
-from rulings.consult import Consultation, Step, answered
+from rulings.books import book_for
+from rulings.catalogue import citations, did_you_mean
+from rulings.consult import answered
+from rulings.explain import explain as explain_text
 from rulings.problems import Problem, ProblemsError
-from rulings.render import report_json
-from rulings.rulebook.load import ROOT
 from rulings.rulebook.model import shown
-from rulings.service import db
-from rulings.service.auth import COOKIE, Auth, AuthError, look_up, require, token_of
-from rulings.service.guard import cpu
-from rulings.service.log import Log, LogError, dumps, ruling_row
-from rulings.yamlsrc import Located
+from rulings.ruling import citation
+from rulings.service.api.openapi import document
+from rulings.service.core import ApiError, Config, Service, WarmBook, replayed, step_json
+from rulings.service.guard import MAX_DEPTH, Guard, bounded, cpu, read_body
+from rulings.service.session import look_up, require, token_of
+from rulings.service.store.auth import COOKIE, AuthError, add_account, has_admin, list_accounts, update_account
+from rulings.service.store.log import DUPLICATE, LogError, dumps
+from rulings.yamlsrc import Located, load_text
 
 MAX_BODY = 256 * 1024
-# a unique index refused the entry: through SQLAlchemy (PostgreSQL), or SQLite's driver (the log writer's own path)
-DUPLICATE = (sa_exc.IntegrityError, sqlite3.IntegrityError)
 log = logging.getLogger("rulings.service")
-
-
-@dataclass
-class Config:
-    data_dir: Path = field(default_factory=db.default_data_dir)
-    database: str | None = None          # a postgresql:// URL; default SQLite in data_dir
-    session_hours: float = 12.0
-    login_attempts: int = 5              # failures of one name from one address before the waits begin
-    login_window: float = 3600.0         # how long a failure counts
-    session_check_seconds: float = 1.0   # how long a worker trusts a session it has checked (logout bound)
-    time_zone: str = "UTC"               # the room's clock on the podium's pages (IANA name); stored times stay UTC
-    room_zones: dict = field(default_factory=dict)   # a room's own zone, where it differs: {"main": "America/New_York"}
-
-    def __post_init__(self) -> None:
-        from rulings.service.pages import zone
-        for name in (self.time_zone, *self.room_zones.values()):
-            zone(name)                   # an unknown zone is refused when the service starts, never guessed
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, problems: list | None = None, headers=None):
-        super().__init__(message)
-        self.status, self.code, self.message, self.problems, self.headers = status, code, message, problems or [], headers
-
-
-@dataclass
-class WarmBook:
-    name: str
-    book: Any
-    engine: Any
-    hash: str
-    extends: str | None
-    path: str | None = None      # the file a house book was loaded from
-
-    @property
-    def consultation(self) -> Consultation:
-        return Consultation(self.book, self.engine, "<request>")
-
-
-def _files_hash(paths: list[Path], seed: str = "") -> str:
-    h = hashlib.sha256(seed.encode())
-    for p in paths:
-        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
-    return "sha256:" + h.hexdigest()
-
-
-class Books:
-    """The standard book and every house book, loaded and compiled once, kept warm; content hash of each."""
-
-    def __init__(self, data_dir: Path | None = None):
-        from rulings.rulebook.house import house_names
-        cat = Path(bookstore.__file__).resolve().parent
-        self.standard_hash = _files_hash(sorted((ROOT / "standard").glob("*.yaml")) +
-                                         sorted((cat / "facts").glob("*.yaml")) + [cat / "citations.yaml"])
-        self.books: dict[str, WarmBook] = {}
-        book, engine = bookstore.load()
-        self.books["standard"] = WarmBook("standard", book, engine, self.standard_hash, None)
-        published = self.published = _published(data_dir)
-        self._lock = threading.Lock()
-        for name in sorted(set(house_names()) | set(published.names() if published else ())):
-            live = published.live_path(name) if published else None   # a version published from the podium
-            path = live or bookstore.house_path(name)
-            try:
-                book, engine = bookstore.load(str(live) if live else name)
-            except ProblemsError as exc:   # a broken house book is left out and said so; the others serve
-                log.warning("house book %s not served: %d problem(s)", name, len(exc.problems))
-                continue
-            self.books[name] = WarmBook(name, book, engine, self._house_hash(path), self._extends(path),
-                                        str(path))
-
-    def _extends(self, path: Path) -> str | None:
-        import yaml
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            return data.get("extends") if isinstance(data, dict) else None
-        except (OSError, yaml.YAMLError):
-            return None
-
-    def _house_hash(self, path: Path) -> str:
-        chain, seen, here = [path], {path}, path
-        while True:
-            parent = self._extends(here)
-            if not parent or parent == "standard":
-                break
-            nxt = bookstore.house_path(parent)
-            if nxt in seen or not nxt.exists():
-                break
-            chain.append(nxt)
-            seen.add(nxt)
-            here = nxt
-        return _files_hash(chain, self.standard_hash)
-
-    def get(self, name: str | None) -> WarmBook:
-        name = name or "standard"
-        if isinstance(name, str) and name != "standard" and self.published is not None:
-            self._follow(name)
-        if not isinstance(name, str) or name not in self.books:
-            close = did_you_mean(str(name), self.books)
-            raise ApiError(404, "not_found", f"no rulebook '{name}'",
-                           [Problem("<request>", 0, 0, "S104", f"book: no rulebook '{name}'", ("book",),
-                                    f"did you mean '{close}'?" if close else "books: " + ", ".join(self.books)
-                                    ).to_json()])
-        return self.books[name]
-
-    def _follow(self, name: str) -> None:
-        """Serve the version of a house book published last, also when another worker or podium published it."""
-        live = self.published.live_path(name)     # one small file read; None when never published here
-        if live is None:
-            return
-        warm = self.books.get(name)
-        if warm is not None and warm.path == str(live):
-            return
-        with self._lock:
-            warm = self.books.get(name)
-            if warm is not None and warm.path == str(live):
-                return
-            try:
-                book, engine = bookstore.load(str(live))
-            except ProblemsError as exc:
-                log.warning("published house book %s not served: %d problem(s)", name, len(exc.problems))
-                return
-            self.books[name] = WarmBook(name, book, engine, self._house_hash(live), self._extends(live), str(live))
-
-
-def _published(data_dir: Path | None):
-    """The podium's store of published house-book versions in the data folder, when the podium is installed."""
-    if data_dir is None:
-        return None
-    try:
-        from rulings.service.housebook import HouseBooks
-    except ImportError:
-        return None
-    return HouseBooks(data_dir)
-
-
-class Service:
-    """Everything a request needs: warm books, the log, logins."""
-
-    def __init__(self, config: Config):
-        self.config = config
-        self.url = db.database_url(config.database, Path(config.data_dir))
-        self.engine = db.make_engine(self.url)
-        db.migrate(self.engine)
-        from rulings.service.auth import Limiter
-        self.auth = Auth(self.engine, config.session_hours,
-                         Limiter(self.engine, config.login_attempts, config.login_window),
-                         config.session_check_seconds)
-        self.log = Log(self.engine, config.time_zone, config.room_zones)
-        self.books = Books(Path(config.data_dir))
-        from concurrent.futures import ThreadPoolExecutor
-        self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
-
-    @property
-    def database(self) -> str:
-        return self.engine.dialect.name
-
-    def consult(self, incident: Any, book: str | None = None, answers: dict | None = None) -> Step:
-        """One consultation step (no record); ProblemsError when the incident or an answer is refused."""
-        return self.books.get(bookstore.book_for(incident, book)).consultation.step(incident, answers or {})
-
-    def rule_and_record(self, account, *, incident: Any, book: str | None = None, answers: dict | None = None,
-                        table: str | None = None, asked: list | None = None, request_id: str | None = None,
-                        room: str | None = None, consult: bool = True, consultation: str | None = None) -> dict:
-        """Rule (a full consultation step unless ``consult`` is false) and record the ruling in the log.
-
-        Returns the step as the JSON API gives it, with ``entry``; the entry is committed when this returns.
-        ProblemsError for a refused incident or answer, ApiError for an unknown book.
-        """
-        warm = self.books.get(bookstore.book_for(incident, book))     # the request's book, else the incident's house
-        first = self.log.by_request(account, request_id)
-        if first is not None:
-            return replayed(first)
-        answers = dict(answers or {})
-        step = (warm.consultation.step if consult else warm.consultation.rule)(incident, answers)
-        return self._committed(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
-                               room=room, consultation=consultation)
-
-    def record_ruled(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None = None,
-                     asked: list | None = None, request_id: str | None = None, room: str | None = None,
-                     consultation: str | None = None) -> dict:
-        """Record a ruling already made (``step``, under ``warm``): the very ruling the caller has shown, never
-        ruled again. As ``rule_and_record`` answers (the step JSON with ``entry``, committed when this returns; a
-        retried ``request_id``: the first record, ``replayed``)."""
-        first = self.log.by_request(account, request_id)
-        if first is not None:
-            return replayed(first)
-        return self._committed(account, warm, incident, step, table=table, asked=asked, request_id=request_id,
-                               room=room, consultation=consultation)
-
-    def _committed(self, account, warm: WarmBook, incident: Any, step: Step, **where: Any) -> dict:
-        try:
-            return self.record(account, warm, incident, step, **where).result(timeout=60)
-        except DUPLICATE:       # the same request id recorded by another request meanwhile
-            first = self.log.by_request(account, where.get("request_id"))
-            if first is None:
-                raise
-            return replayed(first)
-
-    def record(self, account, warm: WarmBook, incident: Any, step: Step, *, table: str | None, asked: list | None,
-               request_id: str | None, room: str | None = None, consultation: str | None = None):
-        """Hand the ruling to the log writer; a future of the step JSON with its ``entry`` (set once committed)."""
-        from concurrent.futures import Future
-        out = step_json(step)
-        if asked is None:
-            asked = answered(step.answers)
-        room = room or account.room
-        report_text = dumps(out["report"])     # written once: stored in the log and sent in the answer
-        row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
-                         answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id,
-                         report_text=report_text, consultation=consultation)
-        done: Future = Future()
-        done.report_text = report_text     # type: ignore[attr-defined]
-        # the answer up to its "entry", written here (off the event loop): the report and, when no answer
-        # changed it, the incident are the very texts the log row holds
-        data_text = row["incident"] if step.data is incident else dumps(step.data)
-        done.head = "".join((       # type: ignore[attr-defined]
-            '{"outcome":', dumps(out["outcome"]), ',"report":', report_text, ',"questions":', dumps(out["questions"]),
-            ',"also":', dumps(out.get("also", [])), ',"open":', dumps(out["open"]), ',"incident":', data_text, ',"answers":', dumps(out["answers"])))
-
-        def committed(fut: Future) -> None:
-            if fut.exception() is not None:
-                done.set_exception(fut.exception())
-                return
-            out["entry"] = {"id": fut.result(), "at": row["at"], "book": warm.name, "book_hash": warm.hash,
-                            "room": room, "table": table, "consultation": consultation}
-            done.set_result(out)
-        self.log.record(row).add_done_callback(committed)
-        return done
-
-    def close(self) -> None:
-        self.rulers.shutdown(wait=True)
-        self.log.close()
-        self.engine.dispose()
-
-
-def replayed(entry: dict) -> dict:
-    """The answer to a retried request id: the first record, as the ruling answered it (``replayed``: true)."""
-    return {"outcome": entry["outcome"], "report": entry["report"], "questions": [], "open": [],
-            "incident": entry["incident"], "answers": entry["answers"], "replayed": True,
-            "entry": {"id": entry["id"], "at": entry["at"], "book": entry["book"], "book_hash": entry["book_hash"],
-                      "room": entry["room"], "table": entry["table"], "consultation": entry["consultation"]}}
-
-
-def step_json(step: Step) -> dict:
-    """A step as the API gives it. With several disputed acts the report is the first act's and carries the
-    others' in ``more_acts`` (hand order); each report's ``outcome`` is its act's, ``outcome`` the whole one."""
-    report = report_json(step.report)
-    report["outcome"] = step.outcomes[0] if step.outcomes else step.outcome
-    for act, outcome in zip(report.get("more_acts", ()), step.outcomes[1:]):
-        act["outcome"] = outcome
-    return {"outcome": step.outcome, "report": report, "questions": step.questions, "also": step.also,
-            "open": step.open, "incident": step.data, "answers": step.answers}
-
 
 # ---------------------------------------------------------------- helpers
 
@@ -310,9 +57,6 @@ async def read_json(request: Request) -> dict:
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY:
         raise ApiError(413, "too_large", f"the body is {int(declared):,} bytes, over the limit of {MAX_BODY:,}")
-    import json
-    from decimal import Decimal
-    from rulings.service.guard import MAX_DEPTH, bounded, read_body
     body = await read_body(request, MAX_BODY,
                            lambda: ApiError(413, "too_large", f"the body is over the limit of {MAX_BODY:,} bytes"))
     try:
@@ -351,8 +95,6 @@ def _consult_args(body: dict, problems: list) -> tuple[Any, Any, str | None, dic
     """The request's incident (as sent, for the log), the incident to rule (YAML or JSON text read once
     here, with its lines and columns), the book that rules it (``books.book_for``: the request's ``book``, else
     the incident's ``house:`` whether sent as an object or as text) and the answers."""
-    from rulings.books import book_for
-    from rulings.yamlsrc import load_text
     incident = ruled = body.get("incident")
     if incident is None:
         problems.append(_request_problem("incident", "is required", "the incident format of the README, as JSON"))
@@ -669,9 +411,6 @@ def _plain(value: Any) -> Any:
 
 async def explain(request: Request) -> Response:
     require(request, "floor")
-    from rulings.catalogue import citations
-    from rulings.explain import explain as explain_text
-    from rulings.ruling import citation
     what = request.path_params["what"]
     warm = _service(request).books.get(request.query_params.get("book"))
     text = explain_text(warm.book, what)
@@ -689,13 +428,11 @@ async def explain(request: Request) -> Response:
 
 async def accounts(request: Request) -> Response:
     require(request, "admin")
-    from rulings.service.auth import list_accounts
     return json_response({"accounts": await run_in_threadpool(list_accounts, _service(request).engine)})
 
 
 async def account_add(request: Request) -> Response:
     require(request, "admin")
-    from rulings.service.auth import add_account
     body = await read_json(request)
     problems: list = []
     name = _text(body, "username", problems, required=True)
@@ -716,7 +453,6 @@ async def account_change(request: Request) -> Response:
     any of ``disabled`` (true: it cannot log in and its sessions end; false: enabled again), ``role``, ``room``
     and ``password``. The account as ``GET /api/accounts`` lists it."""
     admin = require(request, "admin")
-    from rulings.service.auth import update_account
     body = await read_json(request)
     problems: list = []
     changes: dict[str, Any] = {}
@@ -751,7 +487,6 @@ async def account_change(request: Request) -> Response:
 
 async def openapi(request: Request) -> Response:
     require(request, "floor")
-    from rulings.service.openapi import document
     return json_response(document())
 
 
@@ -809,10 +544,10 @@ def create_app(config: Config | None = None, service: Service | None = None) -> 
     svc = service or Service(config or Config())
     routes = list(ROUTES)
     try:
-        from rulings.service import pages   # the podium's HTML pages, when present
-        routes += pages.routes()
+        from rulings.service.podium import floor   # the podium's HTML pages, when installed (optional)
+        routes += floor.routes()
     except ImportError as exc:
-        if getattr(exc, "name", "") != "rulings.service.pages":   # present but broken: say so, serve the API
+        if getattr(exc, "name", "") != "rulings.service.podium.floor":   # present but broken: say so, serve the API
             log.error("the podium pages are not served: %s", exc)
 
     @contextlib.asynccontextmanager
@@ -820,8 +555,6 @@ def create_app(config: Config | None = None, service: Service | None = None) -> 
         yield
         svc.close()
 
-    from starlette.middleware import Middleware
-    from rulings.service.guard import Guard
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard)], exception_handlers={
         AuthError: _api_error, LogError: _api_error, ApiError: _api_error, HTTPException: _api_error,
         Exception: _server_error})
@@ -834,8 +567,6 @@ def admin_password_if_none(service) -> str | None:
 
     ``service`` is a Service or a SQLAlchemy engine.
     """
-    import secrets
-    from rulings.service.auth import add_account, has_admin
     engine = getattr(service, "engine", service)
     if has_admin(engine):
         return None
@@ -845,25 +576,6 @@ def admin_password_if_none(service) -> str | None:
 
 
 SWITCH_INTERVAL = 0.0005
-RULING_THREADS = 1
-
-
-def ruling_threads() -> int:
-    """Threads that rule for one worker process (``RULINGS_RULING_THREADS``, default 1).
-
-    A request is ruled and its entry handed to the log writer in one call on one of these threads, and
-    the event loop is woken once, when the entry is committed (anyio's pool, before, took the ruling
-    there and back and the loop then wrote the entry itself). Rulings hold the interpreter lock, so more
-    ruling threads in one process only take turns and pay for the switching: on a quiet 2-core machine
-    (benchmarks/service_speed.py, SQLite, 8 clients, one worker, alternated) one thread gave 568-637
-    rulings/s with p99 21.6-25.5 ms, eight 425-518/s with p99 31.9-37.9 ms, two 479-503/s. (Under other
-    load on the machine eight did better; more cores means more workers, not threads.) Requests wait
-    in order for the thread; consultation steps run in the general thread pool, not behind rulings.
-    """
-    raw = os.environ.get("RULINGS_RULING_THREADS") or ""
-    return int(raw) if raw.isdigit() and int(raw) > 0 else RULING_THREADS
-
-
 def tune_worker() -> None:
     """Settings for a `rulings serve` worker process (not for an app made inside another program).
 
@@ -872,7 +584,6 @@ def tune_worker() -> None:
     5 ms for a ruling thread to let go of the interpreter; at 0.5 ms they get in promptly. Measured with
     benchmarks/service_speed.py: more rulings a second and a lower p99 at the same load.
     """
-    import sys
     sys.setswitchinterval(float(os.environ.get("RULINGS_SWITCH_INTERVAL") or SWITCH_INTERVAL))
 
 
@@ -880,7 +591,6 @@ def freeze_heap() -> None:
     """Leave what a worker loaded at start (the warm books: some 100,000 objects) out of the garbage
     collector's full passes (``gc.freeze``). A full pass over them took 0.1-0.5 s, holding the
     interpreter, and came at any moment: a /health or a floor request waited for it."""
-    import gc
     gc.collect()
     gc.freeze()
 

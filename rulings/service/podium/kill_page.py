@@ -20,11 +20,14 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from rulings.service import podium_form as pf
-from rulings.service.housebook import _write
-from rulings.service.pages import (_account, _book_names, _service, first, form_data, login_redirect, page,
+from rulings.problems import ProblemsError
+from rulings.service.core import ApiError
+from rulings.service.podium import form as pf
+from rulings.service.podium.kit import (account_of, book_names, service_of, first, form_data, login_redirect, page,
                                    problems_view, record_ruling, record_step, refuse, render, rule, ruling_view,
                                    shown)
+from rulings.service.podium.log_pages import with_earlier
+from rulings.service.store.housebook import _write
 
 KEEP = 4                       # pots kept per table (the book reads the last two)
 TABLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,15}$")
@@ -36,7 +39,7 @@ DEFAULT = {"game": {"variant": "holdem", "structure": "fixed-limit", "setting": 
 
 
 def data_dir(request: Request) -> Path:
-    svc = _service(request)
+    svc = service_of(request)
     for cand in (getattr(svc, "data_dir", None), getattr(getattr(svc, "config", None), "data_dir", None)):
         if cand:
             return Path(cand)
@@ -86,8 +89,6 @@ def _ruling(request: Request, account: dict, state: dict, table: str, record: bo
     """The kill ruling on the table's history. ``trail``: the consultation step is kept in its trail, as the
     floor page keeps its steps (``consultation``: the trail to continue; a new one without it); ``record``:
     the step is kept and the ruling recorded in the log, linked to that trail."""
-    from rulings.problems import ProblemsError
-    from rulings.service.app import ApiError
     incident = incident_for(state)
     try:
         warm, ruled = rule(request, incident, state["book"], {})       # ruled once: shown, kept and recorded
@@ -115,7 +116,6 @@ def _with_earlier(request: Request, account: dict, state: dict, result: dict) ->
     """Beside each ruling of the kill, the room's earlier rulings by the same rule on the same matter, as the
     floor page and a log entry show them: those before the entry recorded for this hand (``state["entry"]``),
     so the ruling shown is never listed beside itself."""
-    from rulings.service.podium_log import with_earlier
     with_earlier(request, account, result.get("rulings") or [], state.get("entry"))
     return result
 
@@ -126,7 +126,7 @@ def _table_name(request: Request, raw: str | None) -> str | None:
 
 
 def kill_get(request: Request) -> Response:
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return login_redirect(request)
     table = _table_name(request, request.query_params.get("table", "1"))
@@ -135,12 +135,12 @@ def kill_get(request: Request) -> Response:
     state = load_table(request, account["room"], table)
     result = _with_earlier(request, account, state, _ruling(request, account, state, table, record=False))
     return render(request, "kill.html", nav="kill", table=table, state=state, result=result,
-                  books=_book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
+                  books=book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
                   error="", account=account)
 
 
 def kill_post(request: Request) -> Response:
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return login_redirect(request)
     form = form_data(request)
@@ -194,7 +194,7 @@ def kill_post(request: Request) -> Response:
     if error:
         result = _with_earlier(request, account, state, _ruling(request, account, state, table, record=False))
         return render(request, "kill.html", status=422, nav="kill", table=table, state=state, result=result,
-                      books=_book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
+                      books=book_names(request), seats=list(pf.SEATS), label=pf.game_label(state["game"]),
                       error=error, account=account)
     state["entry"] = None
     if go == "pot":   # the kill ruling for the next hand is given, so it goes in the log, after its trail

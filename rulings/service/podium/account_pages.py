@@ -13,8 +13,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from rulings.service import auth
-from rulings.service.pages import _account, first, form_data, login_redirect, page, refuse, render
+from rulings.service.store import auth
+from rulings.service.podium.kit import account_of, first, form_data, login_redirect, page, refuse, render
 
 DONE = {"added": "Account {name} added.", "disabled": "Account {name} disabled: its sessions have ended.",
         "enabled": "Account {name} enabled.", "password": "The password of {name} is reset: its old password "
@@ -27,7 +27,7 @@ ROLE_WORDS = {"floor": "floor — rules, consults, records",
 
 def _admin(request: Request) -> tuple[dict, Response | None]:
     """The admin's account, and None; or the refusal to show instead (with no account: ``{}``)."""
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return {}, login_redirect(request)
     if account["role"] != "admin":

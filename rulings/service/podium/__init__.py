@@ -1,0 +1,1 @@
+"""The podium: server-rendered HTML pages for floor staff and house managers, on the ruling service."""

@@ -1,0 +1,266 @@
+"""The podium: server-rendered HTML pages for floor staff and house managers, on the ruling service.
+
+Routes (all under /podium, plus /login): the floor page (describe the hand, answer the
+consultation's questions, read the ruling, record the floor's decision), the ruling
+log (search, one entry, print), the table's kill, and the house books (managers only).
+Every page needs an account; the templates escape every value (jinja2 autoescape), so a
+player's words are shown as text, never as markup. The pages share the kit (kit.py).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rulings.consult import answered
+from rulings.problems import ProblemsError
+from rulings.service.core import ApiError
+from rulings.service.podium import book_pages, kill_page, log_pages
+from rulings.service.podium import form as pf
+from rulings.service.podium.kit import (STATIC, account_of, book_names, first, form_data, login_redirect, page,
+                                        problems_view, question_view, read_answers, record_ruling, record_step,
+                                        refuse, render, rule, ruling_view, service_of, shown, form_value)
+from rulings.service.podium.log_pages import with_earlier
+from rulings.service.session import token_of
+from rulings.service.store.auth import COOKIE, AuthError
+from rulings.service.store.log import LogError
+
+
+# ---------------------------------------------------------------- pages: login
+
+def root(request: Request) -> Response:
+    return RedirectResponse("/podium", status_code=303)
+
+
+def login_page(request: Request) -> Response:
+    nxt = request.query_params.get("next", "/podium")
+    return render(request, "login.html", account=None, next=_safe_next(nxt), error="", username="")
+
+
+def _safe_next(nxt: str) -> str:
+    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/podium"
+
+
+def login_post(request: Request) -> Response:
+    """The service's own login (same password check, rate limit and session), from an HTML form."""
+    form = form_data(request)
+    username, password = first(form, "username"), first(form, "password")
+    nxt = _safe_next(first(form, "next") or "/podium")
+    client = request.client.host if request.client else "unknown"
+    try:
+        token, _expires, _acct = service_of(request).auth.login(username, password, client)
+    except AuthError as exc:
+        words = ("Wrong name or password." if exc.status == 401 else
+                 "Too many failed logins; wait a minute and try again." if exc.status == 429 else exc.message)
+        return render(request, "login.html", status=exc.status, account=None, next=nxt, error=words,
+                      username=username)
+    response = RedirectResponse(nxt, status_code=303)
+    hours = getattr(service_of(request).auth, "ttl", None)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
+                        max_age=int(hours.total_seconds()) if hours else None)
+    return response
+
+
+def logout_post(request: Request) -> Response:
+    token = token_of(request)
+    if token:
+        service_of(request).auth.logout(token)
+    response = RedirectResponse("/login", status_code=303)
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+# ---------------------------------------------------------------- pages: the floor
+
+def _recent_games(request: Request, account: dict) -> list[dict]:
+    """Games of this room's recent rulings (newest first), then a few common ones."""
+    entries = service_of(request).log.search({"room": account["room"], "kind": "ruling"}, account["raw"],
+                                           limit=40)["entries"]
+    games: list[dict] = []
+    for e in entries:
+        inc = e.get("incident") if isinstance(e, dict) else None
+        g = inc.get("game") if isinstance(inc, dict) else None
+        if isinstance(g, dict):
+            games.append({k: g[k] for k in ("variant", "structure", "setting", "blinds", "bet_sizes", "ante") if k in g})
+    games += [{"variant": "holdem", "structure": "no-limit", "setting": "cash", "blinds": [1, 2]},
+              {"variant": "holdem", "structure": "pot-limit", "setting": "cash", "blinds": [1, 2]},
+              {"variant": "omaha", "structure": "pot-limit", "setting": "cash", "blinds": [2, 5]},
+              {"variant": "holdem", "structure": "fixed-limit", "setting": "cash", "blinds": [10, 20],
+               "bet_sizes": [20, 40]},
+              {"variant": "holdem", "structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}]
+    out, seen = [], set()
+    for g in games:
+        key = json.dumps(g, sort_keys=True, default=str)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"label": pf.game_label(g), "json": json.dumps(g, default=str)})
+    return out[:4]
+
+
+def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) -> dict:
+    f = {k: v[-1] for k, v in form.items()}
+    f.setdefault("book", "standard")
+    variant = f["variant"] if f.get("variant") in pf.STREETS else "holdem"
+    recent = _recent_games(request, account)
+    if not form and recent:          # the room's last game is the form's starting game (one tap changes it)
+        last = json.loads(recent[0]["json"])
+        f.update(variant=last.get("variant", "holdem"), structure=last.get("structure", "no-limit"),
+                 setting=last.get("setting", "cash"))
+        stakes = last.get("bet_sizes") if last.get("structure") in ("fixed-limit", "spread-limit") \
+            else last.get("blinds")
+        if stakes:
+            f["stakes"] = "/".join(str(x) for x in stakes)
+        variant = f["variant"] if f["variant"] in pf.STREETS else "holdem"
+    return {"nav": "floor", "f": _Defaults(f), "errors": _Defaults({}), "recent": recent,
+            "books": book_names(request), "variants": list(pf.VARIANT_WORDS.items()),
+            "structures": list(pf.STRUCTURE_WORDS.items()), "seats": list(pf.SEATS),
+            "streets": pf.STREETS[variant], "streets_by_variant": {v: list(st) for v, st in pf.STREETS.items()},
+            "street_words": pf.STREET_WORDS, "said_words": pf.SAID,
+            "chip_words": {c: (f"{int(c) // 1000}k" if int(c) >= 1000 else c) for c in pf.CHIPS},
+            "more_open": any(f.get(k) for k in ("sb", "bb", "ante", "small_bet", "big_bet", "table"))
+            or f.get("book", "standard") != "standard",
+            "stacks_open": any(f.get(f"stack-{n}") for n in pf.SEATS),
+            "timing_open": any(f.get(k) for k in ("noticed", "pointed_out_by", "after")),
+            "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
+            "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
+            "rid": secrets.token_urlsafe(12), "consultation": (f.get("consultation") or "")[:64]}
+
+
+class _Defaults(dict):
+    """A dict that answers '' for a missing key (form values and field errors in templates)."""
+
+    def __missing__(self, key):
+        return ""
+
+    def __getattr__(self, key):
+        return self[key]
+
+
+def floor_get(request: Request) -> Response:
+    account = account_of(request)
+    if account is None:
+        return login_redirect(request)
+    return render(request, "floor.html", **_floor_context(request, account, {}))
+
+
+def floor_post(request: Request) -> Response:
+    account = account_of(request)
+    if account is None:
+        return login_redirect(request)
+    form = form_data(request)
+    ctx = _floor_context(request, account, form)
+    read = pf.read_form(form)
+    ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
+    answers = read_answers(form)
+    ctx["answers"] = {k: form_value(v) for k, v in answers.items()}
+    if read.errors:
+        ctx["errors"] = _Defaults(read.errors)
+        ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "small_bet"))
+        ctx["stacks_open"] = ctx["stacks_open"] or any(k.startswith("stack-") for k in read.errors)
+        ctx["timing_open"] = ctx["timing_open"] or any(k in read.errors for k in ("noticed", "pointed_out_by",
+                                                                                 "after"))
+        ctx["result"] = {"problems": [{"where": k, "message": v, "hint": None} for k, v in read.errors.items()],
+                         "rulings": [], "questions": [], "open": [], "outcome": "problems", "entry": None}
+        return render(request, "floor.html", status=422, **ctx)
+    book = first(form, "book") or "standard"
+    try:
+        warm, ruled = rule(request, read.incident, book, answers)     # ruled once: shown, kept and recorded
+        step = shown(ruled)
+        table = first(form, "table") or None
+        ctx["consultation"] = record_step(request, account, ctx["consultation"] or None, read.incident, warm.name,
+                                          answers, table, step)
+        go = first(form, "go")
+        record = go in ("record", "followed") or (step["outcome"] in ("ruled", "not_covered")
+                                                  and not step.get("questions"))
+        if record:
+            step = record_ruling(request, account, warm, read.incident, ruled, table, answered(answers),
+                                 first(form, "rid") or None, ctx["consultation"])
+            ctx["consultation"] = ""      # the next hand is a new consultation
+            entry = step.get("entry")
+            if go == "followed" and entry and step["report"].get("rulings"):   # logged and followed in one tap
+                service_of(request).log.follow_up(account["raw"], int(entry["id"]), "decision",
+                                                {"decision": "followed", "reason": None})
+                return RedirectResponse(f"/podium/log/{entry['id']}?recorded=followed", status_code=303)
+    except ProblemsError as exc:
+        problems = problems_view(exc.problems)
+        ctx["errors"] = _Defaults(_beside_fields(exc.problems))      # each problem also beside its field
+        ctx["timing_open"] = ctx["timing_open"] or "after" in ctx["errors"]
+        ctx["result"] = {"problems": problems, "rulings": [], "questions": [], "open": [],
+                         "outcome": "problems", "entry": None}
+        return render(request, "floor.html", status=422, **ctx)
+    except ApiError as exc:   # an unknown book (the service's 404): said on the page, nothing recorded
+        ctx["result"] = {"problems": [{"where": "book", "message": exc.message, "hint": None}], "rulings": [],
+                         "questions": [], "open": [], "outcome": "problems", "entry": None}
+        return render(request, "floor.html", status=422, **ctx)
+    report = step["report"]
+    setting = report.get("setting", "cash")
+    questions = [question_view(q) for q in step.get("questions", [])]
+    ctx["asked_now"] = {q.get("key", q["fact"]) for q in questions}
+    ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+                     "now": list(report.get("now") or []),
+                     "questions": questions, "also": step.get("also", []), "open": step.get("open", []),
+                     "problems": [],
+                     "entry": step.get("entry"), "book": report.get("rulebook", book)}
+    with_earlier(request, account, ctx["result"]["rulings"], (step.get("entry") or {}).get("id"))
+    return render(request, "floor.html", **ctx)
+
+
+# the incident's fields (as the reader's problems name them) and the form field each is typed in
+_FIELD_OF = {"actions": "actions", "after": "after", "pot": "pot", "button": "button", "street": "street",
+             "players": "seats", "disputed": "d_seat", "game": "stakes", "noticed": "noticed",
+             "pointed_out_by": "pointed_out_by"}
+
+
+def _beside_fields(problems: list) -> dict[str, str]:
+    """The reader's problems keyed by the form field they are about (``actions[0]: ...`` beside the actions)."""
+    out: dict[str, str] = {}
+    for p in problems:
+        get = p.get if isinstance(p, dict) else (lambda k, d=None, p=p: getattr(p, k, d))
+        message = str(get("message") or "")
+        path = get("path") or get("field") or message.partition(":")[0]
+        head = str(path[0] if isinstance(path, (list, tuple)) and path else path).partition("[")[0].partition(".")[0]
+        name = _FIELD_OF.get(head)
+        if name and name not in out:
+            out[name] = message + (f" — {get('hint')}" if get("hint") else "")
+    return out
+
+
+def decision_post(request: Request) -> Response:
+    account = account_of(request)
+    if account is None:
+        return login_redirect(request)
+    form = form_data(request)
+    entry, decision, reason = first(form, "entry"), first(form, "decision"), first(form, "reason").strip()
+    if not entry.isdigit() or decision not in ("followed", "departed"):
+        return refuse(request, "Not recorded", "Tap 'Followed the ruling' or 'Departed from it' on a ruling.", 422)
+    if decision == "departed" and not reason:
+        return refuse(request, "Not recorded", "Say why the floor departed from the ruling, then record it.", 422)
+    try:
+        service_of(request).log.follow_up(account["raw"], int(entry), "decision",
+                                        {"decision": decision, "reason": reason or None})
+    except LogError as exc:
+        return refuse(request, "Not recorded", exc.message if hasattr(exc, "message") else str(exc), exc.status)
+    return RedirectResponse(f"/podium/log/{entry}?recorded={decision}", status_code=303)
+
+
+# ---------------------------------------------------------------- routes
+
+def routes() -> list:
+    return [
+        Route("/", page(root), methods=["GET"]),
+        Route("/login", page(login_page, needs_account=False), methods=["GET"]),
+        Route("/podium/login", page(login_post, login=True, needs_account=False), methods=["POST"]),
+        Route("/podium/logout", page(logout_post), methods=["POST"]),
+        Route("/podium", page(floor_get), methods=["GET"]),
+        Route("/podium", page(floor_post), methods=["POST"]),
+        Route("/podium/decision", page(decision_post), methods=["POST"]),
+        *log_pages.routes(),
+        *kill_page.routes(),
+        *book_pages.routes(),
+        Mount("/podium/static", app=StaticFiles(directory=str(STATIC)), name="podium-static"),
+    ]
