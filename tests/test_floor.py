@@ -462,7 +462,9 @@ def test_a_bet_out_of_turn_sends_the_action_back_to_the_first_skipped_seat_facin
     assert r.now == ["Seat 5 bets $40.", "The action goes back to seat 3, who faces no bet. " + BACK]
     (back,) = [x for x in r.rulings if x.decides == "next-to-act"]
     assert back.effects == {"out_of_turn_back_to": 3, "out_of_turn_back_faces": 0}
-    assert r.rulings[0].decides == "wager"          # the report still leads with the disputed act
+    # the report leads with the rule that decides an act out of turn (TDA 53: it binds), its chips still first
+    assert r.rulings[0].decides == "out-of-turn" and r.rulings[0].cites[0] == "TDA-2024-53"
+    assert any(x.decides == "wager" for x in r.rulings[1:])
 
 
 def test_facing_a_bet_the_skipped_seat_faces_the_bet_capped_at_his_stack(standard):
