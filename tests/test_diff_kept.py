@@ -97,8 +97,8 @@ def test_a_book_whose_settings_change_is_ruled_on_again_and_a_book_gone_is_forgo
 
 
 def test_a_publish_after_its_check_is_answered_from_the_check(tmp_path, monkeypatch):
-    from rulings.service import housebook
-    from rulings.service.housebook import HouseBooks, set_parameter
+    from rulings.service.store import housebook
+    from rulings.service.store.housebook import HouseBooks, set_parameter
     checked = []
     real = housebook._checked
 
