@@ -95,6 +95,22 @@ def _plan(book: Any) -> dict:
     return out
 
 
+def _touched(rules: list, readers: dict, changing: set[str]) -> set[int]:
+    """The rules (by index) reading a fact in ``changing``, and those reading what they derive, in turn;
+    ``changing`` grows by every fact such a rule derives."""
+    touched: set[int] = set()
+    work = list(changing)
+    while work:
+        for i in readers.get(work.pop(), ()):
+            if i not in touched:
+                touched.add(i)
+                for name in rules[i][1]:
+                    if name not in changing:
+                        changing.add(name)
+                        work.append(name)
+    return touched
+
+
 def pot_may_matter(book: Any, facts: dict[str, Any], params: dict[str, Any], pot_facts: frozenset[str]) -> bool:
     """Whether some pot could change the report's rulings: False only when it surely cannot (see the module's
     doc); ``facts`` are the report's (the incident's and the decided wager's), ``pot_facts`` the situation's."""
@@ -115,16 +131,7 @@ def pot_may_matter(book: Any, facts: dict[str, Any], params: dict[str, Any], pot
     if changing & DECIDED_READS:
         changing |= set(DECIDED_FACTS)
     rules, readers = plan["rules"], plan["readers"]
-    touched: set[int] = set()
-    work = list(changing)
-    while work:
-        for i in readers.get(work.pop(), ()):
-            if i not in touched:
-                touched.add(i)
-                for name in rules[i][1]:
-                    if name not in changing:
-                        changing.add(name)
-                        work.append(name)
+    touched = _touched(rules, readers, changing)
     if not touched:
         return False
     unstable = plan["unstable"]
@@ -180,16 +187,7 @@ def answer_may_rule(book: Any, before: Any, facts: dict[str, Any], params: dict[
     changing = {k for k in old.keys() | view.keys()
                 if k not in old or k not in view or not _same(old[k], view[k])}
     rules, readers, unstable = plan["rules"], plan["readers"], plan["unstable"]
-    touched: set[int] = set()
-    work = list(changing)
-    while work:
-        for i in readers.get(work.pop(), ()):
-            if i not in touched:
-                touched.add(i)
-                for name in rules[i][1]:
-                    if name not in changing:
-                        changing.add(name)
-                        work.append(name)
+    touched = _touched(rules, readers, changing)
     if not touched:
         return False
     view.update({field_name("param." + k): v for k, v in params.items() if v is not None})
