@@ -214,7 +214,24 @@ def _present_fields(rule: Rule, needs: list[str]) -> frozenset:
 
 
 _ABSENT = object()
-_encode = json.JSONEncoder(ensure_ascii=False).encode   # json.dumps(x, ensure_ascii=False) without a new encoder
+
+
+def _unencodable(o: Any) -> Any:
+    raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
+
+
+def _encoder() -> Callable[[Any], str]:
+    """``json.dumps(x, ensure_ascii=False)``, the very text, without building an encoder per call: the C
+    encoder is made once (no circular check: a fact is flat, its values numbers, text and flags)."""
+    from json.encoder import c_make_encoder, encode_basestring
+    if c_make_encoder is None:   # a Python without the C accelerator
+        return json.JSONEncoder(ensure_ascii=False).encode
+    chunks = c_make_encoder(None, _unencodable, encode_basestring, None, ": ", ", ", False, False, True)
+    join = "".join
+    return lambda o: join(chunks(o, 0))
+
+
+_encode = _encoder()
 _PLAIN = (str, int, bool)
 COMPILE_AFTER = 64   # pre-checks of a ruleset before it is compiled to Python (a cold start never pays for it)
 _PY_CMP = {"above": lambda a, b: a > b, "below": lambda a, b: a < b,
@@ -1098,6 +1115,7 @@ class Engine:
             p.make = weakref.WeakMethod(self._register)
             self._parts.append(p)
         self._part_of = {i: p for p in self._parts for i in p.members}
+        self._gated: dict[tuple, list[_Part]] = {}   # the rulesets an incident's gate facts admit, per their values
         self._by_id = {r.rule.id: r for r in self._rules}
         if eager:
             for p in self._parts:
@@ -1338,6 +1356,16 @@ class Engine:
         if memo is not None:
             memo.matches[key] = self._matched[start:]
 
+    def _gated_parts(self, facts: dict[str, Any]) -> list[_Part]:
+        """The rulesets whose gates admit the facts: a function of the gate facts' values alone, kept per value."""
+        key = tuple(facts.get(g) for g in GATES)
+        got = self._gated.get(key) if all(type(v) is str or v is None for v in key) else None
+        if got is None:
+            got = [p for p in self._parts if p.is_open or p.admits(facts)]
+            if len(self._gated) < 256 and all(type(v) is str or v is None for v in key):
+                self._gated[key] = got
+        return got
+
     def run(self, situation: dict[str, Any], params: dict[str, Any], memo: Memo | None = None) -> Run:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards.
 
@@ -1357,7 +1385,7 @@ class Engine:
                 memo.param_fields = kept
         base.update(kept[1])
         facts["param"] = _nested(params)
-        gated = [p for p in self._parts if p.is_open or p.admits(facts)]
+        gated = self._gated_parts(facts)
         run = Run(facts, params)
         with self._lock:
             sid = f"s{next(self._sids)}"
