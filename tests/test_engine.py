@@ -1,6 +1,7 @@
 """The durable-rules envelope: isolation between incidents, surfaced errors, no crash under load or odd books."""
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import resource
@@ -372,6 +373,37 @@ def test_ruleset_gates_follow_durable_rules_on_absent_facts():
     assert _gate((Condition("pot", "above", 5),), "street", values) is None
     part = _Part("p", [0], set(), {"street": frozenset({None})})
     assert part.admits({}) and not part.admits({"street": "flop"})
+
+
+def test_the_rulesets_kept_per_gate_value_are_those_the_gates_admit(standard):
+    """The rulesets a run posts to, kept per value of the gate facts, are those ``admits`` lets through for
+    every setting, structure and street, asked in any order; a gate fact of another type is not kept."""
+    _, engine = standard
+    rng = random.Random(27)
+    values = {"setting": ("cash", "tournament", None), "street": ("preflop", "third", "flop", "river", None),
+              "structure": ("no-limit", "pot-limit", "fixed-limit", "spread-limit", None)}
+    combos = [{k: v for k, v in zip(values, one) if v is not None}
+              for one in itertools.product(*values.values())]
+    for facts in rng.sample(combos, len(combos)) * 2:
+        want = [p.name for p in engine._parts if p.is_open or p.admits(facts)]
+        assert [p.name for p in engine._gated_parts(dict(facts, pot=40))] == want
+    assert any(len(engine._gated_parts(f)) != len(engine._gated_parts({})) for f in combos)   # gates that gate
+    odd = {"street": 3}
+    assert [p.name for p in engine._gated_parts(odd)] == [p.name for p in engine._parts if p.is_open or p.admits(odd)]
+    assert all(type(v) is str or v is None for k in engine._gated for v in k)   # the number 3 is not kept
+
+
+def test_a_fact_is_posted_as_json_dumps_writes_it():
+    """The fact's text for durable-rules is json.dumps(x, ensure_ascii=False), byte for byte; what JSON
+    cannot hold is refused as json refuses it."""
+    import json
+    from decimal import Decimal
+    from rulings.engine import _encode
+    for fact in ({}, {"t": "situation", "sid": "s1"}, {"said": "raise to 5,000 \u2013 \"all in\" \u00e9", "to": 5000,
+                 "facing_bet": True, "capped": False, "pot": 0, "big": 2 ** 60, "neg": -3, "none": None}):
+        assert _encode(fact) == json.dumps(fact, ensure_ascii=False)
+    with pytest.raises(TypeError):
+        _encode({"pot": Decimal("84.50")})
 
 
 def test_the_pre_check_lets_through_every_rule_durable_rules_matches(standard):
