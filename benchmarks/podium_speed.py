@@ -15,10 +15,18 @@ operating system's Chromium through Playwright at 1024x768 (a tablet), logged in
   Chromium's DevTools protocol counts it), with an empty browser cache, and again with the cache warm; and
   the ruling page that answers the tap.
 
+- **where the time goes**: the tap to the request sent, each stage of the server (the page's Server-Timing
+  header: form, rule, log, earlier, page) and the page received to the ruling painted.
+
+The form is filled as a floorperson's taps fill it: the game's selects announce their change, so the page's
+script lays out that game's streets, and every field is checked to hold its value before "Rule" is tapped.
+`--against CHECKOUT` starts that checkout's server as well (with its own .venv) and the two take turns, ruling
+by ruling on the same case, in one browser: the paired ratio is printed beside both sets of figures.
+
 Every figure is printed beside its aim and the load average. The server is one worker, as `rulings serve`
 starts by default; the browser, this script and the server share the machine's cores.
 
-Run: .venv/bin/python benchmarks/podium_speed.py [--rulings 200]
+Run: .venv/bin/python benchmarks/podium_speed.py [--rulings 200] [--against ../main]
 """
 from __future__ import annotations
 
