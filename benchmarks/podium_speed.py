@@ -15,10 +15,18 @@ operating system's Chromium through Playwright at 1024x768 (a tablet), logged in
   Chromium's DevTools protocol counts it), with an empty browser cache, and again with the cache warm; and
   the ruling page that answers the tap.
 
+- **where the time goes**: the tap to the request sent, each stage of the server (the page's Server-Timing
+  header: form, rule, log, earlier, page) and the page received to the ruling painted.
+
+The form is filled as a floorperson's taps fill it: the game's selects announce their change, so the page's
+script lays out that game's streets, and every field is checked to hold its value before "Rule" is tapped.
+`--against CHECKOUT` starts that checkout's server as well (with its own .venv) and the two take turns, ruling
+by ruling on the same case, in one browser: the paired ratio is printed beside both sets of figures.
+
 Every figure is printed beside its aim and the load average. The server is one worker, as `rulings serve`
 starts by default; the browser, this script and the server share the machine's cores.
 
-Run: .venv/bin/python benchmarks/podium_speed.py [--rulings 200]
+Run: .venv/bin/python benchmarks/podium_speed.py [--rulings 200] [--against ../main]
 """
 from __future__ import annotations
 
@@ -129,18 +137,29 @@ FILL = """fields => {
     else if (el.tagName === "SELECT") { if (el.name !== "book") el.selectedIndex = 0; }
     else el.value = "";
   }
+  // the game first, each choice announced as a floorperson's pick is ("change"): the page's script then
+  // lays out the streets of that game (stud's third to seventh street, draw's before and after the draw)
+  for (const el of form.querySelectorAll("select")) {
+    if (fields[el.name] !== undefined && fields[el.name] !== "") el.value = fields[el.name];
+    el.dispatchEvent(new Event("change", {bubbles: true}));
+  }
   for (const [name, value] of Object.entries(fields)) {
     if (value === "") continue;
     const els = form.querySelectorAll(`[name="${name}"]`);
     for (const el of els) {
+      if (el.tagName === "SELECT") continue;
       if (el.type === "checkbox" || el.type === "radio") { if (el.value === value) el.checked = true; }
       else el.value = value;
     }
   }
+  const missing = Object.entries(fields).filter(([name, value]) => value !== "" &&
+    ![...form.querySelectorAll(`[name="${name}"]`)].some(el =>
+      (el.type === "checkbox" || el.type === "radio") ? el.checked : el.value === value));
   const rule = [...form.querySelectorAll('button[name="go"]')].find(b => b.value === "rule");
   rule.addEventListener("click", () => {
     sessionStorage.setItem("tap", String(performance.timeOrigin + performance.now()));
   }, {once: true});
+  return missing.map(([name]) => name);
 }"""
 
 PAINTED = """() => new Promise(done => {
@@ -149,51 +168,77 @@ PAINTED = """() => new Promise(done => {
     const fcp = performance.getEntriesByName("first-contentful-paint")[0];
     const nav = performance.getEntriesByType("navigation")[0];
     if (!fcp) { requestAnimationFrame(look); return; }
+    const server = {};
+    for (const t of nav.serverTiming || []) server[t.name] = t.duration;
     done({paint: performance.timeOrigin + fcp.startTime - tap,
           response: performance.timeOrigin + nav.responseEnd - tap,
-          ruling: !document.querySelector("#result .problems")});
+          sent: performance.timeOrigin + nav.requestStart - tap,
+          server,
+          ruling: !document.querySelector("#result .problems"),
+          problems: (document.querySelector("#result .problems") || {}).innerText || ""});
   };
   look();
 })"""
 
 
-def measure(port: int, n: int, mix: list[tuple[str, dict]]) -> dict:
+def _empty() -> dict:
+    return {"paint": [], "wall": [], "response": [], "sent": [], "after": [], "server": {}, "refused": []}
+
+
+def measure(ports: list[int], n: int, mix: list[tuple[str, dict]]) -> list[dict]:
+    """Each server (``ports``) in its own browser context; the servers take turns, ruling by ruling, on the
+    same case (paired runs: both see the same moments of the machine's load)."""
     from playwright import sync_api
     from podium_browser import CHROMIUM_ARGS, chromium_path
-    base = f"http://127.0.0.1:{port}"
-    out: dict = {"paint": [], "wall": [], "response": [], "refused": 0}
+    outs = [_empty() for _ in ports]
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
-        context = browser.new_context(viewport=VIEWPORT)
-        context.set_default_timeout(120_000)
-        page = context.new_page()
-        page.goto(base + "/login?next=/podium")
-        page.get_by_label("Name").fill("floor0")
-        page.get_by_label("Password").fill("bench-password")
-        page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(base + "/podium")
-        out["weight"] = weights(browser, context, base)
+        pages = []
+        for port, out in zip(ports, outs):
+            base = f"http://127.0.0.1:{port}"
+            context = browser.new_context(viewport=VIEWPORT)
+            context.set_default_timeout(120_000)
+            page = context.new_page()
+            page.goto(base + "/login?next=/podium")
+            page.get_by_label("Name").fill("floor0")
+            page.get_by_label("Password").fill("bench-password")
+            page.get_by_role("button", name="Log in").click()
+            page.wait_for_url(base + "/podium")
+            out["weight"] = weights(browser, context, base)
+            pages.append(page)
         for i in range(n + 3):           # three untimed first
             name, fields = mix[i % len(mix)]
-            page.evaluate(FILL, fields)
-            t = time.perf_counter()
-            with page.expect_navigation(wait_until="commit"):
-                page.get_by_role("button", name="Rule", exact=True).click()
-            page.wait_for_selector("#result")
-            wall = time.perf_counter() - t
-            got = page.evaluate(PAINTED)
-            if not got["ruling"]:
-                out["refused"] += 1
-            if i >= 3:
-                out["wall"].append(wall * 1000)
-                out["paint"].append(got["paint"])
-                out["response"].append(got["response"])
+            for page, out in zip(pages, outs):
+                _one(page, out, name, fields, timed=i >= 3)
         browser.close()
-    return out
+    return outs
+
+
+def _one(page, out: dict, name: str, fields: dict, timed: bool) -> None:
+    missing = page.evaluate(FILL, fields)
+    if missing:
+        raise SystemExit(f"{name}: the form did not take the fields {missing}")
+    t = time.perf_counter()
+    with page.expect_navigation(wait_until="commit"):
+        page.get_by_role("button", name="Rule", exact=True).click()
+    page.wait_for_selector("#result")
+    wall = time.perf_counter() - t
+    got = page.evaluate(PAINTED)
+    if not got["ruling"]:
+        out["refused"].append((name, got["problems"]))
+    if timed:
+        out["wall"].append(wall * 1000)
+        out["paint"].append(got["paint"])
+        out["response"].append(got["response"])
+        out["sent"].append(got["sent"])
+        out["after"].append(got["paint"] - got["response"])
+        for stage, ms in got["server"].items():
+            out["server"].setdefault(stage, []).append(ms)
 
 
 def weights(browser, context, base: str) -> dict:
-    """Bytes on the wire for a floor page load: cold cache, warm cache (same context, loaded again)."""
+    """Bytes on the wire for a floor page load: cold cache, warm cache (same context, loaded again). A response
+    served from the browser's cache carries no bytes; one revalidated (304) carries its headers."""
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -201,7 +246,8 @@ def weights(browser, context, base: str) -> dict:
     got: list[tuple[str, float]] = []
     urls: dict[str, str] = {}
     cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
-    cdp.on("Network.loadingFinished", lambda e: got.append((urls.get(e["requestId"], "?"), e["encodedDataLength"])))
+    cdp.on("Network.loadingFinished", lambda e: got.append((urls.get(e["requestId"], "?"), e["encodedDataLength"]))
+           if e["encodedDataLength"] > 0 else None)
     cdp.send("Network.clearBrowserCache")
     page.goto(base + "/podium", wait_until="networkidle")
     cold = list(got)
@@ -212,35 +258,92 @@ def weights(browser, context, base: str) -> dict:
     return {"cold": cold, "warm": warm}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rulings", type=int, default=200)
-    args = ap.parse_args()
-    os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")
-    from service_speed import start
-    mix = cases()
-    print(f"{len(mix)} of the standard book's examples fit the floor form and rule alike from it; "
-          f"{min(args.rulings, 2000)} rulings over them in turn; {load()}")
-    data = Path(tempfile.mkdtemp(prefix="rulings-podium-bench-"))
-    proc, port = start(data, None, 1, 1)
-    try:
-        got = measure(port, min(args.rulings, 2000), mix)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+def start_at(root: Path, data: Path) -> tuple:
+    """``rulings serve`` of another checkout (its own .venv), on a data folder made as ``service_speed.start``
+    makes this checkout's (one floor account, floor0)."""
+    import socket
+    import subprocess
+    from service_speed import _port, start
+    if root.resolve() == ROOT:
+        return start(data, None, 1, 1)
+    from rulings.service.store import db
+    from rulings.service.store.auth import add_account
+    engine = db.make_engine(db.database_url(None, data))
+    db.migrate(engine)
+    add_account(engine, "floor0", "bench-password", "floor")
+    engine.dispose()
+    port = _port()
+    python = root / ".venv" / "bin" / "python"
+    proc = subprocess.Popen([str(python if python.exists() else sys.executable), "-m", "cli.main", "serve", "--port",
+                             str(port), "--data", str(data), "--workers", "1"], cwd=root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"the server of {root} did not start")
+
+
+def report(label: str, got: dict) -> None:
     w = got["weight"]
     cold, warm = sum(b for _, b in w["cold"]), sum(b for _, b in w["warm"])
-    print(f"floor page load, empty cache: {cold / 1000:.1f} KB in {len(w['cold'])} responses ("
+    print(f"[{label}] floor page load, empty cache: {cold / 1000:.1f} KB in {len(w['cold'])} responses ("
           + ", ".join(f"{u.rsplit('/', 1)[-1] or '/'} {b / 1000:.1f} KB" for u, b in w["cold"])
-          + f"); cache warm: {warm / 1000:.1f} KB in {len(w['warm'])}; aim < {AIM_PAGE_BYTES // 1000} KB"
+          + f"); cache warm: {warm / 1000:.1f} KB in {len(w['warm'])} responses from the network; aim < {AIM_PAGE_BYTES // 1000} KB"
           + ("" if cold < AIM_PAGE_BYTES else " (NOT met)"))
     for name, values in (("tap to ruling painted (browser clock)", got["paint"]),
                          ("tap to ruling page received (browser clock)", got["response"]),
                          ("tap to ruling in the page (this script's clock)", got["wall"])):
-        print(f"{name}: median {statistics.median(values):.1f} ms, p99 {pct(values, 99):.1f} ms, "
+        print(f"[{label}] {name}: median {statistics.median(values):.1f} ms, p99 {pct(values, 99):.1f} ms, "
               f"max {max(values):.1f} ms over {len(values)} rulings; aim p99 < {AIM_P99_MS} ms; {load()}")
-    if got["refused"]:
-        print(f"{got['refused']} pages showed problems, not a ruling")
+    # where the time goes: the browser's part before the request leaves, the server's stages (its
+    # Server-Timing header, when it sends one), and the browser's part from the page received to the paint
+    parts = [("tap to request sent (browser)", got["sent"])]
+    parts += [(f"server: {stage}", values) for stage, values in got["server"].items()]
+    if got["server"]:
+        parts.append(("server: all stages", [sum(v) for v in zip(*got["server"].values())]))
+    parts.append(("page received to ruling painted (browser)", got["after"]))
+    for name, values in parts:
+        print(f"[{label}]   {name}: median {statistics.median(values):.1f} ms, p99 {pct(values, 99):.1f} ms")
+    for name, problems in got["refused"]:
+        print(f"[{label}] showed problems, not a ruling: {name}: {' '.join(problems.split())[:300]}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rulings", type=int, default=200)
+    ap.add_argument("--against", type=Path, default=None,
+                    help="another checkout (e.g. the main branch's) measured in turn with this one, ruling by ruling")
+    args = ap.parse_args()
+    os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")
+    mix = cases()
+    n = min(args.rulings, 2000)
+    roots = [ROOT] + ([args.against.resolve()] if args.against else [])
+    print(f"{len(mix)} of the standard book's examples fit the floor form and rule alike from it; "
+          f"{n} rulings over them in turn" + (f", each server in turn ({', '.join(map(str, roots))})"
+                                              if len(roots) > 1 else "") + f"; {load()}")
+    procs = []
+    try:
+        for root in roots:
+            procs.append(start_at(root, Path(tempfile.mkdtemp(prefix="rulings-podium-bench-"))))
+        outs = measure([port for _, port in procs], n, mix)
+    finally:
+        for proc, _ in procs:
+            proc.terminate()
+            proc.wait(timeout=30)
+    for root, got in zip(roots, outs):
+        report(root.name, got)
+    if len(outs) == 2:
+        for key, name in (("paint", "painted"), ("response", "received"), ("after", "received to painted")):
+            ratios = [a / b for a, b in zip(outs[0][key], outs[1][key]) if b > 0]
+            print(f"paired, {roots[0].name} / {roots[1].name}, {name}: median of the per-ruling ratios "
+                  f"{statistics.median(ratios):.2f}x; medians {statistics.median(outs[0][key]):.1f} / "
+                  f"{statistics.median(outs[1][key]):.1f} ms; p99 {pct(outs[0][key], 99):.1f} / "
+                  f"{pct(outs[1][key], 99):.1f} ms")
     print(f"at the end: {load()}")
 
 

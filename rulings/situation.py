@@ -146,7 +146,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
             sit.facts = dict(f)
             sit.pot_facts = frozenset(watch.names)
     if incident.blinds_unknown:
-        _blinds_unknown(sit.facts, _blind_round(incident, hand), game.structure)
+        _blinds_unknown(sit.facts, _blind_round(incident, hand))
     return sit
 
 
@@ -161,16 +161,16 @@ def _blind_round(incident: Incident, hand: Hand) -> bool:
     return incident.blinds_unknown and hand.first_street + len(hand.streets) <= 1
 
 
-def _blinds_unknown(f: dict[str, Any], first_round: bool, structure: str) -> None:
+def _blinds_unknown(f: dict[str, Any], first_round: bool) -> None:
     """A big-bet game told without its blinds (``Incident.blinds_unknown``): the facts the blinds size are
     left unknown, so no rule fires on a guessed 0 (rulings/unknowns.py asks for the big blind where it
     changes the ruling); on the first round that is also what the seat faces and the pot."""
     if first_round:
         names: tuple[str, ...] = BLIND_SIZED + FIRST_ROUND
-    elif f.get("current_bet") or structure == "pot-limit":
+    elif f.get("current_bet"):
         # a bet made on a later round is at least the big blind (RRP-NL-2): the raises are sized by the bets,
-        # whatever the blinds were. (Pot-limit's range rules read the minimum beside the pot's maximum: left as
-        # it was until they can state the maximum alone.)
+        # whatever the blinds were. With nothing bet the smallest bet is the big blind, unknown; pot-limit's
+        # maximum is the pot's and stays known (pot-limit.maximum-without-blinds states it alone)
         names = ("small_blind", "big_blind")
     else:
         names = BLIND_SIZED

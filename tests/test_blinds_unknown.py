@@ -122,3 +122,43 @@ def test_calc_shows_the_numbers_the_blinds_size_as_unknown(tmp_path, capsys):
                     "street: flop\npot: 30\n")
     assert main(["calc", str(path)]) == 0
     assert "raise to:        $2 .. $1,500" in capsys.readouterr().out
+
+
+PL = {"variant": "holdem", "structure": "pot-limit", "setting": "cash"}
+
+
+def test_pot_limit_with_nothing_bet_after_the_first_round_states_the_pot_not_a_made_up_minimum(standard):
+    # the flop, $100 in the pot, nothing bet: the most is the pot whatever the blinds (RRP NL/PL preamble), the
+    # least is the big blind (RRP-NL-2), not given; asked, since each big blind gives another range
+    flop = {**THREE, "street": "flop", "pot": 100, "disputed": {"seat": 1}}
+    untold = _rule(standard, {**flop, "game": PL})
+    ruling = untold.rulings[0]
+    assert ruling.rule == "pot-limit.maximum-without-blinds" and ruling.effects == {"max_raise_to": 10000, "pot": 10000}
+    assert "min_raise_to" not in ruling.effects and untold.facts.get("min_raise_to") is None
+    assert all("$0.01" not in r.sentence for r in untold.rulings)
+    [q] = _blind_questions(untold)
+    assert q["under_each"][0] == "if the big blind was $1: The player may check or bet anything from $1 to $100."
+    # told $1/$2, the range rule states both ends and nothing is asked
+    told = _rule(standard, {**flop, "game": {**PL, "blinds": [1, 2]}})
+    assert told.rulings[0].rule == "pot-limit.maximum" and not told.questions
+    assert (told.rulings[0].effects["min_raise_to"], told.rulings[0].effects["max_raise_to"]) == (200, 10000)
+
+
+def test_pot_limit_facing_a_later_round_bet_is_sized_by_the_bet_without_blinds(standard):
+    # a $50 bet into $100 on the flop: raise to $100 (the bet again) up to $250 (RRP's example), blinds or not
+    report = _rule(standard, {**THREE, "game": PL, "street": "flop", "pot": 100,
+                              "actions": [{"seat": 1, "action": "bet", "to": 50}], "disputed": {"seat": 2}})
+    ruling = report.rulings[0]
+    assert ruling.rule == "pot-limit.maximum" and not _blind_questions(report)
+    assert (ruling.effects["min_raise_to"], ruling.effects["max_raise_to"]) == (10000, 25000)
+
+
+def test_the_exceptions_to_the_pot_limit_maximum_speak_without_blinds_too(standard):
+    # RRP PL r.4: counting in $25 units, an $80 flop pot allows $100; TDA 54-C: a tournament's actual flop pot
+    flop = {**THREE, "street": "flop", "pot": 80, "disputed": {"seat": 1}}
+    rounded = _rule(standard, {**flop, "game": PL, "params": {"pot_limit.rounding_unit": 25}})
+    assert rounded.rulings[0].rule == "pot-limit.rounded-pot-without-blinds"
+    assert rounded.rulings[0].effects["max_raise_to"] == 10000 and _blind_questions(rounded)
+    actual = _rule(standard, {**flop, "game": {**PL, "setting": "tournament"}})
+    assert actual.rulings[0].rule == "pot-limit.actual-pot-without-blinds"
+    assert actual.rulings[0].effects["max_raise_to"] == 8000

@@ -301,3 +301,50 @@ def test_a_rooms_own_zone_goes_before_the_services(tmp_path):
     assert local_time(at, room_zone(cfg, "riverside")) == "2026-07-01 12:05 PDT"
     assert local_time(at, room_zone(cfg, "main")) == "2026-07-01 20:05 BST"
     assert local_time("2026-12-01T19:05:09Z", room_zone(cfg, "main"), seconds=True) == "2026-12-01 19:05:09 GMT"
+
+
+def test_the_floor_post_says_where_its_time_went(svc):
+    """Server-Timing names each stage of the floor POST, in order, each a duration (the browser's timeline and
+    benchmarks/podium_speed.py read it); a page refused for its form's problems is not timed."""
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(OVERCHIP, rid="timed-1"))
+    assert r.status_code == 200
+    stages = [part.strip().split(";dur=") for part in r.headers["server-timing"].split(",")]
+    assert [name for name, _ in stages] == ["form", "rule", "log", "earlier", "page"]
+    assert all(float(ms) >= 0 for _, ms in stages) and float(stages[1][1]) > 0     # the ruling takes time
+    refused = c.post("/podium", data=dict(OVERCHIP, pot="eighty"))
+    assert refused.status_code == 422 and "server-timing" not in refused.headers
+
+
+def test_the_stylesheet_and_script_are_named_by_version_and_kept_by_the_browser(svc):
+    """The pages name podium.css and podium.js with their content's hash; asked for by that name they are
+    kept a year (no revalidation at each page load); by an old name or none, the browser asks each time."""
+    import hashlib
+    from rulings.service.podium.kit import STATIC
+    c = client(svc, "fiona")
+    page = c.get("/podium").text
+    for name in ("podium.css", "podium.js"):
+        version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+        url = re.search(rf'"(/podium/static/{re.escape(name)}\?v=[0-9a-f]+)"', page)[1]
+        assert url == f"/podium/static/{name}?v={version}"
+        r = c.get(url)
+        assert r.status_code == 200 and r.content == (STATIC / name).read_bytes()
+        assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+        for other in (f"/podium/static/{name}", f"/podium/static/{name}?v=000000000000"):
+            assert c.get(other).headers["cache-control"] == "no-cache"
+    assert c.get("/podium/static/nothing.css").status_code == 404
+
+
+def test_the_recent_games_are_the_rooms_own_newest_first(svc):
+    """The floor page's game buttons: the games of this room's last rulings, newest first, then common ones;
+    another room's rulings never show."""
+    c = client(svc, "fiona")
+    for n, (sb, bb) in enumerate(((5, 10), (2, 5))):
+        assert c.post("/podium", data=dict(OVERCHIP, sb=str(sb), bb=str(bb), rid=f"g-{n}")).status_code == 200
+    other = client(svc, "otto")
+    assert other.post("/podium", data=dict(OVERCHIP, sb="25", bb="50", rid="o-1")).status_code == 200
+    import html
+    labels = [html.unescape(x) for x in re.findall(
+        r'<button type="button" data-game="[^"]*" aria-pressed="false">([^<]*)</button>', c.get("/podium").text)]
+    assert labels[:3] == ["PL Hold'em $2/$5", "PL Hold'em $5/$10", "NL Hold'em $1/$2"], labels
+    assert len(labels) == 4 and not any("$25/$50" in x for x in labels)

@@ -44,23 +44,8 @@ OTHERS = {
     "declarations.first-declaration-binds:0": ALL,
     # words and chips are both the act; the first-motion wager stands on the same string bet and leads
     "declarations.declared-raise-string-forbidden:0": ALL,
-    # where the killer acts only follows from the kill that leads (no setting named in the incident)
-    "kill-pots.killer-acts-in-turn:0": ("standard", "tda-series"),
-    # the house's half-kill ruling reads the same setting and says where he acts in its own sentence
-    "kill-pots.killer-acts-last:0": ("pnw-lowball",),
     # one silent chip short of a call: the same act is the undercall rules' example; the call it makes leads
     "misdeclared-calls.tiny-chip:0": ALL,
-    # one particular each (when it was noticed, who pointed it out): the corrected wager, more specific, leads
-    "pot-limit.anyone-may-point-out:0": ALL,
-    # heads-up preflop the button's small blind acts first: the big blind's chip in this example comes before the
-    # small blind has acted, an act out of turn, so the ruling on that act (TDA 53) leads; an in-turn spot where
-    # a raise is barred only because nobody could call it is still to be written
-    "wagers.nobody-to-call-raise-is-call:0": ALL,
-    # TDA 43's first illustration, a seat asked about: the same situation is the minimum raise's example
-    "raise-caps.no-cap-in-big-bet-games:0": ALL,
-    # a pot-limit seat asked about: the range (smallest and largest) leads; the minimum is one of its numbers,
-    # and the same situation is pot-limit.maximum's example
-    "minimum-raise.largest-prior-increment:6": ALL,
 }
 
 

@@ -425,7 +425,7 @@ def test_an_edit_that_breaks_a_rule_of_another_file_is_reported_as_a_full_check_
     assert read[0] == "wagers.yaml" and len(read) > 1   # the problem sent it back to every file
     assert problems == _full(root)
     assert [(p.code, p.file, p.line) for p in problems if "silent-single-chip-bet'" in p.message] == [
-        ("R104", "rulebooks/standard/pot-limit.yaml", 193)]
+        ("R104", "rulebooks/standard/pot-limit.yaml", 280)]
 
 
 def test_a_parameter_changed_or_a_problem_in_the_edited_file_reads_every_file(cache, tmp_path, monkeypatch):

@@ -23,8 +23,8 @@ import functools
 import hashlib
 import hmac
 import os
+import re
 import secrets
-import unicodedata
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -264,40 +264,54 @@ async def read_body(request, limit: int, too_large) -> bytes:
     return b"".join(chunks)
 
 
+# what a record may not hold: the control characters (Unicode category Cc: U+0000-001F and U+007F-009F) but
+# tab, line feed and carriage return, and the lone surrogates (category Cs: U+D800-DFFF)
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def control_characters(text: str) -> str | None:
     """The first character of ``text`` a record may not hold (NUL, other controls, lone surrogates), or None.
 
-    Tab, line feed and carriage return are allowed (a note typed in a text box has them).
+    Tab, line feed and carriage return are allowed (a note typed in a text box has them). One search of
+    the text (every string of every request body is checked: a loop over its characters in Python was a
+    tenth of the event loop's time on POST /api/rule).
     """
-    for ch in text:
-        if ch in "\t\n\r" or ch.isprintable() or ch == " ":
-            continue
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            return ch
-    return None
+    found = _CONTROL.search(text)
+    return found.group() if found else None
 
 
 def bounded(value: Any, max_depth: int = MAX_DEPTH) -> str | None:
     """Why a parsed JSON value is refused (nested deeper than ``max_depth``, or a string with a control
-    character), or None. Walks the value with a stack of its own, never recursion."""
-    stack: list[tuple[Any, int, str]] = [(value, 1, "")]
+    character), or None. Walks the value with a stack of its own, never recursion; the path a refusal
+    names is written out only for a refusal."""
+    stack: list[tuple[Any, int, Any]] = [(value, 1, None)]     # (value, depth, (parent's path, key) or None)
     while stack:
-        item, depth, where = stack.pop()
+        item, depth, at = stack.pop()
         if isinstance(item, (dict, list)):
             if depth > max_depth:
-                return f"the body is nested more than {max_depth} levels deep (at {where or 'the top'})"
+                return f"the body is nested more than {max_depth} levels deep (at {_path(at) or 'the top'})"
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             for k, v in pairs:
                 if isinstance(k, str):
                     bad = control_characters(k)
                     if bad is not None:
                         return f"a field name holds the control character U+{ord(bad):04X}"
-                stack.append((v, depth + 1, f"{where}.{k}" if where else str(k)))
+                if isinstance(v, (dict, list, str)):
+                    stack.append((v, depth + 1, (at, k)))
         elif isinstance(item, str):
             bad = control_characters(item)
             if bad is not None:
-                return f"{where or 'the body'}: holds the control character U+{ord(bad):04X}, which a record may not hold"
+                return f"{_path(at) or 'the body'}: holds the control character U+{ord(bad):04X}, which a record may not hold"
     return None
+
+
+def _path(at: Any) -> str:
+    """``a.b.0.c`` from the chain of (parent, key) that ``bounded`` keeps."""
+    keys = []
+    while at is not None:
+        at, key = at
+        keys.append(str(key))
+    return ".".join(reversed(keys))
 
 
 # ---------------------------------------------------------------- CPU work off the event loop

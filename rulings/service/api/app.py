@@ -216,8 +216,9 @@ async def rule(request: Request) -> Response:
         raise ApiError(404, "not_found", f"no consultation '{consultation_id}'",
                        [_request_problem("consultation", "not a consultation this account may record from",
                                          "the id POST /api/consult answered, or leave it out")])
-    first = await run_in_threadpool(svc.log.by_request, account, request_id)
-    if first is not None:             # a retry: the first record, recorded once
+    # a retry: the first record, recorded once (a request without an id is no retry: no thread is woken to say so)
+    first = await run_in_threadpool(svc.log.by_request, account, request_id) if request_id else None
+    if first is not None:
         return json_response(replayed(first))
     how = warm.consultation.step if full else warm.consultation.rule
 
@@ -590,9 +591,23 @@ def tune_worker() -> None:
 def freeze_heap() -> None:
     """Leave what a worker loaded at start (the warm books: some 100,000 objects) out of the garbage
     collector's full passes (``gc.freeze``). A full pass over them took 0.1-0.5 s, holding the
-    interpreter, and came at any moment: a /health or a floor request waited for it."""
+    interpreter, and came at any moment: a /health or a floor request waited for it.
+
+    Before that, what the first showdown would otherwise load in the middle of serving (``warm_up``)."""
+    warm_up()
     gc.collect()
     gc.freeze()
+
+
+def warm_up() -> None:
+    """Load at start what a ruling loads on first use: pokerkit's hand evaluator and its lookup tables
+    for every game (``rulings.cards.strength``). Loaded by the first showdown a worker ruled, it held the
+    interpreter for 0.3-1 s, while every other request of the worker waited (benchmarks/service_speed.py's
+    profile: 6% of the server's CPU in a 3,000-ruling run)."""
+    from rulings.cards import GAMES, read_cards, strength
+    hole, board = read_cards("As Kd Qh Jc"), read_cards("9s 8s 7d 3c 2h")
+    for game in GAMES:
+        strength(hole[:2] if game != "omaha" else hole, board, game)
 
 
 def app_from_environment() -> Starlette:

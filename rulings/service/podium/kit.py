@@ -4,6 +4,7 @@ account, refusals, the room's clock, a report shown in words, and the one ruling
 podium page builds on this; it points at the service's core, guard and session, never back at a page."""
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -14,6 +15,7 @@ from urllib.parse import parse_qs, quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.staticfiles import StaticFiles
 from zoneinfo import ZoneInfo
 
 from rulings.books import book_for
@@ -35,6 +37,32 @@ MANAGERS = ("manager", "admin")
 _env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"], default=True),
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.globals["quote_all"] = quote_all   # a ruling's sources named as the report and the printed book name them
+
+# the page's stylesheet and script, each named with its content's hash: a browser keeps them for good and asks
+# again only when a new version of the podium changes them (no revalidation at every page load)
+_VERSIONS = {f.name: hashlib.sha256(f.read_bytes()).hexdigest()[:12] for f in STATIC.iterdir() if f.is_file()}
+
+
+def asset(name: str) -> str:
+    """The URL of a static file of the podium, with its version (``podium.css?v=0123456789ab``)."""
+    return f"/podium/static/{name}?v={_VERSIONS[name]}"
+
+
+_env.globals["asset"] = asset
+
+
+class Assets(StaticFiles):
+    """The podium's static files: kept a year by the browser when asked for by their version's URL (``asset``),
+    revalidated each time otherwise (an old page's URL, or none)."""
+
+    async def get_response(self, path: str, scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code == 200:
+            asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [""])[0]
+            response.headers["Cache-Control"] = ("public, max-age=31536000, immutable"
+                                                 if asked and asked == _VERSIONS.get(Path(path).name) else "no-cache")
+            response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
 
 
 def local_time(value: Any, tz: ZoneInfo, seconds: bool = False) -> str:
