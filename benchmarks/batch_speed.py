@@ -4,7 +4,7 @@ The mix is every rule example of the standard book, every incident under example
 hands, showdowns, procedures) and the several-act hands below, in turn, written as JSON lines. Each run
 is the command itself (`rulings.cli.main.main`, as the installed script calls it) in a child process; its CPU
 is the child's user + system time. The same child counts the CPU spent inside ``pot_question`` (the
-trial rulings for a later street's pot not given, rulings/unknowns.py), so the figure is printed both
+trial rulings for a later street's pot not given, rulings/ruling/unknowns.py), so the figure is printed both
 over the whole mix and with those trials taken out. Each mix run takes turns with a run of 10,000
 random incidents (the figure the batch met before the mix grew: 4.55 s at load 1), so both saw the same
 machine; the load average is printed beside every line.
@@ -75,7 +75,7 @@ SEVERAL_ACTS = [
 # pot_question counted (outermost calls only) and written to the file named by the last argument
 CHILD = """
 import sys, time
-import rulings.unknowns as u
+import rulings.ruling.unknowns as u
 spent = [0.0, 0]
 inner = u.pot_question
 def counted(*a, **k):
@@ -103,7 +103,7 @@ def book_mix(n: int) -> list[dict]:
     as text)."""
     import yaml
 
-    from rulings.render import dumps
+    from rulings.report.render import dumps
     from rulings.rulebook.load import standard_book
     book = standard_book()
     datas = [ex.incident for r in book.rules.values() for ex in r.examples]

@@ -61,7 +61,7 @@ from pokerkit import (BettingStructure, Deck, HandHistory, Mode, NoLimitTexasHol
 
 from oracle import AUTOMATIONS, generate  # noqa: E402
 from rulings.betting import Action, Game, Hand, Params, Player, position, positions  # noqa: E402
-from rulings.phh import read_phh  # noqa: E402
+from rulings.incident.phh_hand import read_phh  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "phh-sample" / "data"
 VOLUNTARY = ("fold", "check", "call", "bet", "raise")

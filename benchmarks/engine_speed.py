@@ -36,13 +36,13 @@ from big_book import FIRING_INCIDENT, write_big_house, write_firing_house  # noq
 from incident_gen import random_incidents  # noqa: E402
 from batch_speed import book_mix  # noqa: E402
 
-from rulings.engine import Engine  # noqa: E402
+from rulings.engine.rulesets import Engine  # noqa: E402
 from rulings.incident import incident_from_data  # noqa: E402
 from rulings.problems import ProblemsError  # noqa: E402
 from rulings.rulebook.house import load_house  # noqa: E402
 from rulings.rulebook.load import standard_book  # noqa: E402
-from rulings.ruling import incident_params, rule_on  # noqa: E402
-from rulings.situation import build  # noqa: E402
+from rulings.ruling.decide import incident_params, rule_on  # noqa: E402
+from rulings.facts.situation import build  # noqa: E402
 
 
 def corpus(book, engine, n: int) -> list:
@@ -178,8 +178,8 @@ def warm(book, engine, incidents, label: str) -> dict:
 
 def strata(book, engine, incidents) -> None:
     """The second run of a decided wager, with the Memo it shares with the first and without (same run)."""
-    from rulings import ruling
-    from rulings.engine import Memo
+    from rulings.ruling import decide as ruling
+    from rulings.engine.rulesets import Memo
 
     runs, posts, real = [0], [0], engine.run
 

@@ -100,10 +100,10 @@ def form_fields(inc: dict) -> dict | None:
 def cases() -> list[tuple[str, dict]]:
     """The book's examples the floor form holds, as form fields: read back into an incident that the book
     rules as it rules the example (the same rulings, rule for rule)."""
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import incident_from_data
     from rulings.problems import ProblemsError
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     from rulings.service.podium.form import read_form
     book, engine = books.load(None)
 

@@ -44,11 +44,11 @@ def without_pot(data):
 def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str | None = None,
             consult: bool = False) -> list[tuple[str, str]]:
     import yaml
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import incident_from_data
     from rulings.problems import ProblemsError
-    from rulings.render import dumps, report_json
-    from rulings.ruling import rule_on
+    from rulings.report.render import dumps, report_json
+    from rulings.ruling.decide import rule_on
     book, engine = books.load(house)
     if consult:
         from rulings.consult import Consultation

@@ -14,10 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulings.engine import Engine  # noqa: E402
+from rulings.engine.rulesets import Engine  # noqa: E402
 from rulings.incident import incident_from_data  # noqa: E402
 from rulings.rulebook.load import standard_book  # noqa: E402
-from rulings.ruling import rule_on  # noqa: E402
+from rulings.ruling.decide import rule_on  # noqa: E402
 
 
 def wall(cmd: list[str], runs: int = 5) -> float:

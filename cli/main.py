@@ -6,10 +6,10 @@ import os
 import sys
 from pathlib import Path
 
-from rulings import books
-from rulings.engine import EngineError
+from rulings.ruling import books
+from rulings.engine.rulesets import EngineError
 from rulings.problems import ProblemsError, render_text
-from rulings.render import dumps, report_json, report_text
+from rulings.report.render import dumps, report_json, report_text
 from rulings.rulebook.model import shown
 
 OK, RULEBOOK, INPUT, NOT_COVERED = 0, 1, 2, 3
@@ -35,7 +35,7 @@ def cmd_rule(args) -> int:
         return cmd_rule_batch(args)
     args.incident = args.incident[0]
     from rulings.incident import each_act, load_incident
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     book, engine = books.load(args.house)   # the reader checks under the book in force, loaded once
     try:
         incident = load_incident(args.incident, book)
@@ -58,7 +58,7 @@ def cmd_rule(args) -> int:
 
 
 def cmd_rule_batch(args) -> int:
-    from rulings import batch
+    from rulings.commands import batch
     if args.jsonl and args.incident:
         print("rulings: give incident files or --jsonl, not both", file=sys.stderr)
         return INPUT
@@ -89,8 +89,8 @@ def cmd_lint(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from rulings.diff import house_outcomes
-    from rulings.examples import run_examples
+    from rulings.report.diff import house_outcomes
+    from rulings.ruling.examples import run_examples
     book, engine = books.load(args.house)
     if args.house:
         outcomes = house_outcomes(book, engine, *books.load())
@@ -112,7 +112,7 @@ def cmd_test(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from rulings.diff import diff, diff_text
+    from rulings.report.diff import diff, diff_text
     book, engine = books.load(args.book)
     against, base = books.load(args.against if args.against != "standard" else None)
     result = diff(book, engine, against, base)
@@ -122,14 +122,14 @@ def cmd_diff(args) -> int:
 
 def cmd_schema(args) -> int:
     import json
-    from rulings.schema_json import incident_schema, rulebook_schema
+    from rulings.report.schema_json import incident_schema, rulebook_schema
     schema = incident_schema() if args.what == "incident" else rulebook_schema()
     print(json.dumps(schema, indent=2, ensure_ascii=False))
     return OK
 
 
 def cmd_book(args) -> int:
-    from rulings.bookdoc import render_book
+    from rulings.report.bookdoc import render_book
     book, _ = books.load(None if args.book == "standard" else args.book, compile=False)
     text = render_book(book, args.format)
     if args.output:
@@ -140,11 +140,11 @@ def cmd_book(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from rulings.explain import explain
+    from rulings.report.explain import explain
     book, _ = books.load(args.house, compile=False)
     text = explain(book, args.what)
     if text is None:
-        from rulings.explain import matches, not_found
+        from rulings.report.explain import matches, not_found
         found = matches(book, args.what)
         if not found:
             print(f"rulings: {not_found(book, args.what)}", file=sys.stderr)
@@ -156,7 +156,7 @@ def cmd_explain(args) -> int:
 
 
 def cmd_params(args) -> int:
-    from rulings.explain import params_text
+    from rulings.report.explain import params_text
     book, _ = books.load(args.house, compile=False)
     text = params_text(book, args.text)
     if text is None:
@@ -277,13 +277,13 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
 
 
 def cmd_ask(args) -> int:
-    from rulings.ask import default_draft, run
+    from rulings.commands.ask import default_draft, run
     return run(args.incident, args.house, args.save, draft=Path(args.draft) if args.draft else default_draft(),
                resume=args.resume)
 
 
 def cmd_calc(args) -> int:
-    from rulings.calc import calc
+    from rulings.commands.calc import calc
     return calc(args)
 
 

@@ -1,4 +1,4 @@
-"""Write rulings/shipped-book.bin, the package's own checked copy of the standard book (rulings/bookcache.py).
+"""Write rulings/shipped-book.bin, the package's own checked copy of the standard book (rulings/rulebook/cache.py).
 
 Run after changing a standard topic file, a catalogue or the code that loads or compiles the book
 (tests/test_shipped_book.py says when): .venv/bin/python scripts/ship_book.py
@@ -28,8 +28,9 @@ def _build() -> bytes:
     from typing import Any
 
     sys.path.insert(0, str(ROOT))
-    from rulings import bookcache, catalogue, matters
-    from rulings.engine import PART_RULES, Engine, rule_compiled, ruled_flags
+    from rulings.rulebook import cache as bookcache, catalogue
+    from rulings.ruling import matters
+    from rulings.engine.rulesets import PART_RULES, Engine, rule_compiled, ruled_flags
     from rulings.rulebook import model
     from rulings.rulebook.load import ROOT as BOOKS
     from rulings.rulebook.load import read_topic_files, rule_digest, standard_book
@@ -47,7 +48,7 @@ def _build() -> bytes:
         engine.close()
     package = bookcache.PACKAGE
     catalogues = [(sorted((package / "facts").glob("*.yaml")), catalogue._parse),
-                  ([package / "citations.yaml"], catalogue._parse), ([package / "matters.yaml"], matters._parse)]
+                  ([package / "citations.yaml"], catalogue._parse), ([package / "ruling" / "matters.yaml"], matters._parse)]
     datas = [(bookcache._data_key(paths), [parse(p.read_text(encoding="utf-8")) for p in paths])
              for paths, parse in catalogues]
 
@@ -111,7 +112,7 @@ def main() -> None:
         sys.stdout.buffer.write(_build())
         return
     sys.path.insert(0, str(ROOT))
-    from rulings import bookcache
+    from rulings.rulebook import cache as bookcache
     data = make_shipped()
     bookcache.SHIPPED.write_bytes(data)
     print(f"wrote {bookcache.SHIPPED.relative_to(ROOT)} ({len(data):,} bytes)")

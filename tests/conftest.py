@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.engine import Engine
+from rulings.engine.rulesets import Engine
 from service_support import BACKENDS, make_service
 from rulings.rulebook.load import standard_book
 

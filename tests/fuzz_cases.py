@@ -256,7 +256,7 @@ RULE_IDS: list[str] = ["x.y"]
 
 
 def _catalogue(book) -> None:
-    from rulings.catalogue import facts
+    from rulings.rulebook.catalogue import facts
     PARAM_NAMES[:] = sorted(book.parameters)
     PARAM_VALUES[:] = sorted({repr(v) for p in book.parameters.values() for v in p.values}) + [0, 1, 3, 25, 100]
     FACTS.update(facts())
@@ -425,7 +425,7 @@ class Tally:
     def run(self, text: str, fn) -> None:
         signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
         start = time.perf_counter()
-        from rulings.engine import EngineError
+        from rulings.engine.rulesets import EngineError
         from rulings.problems import ProblemsError
         try:
             fn()
@@ -479,9 +479,9 @@ def _cases(gen, n: int, each) -> None:
 
 
 def fuzz_incidents(n: int, tally: Tally) -> None:
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import incident_from_text
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     book, engine = books.load()
     _catalogue(book)
 
@@ -495,12 +495,12 @@ def fuzz_incidents(n: int, tally: Tally) -> None:
 
 
 def fuzz_houses(n: int, tally: Tally) -> None:
-    from rulings import books
-    from rulings.engine import Engine
-    from rulings.examples import run_example
+    from rulings.ruling import books
+    from rulings.engine.rulesets import Engine
+    from rulings.ruling.examples import run_example
     from rulings.incident import incident_from_data
     from rulings.rulebook.house import load_house
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     standard, _ = books.load(compile=False)
     _catalogue(standard)
     folder = Path(tempfile.mkdtemp(prefix="fuzz-houses-"))
@@ -537,7 +537,7 @@ def fuzz_houses(n: int, tally: Tally) -> None:
 
 
 def fuzz_declarations(n: int, tally: Tally) -> None:
-    from rulings.declaration import parse_declaration
+    from rulings.facts.declaration import parse_declaration
 
     def one(text: str) -> None:
         tally.run(text, lambda: parse_declaration(text))

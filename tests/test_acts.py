@@ -1,10 +1,10 @@
-"""The arithmetic facts of the disputed act (rulings/acts.py), checked on the sources' numbers."""
+"""The arithmetic facts of the disputed act (rulings/facts/acts.py), checked on the sources' numbers."""
 from __future__ import annotations
 
-from rulings import books
-from rulings.acts import percent
+from rulings.ruling import books
+from rulings.facts.acts import percent
 from rulings.incident import incident_from_data
-from rulings.situation import build
+from rulings.facts.situation import build
 
 NL = {"structure": "no-limit", "setting": "tournament", "blinds": [250, 500]}
 
@@ -35,7 +35,7 @@ def test_rrp_nl_10_call_percent():
 
 
 def test_tda_2024_57_bare_number_reading():
-    # NLHE 200-400: "I bet five" is 500 into a pot under 5,000, and 5,000 from 5,000 up (rulings/said.py)
+    # NLHE 200-400: "I bet five" is 500 into a pot under 5,000, and 5,000 from 5,000 up (rulings/facts/said.py)
     game = {"structure": "no-limit", "setting": "tournament", "blinds": [200, 400]}
     for pot, reading in ((4000, 50000), (4999, 50000), (5000, 500000)):
         f = facts(game=game, button=3, players={1: 50000, 2: 50000, 3: 50000}, street="flop", pot=pot,

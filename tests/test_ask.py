@@ -17,7 +17,7 @@ from pathlib import Path
 import pexpect      # the test extra installs it; never skipped
 import yaml
 
-from rulings.ask import answers_named, build, load_draft, run
+from rulings.commands.ask import answers_named, build, load_draft, run
 
 HAND = ["nl 2/5", "1:1000 2:640 3:815", "3", "flop", "60", "1 bet 60, seat 2 calls", "3", "", "500"]
 RULED = "One oversized chip is a call of $60; $440 goes back."
@@ -103,7 +103,7 @@ def test_a_refusal_kept_as_it_was_asks_which_answers_to_change(tmp_path):
 def test_an_answer_asked_again_that_brings_in_a_new_question_asks_it_too(tmp_path):
     """The game asked again, now 'limit 10/20': its blinds were never typed (the old line gave them), so they are
     asked; every other answer is kept as typed."""
-    from rulings.ask import Draft, PlainAsker, gather
+    from rulings.commands.ask import Draft, PlainAsker, gather
     names = ("game", "players", "button", "street", "pot", "actions", "disputed seat", "said", "chips")
     draft = Draft(tmp_path / "d.yaml", "typed", dict(zip(names, HAND)), {}, [])
     prompts: list[str] = []
@@ -163,7 +163,7 @@ def test_a_draft_of_another_file_is_not_offered(tmp_path):
 
 
 def test_the_draft_is_kept_in_the_users_data_folder_never_the_install(monkeypatch, tmp_path):
-    from rulings import ask
+    from rulings.commands import ask
     monkeypatch.delenv("RULINGS_DATA", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert ask.default_draft() == tmp_path / "xdg" / "rulings" / "ask-draft.yaml"
@@ -178,8 +178,8 @@ def test_the_terminal_prompt_refuses_a_wrong_line_keeps_it_and_its_bar_reads_it_
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
-    from rulings.ask import BY_NAME, TerminalAsker, _preview
-    from rulings.shorthand import Unread
+    from rulings.commands.ask import BY_NAME, TerminalAsker, _preview
+    from rulings.incident.shorthand import Unread
     field = BY_NAME["game"]
 
     def check(text):

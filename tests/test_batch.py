@@ -121,7 +121,7 @@ def _as_yaml(text: str, line: int) -> list[dict]:
 
 @pytest.mark.parametrize("n", range(len(BAD_LINES)))
 def test_a_bad_jsonl_line_names_the_problems_the_yaml_reader_names(n):
-    from rulings.batch import INPUT, rule_line
+    from rulings.commands.batch import INPUT, rule_line
     text = BAD_LINES[n]
     code, out = rule_line(text + "\n", f"room.jsonl:{n + 7}", None)
     got = json.loads(out)
@@ -138,7 +138,7 @@ def test_the_bad_lines_cover_the_readers_kinds_of_problem():
 
 def test_a_jsonl_line_reads_numbers_as_the_yaml_reader_does(tmp_path, capsys):
     """84.5 is an amount in an incident file (YAML reads it as a Decimal); a JSON line says the same."""
-    from rulings.batch import OK, rule_line
+    from rulings.commands.batch import OK, rule_line
     line = json.dumps(dict(CHIP, incident="decimal", players={"1": 1000.5, "2": 1000, "3": 1000}))
     code, out = rule_line(line, "room.jsonl:1", None)
     (tmp_path / "decimal.yaml").write_text(line)

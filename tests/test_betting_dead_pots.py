@@ -5,7 +5,7 @@ from pokerkit import Automation, NoLimitTexasHoldem
 
 from rulings.betting import Action, Game, Hand, Params, Player, position
 from rulings.betting.arithmetic import _walk
-from rulings.round_facts import pots_now
+from rulings.facts.round import pots_now
 
 PARAMS = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,

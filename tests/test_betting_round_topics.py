@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rulings import books
-from rulings.catalogue import citations
+from rulings.ruling import books
+from rulings.rulebook.catalogue import citations
 from rulings.incident import incident_from_text
-from rulings.ruling import rule_on
-from rulings.situation import build
+from rulings.ruling.decide import rule_on
+from rulings.facts.situation import build
 
 ROOT = Path(__file__).resolve().parents[1]
 TDA47 = """game: {structure: no-limit, setting: tournament, blinds: [50, 100]}
@@ -223,7 +223,7 @@ players: {1: 300, 2: 300, 3: 300, 4: 300}
 def test_stud_bring_in_may_not_check_and_the_others_wait(standard):
     # WIKI-BRINGIN-1, RRP-TIE-SUITS: upcards Kd, 2c, 2s, 9h; the 2c (clubs lowest) must bring in $2 or complete
     # to $5. His "check" before any action was ruled a check; it does not stand.
-    from rulings.now import now
+    from rulings.ruling.now import now
     book, engine = standard
     whole = STUD_THIRD + ("streets: [{street: third, upcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}, actions: []}]\n"
                           "disputed: {seat: 2, said: check, at: {street: third, after: 0}}\n")
@@ -237,7 +237,7 @@ def test_stud_bring_in_may_not_check_and_the_others_wait(standard):
     # The one-street form, asked about seat 3 (the 2s): he waits for the bring-in, then calls $2 or completes to $5.
     one = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}\ndisputed: {seat: 3}\n"
     asked = rule_on(incident_from_text(one), book, engine)
-    # who brings it in leads; what seat 3 may do only follows from it (rulings/now.py `lead`)
+    # who brings it in leads; what seat 3 may do only follows from it (rulings/ruling/now.py `lead`)
     assert [r.rule for r in asked.rulings] == ["bring-in.lowest-upcard-brings-in", "bring-in.others-wait-for-the-bring-in"]
     top = asked.rulings[1]
     assert top.effects == {"to_call": 200, "complete_to": 500}
@@ -248,7 +248,7 @@ STUD_UP = STUD_THIRD + "street: third\nupcards: {1: Kd, 2: 2c, 3: 2s, 4: 9h}\n"
 
 
 def _rule(standard, text: str):
-    from rulings.now import now
+    from rulings.ruling.now import now
     book, engine = standard
     incident = incident_from_text(text)
     report = rule_on(incident, book, engine)

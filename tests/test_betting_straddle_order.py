@@ -23,7 +23,7 @@ from oracle import AUTOMATIONS  # noqa: E402
 
 from cash_params import CASH  # noqa: E402
 from rulings.betting import Action, BettingError, Game, Hand, Player, position, positions  # noqa: E402
-from rulings.phh import loads_phh  # noqa: E402
+from rulings.incident.phh_hand import loads_phh  # noqa: E402
 
 A = Action
 NL_10_25 = Game("no-limit", small_blind=1000, big_blind=2500)

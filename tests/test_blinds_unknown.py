@@ -6,8 +6,8 @@ an ante-only game, a limit game told by its bet sizes, a betting unit) keep thei
 from __future__ import annotations
 
 from rulings.incident import incident_from_data
-from rulings.ruling import rule_on
-from rulings.unknowns import with_blinds
+from rulings.ruling.decide import rule_on
+from rulings.ruling.unknowns import with_blinds
 
 THREE = {"button": 3, "players": {1: 1500, 2: 1500, 3: 1500}}
 NL = {"variant": "holdem", "structure": "no-limit", "setting": "cash"}

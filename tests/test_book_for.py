@@ -42,7 +42,7 @@ def _ways(incident: dict) -> dict:
 
 
 def test_book_for_reads_a_house_name_from_every_form_of_an_incident(tmp_path):
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import load_incident
     from rulings.yamlsrc import load_text
     for text in _ways(HOUSE).values():
@@ -85,8 +85,8 @@ def test_an_incident_naming_its_house_is_ruled_under_it_however_it_is_sent(tmp_p
 def test_the_command_line_batch_ask_and_the_api_choose_the_same_book(tmp_path, capsys):
     """The same incident text with ``house:`` through each of them, then without it."""
     from cli.main import main
-    from rulings import batch
-    from rulings.ask import run
+    from rulings.commands import batch
+    from rulings.commands.ask import run
     from rulings.service.api.app import create_app
 
     def no_questions(prompt: str) -> str:
@@ -125,7 +125,7 @@ def test_ask_refuses_a_house_given_as_a_path_in_the_incident_as_rule_does(tmp_pa
     """``house:`` names a house; a file is given only with --house. ask loaded such a path as a book (a traceback
     when it was missing); it now refuses the incident as ``rulings rule`` does, with the line and column."""
     from cli.main import main
-    from rulings.ask import run
+    from rulings.commands.ask import run
     (tmp_path / "mine.yaml").write_text("rulebook: mine\nextends: standard\n", encoding="utf-8")
     path = tmp_path / "clock.yaml"
     for house in ("mine.yaml", "../elsewhere.yaml"):
@@ -145,7 +145,7 @@ def test_ask_refuses_a_misspelt_house_as_rule_does_with_the_near_name(tmp_path, 
     """A house name that names no book: ask said R001 with the install's path and exited 1 (as a function, it
     raised); it now lets the reader refuse the incident, as ``rulings rule`` does: I104 at the line, exit 2."""
     from cli.main import main
-    from rulings.ask import run
+    from rulings.commands.ask import run
     path = tmp_path / "clock.yaml"
     text = yaml.safe_dump({**CLOCK, "house": "east-coast-limt"}, sort_keys=False)
     path.write_text(text, encoding="utf-8")

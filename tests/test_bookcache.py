@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from rulings import bookcache, books
+from rulings.rulebook import cache as bookcache
+from rulings.ruling import books
 from rulings.problems import ProblemsError
 from rulings.rulebook import model
 from rulings.rulebook.load import ROOT, standard_book
@@ -301,14 +302,14 @@ def test_two_processes_with_an_empty_then_a_read_only_cache_folder(tmp_path):
     _two_at_once(str(blocked / "cache"), tmp_path)   # a folder that cannot be created or written, even by root
 
 
-# -- the engine's compiled form (rulings/engine.py), kept beside the book -------------------------------------
+# -- the engine's compiled form (rulings/engine/rulesets.py), kept beside the book -------------------------------------
 
 def _rulings(book, engine) -> list:
     from incident_gen import random_incidents
 
     from rulings.incident import incident_from_data, load_incident
-    from rulings.render import report_json
-    from rulings.ruling import rule_on
+    from rulings.report.render import report_json
+    from rulings.ruling.decide import rule_on
     incidents = [load_incident(p, book) for p in sorted((REPO / "examples" / "incidents").glob("*.yaml"))]
     for data in random_incidents(11, 120):
         try:
@@ -319,9 +320,9 @@ def _rulings(book, engine) -> list:
 
 
 def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(cache, standard, monkeypatch):
-    from rulings.engine import Engine
+    from rulings.engine.rulesets import Engine
     from rulings.incident import load_incident
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     book = standard_book()
     first = Engine(book)
     [form] = cache.glob("compiled-*.bin")
@@ -346,7 +347,7 @@ def test_a_cached_compiled_form_rules_as_a_fresh_compile_and_compiles_nothing(ca
 
 
 def test_a_damaged_or_planted_compiled_form_is_compiled_again(cache, standard, tmp_path):
-    from rulings.engine import FORM, Engine
+    from rulings.engine.rulesets import FORM, Engine
     book = standard_book()
     Engine(book).close()
     [path] = cache.glob("compiled-*.bin")

@@ -1,9 +1,9 @@
-"""Cards (rulings/cards.py): notation read and checked, every problem by field; showdown strength with real hands."""
+"""Cards (rulings/facts/cards.py): notation read and checked, every problem by field; showdown strength with real hands."""
 from __future__ import annotations
 
 import pytest
 
-from rulings.cards import Card, CardsError, read_cards, read_deal, strength, winners
+from rulings.facts.cards import Card, CardsError, read_cards, read_deal, strength, winners
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -104,7 +104,7 @@ def test_the_evaluator_is_loaded_without_the_rest_of_pokerkit_and_a_later_import
     import subprocess
     import sys
     code = ("import sys\n"
-            "from rulings.cards import read_cards, strength, _evaluator\n"
+            "from rulings.facts.cards import read_cards, strength, _evaluator\n"
             "s = strength(read_cards('AhKh'), read_cards('QhJhTh2c3d'))\n"
             "assert s.label == 'Straight flush', s.label\n"
             "assert 'pokerkit.hands' in sys.modules and 'pokerkit.state' not in sys.modules\n"

@@ -9,7 +9,7 @@ from test_report_snapshot import _outcome
 
 
 def test_rulings_in_six_threads_at_once_are_those_made_one_at_a_time():
-    from rulings import books
+    from rulings.ruling import books
     book, engine = books.load()
     cases = [(str(ex.origin), ex.incident) for rule in book.rules.values() for ex in rule.examples
              if "actions" in ex.incident or "streets" in ex.incident][:120]

@@ -5,11 +5,11 @@ import copy
 
 import pytest
 
-from rulings.catalogue import facts
-from rulings.consult import Consultation, allowed, apply_answers
+from rulings.rulebook.catalogue import facts
+from rulings.ruling.consult import Consultation, allowed, apply_answers
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
-from rulings.ruling import rule_on
+from rulings.ruling.decide import rule_on
 
 # RRP-PL-1/2: a declared raise to $400 facing a $50 bet into a $100 pot; the most he may raise to is $250.
 COMPLETE = {
@@ -125,7 +125,7 @@ def test_outcomes_questions_then_not_covered(standard):
 def test_ask_command_answers_and_saves(tmp_path, monkeypatch):
     import io
     import yaml
-    from rulings.ask import run
+    from rulings.commands.ask import run
     src = tmp_path / "partial.yaml"
     src.write_text(yaml.safe_dump(_partial()), encoding="utf-8")
     answers = iter(["3", "q"])     # noticed: after every player acted
@@ -141,7 +141,7 @@ def test_ask_command_answers_and_saves(tmp_path, monkeypatch):
 def test_ask_from_nothing_types_the_essentials(tmp_path):
     import io
     import yaml
-    from rulings.ask import run
+    from rulings.commands.ask import run
     typed = iter(["pl 1/2", "1:1000 2:640 3:815", "3", "flop", "80", "",
                   "1", "", "500",            # seat 1 silently puts out a $500 chip (RRP-PL-6)
                   "maybe", "s", "q"])         # not an answer; skip the first question; finish
@@ -159,7 +159,7 @@ def test_ask_from_nothing_when_the_typing_stops_is_a_plain_refusal(capsys):
     # Ctrl-D (or a pipe that runs dry) at the third prompt used to end in "internal error (EOFError) ...
     # this is a bug in rulings", exit 70.
     import io
-    from rulings.ask import run
+    from rulings.commands.ask import run
     typed = iter(["pot-limit", "holdem"])
 
     def read(_prompt: str) -> str:
@@ -187,7 +187,7 @@ def test_an_oversize_pot_limit_raise_asks_only_what_changes_its_own_ruling(stand
 
 def test_ask_piping_1_for_the_oversize_raise_answers_when_it_was_caught(tmp_path):
     import io
-    from rulings.ask import run
+    from rulings.commands.ask import run
     src = tmp_path / "pl.yaml"
     import yaml
     src.write_text(yaml.safe_dump({k: v for k, v in COMPLETE.items() if k != "noticed"}), encoding="utf-8")
@@ -204,7 +204,7 @@ def test_typed_mode_asks_again_for_a_blank_or_misspelt_essential(tmp_path):
     """A first-time floorperson pressed Enter at Game, then typed "no limt 1/2": both are asked again (no
     'game: expected a mapping of fields' at <typed>:1:1)."""
     import io
-    from rulings.ask import run
+    from rulings.commands.ask import run
     typed = iter(["", "no limt 1/2", "pl 1/2", "1:1000 2:640 3:815", "", "3", "flop", "80", "", "1", "", "500",
                   "q"])
     out = io.StringIO()
@@ -219,7 +219,7 @@ def test_typed_mode_asks_again_for_a_blank_or_misspelt_essential(tmp_path):
 
 def test_typed_mode_stops_after_five_wrong_answers_instead_of_looping(capsys):
     import io
-    from rulings.ask import run
+    from rulings.commands.ask import run
     assert run(None, None, None, read=lambda _: "limitless", out=io.StringIO()) == 2
     assert "no usable answer for game after 5 tries" in capsys.readouterr().err
 
@@ -230,7 +230,7 @@ def test_each_question_kept_has_an_answer_that_changes_the_ruling_on_the_dispute
     HAPPENS NOW; the ones that only bring in a ruling on another matter are "also worth asking"."""
     import re
 
-    from rulings.ruling import group_of
+    from rulings.ruling.decide import group_of
     book, engine = standard
     c = Consultation(book, engine)
     data = _partial()

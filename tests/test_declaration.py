@@ -1,4 +1,4 @@
-"""Tests for reading spoken declarations (rulings.declaration)."""
+"""Tests for reading spoken declarations (rulings.facts.declaration)."""
 from __future__ import annotations
 
 import random
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from rulings.declaration import Declaration, Unclear, parse_declaration
+from rulings.facts.declaration import Declaration, Unclear, parse_declaration
 
 
 def declared(text: str) -> Declaration:
@@ -339,7 +339,7 @@ def test_and_a_half_alone_is_a_bare_number():
 
 
 def test_no_cents_in_the_game_settles_two_two_digit_pieces():
-    from rulings.declaration import Context
+    from rulings.facts.declaration import Context
     d = parse_declaration("twelve fifty", Context(cents=False))
     assert (d.kind, d.amount, d.bare_number) == ("amount", 125_000, False)
     assert "cents" in parse_declaration("bet 12.50", Context(cents=False)).question
@@ -347,7 +347,7 @@ def test_no_cents_in_the_game_settles_two_two_digit_pieces():
 
 
 def test_room_slang_needs_the_house_book():
-    from rulings.declaration import Context
+    from rulings.facts.declaration import Context
     assert "house book does not define" in asked("bet a dime")
     assert parse_declaration("bet a dime", Context(words=(("dime", 100_000),))).amount == 100_000
 
@@ -358,7 +358,7 @@ def test_half_alone_and_leading_corrections_are_asked(text):
 
 
 def test_amounts_off_the_betting_unit_are_asked_about():
-    from rulings.declaration import Context
+    from rulings.facts.declaration import Context
     ctx = Context(cents=False, unit=2_500)
     assert parse_declaration("bet twelve twenty-five", ctx).amount == 122_500
     assert "betting unit" in parse_declaration("bet 1,230", ctx).question

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulings import books
-from rulings.catalogue import citations
+from rulings.ruling import books
+from rulings.rulebook.catalogue import citations
 from rulings.incident import incident_from_text
 from rulings.problems import ProblemsError
 
@@ -45,7 +45,7 @@ def test_i108_prior_pulled_without_prior_chips():
 
 
 def test_unreadable_declaration_is_a_question_not_a_guess(standard):
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     book, engine = standard
     report = rule_on(incident_from_text(HEAD + "disputed: {seat: 2, said: 'if you bet I raise'}\n"), book, engine)
     assert any(q["fact"] == "said_kind" for q in report.questions)
@@ -112,7 +112,7 @@ def test_tda_2024_45_example_incident_forces_1700():
 def test_a_seat_asked_about_with_no_act_has_acted_out_of_turn_in_nothing(standard):
     # $1/$2, $60 in the pot, seat 2 first to act on the flop: asking what seat 4 may do describes no act, so
     # TDA 2024 rule 53 has nothing to hold him to; his options are the ruling. With "bet 40" said, it binds.
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     book, engine = standard
     head = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
             "street: flop\npot: 60\n")
@@ -128,8 +128,8 @@ def test_out_of_turn_bet_given_back_faces_the_bet_made_after_it(standard):
     # $1/$2, $60 in the pot: seat 2 checks, seat 4 bets $40 out of turn, then seat 3 (skipped) bets $25.
     # TDA 2024 rule 53: the action changed, so the $40 goes back and seat 4 faces the $25, not the $0 before it.
     # Only chips that moved go back: said alone, "bet 40" put nothing in, and nothing is handed back.
-    from rulings.now import now
-    from rulings.ruling import rule_on
+    from rulings.ruling.now import now
+    from rulings.ruling.decide import rule_on
     book, engine = standard
     text = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 1\nplayers: {1: 300, 2: 300, 3: 300, 4: 300}\n"
             "street: flop\npot: 60\nactions: [{seat: 2, action: check}]\n"
@@ -154,7 +154,7 @@ HOLDEM_6 = ("game: {structure: no-limit, blinds: [1, 2]}\nbutton: 6\n"
 
 
 def _out_of_turn(standard, text: str):
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     book, engine = standard
     report = rule_on(incident_from_text(HOLDEM_6 + text), book, engine)
     derived = {d["fact"]: d["value"] for d in report.derived}

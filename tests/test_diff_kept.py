@@ -1,5 +1,5 @@
 """A diff or a house check reuses the rulings already worked out for the same books and engines
-(rulings.diff._kept), and the podium answers a draft it has checked from the check it kept: the same
+(rulings.report.diff._kept), and the podium answers a draft it has checked from the check it kept: the same
 answers as working them out again, and never a book or an engine kept alive by it."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import weakref
 
 import pytest
 
-import rulings.diff as diff_module
-from rulings import books
-from rulings.diff import diff, example_changes, house_outcomes
-from rulings.engine import Engine
+import rulings.report.diff as diff_module
+from rulings.ruling import books
+from rulings.report.diff import diff, example_changes, house_outcomes
+from rulings.engine.rulesets import Engine
 from rulings.rulebook.house import load_house
 from rulings.rulebook.load import standard_book
 

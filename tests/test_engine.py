@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from rulings.engine import PART_RULES, Engine, EngineError
+from rulings.engine.rulesets import PART_RULES, Engine, EngineError
 from rulings.incident import incident_from_data
 from rulings.rulebook.load import build_book
-from rulings.ruling import rule_on
+from rulings.ruling.decide import rule_on
 
 from incident_gen import random_incidents
 
@@ -78,7 +78,7 @@ def test_a_failing_rule_is_reported_and_the_others_still_rule(tmp_path):
     report = rule_on(incident_from_data(chip(80, 500)), book, engine)   # to_call is 0
     assert [p["rule"] for p in report.problems] == ["t.divide"] and report.problems[0]["problem"]   # a number and a word
     assert [r.rule for r in report.rulings] == ["t.pot"] and report.rulings[0].effects == {"pot": 8000}
-    from rulings.render import report_json, report_text
+    from rulings.report.render import report_json, report_text
     assert report_json(report)["problems"] == report.problems
     assert "t.divide: " + report.problems[0]["problem"] in report_text(report)
     engine.close()
@@ -135,11 +135,11 @@ def test_stress_20000_random_pot_limit_incidents_memory_flat(standard):
 
 FUZZ = textwrap.dedent('''
     import random, sys, tempfile, pathlib
-    from rulings.engine import Engine
+    from rulings.engine.rulesets import Engine
     from rulings.incident import incident_from_data
     from rulings.problems import ProblemsError
     from rulings.rulebook.load import build_book
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     rng = random.Random(int(sys.argv[1]))
     facts = {"pot": "money", "to_call": "money", "max_raise_to": "money", "chips_total": "money",
              "chip_count": "count", "said": "bool", "facing_bet": "bool", "structure": "enum",
@@ -193,7 +193,7 @@ def test_no_book_the_loader_accepts_crashes_the_engine(seed):
 
 
 def test_reload_frees_old_rulesets():
-    from rulings import books
+    from rulings.ruling import books
     for _ in range(50):
         books.reload()
     book, engine = books.load()
@@ -202,7 +202,7 @@ def test_reload_frees_old_rulesets():
 
 
 def test_cross_fact_reference_refused_at_compile_time():
-    from rulings.engine import single_fact
+    from rulings.engine.rulesets import single_fact
     single_fact({"$and": [{"t": "situation"}, {"$gt": {"wager_to": {"$add": {"$l": {"$m": "pot"}, "$r": 2}}}}]})
     with pytest.raises(EngineError, match="another fact"):
         single_fact({"$and": [{"$lt": {"value": {"i": "wager"}}}]})
@@ -210,10 +210,10 @@ def test_cross_fact_reference_refused_at_compile_time():
 
 MANY = textwrap.dedent('''
     import pathlib, sys, tempfile
-    from rulings.engine import Engine
+    from rulings.engine.rulesets import Engine
     from rulings.incident import incident_from_data
     from rulings.rulebook.load import build_book
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     n = int(sys.argv[1])
     rules = "".join(
         "  - id: t.r%d\\n    title: x\\n    cites: [RRP-PL-1]\\n    text: x\\n"
@@ -275,9 +275,9 @@ BIG = textwrap.dedent('''
     import sys, tempfile, pathlib
     sys.path.insert(0, sys.argv[1])
     from big_book import write_big_house
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import incident_from_data
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     from rulings.rulebook.house import load_house
     from rulings.rulebook.load import standard_book
     with tempfile.TemporaryDirectory() as d:
@@ -318,7 +318,7 @@ def test_a_split_book_rules_as_one_ruleset_would(tmp_path, standard):
     """360 rules in one ruleset, and the same book split into rulesets of 60: the same reports, the same order."""
     from big_book import write_big_house
     from rulings.problems import ProblemsError
-    from rulings.render import report_json
+    from rulings.report.render import report_json
     from rulings.rulebook.house import load_house
     book = load_house(write_big_house(tmp_path, 360 - len(standard[0].rules)), standard[0])
     one, split = Engine(book, part_rules=1000), Engine(book, part_rules=60)
@@ -344,8 +344,8 @@ def test_a_split_book_rules_as_one_ruleset_would(tmp_path, standard):
                                   "pot == 8000", "pot != 8000 and pot <= 9000"])
 def test_the_fast_expression_path_agrees_with_jinja(text):
     """Effects and derived facts run as plain Python where they can; results and refusals match jinja2's."""
-    from rulings.engine import _callable
-    from rulings.expressions import compile_expression
+    from rulings.engine.rulesets import _callable
+    from rulings.rulebook.expressions import compile_expression
     facts = {"pot": 8000, "to_call": 0, "chips_to": 500, "said_to": 700, "facing_bet": False,
              "param": {"t": {"x": 25}}}
 
@@ -363,7 +363,7 @@ def test_the_fast_expression_path_agrees_with_jinja(text):
 
 def test_ruleset_gates_follow_durable_rules_on_absent_facts():
     """A ruleset is skipped only when none of its rules could match: absence counts as a value."""
-    from rulings.engine import _gate, _Part
+    from rulings.engine.rulesets import _gate, _Part
     from rulings.rulebook.model import Condition
     values = ("flop", "turn")
     assert _gate((Condition("street", "eq", "flop"),), "street", values) == {"flop"}
@@ -398,7 +398,7 @@ def test_a_fact_is_posted_as_json_dumps_writes_it():
     cannot hold is refused as json refuses it."""
     import json
     from decimal import Decimal
-    from rulings.engine import _encode
+    from rulings.engine.rulesets import _encode
     for fact in ({}, {"t": "situation", "sid": "s1"}, {"said": "raise to 5,000 \u2013 \"all in\" \u00e9", "to": 5000,
                  "facing_bet": True, "capped": False, "pot": 0, "big": 2 ** 60, "neg": -3, "none": None}):
         assert _encode(fact) == json.dumps(fact, ensure_ascii=False)
@@ -411,10 +411,10 @@ def test_the_pre_check_lets_through_every_rule_durable_rules_matches(standard):
     and 400 random incidents, each ruleset's fact (as first posted, and again with the decided wager and
     the derived facts in) goes to durable-rules anyway: every rule it matches is one the pre-check let
     through, and the generated pre-check answers as the interpreted one."""
-    from rulings.engine import _encode, _may_match
+    from rulings.engine.rulesets import _encode, _may_match
     from rulings.problems import ProblemsError
-    from rulings.ruling import incident_params, param_values
-    from rulings.situation import build
+    from rulings.ruling.decide import incident_params, param_values
+    from rulings.facts.situation import build
     book, engine = standard
     compiled = {p.name: p.compiled_check() for p in engine._parts}
     datas = [ex.incident for r in book.rules.values() for ex in r.examples] + random_incidents(11, 400)
@@ -456,7 +456,7 @@ def test_the_pre_check_lets_through_every_rule_durable_rules_matches(standard):
 def test_a_plain_sentence_is_said_from_its_plan_as_jinja2_says_it():
     from jinja2 import UndefinedError
 
-    from rulings import engine as eng
+    from rulings.engine import rulesets as eng
     say = "Seat {{ seat }} bets {{ effect.wager_to | money }}; the cap is {{ param.raise_cap.max_raises }}."
     plan = eng.sentence_tree(say)
     assert plan == [["text", "Seat "], ["out", ["name", "seat"]], ["text", " bets "],
@@ -483,10 +483,10 @@ def test_a_plain_sentence_is_said_from_its_plan_as_jinja2_says_it():
 
 
 def test_every_example_says_the_same_with_sentence_plans_as_with_jinja2_alone(monkeypatch):
-    from rulings import bookcache
-    from rulings import engine as eng
+    from rulings.rulebook import cache as bookcache
+    from rulings.engine import rulesets as eng
     from rulings.problems import ProblemsError
-    from rulings.render import report_json
+    from rulings.report.render import report_json
     from rulings.rulebook.load import standard_book
     monkeypatch.setenv("RULINGS_CACHE", "off")
     book = standard_book()
@@ -517,7 +517,7 @@ def test_every_example_says_the_same_with_sentence_plans_as_with_jinja2_alone(mo
 def test_the_facts_a_report_says_were_not_weighed_come_from_the_compiled_form_as_from_the_rules(monkeypatch):
     from rulings.problems import ProblemsError
     from rulings.rulebook.load import standard_book
-    from rulings.ruling import not_considered
+    from rulings.ruling.decide import not_considered
     monkeypatch.setenv("RULINGS_CACHE", "off")
     book = standard_book()
     engine = Engine(book)
@@ -540,7 +540,7 @@ def test_the_facts_a_report_says_were_not_weighed_come_from_the_compiled_form_as
 
 CORE = textwrap.dedent('''
     import json, sys
-    from rulings.engine import durable_rules_engine as core   # the C core, as the engine module imports it
+    from rulings.engine.rulesets import durable_rules_engine as core   # the C core, as the engine module imports it
 
     def made(rules):
         try:
@@ -569,7 +569,7 @@ def test_the_c_core_refuses_a_node_it_cannot_hold_instead_of_hanging(children, n
     filled, since every probe of it stops only at an empty bucket -- 512 values of one field hung an assert of
     a value none matched, 513 hung create_ruleset, holding the GIL; a node's list of $nex tests keeps the 0
     that ends it. Refused now with durable-rules' own codes (106, 107); the loader refuses far less
-    (rulings/rulebook/limits.py), so no book reaches these."""
+    (rulings/rulebook/bounds.py), so no book reaches these."""
     proc = subprocess.run([sys.executable, "-c", CORE, str(children), str(nex)], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -49,10 +49,10 @@ EXPECTED = [(NAMES[0], SHORT_CALL, {"wager_to": 100, "owed": 75}), (NAMES[1], SH
 # ---------------------------------------------------------------- in process
 
 def test_rule_on_rules_every_act_and_one_act_incidents_are_unchanged(tmp_path):
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import each_act, load_incident
-    from rulings.render import report_json, report_text
-    from rulings.ruling import rule_on
+    from rulings.report.render import report_json, report_text
+    from rulings.ruling.decide import rule_on
     book, engine = books.load()
     path = tmp_path / "undercalls.yaml"
     path.write_text(TWO_ACTS)
@@ -76,7 +76,7 @@ def test_rule_on_rules_every_act_and_one_act_incidents_are_unchanged(tmp_path):
 
 
 def test_jsonl_and_several_files_carry_every_act(tmp_path):
-    from rulings import batch
+    from rulings.commands import batch
     src = tmp_path / "in.jsonl"
     src.write_text(json.dumps(two_acts()) + "\n" + json.dumps(overchip()) + "\n")
     out = io.StringIO()
@@ -95,7 +95,7 @@ def test_jsonl_and_several_files_carry_every_act(tmp_path):
 
 
 def test_rulings_ask_asks_each_act_and_writes_the_answer_into_that_act(tmp_path):
-    from rulings.ask import run
+    from rulings.commands.ask import run
     src = tmp_path / "undercalls.yaml"
     src.write_text(TWO_ACTS)
     out = io.StringIO()

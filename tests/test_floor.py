@@ -12,8 +12,8 @@ import yaml
 from cli.main import main
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
-from rulings.render import escape, floor_quote, report_json, report_text
-from rulings.ruling import rule_on
+from rulings.report.render import escape, floor_quote, report_json, report_text
+from rulings.ruling.decide import rule_on
 
 ROOT = Path(__file__).resolve().parents[1]
 PLO = {"game": {"structure": "pot-limit", "variant": "omaha", "blinds": [1, 2]}, "button": 3,
@@ -348,7 +348,7 @@ def test_a_robert_rules_number_is_quoted_with_its_section(key, quoted):
 def test_every_printed_citation_of_a_sectioned_source_names_its_section():
     """Robert's Rules (card-room and private-games editions) restart their numbering in each section, so a
     printed citation without its section cannot be looked up; TDA numbers its rules straight through."""
-    from rulings.catalogue import citations
+    from rulings.rulebook.catalogue import citations
     unfindable = [(k, floor_quote(k)) for k, c in citations().items()
                   if c.source.startswith("Robert's Rules") and "§" not in floor_quote(k)
                   and not floor_quote(k).endswith("private-games edition, Betting & Raising")]
@@ -365,7 +365,7 @@ INTERNAL = re.compile(r"number confirmed|cross-reference|RRP-PG|\(cardroom\)|car
 
 def test_every_citation_key_is_quoted_without_internal_notes():
     """Every key of the catalogue, quoted the one way reports and the printed book quote it."""
-    from rulings.catalogue import citations
+    from rulings.rulebook.catalogue import citations
     leaked = {k: floor_quote(k) for k in citations() if INTERNAL.search(floor_quote(k))}
     assert leaked == {}
     quoted = {k: floor_quote(k) for k in citations()}
@@ -396,7 +396,7 @@ def test_every_citation_key_is_quoted_without_internal_notes():
 
 
 def test_several_citations_name_each_source_once_and_can_show_their_keys():
-    from rulings.render import quote_all
+    from rulings.report.render import quote_all
     keys = ["RRP-PL-1", "TDA-2024-44", "RRP-PL-6", "TDA-2024-44-PL", "HOUSE-HARBOR-14"]
     assert quote_all(keys) == ("Robert's Rules of Poker, card-room edition, §14 PL rule 1 and §14 PL rule 6; "
                                "Poker TDA Rules 2024, rule 44; house rule HOUSE-HARBOR-14")
@@ -441,7 +441,7 @@ def test_chips_that_give_the_surplus_back_are_not_listed_as_not_considered(stand
 
 def test_an_unset_amount_word_reads_not_set_in_the_book(standard):
     """`rulings book` printed '...rooms differ: some mean 1,000, others 10: $0' for amount_words.dime."""
-    from rulings.bookdoc import render_book
+    from rulings.report.bookdoc import render_book
     text = render_book(standard[0], "markdown")
     dime = next(line for line in text.splitlines() if 'What "a dime" means' in line)
     assert dime.endswith("| not set (the room does not use the word; a player who says it is asked what he meant) |")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulings.engine import Engine
-from rulings.examples import run_examples
+from rulings.engine.rulesets import Engine
+from rulings.ruling.examples import run_examples
 from rulings.problems import ProblemsError
 from rulings.rulebook import load
 
@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 GUIDE = (REPO / "docs" / "adding-a-topic.md").read_text(encoding="utf-8")
 
 # a topic as step 3 writes it: a comment, topic/title, a rule in our words citing an inventory key, a
-# `when` on a catalogued fact against a parameter, a ruling deciding a matter of rulings/matters.yaml, and
+# `when` on a catalogued fact against a parameter, a ruling deciding a matter of rulings/ruling/matters.yaml, and
 # examples on each side of the threshold (the clock's 25 + 5 seconds in a tournament, TDA 2024 rule 29)
 TOPIC = """\
 # A small topic written as docs/adding-a-topic.md says (tests/test_guides.py).
@@ -65,7 +65,7 @@ def test_the_guide_gives_the_limits_and_files_the_code_has():
     for path in set(re.findall(r"`((?:rulings|scripts|schemas|tests|docs|rulebooks)/[\w./-]+\.(?:py|yaml|json|md))`",
                                GUIDE)) - {"rulebooks/standard/TOPIC.yaml", "tests/test_TOPIC_topic.py"}:
         assert (REPO / path).exists(), path
-    for step in ("scripts/ship_book.py", "rulings/matters.yaml", "rulings schema > schemas/rulebook.schema.json",
+    for step in ("scripts/ship_book.py", "rulings/ruling/matters.yaml", "rulings schema > schemas/rulebook.schema.json",
                  "rulings schema incident > schemas/incident.schema.json", "scripts/facts_doc.py"):
         assert step in GUIDE, step
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.consult import Consultation
+from rulings.ruling.consult import Consultation
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
-from rulings.ruling import rule_on
+from rulings.ruling.decide import rule_on
 
 # TDA 2024 rule 16, additional example 3: seat 1 is all in for 700 preflop and called by two players; 1,000
 # is bet and called on the turn; the river is checked, so a 2,000 side pot is awarded first.

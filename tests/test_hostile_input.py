@@ -240,7 +240,7 @@ def test_a_bug_is_reported_in_one_line_never_as_a_traceback(monkeypatch, capsys)
 
 
 def test_a_bare_house_name_never_reads_the_working_folder(tmp_path, monkeypatch):
-    from rulings.books import house_path
+    from rulings.ruling.books import house_path
     from rulings.rulebook.house import house_dirs
     (tmp_path / "tda-series").write_text("rulebook: other-room\n")
     (tmp_path / "tda-series.yaml").write_text("rulebook: other-room\n")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from rulings import books
+from rulings.ruling import books
 from rulings.problems import ProblemsError
 from rulings.rulebook.house import load_house
 from rulings.rulebook.load import standard_book

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from rulings import books
+from rulings.ruling import books
 
 ROOT = Path(__file__).resolve().parents[1]
 HOUSES = ("east-coast-limit", "pnw-lowball", "tda-series")

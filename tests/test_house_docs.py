@@ -85,8 +85,8 @@ def test_book_html_is_self_contained_and_printable(tmp_path, capsys):
     assert "a bet and four raises (a five-bet cap)" in html
     assert "the cap holds even when only two players are left" in html
     # every rule in force in this room, its text and its citations; no other
-    from rulings import books
-    from rulings.bookdoc import in_force
+    from rulings.ruling import books
+    from rulings.report.bookdoc import in_force
     book = books.load("tda-series", compile=False)[0]
     assert html.count('<div class="rule"') == sum(in_force(book, r) for r in book.rules.values()) < len(book.rules)
     assert "A raise attempted after the cap is a call, without exception" in html
@@ -109,8 +109,8 @@ def test_the_printed_book_leads_with_the_room_s_changes_and_prints_no_rule_out_o
         assert f"Rule `{rid}`" not in body and f"- `{rid}`: " in unused     # named for staff, not printed
     assert "Rule `kill-pots.pot-size-trigger`" in body                       # the room's own trigger is
     assert "(set by kill.trigger)" in unused
-    from rulings import books
-    from rulings.bookdoc import in_force
+    from rulings.ruling import books
+    from rulings.report.bookdoc import in_force
     book = books.load("east-coast-limit", compile=False)[0]
     assert not in_force(book, book.rules["kill-pots.two-in-a-row"])
     assert in_force(books.load("pnw-lowball", compile=False)[0], book.rules["kill-pots.two-in-a-row"])
@@ -128,14 +128,14 @@ def test_book_escapes_html_in_house_text(tmp_path, capsys):
 def test_book_quotes_sources_as_reports_do_with_the_keys_for_staff(name, fmt, capsys):
     """A printed book names each source the way a ruling quotes it, the citation keys in parentheses for
     staff, and none of the catalogue's notes for us (how sure a number is, the seed documents' numbers)."""
-    from rulings import books
-    from rulings.catalogue import citations
-    from rulings.render import quote_all
+    from rulings.ruling import books
+    from rulings.rulebook.catalogue import citations
+    from rulings.report.render import quote_all
     from test_floor import INTERNAL
     out = unescape(run(["book", name, "--format", fmt], capsys))
     end = "</p>" if fmt == "html" else ""
     printed = re.findall(rf"Sources: (.*)\.{end}$", out, flags=re.M)
-    from rulings.bookdoc import in_force
+    from rulings.report.bookdoc import in_force
     book = books.load(None if name == "standard" else name, compile=False)[0]
     rules = [r for r in book.rules.values() if in_force(book, r)]
     assert len(printed) == len(rules)

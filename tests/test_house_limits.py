@@ -9,9 +9,9 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from rulings.engine import Engine
-from rulings.expressions import check_condition, compile_expression
-from rulings.rulebook.limits import bound
+from rulings.engine.rulesets import Engine
+from rulings.rulebook.expressions import check_condition, compile_expression
+from rulings.rulebook.bounds import bound
 from rulings.rulebook.load import standard_book
 from rulings.rulebook.model import Condition, Origin, Outcome, Rule, Rulebook
 from tests.bounded import PEAK_LIMIT_KB, examples, run_cli
@@ -260,7 +260,7 @@ def _grow_any(inner):
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expr=st.recursive(_ANY_LEAF, _grow_any, max_leaves=10))
 def test_every_expression_the_whitelist_accepts_compiles(expr):
-    from rulings.expressions import check_expression, check_template, compile_template
+    from rulings.rulebook.expressions import check_expression, check_template, compile_template
     if check_expression(expr):
         return
     compile_expression(expr)                       # as an effect or a derived value

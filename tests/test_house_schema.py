@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from cli.main import main
-from rulings.schema_json import rulebook_schema
+from rulings.report.schema_json import rulebook_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "schemas" / "rulebook.schema.json"

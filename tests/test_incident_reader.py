@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from rulings import books
+from rulings.ruling import books
 from rulings.incident import each_act, incident_from_text, load_incident
 from rulings.problems import ProblemsError
-from rulings.situation import build
+from rulings.facts.situation import build
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def import_graph() -> dict[str, set[str]]:
 
 def test_the_rulings_modules_import_no_cycle():
     graph = import_graph()
-    assert {"rulings.incident", "rulings.incident.checks"} <= graph["rulings.round_facts"]
+    assert {"rulings.incident", "rulings.incident.checks"} <= graph["rulings.facts.round"]
     state: dict[str, int] = {}
     cycle: list[str] = []
 
@@ -77,8 +77,8 @@ def test_the_rulings_modules_import_no_cycle():
 def test_the_graph_sees_imports_inside_functions_and_type_checking():
     graph = import_graph()
     assert "rulings.rulebook.house" in graph["rulings.incident.fields"]    # imported inside _house_name
-    assert "rulings.incident.model" in graph["rulings.kill"]
-    assert "rulings.incident" in graph["rulings.kill"]                    # the package runs first
+    assert "rulings.incident.model" in graph["rulings.facts.kill"]
+    assert "rulings.incident" in graph["rulings.facts.kill"]                    # the package runs first
 
 
 FIVE = """\
@@ -486,9 +486,9 @@ disputed:
 def test_the_fact_builders_never_refuse_and_one_package_reads_incidents():
     """The refusals moved into the reader: no fact builder makes a Problem or raises ProblemsError, and only
     rulings/incident/ reads an incident's text (the other modules call it)."""
-    builders = ("situation", "acts", "kill", "procedure", "round_facts", "said", "hand_facts")
+    builders = ("situation", "acts", "kill", "procedure", "round", "said", "hand")
     for name in builders:
-        tree = ast.parse((REPO / "rulings" / f"{name}.py").read_text(encoding="utf-8"))
+        tree = ast.parse((REPO / "rulings" / "facts" / f"{name}.py").read_text(encoding="utf-8"))
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
                 {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
         assert not names & {"Problem", "ProblemsError", "BettingError"}, name

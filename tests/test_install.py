@@ -78,7 +78,7 @@ def test_the_wheel_carries_the_books_and_nothing_generic(installed):
                  "houses/pnw-lowball.yaml", "houses/tda-series.yaml"):
         assert f"rulings/rulebooks/{book}" in names
     assert "rulings/cli/main.py" in names and "rulings/__main__.py" in names
-    assert "rulings/citations.yaml" in names and "rulings/templates/book.html" in names
+    assert "rulings/citations.yaml" in names and "rulings/report/templates/book.html" in names
     # the service's data: its contract, the podium's templates and static files, the store's migrations
     for data in ("API.md", "podium/templates/floor.html", "podium/templates/base.html", "podium/static/podium.css",
                  "podium/static/podium.js", "store/migrations/env.py", "store/migrations/versions/0001_ruling_log.py"):
@@ -131,7 +131,7 @@ def test_version_module_entry_and_lint_work_installed(installed):
     assert text.returncode == 0 and "pot-size bet of $80; $420 goes back" in text.stdout
     lint = _in_venv(installed, "rulings", "lint")
     assert (lint.returncode, lint.stdout) == (0, "The standard book and 3 house books checked: no problems found\n"), lint.stderr
-    hand = _in_venv(installed, "python", "-c", "from rulings.cards import read_cards as r, strength; "
+    hand = _in_venv(installed, "python", "-c", "from rulings.facts.cards import read_cards as r, strength; "
                     "print(strength(r('AhKh'), r('QhJhTh2c3d')))")
     assert hand.stdout.strip() == "Straight flush (AhKhQhJhTh)", hand.stderr
     house = _in_venv(installed, "rulings", "rule", INCIDENT.name, "--house", "tda-series", "--format", "json")

@@ -1,4 +1,4 @@
-"""Invariants on every report (rulings/invariants.py): the book's own examples, and generated incidents over
+"""Invariants on every report (rulings/ruling/invariants.py): the book's own examples, and generated incidents over
 every structure, the whole standard book and every house book.
 
 CI runs 1,500 generated incidents; set PROPERTY_INCIDENTS (e.g. 20000) for a longer run.
@@ -10,12 +10,12 @@ import random
 
 import pytest
 
-from rulings import books
+from rulings.ruling import books
 from rulings.incident import incident_from_data
-from rulings.invariants import violations
+from rulings.ruling.invariants import violations
 from rulings.problems import ProblemsError
 from rulings.rulebook.house import house_names
-from rulings.ruling import rule_on
+from rulings.ruling.decide import rule_on
 
 BOOKS = [None] + sorted(house_names())
 INCIDENTS = int(os.environ.get("PROPERTY_INCIDENTS", "1500"))

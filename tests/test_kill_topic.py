@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from rulings import books
-from rulings.catalogue import citations
+from rulings.ruling import books
+from rulings.rulebook.catalogue import citations
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
-from rulings.ruling import rule_on
+from rulings.ruling.decide import rule_on
 
 ROOT = Path(__file__).resolve().parents[1]
 G20 = {"structure": "fixed-limit", "blinds": [10, 20], "bet_sizes": [20, 40]}

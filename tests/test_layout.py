@@ -35,12 +35,12 @@ def _durable(names: set[str]) -> bool:
 
 def test_only_the_engine_module_imports_durable_rules():
     users = sorted(str(p.relative_to(REPO)) for p in CODE if _durable(_imports(p)))
-    assert users == ["rulings/engine.py"]
+    assert users == ["rulings/engine/rulesets.py"]
 
 
 def test_durable_rules_is_the_carried_copy():
     """The engine imports the copy built from vendor/durable-rules, never a durable-rules installed beside it."""
-    imported = _imports(REPO / "rulings" / "engine.py")
+    imported = _imports(REPO / "rulings" / "engine" / "rulesets.py")
     assert not _top(imported) & DURABLE
     assert {"rulings._durable.durable_rules_engine", "rulings._durable.engine"} <= imported
 
@@ -88,7 +88,7 @@ def test_every_path_on_the_map_exists():
     """Each file or folder docs/architecture.md names is there: by its path from the repository, or, named bare
     (``fields.py`` after ``rulings/incident/``), at its top or somewhere in its own folders."""
     named = _paths_named(ARCH.read_text(encoding="utf-8"))
-    assert {"rulings/engine.py", "rulings/service/guard.py", "rulings/templates/", "fields.py"} <= named
+    assert {"rulings/engine/rulesets.py", "rulings/service/guard.py", "rulings/report/templates/", "fields.py"} <= named
     own = [REPO / d for d in ("rulings", "cli", "rulebooks", "scripts", "docs", "tests", "schemas", "benchmarks",
                               "vendor")]
     absent = [t for t in sorted(named)
@@ -253,3 +253,89 @@ def test_the_service_s_folders_point_one_way():
                 if bad:
                     wrong.append((name, bad))
     assert wrong == []
+
+
+# ---------------------------------------------------------------- the folders by stage (issue 28)
+
+# the stages an incident goes through, in order; a module imports only its own folder and the folders before
+# it (the shared base at the top of rulings/ first); commands/ and service/ share a rank: neither imports the
+# other; cli/ (and python -m rulings) sits on top of both
+STAGES = {"base": 0, "betting": 1, "rulebook": 2, "incident": 3, "facts": 4, "engine": 5, "ruling": 6,
+          "report": 7, "commands": 8, "service": 8, "cli": 9}
+TOP = REPO / "rulings"
+
+
+def _stage(name: str) -> str:
+    """``rulings.facts.said`` -> facts; ``rulings.money`` -> base; ``rulings.cli.main``, ``rulings.__main__`` -> cli."""
+    parts = name.split(".")
+    if name == "rulings":
+        return "base"
+    if name == "rulings.__main__" or parts[1:2] == ["cli"]:
+        return "cli"
+    if len(parts) > 2 or (TOP / parts[1]).is_dir():
+        return parts[1]
+    return "base"
+
+
+def test_every_folder_of_the_package_is_a_stage():
+    folders = {p.name for p in TOP.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    assert folders == set(STAGES) - {"base", "cli"}
+    assert {_stage(n) for n in MODULES} == set(STAGES)
+
+
+def test_at_most_eight_modules_at_the_top_and_they_are_the_base():
+    """The top of rulings/ is the shared base (money, problems, strict YAML, records): at most eight modules,
+    and none of them imports a stage (python -m rulings, the entry, is the command line's)."""
+    top = sorted(p.name for p in TOP.glob("*.py"))
+    assert len(top) <= 8, top
+    assert {"money.py", "problems.py", "yamlsrc.py", "records.py"} <= set(top)
+    leaning = {n: sorted(GRAPH[n]) for n in MODULES if _stage(n) == "base" and any(_stage(t) != "base"
+                                                                                    for t in GRAPH[n])}
+    assert leaning == {}
+
+
+def test_imports_go_forward_along_the_stages():
+    """incident -> facts -> engine -> ruling -> report, commands/ and service/ on top: no module imports a
+    stage after its own (imports inside functions counted too)."""
+    back = sorted((name, target) for name, targets in GRAPH.items() for target in targets
+                  if _stage(target) != _stage(name) and STAGES[_stage(target)] >= STAGES[_stage(name)])
+    assert back == []
+
+
+def test_the_forward_check_sees_a_backward_import():
+    """The stage of a module is read from its name, so a fact builder importing the ruling would be caught."""
+    assert _stage("rulings.facts.situation") == "facts" and _stage("rulings.ruling.decide") == "ruling"
+    assert STAGES[_stage("rulings.ruling.decide")] >= STAGES[_stage("rulings.facts.situation")]
+    assert _stage("rulings.money") == "base" and _stage("rulings.cli.main") == "cli"
+    assert "rulings.facts.situation" in GRAPH["rulings.ruling.decide"]   # the edge the other way exists
+
+
+def test_the_fact_builders_never_refuse():
+    """facts/ turns a read incident into facts: it imports none of the problems machinery and reads no file
+    (the reader has refused what it had to before the facts are built)."""
+    facts = [n for n in MODULES if _stage(n) == "facts"]
+    assert "rulings.facts.situation" in facts
+    wrong = {n: sorted(t for t in GRAPH[n] if t in ("rulings.problems", "rulings.yamlsrc")
+                       or t.startswith("rulings.rulebook.load") or t.startswith("rulings.rulebook.house"))
+             for n in facts}
+    assert {n: t for n, t in wrong.items() if t} == {}
+    assert not any(_top(_imports(MODULES[n])) & {"yaml", "jinja2"} for n in facts)
+
+
+def test_durable_rules_is_imported_only_inside_the_engine_folder():
+    users = sorted(n for n, p in MODULES.items() if _durable(_imports(p)))
+    assert users and all(_stage(u) == "engine" for u in users), users
+
+
+def test_the_command_line_s_own_commands_serve_nothing_else():
+    """commands/ holds what only the command line uses: nothing but cli/ imports it."""
+    users = sorted(n for n, targets in GRAPH.items() if _stage(n) != "commands"
+                   and any(_stage(t) == "commands" for t in targets))
+    assert users and all(_stage(u) == "cli" for u in users), users
+
+
+def test_every_package_s_init_holds_no_code():
+    """A folder's __init__.py is its docstring and re-exports at most, so importing a folder runs nothing."""
+    inits = sorted(p for p in TOP.rglob("__init__.py"))
+    assert len(inits) > 10
+    assert [str(p.relative_to(REPO)) for p in inits if not _only_docstring_and_imports(p)] == []

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from cash_params import CASH
 
-from rulings import books
+from rulings.ruling import books
 from rulings.betting import Params
 from rulings.betting.model import PARAM_NAMES
 from rulings.problems import ProblemsError
 from rulings.rulebook.load import ROOT as BOOKS, build_book
-from rulings.situation import betting_params
+from rulings.facts.situation import betting_params
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,7 +98,7 @@ def test_the_test_books_arithmetic_declarations_are_the_standard_books():
 
 def test_a_book_that_declares_none_of_them_is_refused_by_name(tmp_path):
     from rulings.incident import incident_from_data
-    from rulings.situation import build
+    from rulings.facts.situation import build
     topic = tmp_path / "t.yaml"
     topic.write_text("topic: t\ntitle: t\nrules: []\n", encoding="utf-8")
     book = build_book("t", "t", [topic])

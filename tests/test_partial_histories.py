@@ -7,8 +7,8 @@ import pytest
 
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
-from rulings.render import report_text
-from rulings.ruling import rule_on
+from rulings.report.render import report_text
+from rulings.ruling.decide import rule_on
 
 SIX = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 1,
        "players": {s: 20000 for s in range(1, 7)}}

@@ -9,7 +9,7 @@ from pokerkit import HandHistory
 
 from cash_params import CASH
 from rulings.betting import position, positions
-from rulings.phh import PhhError, PhhHand, loads_phh, read_phh
+from rulings.incident.phh_hand import PhhError, PhhHand, loads_phh, read_phh
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "phh-sample" / "data"
 WSOP = SAMPLE / "wsop/2019/42/3/00-01-07.phh"

@@ -16,7 +16,7 @@ import pytest
 
 from rulings.incident import incident_from_text
 from rulings.money import to_minor
-from rulings.ruling import rule_on
+from rulings.ruling.decide import rule_on
 
 # --- the spots ---------------------------------------------------------------------------------------------
 # name: (incident head, the seat that speaks). Amounts are in the game's units.

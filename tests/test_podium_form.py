@@ -57,7 +57,7 @@ def test_limit_games_carry_their_bet_sizes_and_a_label():
     assert game_label({"variant": "omaha", "structure": "pot-limit", "blinds": [2, 5]}) == "PL Omaha $2/$5"
 
 
-# ---------------------------------------------------------------- floor shorthand (rulings/shorthand.py)
+# ---------------------------------------------------------------- floor shorthand (rulings/incident/shorthand.py)
 
 SHORT = {"structure": "nl", "stakes": "2/5", "in-1": "1", "in-2": "1", "in-3": "1", "stack-1": "1k",
          "stack-2": "640", "stack-3": "815", "button": "3", "street": "flop", "pot": "$60",

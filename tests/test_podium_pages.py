@@ -133,7 +133,7 @@ def both(request, tmp_path):
 def test_the_floor_page_rules_once_and_records_the_ruling_it_shows(both, monkeypatch):
     """One POST, one ruling: the consultation step the page shows is the one written to the log (it was ruled
     a second time to record it). Counted at the consultation's two ways in (a step, a bare ruling)."""
-    from rulings.consult import Consultation
+    from rulings.ruling.consult import Consultation
     calls: list[str] = []
     for name in ("step", "rule"):
         def counted(self, *args, _real=getattr(Consultation, name), _name=name, **kwargs):

@@ -18,11 +18,11 @@ import os
 
 import pytest
 
-from rulings import books
+from rulings.ruling import books
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
-from rulings.render import report_json
-from rulings.ruling import rule_on
+from rulings.report.render import report_json
+from rulings.ruling.decide import rule_on
 
 # Every example of every rule, over the standard book and one house book (the one whose own rules change the
 # most leads: a half kill that says where the killer acts); RULINGS_ALL_BOOKS=1 runs all four books
@@ -30,7 +30,7 @@ from rulings.ruling import rule_on
 ALL_BOOKS = (None, "east-coast-limit", "pnw-lowball", "tda-series")
 HOUSES = ALL_BOOKS if os.environ.get("RULINGS_ALL_BOOKS") == "1" else (None, "pnw-lowball")
 
-# Examples (rule:example index) whose report leads, by the order rulings/now.py `lead` gives every report, with
+# Examples (rule:example index) whose report leads, by the order rulings/ruling/now.py `lead` gives every report, with
 # another ruling in force than the example's own, and the books where it does; each with why the lead is right
 # or why nothing in the incident tells the two apart (the same situation is another rule's example). Expected
 # to fail, strictly: an entry that starts passing must be taken out.

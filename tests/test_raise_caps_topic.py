@@ -1,11 +1,11 @@
 """Limit raise caps: the arithmetic's capped / cap_reached facts and the rulings that read them."""
 from __future__ import annotations
 
-from rulings import books
+from rulings.ruling import books
 from rulings.betting.arithmetic import position
 from rulings.incident import incident_from_data
-from rulings.ruling import rule_on
-from rulings.situation import betting_params
+from rulings.ruling.decide import rule_on
+from rulings.facts.situation import betting_params
 
 G20 = {"structure": "fixed-limit", "blinds": [10, 20], "bet_sizes": [20, 40]}
 LOWBALL = {"variant": "lowball", **G20}

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from rulings import bookcache
+from rulings.rulebook import cache as bookcache
 from rulings.records import Lazy, LazyFrozen, evolve, record
 
 

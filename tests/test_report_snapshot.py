@@ -30,11 +30,11 @@ RANDOM = 2500
 
 
 def _outcome(book, engine, data: dict, file: str = "<example>") -> str:
-    from rulings.engine import EngineError
+    from rulings.engine.rulesets import EngineError
     from rulings.incident import incident_from_data
     from rulings.problems import ProblemsError
-    from rulings.render import dumps, report_json
-    from rulings.ruling import rule_on
+    from rulings.report.render import dumps, report_json
+    from rulings.ruling.decide import rule_on
     try:
         report = rule_on(incident_from_data(data, file=file, book=book), book, engine)
     except ProblemsError as exc:
@@ -47,7 +47,7 @@ def _outcome(book, engine, data: dict, file: str = "<example>") -> str:
 def digests(random: int = RANDOM) -> dict[str, str]:
     """Every case's digest, computed through the engine as it is now."""
     import yaml
-    from rulings import books
+    from rulings.ruling import books
     out: dict[str, str] = {}
 
     def put(key: str, text: str) -> None:

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from rulings import books
-from rulings.catalogue import citations
-from rulings.examples import run_example
+from rulings.ruling import books
+from rulings.rulebook.catalogue import citations
+from rulings.ruling.examples import run_example
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -232,7 +232,7 @@ def test_sentences_read_the_rulings_own_numbers():
 def test_a_default_is_given_only_once_no_rule_can_derive_the_fact(tmp_path):
     """kill_second_leg defaults to false, but a rule reading 'false' that comes first in the book must not fire
     before the rule that derives 'true' has had its turn; with nothing to derive it, the default lets it fire."""
-    from rulings.engine import Engine
+    from rulings.engine.rulesets import Engine
     from rulings.rulebook.load import build_book
     f = tmp_path / "t.yaml"
     examples = "examples: [{name: a, incident: {}, expect: {fires: false}}, {name: b, incident: {}, expect: {}}]"
@@ -279,7 +279,7 @@ def test_defaults_whose_deriving_rules_read_each_other_are_refused(tmp_path, mon
     """R114: with two defaulted facts each derived from the other, no order gives them correctly."""
     import dataclasses
 
-    from rulings import catalogue
+    from rulings.rulebook import catalogue
     from rulings.rulebook.load import build_book
     cat = dict(catalogue.facts())
     cat["oversize"] = dataclasses.replace(cat["oversize"], default=False)
@@ -315,9 +315,9 @@ def test_defaults_whose_deriving_rules_read_each_other_are_refused(tmp_path, mon
 def test_pnw_lowball_no_longer_kills_after_a_pot_the_room_says_gives_no_leg():
     """The house's copy of two-in-a-row had lost its test 'a pot won before the flop gives no leg' (where the
     room sets kill.no_flop_resets_leg); inheriting the rule's tests, its half kill no longer applies there."""
-    from rulings import books
+    from rulings.ruling import books
     from rulings.incident import incident_from_data
-    from rulings.ruling import rule_on
+    from rulings.ruling.decide import rule_on
     incident = {"game": {"variant": "lowball", "structure": "fixed-limit", "blinds": [2, 4], "bet_sizes": [4, 8]},
                 "button": 1, "players": {s: 500 for s in range(1, 7)},
                 "table": {"pots": [{"winners": [3], "amount": 44, "blind_money": 6}], "kill_button": {"seat": 3}}}

@@ -160,10 +160,10 @@ def test_the_keys_cannot_be_changed(svc, shifts):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_migration_fills_the_keys_of_entries_already_logged(tmp_path, backend):
     """A log written before revision 0005 (reports only) gains the keys of its rulings when it is upgraded."""
-    from rulings.render import report_json
+    from rulings.report.render import report_json
     from rulings.service.store import db
-    from rulings import books as bookstore
-    from rulings.consult import Consultation
+    from rulings.ruling import books as bookstore
+    from rulings.ruling.consult import Consultation
     from rulings.service.store.log import Log
     engine = db.make_engine(db.database_url(database_for(backend), tmp_path / "data"))
     db.migrate(engine, "0004")

@@ -1,4 +1,4 @@
-"""The package's own checked copy of the standard book (rulings/shipped-book.bin, rulings/bookcache.py).
+"""The package's own checked copy of the standard book (rulings/shipped-book.bin, rulings/rulebook/cache.py).
 
 It must be current (this test fails until scripts/ship_book.py is run after a
 change to the book, a catalogue or the loading code), serve an empty cache
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from rulings import bookcache
-from rulings.engine import Engine
+from rulings.rulebook import cache as bookcache
+from rulings.engine.rulesets import Engine
 from rulings.rulebook.load import ROOT, standard_book
 
 REPO = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ def _same_as_compiled_from_nothing(engine: Engine, book) -> None:
 
 def _compiling(monkeypatch) -> list[str]:
     """The ids of the rules the engine compiles from now on (it asks ``uses`` of each rule it compiles)."""
-    from rulings import engine as engine_module
+    from rulings.engine import rulesets as engine_module
     compiled: list[str] = []
     real = engine_module.uses
 
@@ -256,9 +256,9 @@ def test_a_damaged_or_planted_compiled_part_is_compiled_again_and_runs_nothing(c
 
 def test_the_shipped_copy_covers_the_code_that_loading_and_compiling_run():
     """Every module of the package that reading, checking and compiling the book imports is in its key
-    (but the carried durable-rules, rulings._durable: it takes the compiled texts, rulings/engine.py writes them)."""
+    (but the carried durable-rules, rulings._durable: it takes the compiled texts, rulings/engine/rulesets.py writes them)."""
     code = ("import os, sys; os.environ['RULINGS_CACHE'] = 'off'\n"
-            "from rulings.rulebook.load import standard_book\nfrom rulings.engine import Engine\n"
+            "from rulings.rulebook.load import standard_book\nfrom rulings.engine.rulesets import Engine\n"
             "Engine(standard_book())\n"
             "print('\\n'.join(sorted(m.__file__ for n, m in sys.modules.items()\n"
             "      if n.startswith('rulings') and n != 'rulings.rulebooks' and not n.startswith('rulings._durable')\n"
@@ -404,8 +404,8 @@ def test_entries_only_moved_are_the_copys_rules_with_their_new_lines(cache, from
             try:
                 _same_compiled(engine, plain)
                 from rulings.incident import load_incident
-                from rulings.render import report_json
-                from rulings.ruling import rule_on
+                from rulings.report.render import report_json
+                from rulings.ruling.decide import rule_on
                 incident = load_incident(HEADLINE)
                 assert report_json(rule_on(incident, book, engine)) == report_json(rule_on(incident, full, plain))
                 ours = [n for n in registered if n.startswith(engine.name + "p")]

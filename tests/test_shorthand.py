@@ -1,11 +1,11 @@
-"""Floor shorthand (rulings/shorthand.py): what floorpersons type, read exactly, and everything else said, not guessed."""
+"""Floor shorthand (rulings/incident/shorthand.py): what floorpersons type, read exactly, and everything else said, not guessed."""
 from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rulings import shorthand as sh
-from rulings.shorthand import Unread
+from rulings.incident import shorthand as sh
+from rulings.incident.shorthand import Unread
 
 
 @pytest.mark.parametrize("text, value", [

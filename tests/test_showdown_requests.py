@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from rulings import books
+from rulings.ruling import books
 from rulings.incident import incident_from_text
 from rulings.problems import ProblemsError
-from rulings.render import report_json
-from rulings.ruling import rule_on
+from rulings.report.render import report_json
+from rulings.ruling.decide import rule_on
 
 HAND = """\
 game: {variant: holdem, structure: no-limit, setting: tournament, blinds: [200, 400]}

@@ -17,10 +17,10 @@ import textwrap
 
 import pytest
 
-from rulings import books
+from rulings.ruling import books
 from rulings.incident import load_incident
-from rulings.render import report_text
-from rulings.ruling import rule_on
+from rulings.report.render import report_text
+from rulings.ruling.decide import rule_on
 
 BUTTON_HOUSE = """\
 rulebook: button-straddle-room

@@ -8,8 +8,8 @@ import pytest
 
 from rulings.incident import incident_from_data, incident_from_text
 from rulings.problems import ProblemsError
-from rulings.ruling import rule_on
-from rulings.unknowns import with_pot
+from rulings.ruling.decide import rule_on
+from rulings.ruling.unknowns import with_pot
 
 THREE = {"button": 3, "players": {1: 1000, 2: 1000, 3: 1000}}
 
@@ -169,12 +169,12 @@ def test_released_chips_bind_with_their_amount(standard):
     assert "$100 in all this round." in unknown and "all in" not in unknown
 
 
-# --- the pot question asked only where some pot could change the ruling (rulings/unknowns.py pot_may_matter)
+# --- the pot question asked only where some pot could change the ruling (rulings/ruling/unknowns.py pot_may_matter)
 
 def _may_matter(standard, incident):
-    from rulings.ruling import incident_params, param_values
-    from rulings.situation import build
-    from rulings.unknowns import pot_may_matter
+    from rulings.ruling.decide import incident_params, param_values
+    from rulings.facts.situation import build
+    from rulings.ruling.unknowns import pot_may_matter
     book, _ = standard
     params = param_values(book, incident.hand.game.setting, incident_params(book, incident))
     report = rule_on(incident, *standard)
@@ -182,13 +182,13 @@ def _may_matter(standard, incident):
 
 
 def _json(report):
-    from rulings.render import dumps, report_json
+    from rulings.report.render import dumps, report_json
     return dumps(report_json(report))
 
 
 def _forced(monkeypatch, standard, incident):
     """The report with the trials run whatever the skip says (the ruling before the skip was built)."""
-    import rulings.unknowns as unknowns
+    import rulings.ruling.unknowns as unknowns
     with monkeypatch.context() as m:
         m.setattr(unknowns, "pot_may_matter", lambda *a: True)
         return rule_on(incident, *standard)
@@ -221,7 +221,7 @@ def test_a_share_of_the_pot_said_in_no_limit_is_asked(standard):
 def test_no_trial_where_no_pot_can_change_the_ruling(standard, monkeypatch):
     # TDA-2024-44: a lone $25 chip facing a $6 bet on the turn calls $6, whatever was in the middle: no pot is
     # tried (the question is never looked for), and the report is the one the trials gave.
-    import rulings.unknowns as unknowns
+    import rulings.ruling.unknowns as unknowns
     incident = incident_from_data({**THREE, "game": {"structure": "no-limit", "blinds": [1, 3]}, "street": "turn",
                                    "actions": [{"seat": 1, "action": "bet", "to": 6}],
                                    "disputed": {"seat": 2, "chips": [25]}})
@@ -248,9 +248,9 @@ def test_the_skip_changes_no_report_and_the_pot_facts_hold_every_fact_a_pot_chan
     only in the situation's pot facts (a fact builder that reads the pot without saying so fails here)."""
     from rulings.betting import BettingError
     from rulings.incident import ensure_checked
-    from rulings.ruling import incident_params, param_values
-    from rulings.situation import build
-    from rulings.unknowns import SCALE, _unit, pot_may_matter
+    from rulings.ruling.decide import incident_params, param_values
+    from rulings.facts.situation import build
+    from rulings.ruling.unknowns import SCALE, _unit, pot_may_matter
     book, engine = standard
     skipped = tried = 0
     for rule in book.rules.values():
@@ -307,8 +307,8 @@ def test_a_procedure_answer_is_ruled_on_only_where_it_could_bring_a_ruling_and_n
     """Every procedure example of the standard book and every example incident with a procedure: the report is
     the one every answer ruled in full gives, and each answer ruled out brings no ruling when ruled on in full;
     both paths are taken (the clock caller's seat of TDA-2024-29/30 is still ruled under each answer)."""
-    import rulings.ruling as ruling
-    import rulings.unknowns as unknowns
+    import rulings.ruling.decide as ruling
+    import rulings.ruling.unknowns as unknowns
     book, engine = standard
     said: list[tuple] = []
     inner = ruling._may_rule
@@ -354,8 +354,8 @@ def test_an_answer_changing_only_facts_no_ruling_rule_can_fire_on_is_ruled_out(s
     """``answer_may_rule`` on facts that differ from the report's in one fact: False where every rule reading
     it is surely false; True as soon as the facts give a rule's conditions (the report's own facts with the
     answer that decides it) or a rule that fired before gives a ruling."""
-    from rulings.ruling import _prepared
-    from rulings.unknowns import answer_may_rule
+    from rulings.ruling.decide import _prepared
+    from rulings.ruling.unknowns import answer_may_rule
     book, engine = standard
     base = {"game": {"structure": "no-limit", "blinds": [100, 200], "setting": "tournament"}, "button": 4,
             "players": {1: 5000, 2: 5000, 3: 5000, 4: 5000},
@@ -381,10 +381,10 @@ def test_an_answer_built_from_the_incident_as_read_has_the_facts_of_its_text_rea
     as the answer's text read in full, wherever that text is not refused (a fact builder reading the
     section's text some other way fails here); and no answer is left untried."""
     from rulings.betting import BettingError
-    from rulings.catalogue import facts
+    from rulings.rulebook.catalogue import facts
     from rulings.incident import read_incident
-    from rulings.ruling import _prepared
-    from rulings.unknowns import answered
+    from rulings.ruling.decide import _prepared
+    from rulings.ruling.unknowns import answered
     from rulings.yamlsrc import Located
     book, _ = standard
     compared = 0

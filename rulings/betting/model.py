@@ -55,7 +55,7 @@ class Params:
 
     No defaults here: the rulebook declares each of these parameters (its
     ``arithmetic:`` field names the attribute) and the caller builds a Params
-    from the book's values (``rulings.situation.betting_params``).
+    from the book's values (``rulings.facts.situation.betting_params``).
     """
 
     sb_counts_as_bb: bool              # RRP-PL-5

@@ -2,7 +2,7 @@
 
 ``load_incident`` / ``read_incident`` return a checked ``Incident`` or raise
 ``ProblemsError`` listing every problem (file:line:col, field, what is wrong,
-the legal options). The fact builders (rulings/situation.py and the modules it
+the legal options). The fact builders (rulings/facts/situation.py and the modules it
 calls) read the checked values and never refuse.
 """
 from rulings.incident.checks import betting_params, check, ensure_checked  # noqa: F401

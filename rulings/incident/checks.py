@@ -155,7 +155,7 @@ def params_problems(params: dict[str, Any], house: str | None, book: Any, source
 
 def overrides_of(book: Any, params: dict[str, Any], source: Any) -> tuple[dict[str, Any], list[Problem]]:
     """Parameter values given in an incident (``params:``), checked against the book (I104)."""
-    from rulings.catalogue import did_you_mean
+    from rulings.rulebook.catalogue import did_you_mean
     out, problems = {}, []
     for name, value in params.items():
         p = book.parameters.get(name)

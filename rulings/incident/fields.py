@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rulings.betting import Action, Game, Hand, Player
-from rulings.catalogue import did_you_mean, facts
+from rulings.rulebook.catalogue import did_you_mean, facts
 from rulings.incident.hand import pair_showing, read_at, read_awards, read_showdown, read_streets
 from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.records import evolve
@@ -581,7 +581,7 @@ STAND_IN_POT = 10 ** 12   # minor units: above any pot-limit maximum a hand's ac
 def _stand_in(game: Game) -> int:
     """What the betting is replayed on when a later street's pot is not given: nothing in no-limit and the
     limit games (the pot sizes no bet there), and in pot-limit a pot no action can exceed (the maximum is then
-    unknown, never a refusal: rulings/situation.py leaves it out)."""
+    unknown, never a refusal: rulings/facts/situation.py leaves it out)."""
     return STAND_IN_POT if game.structure == "pot-limit" else 0
 
 
@@ -607,7 +607,7 @@ def _limits_needed(r: Reader, game: Game | None, log: list, acts: list[Act]) -> 
     """A limit game's bet sizes are needed only where something is sized by them: a bet, raise or complete in
     the hand, or a disputed act with chips or words. Who brings it in, a miscalled hand or a clock call
     are ruled without them (I102 only where they would be read); the game is then replayed on a stand-in
-    size and returned with ``limits_unknown`` for the facts (rulings/situation.py leaves the sizes out)."""
+    size and returned with ``limits_unknown`` for the facts (rulings/facts/situation.py leaves the sizes out)."""
     if game is None or game.structure not in ("fixed-limit", "spread-limit") or game.bet_sizes or game.big_blind:
         return None
     sized = any(a.kind in SIZED for _, actions, _ in log for a in actions) or \

@@ -15,7 +15,7 @@ that read these facts stay in rulebooks/standard/showdown.yaml and button.yaml.
 decides, its value; a field the hand does not settle (a round not finished, a
 stack not given) is left out and stays the floor's to state or to be asked.
 The reader (rulings/incident/checks.py) refuses a field the floor states that
-the hand contradicts (I145); the fact builders (rulings/situation.py) take the
+the hand contradicts (I145); the fact builders (rulings/facts/situation.py) take the
 hand's value for a field the floor left out. Nothing here refuses or raises.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The values an incident is read into: the hand, its disputed acts, the table's history, the procedure.
 
 Plain data, checked by the reader (rulings/incident/); the fact builders
-(rulings/situation.py and the modules it calls) read these and never refuse.
+(rulings/facts/situation.py and the modules it calls) read these and never refuse.
 Money is in minor units (hundredths), never float.
 """
 from __future__ import annotations
@@ -152,11 +152,11 @@ class Incident(LazyFrozen):
     house: str | None = None
     pot_now: int | None = None
     source: Located | None = None
-    table: Table | None = None                 # the table's kill-pot history (rulings/kill.py)
+    table: Table | None = None                 # the table's kill-pot history (rulings/facts/kill.py)
     upcards: dict[int, str] = field(default_factory=dict)   # stud: each seat's upcard on the first round, e.g. "2c"
     exposed_downcard: int | None = None        # stud: the seat whose showing card is a downcard exposed in the deal
     split: dict | None = None                  # a tied pot: {winners: (seats), pot: index, smallest_chip: minor units}
-    procedure: Procedure | None = None         # a table procedure in dispute (rulings/procedure.py)
+    procedure: Procedure | None = None         # a table procedure in dispute (rulings/facts/procedure.py)
     acts: tuple[Act, ...] = ()                 # every disputed act, in hand order
     log: HandLog | None = None                 # the whole-hand form's board, upcards, showdown, pot winners
     action_paths: tuple[tuple, ...] = ()       # each action of ``hand`` (over all streets): where it is written
@@ -164,7 +164,7 @@ class Incident(LazyFrozen):
     whole_hand: Hand | None = None             # the whole log (``hand`` stops at the act ruled on)
     focused: bool = False                      # one of several acts' own incident (``each_act``): ruled on it alone
     pot_unknown: bool = False                  # a later street's pot not given: ``hand.pot_before`` is a stand-in 0,
-                                               # and every fact that reads the pot is unknown (rulings/situation.py)
+                                               # and every fact that reads the pot is unknown (rulings/facts/situation.py)
     unsized: tuple[int, ...] = ()             # actions (index over every street) told without an amount that the
                                                # limits do not fix: replayed on the smallest allowed, a stand-in
     limits_unknown: bool = False               # a limit game's sizes not given (nothing in the hand is sized by them):
@@ -180,7 +180,7 @@ class Incident(LazyFrozen):
 def act_of(incident: Incident) -> Disputed:
     """The disputed act of an incident that has one: what the builders of the act's own facts read.
 
-    They run only for a seat's act (``rulings.situation.build``: no seat, no act facts); an incident without
+    They run only for a seat's act (``rulings.facts.situation.build``: no seat, no act facts); an incident without
     one reaching them is a bug in the caller, said as such rather than as an attribute error on None.
     """
     if incident.disputed is None:

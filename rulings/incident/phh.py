@@ -1,6 +1,6 @@
 """A PHH hand history with a short dispute table is an incident.
 
-The file is PHH (TOML) as any other (rulings/phh.py reads it into the betting
+The file is PHH (TOML) as any other (rulings/incident/phh_hand.py reads it into the betting
 model), plus one user-defined table, ``[_rulings]`` (PHH keeps names starting
 with an underscore for its users), holding the incident's other sections:
 ``disputed`` (one act or a list, each placed ``at``), ``noticed``,
@@ -31,7 +31,7 @@ def _refuse(file: str, code: str, message: str, hint: str | None = None, line: i
 
 def phh_incident_data(text: str, file: str) -> dict[str, Any]:
     """The incident, as data in the whole-hand form, that a PHH file with a ``[_rulings]`` table describes."""
-    from rulings.phh import PhhError, phh_from_fields
+    from rulings.incident.phh_hand import PhhError, phh_from_fields
     try:
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:

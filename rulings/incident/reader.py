@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulings.catalogue import did_you_mean
+from rulings.rulebook.catalogue import did_you_mean
 from rulings.money import MAX_AMOUNT, SCALE, MoneyError, to_minor
 from rulings.problems import Problem
 from rulings.yamlsrc import Located

@@ -1,7 +1,7 @@
 """The `table:` section (kill pots: the table's recent history), read and checked by field.
 
 Every problem goes to the incident's reader; nothing here raises. The kill-pot
-facts are worked out from the checked values in rulings/kill.py.
+facts are worked out from the checked values in rulings/facts/kill.py.
 """
 from __future__ import annotations
 

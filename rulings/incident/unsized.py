@@ -4,7 +4,7 @@ In a fixed-limit game the amount follows from the limits (the street's bet on to
 seat's last chips): it is filled in exactly. In the other games it is not known: the betting is replayed on
 the smallest amount the rules allow (or the seat's last chips, when fewer) as a stand-in, and the action is
 named in ``Incident.unsized``, so the fact builders leave out every fact of a disputed act the stand-in
-reaches (rulings/situation.py asks the amount instead), and what the hand says of stacks is not read
+reaches (rulings/facts/situation.py asks the amount instead), and what the hand says of stacks is not read
 (rulings/incident/hand_says.py).
 Where the arithmetic cannot place the action (out of turn, no raise allowed) the amount is left out, and the
 replay refuses the action with the betting's own words (I106). Nothing here raises.

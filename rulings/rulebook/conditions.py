@@ -4,11 +4,11 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from rulings.catalogue import Fact, did_you_mean, facts
-from rulings.expressions import check_condition, names_in, param_names_in
+from rulings.rulebook.catalogue import Fact, did_you_mean, facts
+from rulings.rulebook.expressions import check_condition, names_in, param_names_in
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem
-from rulings.rulebook.limits import MAX_ALTERNATIVES, bound
+from rulings.rulebook.bounds import MAX_ALTERNATIVES, bound
 from rulings.rulebook.model import AnyOf, Condition, Parameter
 from rulings.yamlsrc import Located
 

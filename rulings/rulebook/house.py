@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from rulings.catalogue import did_you_mean
+from rulings.rulebook.catalogue import did_you_mean
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule, rulings_unread
@@ -186,10 +186,10 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
 
 
 def load_house_kept(path: Path) -> Rulebook:
-    """``load_house`` over the standard book, kept in the book cache (rulings/bookcache.py ``cached_house``):
+    """``load_house`` over the standard book, kept in the book cache (rulings/rulebook/cache.py ``cached_house``):
     a house book that extends the standard book is read and checked again only when its bytes, the standard
     book or the code change; when the cache has it, the standard book is not read at all."""
-    from rulings import bookcache
+    from rulings.rulebook import cache as bookcache
     from rulings.rulebook.load import standard_book, standard_files
     from rulings.yamlsrc import _display
     files = standard_files()

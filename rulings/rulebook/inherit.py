@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Callable
 
 from rulings.problems import Problem
-from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CONDITIONS, alternatives, conditions
+from rulings.rulebook.bounds import MAX_ALTERNATIVES, MAX_CONDITIONS, alternatives, conditions
 from rulings.rulebook.model import AnyOf, Condition, Rule
 
 _ANY = None   # "every value" in the value sets below
@@ -168,7 +168,7 @@ def _check(rule: Rule, base: Rule, inherited: tuple, when: tuple, at, problems: 
 
 def reads(when) -> set[str]:
     """The facts a rule's conditions test (their expressions included)."""
-    from rulings.expressions import names_in
+    from rulings.rulebook.expressions import names_in
     out: set[str] = set()
     for c in when:
         if isinstance(c, AnyOf):
@@ -189,7 +189,7 @@ def fact_defaults(rules: dict[str, Rule], where: Callable[[Rule], Callable[..., 
     time, so a fact comes before the facts whose deriving rules read it; two
     facts whose deriving rules read each other (R114) cannot be ordered.
     """
-    from rulings.catalogue import facts
+    from rulings.rulebook.catalogue import facts
     cat = facts()
     read = set().union(*(reads(r.when) for r in rules.values())) if rules else set()
     wanted = [n for n, f in cat.items() if f.default is not None and n in read]

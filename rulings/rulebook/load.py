@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from typing import Any, TypeGuard
 
 from rulings.betting.model import PARAM_NAMES
-from rulings.catalogue import citations, did_you_mean, facts
+from rulings.rulebook.catalogue import citations, did_you_mean, facts
 from jinja2 import nodes
 
-from rulings.expressions import ENGINE_MAX, bound_of, check_expression, check_template, parse_expression, value_type
+from rulings.rulebook.expressions import ENGINE_MAX, bound_of, check_expression, check_template, parse_expression, value_type
 from rulings.money import MoneyError, to_minor
 from rulings.problems import Problem, ProblemsError
-from rulings.rulebook.limits import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
+from rulings.rulebook.bounds import MAX_ALTERNATIVES, MAX_CITES, MAX_CONDITIONS, MAX_EXAMPLES, alternatives, bound, conditions, type_of
 from rulings.rulebook.model import NOWHERE, AnyOf, Discretion, Example, Origin, Outcome, Parameter, Rule, Rulebook
 from rulings.yamlsrc import Located, load_file
 
@@ -281,7 +281,7 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
 
 def effects_named(template: str) -> set[str]:
     """The names a sentence reads as effect.NAME: the ruling's own numbers."""
-    from rulings.expressions import parse_template   # the tree check_template parsed: once per process
+    from rulings.rulebook.expressions import parse_template   # the tree check_template parsed: once per process
     return {n.attr for n in parse_template(template).find_all(nodes.Getattr)
             if isinstance(n.node, nodes.Name) and n.node.name == "effect"}
 
@@ -518,7 +518,7 @@ class _Checked:
 
 def build_layered(name: str, title: str, files: list[Path]) -> Rulebook:
     """``build_book`` on a cache miss, reading and checking only the topic files whose bytes differ from
-    those of the package's shipped checked copy (rulings/bookcache.py) when the checking code is the same.
+    those of the package's shipped checked copy (rulings/rulebook/cache.py) when the checking code is the same.
 
     The unchanged files' parameters and rules (as parsed, before exceptions inherit) come from that copy;
     the changed files are read and checked as ``build_book`` does; then every check that needs the whole
@@ -527,7 +527,7 @@ def build_layered(name: str, title: str, files: list[Path]) -> Rulebook:
     wrong, the whole book is read and checked by ``build_book``, so every problem is reported exactly
     as before. The result equals ``build_book``'s (tests/test_shipped_book.py).
     """
-    from rulings import bookcache
+    from rulings.rulebook import cache as bookcache
     seed = bookcache.shipped_parts(files)
     book = _layered(name, title, files, *seed) if seed is not None else None
     return book if book is not None else build_book(name, title, files)
@@ -536,9 +536,9 @@ def build_layered(name: str, title: str, files: list[Path]) -> Rulebook:
 def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: set[str]) -> Rulebook | None:
     from dataclasses import replace
 
-    from rulings import bookcache
+    from rulings.rulebook import cache as bookcache
     from rulings.rulebook.inherit import fact_defaults, inherit_all
-    from rulings.bookcache import moved_examples
+    from rulings.rulebook.cache import moved_examples
     from rulings.records import evolve
     from rulings.yamlsrc import _display
     shown = {f.name: _display(f) for f in files}
@@ -695,7 +695,7 @@ def standard_files(root: Path = ROOT) -> list[Path]:
 
 
 def standard_book(root: Path = ROOT) -> Rulebook:
-    """The standard book, checked; a checked copy is kept on disk (rulings/bookcache.py).
+    """The standard book, checked; a checked copy is kept on disk (rulings/rulebook/cache.py).
 
     A missing or empty standard book is a load error, never a book with no rules.
     """
@@ -704,7 +704,7 @@ def standard_book(root: Path = ROOT) -> Rulebook:
         raise ProblemsError([Problem(str(root / "standard"), 0, 0, "R001",
                                      "the standard rulebook has no topic files",
                                      hint="the installation is incomplete: reinstall rulings")])
-    from rulings import bookcache
+    from rulings.rulebook import cache as bookcache
     from rulings.yamlsrc import _display
     return bookcache.cached(files, [_display(f) for f in files],
                             lambda: build_layered("standard", "Standard card-room rulebook", files))

@@ -165,7 +165,7 @@ class Rule(LazyFrozen):
     if not TYPE_CHECKING:   # hidden from mypy, which goes on checking every attribute read from a Rule
         def __getattr__(self, name: str) -> Any:
             """Called only for an attribute the object lacks: a rule from the book cache decodes its examples
-            when they are first read (rulings/bookcache.py); a ruling never reads them."""
+            when they are first read (rulings/rulebook/cache.py); a ruling never reads them."""
             if name == "examples":
                 load = self.__dict__.get("_examples_load")   # set by the book cache: no import of it here
                 if load is not None:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import AbstractSet, Any
 
 from rulings.betting.model import PARAM_NAMES
-from rulings.catalogue import did_you_mean
+from rulings.rulebook.catalogue import did_you_mean
 from rulings.problems import Problem
 from rulings.yamlsrc import Located
 

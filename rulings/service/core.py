@@ -18,11 +18,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
-from rulings import books as bookstore
-from rulings.catalogue import did_you_mean
-from rulings.consult import Consultation, Step, answered
+from rulings.ruling import books as bookstore
+from rulings.rulebook.catalogue import did_you_mean
+from rulings.ruling.consult import Consultation, Step, answered
 from rulings.problems import Problem, ProblemsError
-from rulings.render import report_json
+from rulings.report.render import report_json
 from rulings.rulebook.house import house_names
 from rulings.rulebook.load import ROOT
 from rulings.service.store import db
@@ -100,7 +100,7 @@ class Books:
     the data folder's store of published versions), also when another worker published it."""
 
     def __init__(self, data_dir: Path | None = None):
-        cat = Path(bookstore.__file__).resolve().parent
+        cat = Path(bookstore.__file__).resolve().parents[1]   # the package's folder (books is in ruling/)
         self.standard_hash = _files_hash(sorted((ROOT / "standard").glob("*.yaml")) +
                                          sorted((cat / "facts").glob("*.yaml")) + [cat / "citations.yaml"])
         self.books: dict[str, WarmBook] = {}

@@ -21,13 +21,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from rulings.books import book_for
-from rulings.catalogue import citations, did_you_mean
-from rulings.consult import answered
-from rulings.explain import explain as explain_text
+from rulings.ruling.books import book_for
+from rulings.rulebook.catalogue import citations, did_you_mean
+from rulings.ruling.consult import answered
+from rulings.report.explain import explain as explain_text
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.model import shown
-from rulings.ruling import citation
+from rulings.ruling.decide import citation
 from rulings.service.api.openapi import document
 from rulings.service.core import ApiError, Config, Service, WarmBook, replayed, step_json
 from rulings.service.guard import MAX_DEPTH, Guard, bounded, cpu, read_body
@@ -601,10 +601,10 @@ def freeze_heap() -> None:
 
 def warm_up() -> None:
     """Load at start what a ruling loads on first use: pokerkit's hand evaluator and its lookup tables
-    for every game (``rulings.cards.strength``). Loaded by the first showdown a worker ruled, it held the
+    for every game (``rulings.facts.cards.strength``). Loaded by the first showdown a worker ruled, it held the
     interpreter for 0.3-1 s, while every other request of the worker waited (benchmarks/service_speed.py's
     profile: 6% of the server's CPU in a 3,000-ruling run)."""
-    from rulings.cards import GAMES, read_cards, strength
+    from rulings.facts.cards import GAMES, read_cards, strength
     hole, board = read_cards("As Kd Qh Jc"), read_cards("9s 8s 7d 3c 2h")
     for game in GAMES:
         strength(hole[:2] if game != "omaha" else hole, board, game)

@@ -36,7 +36,7 @@ _FILTERS = [_q("table", "table name or number"), _q("room", "room (managers: any
             _q("date_from", "first day, YYYY-MM-DD, on the room's clock (serve --time-zone / --room-zone)", {"type": "string", "format": "date"}),
             _q("date_to", "last day (included), YYYY-MM-DD, on the room's clock", {"type": "string", "format": "date"}),
             _q("topic", "rule topic, e.g. pot-limit"), _q("rule", "a ruling in force by this rule: its id or a citation key of the rule"),
-            _q("matter", "a ruling in force on this matter (rulings/matters.yaml), by the rule given when both are"),
+            _q("matter", "a ruling in force on this matter (rulings/ruling/matters.yaml), by the rule given when both are"),
             _q("citation", "citation key"),
             _q("floorperson", "account name"), _q("kind", "ruling | decision | correction"),
             _q("consultation", "the consultation a ruling was recorded from")]

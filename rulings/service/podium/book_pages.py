@@ -8,9 +8,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from rulings import books
-from rulings.bookdoc import render_book
-from rulings.diff import SETTINGS, value_words
+from rulings.ruling import books
+from rulings.report.bookdoc import render_book
+from rulings.report.diff import SETTINGS, value_words
 from rulings.money import major
 from rulings.problems import ProblemsError
 from rulings.service.podium import account_pages
@@ -236,7 +236,7 @@ _CAUSE = re.compile(r"^(?:parameter (?P<param>\S+) \(|added rule (?P<added>\S+)$
 
 
 def _cause_key(cause: str) -> tuple[str, str] | None:
-    """(kind, name) of a cause as rulings.diff.cause_text words it: ('parameter', 'kill.size'), ('rule', id)."""
+    """(kind, name) of a cause as rulings.report.diff.cause_text words it: ('parameter', 'kill.size'), ('rule', id)."""
     m = _CAUSE.match(cause)
     if m is None:
         return None

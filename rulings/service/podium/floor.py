@@ -12,13 +12,11 @@ import json
 import secrets
 import time
 
-import sqlalchemy as sa
-
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
-from rulings.consult import answered
+from rulings.ruling.consult import answered
 from rulings.problems import ProblemsError
 from rulings.service.core import ApiError
 from rulings.service.podium import book_pages, kill_page, log_pages
@@ -28,7 +26,6 @@ from rulings.service.podium.kit import (STATIC, Assets, account_of, book_names, 
                                         refuse, render, rule, ruling_view, service_of, shown, form_value)
 from rulings.service.podium.log_pages import with_earlier
 from rulings.service.session import token_of
-from rulings.service.store import db
 from rulings.service.store.auth import COOKIE, AuthError
 from rulings.service.store.log import LogError, loads
 
@@ -84,12 +81,7 @@ def _recent_games(request: Request, account: dict) -> list[dict]:
 
     Only the incidents of the last 40 rulings are read (the log's own room rule, ``Log.where``): a search of
     the log counted the room's whole log and parsed each entry's report, a tenth of the floor POST's time."""
-    log = service_of(request).log
-    e = db.entries
-    with log.engine.connect() as conn:
-        texts = conn.execute(sa.select(e.c.incident).where(*log.where({"room": account["room"], "kind": "ruling"},
-                                                                      account["raw"]))
-                             .order_by(e.c.id.desc()).limit(40)).scalars().all()
+    texts = service_of(request).log.recent_incidents(account["room"], account["raw"], 40)
     games: list[dict] = []
     for text in texts:
         try:
@@ -237,7 +229,8 @@ class _Clock:
     the log (the trail step and the ruling's entry, each committed), the earlier rulings, the page rendered."""
 
     def __init__(self) -> None:
-        self.last, self.marks = time.perf_counter(), []
+        self.last = time.perf_counter()
+        self.marks: list[tuple[str, float]] = []
 
     def mark(self, name: str) -> None:
         now = time.perf_counter()

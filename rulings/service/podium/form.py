@@ -7,7 +7,7 @@ The form is flat (one field per input, so it also works without JavaScript):
 incident format), ``d_seat d_said d_chips`` for the disputed act, ``after`` for the actions after it (a line as ``actions``), ``noticed`` and
 ``pointed_out_by``; ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
 limit game) in one field. Every typed field takes the floor shorthand of
-rulings/shorthand.py, as `rulings ask` does ("nl", "pre", "seat 3 raises to 60",
+rulings/incident/shorthand.py, as `rulings ask` does ("nl", "pre", "seat 3 raises to 60",
 "1.5k", "2x100 25"). Anything the form cannot read becomes a message on that field
 and the page keeps what was typed; nothing is guessed.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Mapping
 
-from rulings import shorthand as sh
+from rulings.incident import shorthand as sh
 
 SEATS = range(1, 11)
 VARIANTS = ("holdem", "omaha", "stud", "razz", "draw", "lowball", "other")
@@ -42,7 +42,7 @@ STRUCTURE_WORDS = {"no-limit": "No-limit", "pot-limit": "Pot-limit", "fixed-limi
                    "spread-limit": "Spread-limit"}
 STRUCTURE_SHORT = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "Limit", "spread-limit": "Spread"}
 CHIPS = ("1", "5", "25", "100", "500", "1000", "5000")
-# what a player says most often in a dispute, one tap each (the reader of rulings/said.py reads them)
+# what a player says most often in a dispute, one tap each (the reader of rulings/facts/said.py reads them)
 SAID = ("pot", "call", "raise", "all in", "check")
 STREET_WORDS = {"preflop": "Preflop", "flop": "Flop", "turn": "Turn", "river": "River", "third": "3rd street",
                 "fourth": "4th street", "fifth": "5th street", "sixth": "6th street", "seventh": "7th street",

@@ -18,10 +18,10 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.staticfiles import StaticFiles
 from zoneinfo import ZoneInfo
 
-from rulings.books import book_for
-from rulings.catalogue import facts
+from rulings.ruling.books import book_for
+from rulings.rulebook.catalogue import facts
 from rulings.money import show, to_minor
-from rulings.render import quote_all
+from rulings.report.render import quote_all
 from rulings.service.core import room_zone, step_json, zone
 from rulings.service.guard import LOGIN_COOKIE, control_characters, cpu, csrf_ok, csrf_token, read_body
 from rulings.service.podium import form as pf

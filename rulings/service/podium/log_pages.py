@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from rulings.matters import matters
-from rulings.render import dumps
+from rulings.ruling.matters import matters
+from rulings.report.render import dumps
 from rulings.service.core import room_zone, zone
 from rulings.service.podium.kit import (MANAGERS, account_of, first, form_data, local_time, login_redirect, page,
                                         refuse, render, ruling_view)

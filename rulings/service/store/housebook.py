@@ -283,10 +283,10 @@ def _behind() -> None:
 
 
 def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = None) -> Check:
-    from rulings import books
-    from rulings.diff import diff
-    from rulings.engine import Engine
-    from rulings.diff import house_outcomes
+    from rulings.ruling import books
+    from rulings.report.diff import diff
+    from rulings.engine.rulesets import Engine
+    from rulings.report.diff import house_outcomes
     from rulings.rulebook.house import load_house
     from rulings.rulebook.load import standard_book
     standard = standard_book()

@@ -379,7 +379,7 @@ class Log:
 
     def _append_step(self, account, consultation: str | None, row: dict, answers: dict) -> dict:
         import secrets
-        from rulings.consult import answered
+        from rulings.ruling.consult import answered
         c = db.consult_steps
         before: dict[str, Any]
         with db.write_lock(self.engine), self.engine.begin() as conn:
@@ -515,6 +515,15 @@ class Log:
                     out.append({"act": n, **self.earlier(account, entry["room"], key[0], key[1], before=entry["id"],
                                                          limit=limit)})
         return out
+
+    def recent_incidents(self, room, account, limit: int) -> list[str]:
+        """The incident texts of this room's last ``limit`` rulings, newest first (the room rule of ``where``):
+        no count of the whole log and no report parsed, for the floor form's recent games."""
+        e = db.entries
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(e.c.incident)
+                                     .where(*self.where({"room": room, "kind": "ruling"}, account))
+                                     .order_by(e.c.id.desc()).limit(limit)).scalars().all())
 
     def search(self, filters: dict, account, limit: int = 50, offset: int = 0) -> dict:
         e = db.entries

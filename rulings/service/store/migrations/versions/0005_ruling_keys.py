@@ -31,7 +31,7 @@ def upgrade() -> None:
         sa.Column("entry_id", sa.Integer, sa.ForeignKey("entries.id"), nullable=False),
         sa.Column("room", sa.String(64), nullable=False),
         sa.Column("key", sa.String(128), nullable=False),        # a rule id, or a citation key of the rule
-        sa.Column("matter", sa.String(64), nullable=False),      # what the ruling decides (rulings/matters.yaml)
+        sa.Column("matter", sa.String(64), nullable=False),      # what the ruling decides (rulings/ruling/matters.yaml)
         sa.Column("sentence", sa.Text, nullable=True),           # the ruling's sentence, on the rule id's row
     )
     op.create_index("ruling_keys_lookup", "ruling_keys", ["key", "matter", "room", "entry_id"])

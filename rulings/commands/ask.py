@@ -1,0 +1,651 @@
+"""`rulings ask`: the consultation in the terminal — the ruling so far, then the question that matters most.
+
+With no incident file the essentials are asked one by one, in floor shorthand (rulings/incident/shorthand.py: "nl 2/5",
+"1:1000 2:640", "3 bet 60, seat 4 raises to 150"). Each answer is checked as it is entered: a wrong one is said
+at once and asked again, the text kept for correcting. When the whole incident is refused at the end (a seat
+not in the hand, more chips than a stack), the problems are shown and the answers they name are asked again;
+nothing typed is lost. Every answer goes into a draft file as it is given (``default_draft``: the user's data
+folder, or $RULINGS_DATA); Ctrl-C, Ctrl-D or a pipe that runs dry leaves it there, and the next start offers
+to continue it. In a terminal the prompts are prompt_toolkit's (the check shown as you type, line editing,
+history); when standard input is not a terminal (scripts, tests) they are plain ``input()`` lines.
+docs/ask.md is the user's page.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from rulings.incident import shorthand as sh
+from rulings.problems import ProblemsError, render_text
+
+TRIES = 5   # plain prompts: a wrong or blank answer is asked again this many times, then the typing stops
+DRAFT_NAME = "ask-draft.yaml"
+FIRST_STREET = {"holdem": "preflop", "omaha": "preflop", "other": "preflop", "stud": "third", "razz": "third",
+                "draw": "before-draw", "lowball": "before-draw"}
+LIMITS = ("fixed-limit", "spread-limit")
+NO_BLINDS = ("stud", "razz")           # antes and a bring-in, no blinds
+
+
+class GaveUp(Exception):
+    """The same answer was wrong TRIES times at a plain prompt."""
+
+
+class Stop(Exception):
+    """The typing stopped (Ctrl-C, Ctrl-D, a pipe that ran dry): the draft keeps what was given."""
+
+
+# ---------------------------------------------------------------- the essentials, one field a prompt
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    prompt: str
+    read: Callable[[str, dict], dict]        # (text, incident so far) -> the values it gives; raises Unread
+    applies: Callable[[dict], bool] = lambda data: True
+    required: bool = False
+    blank: str = ""                          # what a blank answer means, shown in the prompt
+
+    def check(self, text: str, data: dict) -> dict:
+        if not text:
+            if self.required:
+                raise sh.Unread(f"{self.name} is needed: there is no default")
+            return {}
+        return self.read(text, data)
+
+
+def _game(data: dict) -> dict:
+    return data.get("game") or {}
+
+
+def _read_game(text: str, data: dict) -> dict:
+    parts = sh.game(text)
+    if "structure" not in parts:
+        raise sh.Unread(f"say the betting too: nl, pl, fl or spread (e.g. 'nl {text.strip()}')")
+    game = {k: parts[k] for k in ("variant", "structure", "setting") if k in parts}
+    game.setdefault("variant", "holdem")
+    stakes = parts.get("stakes")
+    if stakes and game["structure"] in LIMITS:
+        if len(stakes) != 2:
+            raise sh.Unread("a limit game's stakes are its two bet sizes, e.g. 'limit 10/20'")
+        game["bet_sizes"] = stakes
+    elif stakes:
+        game["blinds"] = stakes[:2]
+        if len(stakes) == 3:
+            game["straddles"] = stakes[2:]
+    return {"game": game}
+
+
+def _read_blinds(text: str, data: dict) -> dict:
+    amounts = sh.stakes(text)
+    if len(amounts) > 2:
+        raise sh.Unread("the blinds are two amounts, small and big, e.g. 1/2")
+    return {"game.blinds": amounts}
+
+
+def _read_sizes(text: str, data: dict) -> dict:
+    amounts = sh.stakes(text)
+    if len(amounts) != 2:
+        raise sh.Unread("the small bet and the big bet, e.g. 10/20")
+    return {"game.bet_sizes": amounts}
+
+
+def _seats_in(data: dict, n: int, what: str) -> None:
+    seats = data.get("players") or {}
+    if seats and n not in seats:
+        raise sh.Unread(f"{what} seat {n} is not in the hand (the seats in it: {', '.join(map(str, seats))})")
+
+
+def _read_players(text: str, data: dict) -> dict:
+    seats = sh.players(text)
+    if len(seats) < 2:
+        raise sh.Unread("a hand has at least two seats in it, e.g. '1:1000 2:640' or '1-6'")
+    return {"players": seats}
+
+
+def _read_button(text: str, data: dict) -> dict:
+    return {"button": sh.seat(text)}
+
+
+def _read_street(text: str, data: dict) -> dict:
+    return {"street": sh.street(text, _game(data).get("variant"))}
+
+
+def _read_pot(text: str, data: dict) -> dict:
+    return {"pot": sh.amount(text)}
+
+
+def _read_actions(text: str, data: dict) -> dict:
+    if text.lstrip()[:1] in "[{" and "seat" in text:      # the incident format itself, as YAML
+        value = _yaml(text)
+        if not (isinstance(value, list) and all(isinstance(a, dict) for a in value)):
+            raise sh.Unread("a YAML list of actions, e.g. [{seat: 1, action: bet, to: 50}], or '1 bet 50, 2 call'")
+        return {"actions": value}
+    acts = sh.actions(text, data.get("button"), data.get("players") or ())   # "UTG raises to 60" by the button
+    for n, act in enumerate(acts, 1):
+        _seats_in(data, act["seat"], f"action {n}:")
+    return {"actions": acts}
+
+
+def _read_d_seat(text: str, data: dict) -> dict:
+    n = sh.seat(text)
+    _seats_in(data, n, "the disputed act's")
+    return {"disputed.seat": n}
+
+
+def _read_said(text: str, data: dict) -> dict:
+    if len(text) > 500:
+        raise sh.Unread("at most 500 characters of what he said")
+    return {"disputed.said": text}
+
+
+def _read_chips(text: str, data: dict) -> dict:
+    return {"disputed.chips": sh.chips(text)}
+
+
+def _limit(data: dict) -> bool:
+    return _game(data).get("structure") in LIMITS
+
+
+def _blinds_apply(data: dict) -> bool:
+    g = _game(data)
+    return "blinds" not in g and g.get("variant") not in NO_BLINDS
+
+
+def _later_street(data: dict) -> bool:
+    return data.get("street") not in (None, FIRST_STREET.get(_game(data).get("variant", "holdem")))
+
+
+FIELDS = (
+    Field("game", "Game, e.g. 'nl 2/5', 'plo $1/$2 tournament', 'limit stud 10/20'", _read_game, required=True),
+    Field("blinds", "Blinds, e.g. 1/2 or $5/$10", _read_blinds, _blinds_apply, required=True),
+    Field("bet sizes", "Bet sizes, small and big, e.g. 10/20", _read_sizes,
+          lambda d: _limit(d) and "bet_sizes" not in _game(d), required=True),
+    Field("players", "Seats in the hand and stacks, e.g. '1:1000 2:640 3:815' or '1-6' (stacks not known)",
+          _read_players, required=True),
+    Field("button", "Button seat, e.g. 3", _read_button, lambda d: _game(d).get("variant") not in NO_BLINDS,
+          required=True),
+    Field("street", "Street (preflop, flop, turn, river; 3rd..7th; before/after the draw)", _read_street,
+          required=True),
+    Field("pot", "Pot before this street, e.g. 60", _read_pot, _later_street, blank="not known"),
+    Field("actions", "Actions this street before the disputed act, e.g. '3 bet 60, 4 call'", _read_actions,
+          blank="none"),
+    Field("disputed seat", "Seat of the disputed act, e.g. 3", _read_d_seat, blank="none: a kill or procedure matter"),
+    Field("said", "What the player said, word for word", _read_said, lambda d: "disputed" in d, blank="nothing"),
+    Field("chips", "Chips put out in one motion, e.g. 500 or '100 100 25'", _read_chips, lambda d: "disputed" in d,
+          blank="none"),
+)
+BY_NAME = {f.name: f for f in FIELDS}
+
+
+def _yaml(text: str) -> Any:
+    """A typed value read as the incident reader reads YAML (amounts as exact decimals)."""
+    from rulings.yamlsrc import load_text
+    doc, _ = load_text(text, "<typed>")
+    return text if doc is None else doc.data
+
+
+def _put(data: dict, path: str, value: Any) -> None:
+    node = data
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+    node[parts[-1]] = value
+
+
+def build(texts: dict[str, str]) -> tuple[dict, dict[str, str]]:
+    """The incident the typed answers give, in field order, and what is wrong with any answer that no longer
+    reads (a seat the hand lost, a street of another game); a field that no longer applies is left out."""
+    data: dict = {}
+    wrong: dict[str, str] = {}
+    for f in FIELDS:
+        if f.name not in texts or not f.applies(data):
+            continue
+        try:
+            values = f.check(texts[f.name], data)
+        except sh.Unread as exc:
+            wrong[f.name] = exc.message
+            continue
+        for path, value in values.items():
+            _put(data, path, value)
+    return data, wrong
+
+
+def _preview(values: dict) -> str:
+    """What an answer reads as, in a few words (the terminal shows it while typing)."""
+    bits: list[str] = []
+    for path, value in values.items():
+        if isinstance(value, dict) and path == "game":
+            bits.extend(f"{k} {_show(v)}" for k, v in value.items())
+        else:
+            bits.append(f"{path.split('.')[-1]} {_show(value)}")
+    return "; ".join(bits)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(a, dict) for a in value):
+        return ", ".join(f"{a.get('seat')} {a.get('action')}" + (f" {a['to']}" if "to" in a else "") for a in value) \
+            or "none"
+    if isinstance(value, list):
+        return "/".join(map(str, value))
+    if isinstance(value, dict):
+        return " ".join(f"{k}:{'?' if v is None else v}" for k, v in value.items())
+    return str(value)
+
+
+# ---------------------------------------------------------------- two ways to ask: prompt_toolkit, plain lines
+
+class PlainAsker:
+    """Plain lines (``input()``, or a reader given by the caller): a wrong answer is said and asked again, up to
+    TRIES times; a blank one keeps the default shown in brackets."""
+
+    def __init__(self, read: Callable[[str], str], out):
+        self.read, self.out = read, out
+
+    def ask(self, prompt: str, check: Callable[[str], str | None], default: str = "", blank: str = "",
+            what: str = "") -> str:
+        for _ in range(TRIES):
+            shown = f" [{default}]" if default else (f" [{blank}]" if blank else "")
+            try:
+                text = self.read(f"{prompt}{shown}: ").strip()
+            except EOFError:
+                raise Stop("the input ended") from None
+            if not text and default:
+                text = default
+            problem = check(text)
+            if problem is None:
+                return text
+            print(f"  '{text}' will not do for {what}: {problem}" if text and what else f"  {problem}", file=self.out)
+        raise GaveUp(what or prompt)
+
+
+class TerminalAsker:
+    """prompt_toolkit prompts: the answer is checked on Enter (a wrong one stays in the line with the reason
+    below it, to be corrected), and the bottom bar says what the text reads as while it is typed."""
+
+    def __init__(self):
+        from prompt_toolkit import PromptSession
+        self.session = PromptSession()
+
+    def ask(self, prompt: str, check: Callable[[str], str | None], default: str = "", blank: str = "",
+            what: str = "", preview: Callable[[str], str] | None = None) -> str:
+        from prompt_toolkit.validation import ValidationError, Validator
+
+        class _Check(Validator):
+            def validate(self, document):
+                problem = check(document.text.strip())
+                if problem is not None:
+                    raise ValidationError(message=problem, cursor_position=len(document.text))
+
+        def toolbar():
+            text = self.session.default_buffer.text.strip()
+            if not text:
+                return f" blank: {blank}" if blank else " type the answer; Ctrl-C stops (the draft is kept)"
+            problem = check(text)
+            if problem is not None:
+                return f" not yet: {problem}"
+            return f" reads as: {preview(text)}" if preview else " ok"
+        shown = f" [{blank}]" if blank and not default else ""
+        try:
+            return self.session.prompt(f"{prompt}{shown}: ", default=default, validator=_Check(),
+                                       validate_while_typing=False, bottom_toolbar=toolbar).strip()
+        except EOFError:
+            raise Stop("the input ended") from None
+
+
+def _asker(read: Callable[[str], str] | None, out):
+    if read is not None:
+        return PlainAsker(read, out)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            return TerminalAsker()
+        except Exception:   # a terminal prompt_toolkit cannot drive (no TERM, a Windows console it refuses)
+            pass
+    return PlainAsker(input, out)
+
+
+def _ask(asker, prompt: str, check, **kw) -> str:
+    if isinstance(asker, PlainAsker):
+        kw.pop("preview", None)
+    return asker.ask(prompt, check, **kw)
+
+
+# ---------------------------------------------------------------- the draft
+
+def default_draft() -> Path:
+    """Where the draft is kept: $RULINGS_DATA (the service's data folder) if set, else the user's data folder
+    ($XDG_DATA_HOME/rulings, ~/.local/share/rulings; %LOCALAPPDATA%\\rulings on Windows). Never the install."""
+    if os.environ.get("RULINGS_DATA"):
+        return Path(os.environ["RULINGS_DATA"]) / DRAFT_NAME
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "rulings" / DRAFT_NAME
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "rulings" / DRAFT_NAME
+
+
+class Dumper(yaml.SafeDumper):
+    pass
+
+
+Dumper.add_representer(Decimal, lambda d, v: d.represent_scalar("tag:yaml.org,2002:float", f"{v:f}"))
+
+
+@dataclass
+class Draft:
+    """What was typed so far: the essentials' texts, the consultation's answers and skips; kept in one file."""
+    path: Path | None
+    source: str                           # "typed", or the incident file's absolute path
+    texts: dict
+    answers: dict
+    skipped: list
+    failed: str | None = None             # why the draft could not be written, said once
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        doc = {"saved": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "source": self.source,
+               "typed": dict(self.texts), "answers": dict(self.answers), "skipped": list(self.skipped)}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.write_text(yaml.dump(doc, Dumper=Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            os.replace(tmp, self.path)
+            self.failed = None
+        except OSError as exc:
+            self.failed = f"{exc.strerror or exc} ({self.path})"
+
+    def remove(self) -> None:
+        if self.path is not None:
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+
+    def empty(self) -> bool:
+        return not (self.texts or self.answers or self.skipped)
+
+
+def load_draft(path: Path | None) -> tuple[dict | None, str | None]:
+    """The saved draft, or None; and what is wrong with the file when it cannot be read (never a traceback)."""
+    if path is None or not path.exists():
+        return None, None
+    try:
+        if path.stat().st_size > 256_000:
+            return None, "it is too large to be a draft"
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return None, f"it cannot be read ({type(exc).__name__})"
+    if not (isinstance(doc, dict) and isinstance(doc.get("typed", {}), dict)
+            and isinstance(doc.get("answers", {}), dict) and isinstance(doc.get("skipped", []), list)
+            and isinstance(doc.get("source", ""), str)):
+        return None, "it is not a draft of rulings ask"
+    typed = {k: v for k, v in (doc.get("typed") or {}).items() if k in BY_NAME and isinstance(v, str)}
+    answers = {str(k): v for k, v in (doc.get("answers") or {}).items()
+               if isinstance(v, (str, int, bool)) or v is None}
+    skipped = [str(s) for s in doc.get("skipped") or [] if isinstance(s, (str, int))]
+    return {"saved": str(doc.get("saved", "earlier")), "source": doc.get("source") or "typed", "typed": typed,
+            "answers": answers, "skipped": skipped}, None
+
+
+def _offer(asker, path: Path | None, source: str, resume: bool | None, out) -> Draft:
+    """A new draft, or the saved one continued when the user says so (or ``resume`` is given)."""
+    draft = Draft(path, source, {}, {}, [])
+    saved, problem = load_draft(path)
+    if problem:
+        print(f"(a draft at {path} was not used: {problem}; it is replaced as you type)", file=out)
+        return draft
+    if saved is None or resume is False:
+        return draft
+    if saved["source"] != source:
+        where = "typed answers" if saved["source"] == "typed" else saved["source"]
+        print(f"(a draft of {where} from {saved['saved']} is saved at {path}; it is replaced as you type)", file=out)
+        return draft
+    n = len(saved["typed"]) + len(saved["answers"]) + len(saved["skipped"])
+    if resume is None:
+        print(f"A draft from {saved['saved']} is saved at {path} ({n} answer{'' if n == 1 else 's'}: "
+              f"{', '.join([*saved['typed'], *saved['answers']][:6])}).", file=out)
+        yes = _ask(asker, "Continue it? (y: continue, n: start afresh)", _yes_no, default="y", what="the draft")
+        if yes.lower().startswith("n"):
+            return draft
+    draft.texts, draft.answers, draft.skipped = saved["typed"], saved["answers"], saved["skipped"]
+    print(f"continuing the draft: {n} answer{'' if n == 1 else 's'} kept", file=out)
+    return draft
+
+
+def _yes_no(text: str) -> str | None:
+    return None if text.lower() in ("y", "yes", "n", "no") else "y or n"
+
+
+# ---------------------------------------------------------------- the essentials typed, refusals sent back
+
+def gather(asker, draft: Draft, out, only: tuple[str, ...] | None = None) -> dict:
+    """Ask each essential that applies and has no answer yet (or each of ``only`` again, its old text kept as the
+    default); every answer is checked against what came before it, and saved in the draft as it is given."""
+    for f in FIELDS:
+        data, _ = build(draft.texts)
+        if not f.applies(data):
+            continue
+        if only is not None and f.name not in only and f.name in draft.texts:
+            continue            # kept; a field that now applies and was never answered is asked too
+        if only is None and f.name in draft.texts:
+            continue
+
+        def check(text: str, f=f, data=data) -> str | None:
+            try:
+                f.check(text, data)
+            except sh.Unread as exc:
+                return exc.message
+            return None
+
+        def preview(text: str, f=f, data=data) -> str:
+            return _preview(f.check(text, data))
+        old = draft.texts.get(f.name, "")
+        text = _ask(asker, f.prompt, check, default=old, blank=f.blank, what=f.name, preview=preview)
+        draft.texts[f.name] = text
+        draft.save()
+    data, wrong = build(draft.texts)
+    if wrong:       # an earlier answer changed and a later one no longer reads: ask those again
+        for name, message in wrong.items():
+            print(f"  {name}: {message}", file=out)
+        return gather(asker, draft, out, only=tuple(wrong))
+    return data
+
+
+# a refused field of the incident -> the answer that gave it
+_FIELD_OF = {"players": "players", "button": "button", "street": "street", "pot": "pot", "pot_now": "pot",
+             "actions": "actions", "after": "actions"}
+_DISPUTED_OF = {"seat": "disputed seat", "said": "said", "chips": "chips"}
+
+
+def answers_named(problems, texts: dict) -> list[str]:
+    """The typed answers a refusal of the whole incident is about, in the order they are asked."""
+    names = set()
+    for p in problems:
+        path = tuple(str(x) for x in p.path)
+        if not path:
+            continue
+        if path[0] == "game":
+            part = path[1] if len(path) > 1 else ""
+            names.add("blinds" if part == "blinds" and "blinds" in texts
+                      else "bet sizes" if part == "bet_sizes" and "bet sizes" in texts else "game")
+        elif path[0] == "disputed":
+            names.add(_DISPUTED_OF.get(path[1] if len(path) > 1 else "seat", "disputed seat"))
+        elif path[0] in _FIELD_OF:
+            names.add(_FIELD_OF[path[0]])
+    return [f.name for f in FIELDS if f.name in names and f.name in texts]
+
+
+def _pick(asker, draft: Draft, out) -> tuple[str, ...]:
+    """Which answers to change when a refusal names none of them."""
+    names = [f.name for f in FIELDS if f.name in draft.texts]
+    for i, name in enumerate(names, 1):
+        print(f"  {i}. {name}: {draft.texts[name] or '(blank)'}", file=out)
+
+    def check(text: str) -> str | None:
+        picks = text.replace(",", " ").split()
+        ok = picks and all(p.isdigit() and 1 <= int(p) <= len(names) for p in picks)
+        return None if ok or text.lower() in ("q", "quit") else f"the numbers of the answers to change, 1 to " \
+                                                               f"{len(names)} (or q to stop; the draft is kept)"
+    text = _ask(asker, "Which answers to change (numbers)", check, what="the answers to change")
+    if text.lower() in ("q", "quit"):
+        raise Stop("stopped")
+    return tuple(names[int(p) - 1] for p in text.replace(",", " ").split())
+
+
+# ---------------------------------------------------------------- the consultation
+
+def _words(value: Any) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value).replace("_", " ")
+
+
+def _choice(q: dict, text: str) -> tuple[str, Any]:
+    """('finish' | 'skip' | 'answer' | 'wrong', value)."""
+    choice = text.strip().lower()
+    if choice in ("q", "quit", ""):
+        return "finish", None
+    if choice in ("s", "skip") or (q.get("type") == "enum" and choice in ("0", "none", "none of these")):
+        return "skip", None
+    if choice.isdigit() and 1 <= int(choice) <= len(q["values"]):
+        return "answer", q["values"][int(choice) - 1]["value"]
+    for v in q["values"]:
+        if choice in (str(v["value"]).lower(), _words(v["value"])):
+            return "answer", v["value"]
+    return "wrong", None
+
+
+def _print_step(step, out) -> None:
+    print(f"\nso far ({step.outcome}):", file=out)
+    acts = [step.report, *step.report.more_acts]     # every disputed act, in hand order
+    for report in acts:
+        if len(acts) > 1:
+            print(f"  {report.incident}:", file=out)
+        for r in report.rulings:
+            print(f"  RULING  {r.sentence}  [{r.rule}]", file=out)
+    q = step.questions[0]
+    print(f"\nQUESTION ({len(step.questions)} left that could change the ruling; asked by {q['asked_by']}):", file=out)
+    print(f"  {q['question']}" + (f"  (act {q['act']})" if q.get("act") else ""), file=out)
+    for i, v in enumerate(q["values"], 1):
+        leads = "; ".join(x["ruling"] for x in v["leads_to"]) or "no ruling"
+        print(f"  {i}. {_words(v['value'])}   -> {leads}", file=out)
+    if q.get("type") == "enum":   # the listed answers may all be wrong: leave the fact out, as now
+        now = "; ".join(r.ruling for r in step.report.rulings) or "no ruling"
+        print(f"  0. none of these   -> {now}", file=out)
+
+
+def _stopped(draft: Draft, why: str, out_err) -> int:
+    if draft.path is not None and not draft.empty():
+        draft.save()
+    if draft.path is None or draft.empty():
+        kept = ""
+    elif draft.failed:
+        kept = f"; the draft could not be saved: {draft.failed}"
+    else:
+        kept = f"; what was typed is saved at {draft.path}, and `rulings ask` offers to continue it"
+    print(f"\nrulings ask: {why}; nothing was ruled{kept} (or give a partial incident file: rulings ask FILE)",
+          file=out_err)
+    return 2
+
+
+def run(incident: str | None, house: str | None, save: str | None, read: Callable[[str], str] | None = None,
+        out=sys.stdout, draft: Path | None = None, resume: bool | None = None) -> int:
+    """The consultation. ``read`` gives plain prompts (tests, scripts); ``draft`` is where the typed answers are
+    kept (None: nowhere); ``resume`` True continues a saved draft, False ignores it, None asks."""
+    from rulings.ruling import books
+    from rulings.ruling.consult import Consultation
+    from rulings.report.render import report_text
+    asker = _asker(read, out)
+    source = str(Path(incident).resolve()) if incident else "typed"
+    state = Draft(draft, source, {}, {}, [])
+    try:
+        state = _offer(asker, draft, source, resume, out)
+        doc = None
+        if incident:
+            from rulings.yamlsrc import load_file
+            doc, problems = load_file(incident)
+            if doc is None:
+                print(render_text(problems), file=sys.stderr)
+                return 2
+            data = doc.data
+        else:
+            data = gather(asker, state, out)
+        named = books.book_for(data, house)     # --house, else the incident's house (a name)
+        if house is None and named is not None:
+            from rulings.rulebook.house import find_house
+            if find_house(named) is None:
+                named = None        # the reader refuses the incident's house (I104, with its line), as `rule` does
+        book, engine = books.load(named)
+        consultation = Consultation(book, engine, incident or "<typed>")
+        answers: dict[str, Any] = state.answers
+        skipped: list[str] = state.skipped
+        refused: dict | None = None       # the answers as they were at the last refusal
+        while True:
+            try:
+                step = consultation.step(doc if doc is not None else data, answers, tuple(skipped))   # doc: a file
+            except ProblemsError as exc:
+                print(render_text(exc.problems), file=sys.stderr)
+                if incident:
+                    return 2
+                again = answers_named(exc.problems, state.texts)
+                if again and state.texts == refused:     # kept as they were: let the user say which to change
+                    again = []
+                refused = dict(state.texts)
+                if again:
+                    print(f"\nthe incident as typed is refused; asking again: {', '.join(again)} "
+                          "(your answers are kept: press Enter to keep one, or correct it)", file=out)
+                else:
+                    print("\nthe incident as typed is refused; which answers should change?", file=out)
+                    again = list(_pick(asker, state, out))
+                data = gather(asker, state, out, only=tuple(again))
+                continue
+            if not step.questions:
+                break
+            _print_step(step, out)
+            q = step.questions[0]
+            try:
+                text = _ask(asker, "answer (number, s to skip, q to finish)",
+                            lambda t, q=q: None if _choice(q, t)[0] != "wrong" else
+                            f"'{t}' is not one of the answers; give its number", what="")
+            except Stop:
+                break            # the input ended at a question: the ruling as it stands
+            except GaveUp:
+                break
+            kind, value = _choice(q, text)
+            if kind == "finish":
+                break
+            if kind == "skip":
+                skipped.append(q["key"])
+            else:
+                answers[q["key"]] = value      # FACT, or FACT@N for act N of several
+            state.save()
+        print("", file=out)
+        print(report_text(step.report), file=out)
+        print(f"\noutcome: {step.outcome}", file=out)
+        state.remove()                         # ruled: the draft is done
+        target = save
+        if target is None and isinstance(asker, TerminalAsker):
+            try:
+                target = _ask(asker, "save the incident to", lambda t: None, blank="do not save", what="") or None
+            except Stop:
+                target = None
+        if target:
+            text = yaml.dump(step.data, Dumper=Dumper, sort_keys=False, allow_unicode=True)
+            try:
+                Path(target).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                print(f"rulings ask: not saved: {exc.strerror or exc} ({target})", file=sys.stderr)
+                return 2
+            print(f"saved {target}", file=out)
+        return 0
+    except Stop as exc:
+        return _stopped(state, "the input ended before the incident was typed", sys.stderr) \
+            if str(exc) == "the input ended" else _stopped(state, "stopped", sys.stderr)
+    except GaveUp as exc:
+        return _stopped(state, f"no usable answer for {exc} after {TRIES} tries", sys.stderr)
+    except KeyboardInterrupt:
+        return _stopped(state, "interrupted", sys.stderr)

@@ -1,0 +1,142 @@
+"""Many incidents in one run: `rulings rule FILE...` and `rulings rule --jsonl SRC` (one incident per line).
+
+Every input gives one output, in input order: a report, or a refusal that
+carries its problems (a JSON line ``{"contract", "incident", "refused": true,
+"problems": [...]}``). The book is loaded once per process; ``--jobs N``
+spreads the lines over N worker processes in chunks, keeping the order.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from rulings.problems import Problem, ProblemsError
+
+OK, RULEBOOK, INPUT = 0, 1, 2
+CHUNK = 250
+
+
+def _compact(data) -> str:
+    from rulings.report.render import dumps
+    return dumps(data, indent=None)
+
+
+def _refusal(name: str, problems: list[Problem]) -> dict:
+    from rulings.report.render import CONTRACT
+    return {"contract": CONTRACT, "incident": name, "refused": True, "problems": [p.to_json() for p in problems]}
+
+
+def _house_book(house: str | None):
+    """The book --house names (else the standard book), for the reader to check each incident under;
+    an incident naming its own house is checked again under it when ruled."""
+    from rulings.ruling import books
+    return books.load(house)[0]
+
+
+def _rule(incident, house: str | None):
+    from rulings.ruling import books
+    from rulings.ruling.decide import rule_on
+    book, engine = books.load(books.book_for(incident, house))     # --house, else the incident's house
+    return rule_on(incident, book, engine)
+
+
+def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
+    """One JSONL line to (exit code, one output line). The line is read with ``json.loads``, held to the
+    rules the YAML reader holds an incident file to, with the same problems at the same line and column
+    (``rulings.incident.fields.json_line_document``)."""
+    from rulings.incident import read_incident
+    from rulings.incident.fields import json_line_document
+    from rulings.report.render import report_json
+    from rulings.yamlsrc import Located
+    file, _, lineno = where.rpartition(":")
+    try:
+        doc = json_line_document(line, file, int(lineno))
+    except ProblemsError as exc:
+        return INPUT, _compact(_refusal(where, exc.problems))
+    data = doc.data
+    if not isinstance(data, dict):
+        return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, "Y001", "a line must hold one JSON object")]))
+    if "incident" not in data:   # each line's report names its line
+        data = dict(data, incident=f"{file.rsplit('/', 1)[-1]}:{lineno}")
+    name = data["incident"] if isinstance(data["incident"], str) else where
+    try:
+        incident = read_incident(Located(file, data, doc.marks), _house_book(house))
+        report = _rule(incident, house)
+    except ProblemsError as exc:
+        return INPUT, _compact(_refusal(name, exc.problems))
+    return OK, _compact(report_json(report))
+
+
+def _chunk(args: tuple[list[tuple[str, str]], str | None]) -> list[tuple[int, str]]:
+    lines, house = args
+    return [rule_line(text, where, house) for text, where in lines]
+
+
+def _lines(src: str) -> Iterator[tuple[str, str]]:
+    name = "<stdin>" if src == "-" else src
+    fh = sys.stdin if src == "-" else open(src, encoding="utf-8")
+    try:
+        for n, text in enumerate(fh, 1):
+            if text.strip():
+                yield text, f"{name}:{n}"
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def _batches(items: Iterable, size: int) -> Iterator[list]:
+    batch: list = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def rule_jsonl(src: str, house: str | None, jobs: int, out=None) -> int:
+    """Rule on every line of ``src`` ('-': standard input); print one line per incident, in order."""
+    out = out or sys.stdout
+    code = OK
+    if jobs <= 1:
+        results: Iterable[tuple[int, str]] = (rule_line(t, w, house) for t, w in _lines(src))
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        chunks = pool.map(_chunk, ((b, house) for b in _batches(_lines(src), CHUNK)))
+        results = (r for chunk in chunks for r in chunk)
+    try:
+        for rc, text in results:
+            code = max(code, rc)
+            out.write(text + "\n")
+    finally:
+        if jobs > 1:
+            pool.shutdown(cancel_futures=True)
+    return code
+
+
+def rule_files(paths: list[str], house: str | None, fmt: str, out=None) -> int:
+    """Rule on several incident files: text reports one after another, or one JSON line each."""
+    from rulings.incident import load_incident
+    from rulings.problems import render_text
+    from rulings.report.render import report_json, report_text
+    out = out or sys.stdout
+    code = OK
+    for i, path in enumerate(paths):
+        try:
+            report = _rule(load_incident(path, _house_book(house)), house)
+        except ProblemsError as exc:
+            code = max(code, INPUT)
+            if fmt == "json":
+                out.write(_compact(_refusal(Path(path).stem, exc.problems)) + "\n")
+            else:
+                print(render_text(exc.problems), file=sys.stderr)
+            continue
+        if fmt == "json":
+            out.write(_compact(report_json(report)) + "\n")
+        else:
+            out.write(("\n" if i else "") + report_text(report) + "\n")
+    return code

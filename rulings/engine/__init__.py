@@ -1,0 +1,1 @@
+"""The engine: the only importer of durable-rules."""

@@ -1,0 +1,366 @@
+"""Cards: notation read and checked, and the strength of a hand at showdown.
+
+Pure: no I/O, no engine, no rulebooks. A card is written rank then suit:
+``Ah``, ``Td``, ``10d`` (the same card as ``Td``), ``7c``; ranks
+``2 3 4 5 6 7 8 9 T J Q K A`` in either case, suits ``c d h s`` (or the
+symbols ``♣ ♦ ♥ ♠``). A group of cards (a board, a hand) is written run
+together (``AhKd``), spaced or comma-separated (``Ah Kd``, ``Ah, Kd``), or as
+a list. Every problem names the field it was found in and says what would be
+legal, and all of them come back at once (``CardsError.problems``).
+
+Hand strength is pokerkit's evaluator (the field's well-kept one; it is not
+written again here): the best five cards for high hands, Omaha's exactly two
+of the seat's cards with three of the board, ace-to-five lowball
+(aces low, straights and flushes do not count) and deuce-to-seven lowball
+(aces high, straights and flushes count against the hand). What the cards
+*mean* for a ruling (who may win, cards speak, a fouled hand) is the
+rulebook's business, not this module's.
+
+>>> deal = read_deal(board="Ah Kh Qh 7c 2d", hands={1: "Jh Th", 2: "As Ad"})
+>>> [str(c) for c in deal.board], [str(c) for c in deal.hands[1]]
+(['Ah', 'Kh', 'Qh', '7c', '2d'], ['Jh', 'Th'])
+>>> winners(deal.hands, deal.board, "high")
+[1]
+>>> strength(deal.hands[2], deal.board, "high").label
+'Three of a kind'
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import total_ordering
+from typing import Any, Iterable, Iterator, Mapping
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+GAMES = ("high", "omaha", "ace-to-five", "deuce-to-seven")
+_TOKEN = re.compile(r"10|[^\s,]")   # "10" is one rank; everything else is one character
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card: ``rank`` one of RANKS, ``suit`` one of SUITS.
+
+    >>> Card("A", "h"), str(Card("T", "d"))
+    (Card(rank='A', suit='h'), 'Td')
+    """
+
+    rank: str
+    suit: str
+
+    def __str__(self) -> str:
+        return self.rank + self.suit
+
+
+@dataclass(frozen=True)
+class CardProblem:
+    """One thing wrong with the cards: the field it is in, what is wrong, what would be legal."""
+
+    field: str
+    message: str
+    hint: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message} ({self.hint})"
+
+
+class CardsError(ValueError):
+    """Cards that cannot be read or cannot all be in one deck; ``problems`` lists every one."""
+
+    def __init__(self, problems: list[CardProblem]):
+        super().__init__("; ".join(map(str, problems)))
+        self.problems = problems
+
+
+def _card(text: str, where: str) -> Card | CardProblem:
+    """One card from its notation, or the problem with it."""
+    raw = text.strip()
+    if len(raw) < 2:
+        return CardProblem(where, f"'{raw}' is not a card", "a rank and a suit, e.g. Ah, Td, 10d")
+    rank, suit = raw[:-1].upper(), raw[-1]
+    suit = SUIT_SYMBOLS.get(suit, suit.lower())
+    if rank == "10":
+        rank = "T"
+    if rank not in RANKS or len(rank) != 1:
+        return CardProblem(where, f"'{raw}' has no rank '{raw[:-1]}'", "ranks: 2-9, T (or 10), J, Q, K, A")
+    if suit not in SUITS:
+        return CardProblem(where, f"'{raw}' has no suit '{raw[-1]}'", "suits: c, d, h, s")
+    return Card(rank, suit)
+
+
+def _split(value: Any, where: str) -> list[tuple[str, str]] | CardProblem:
+    """The cards of a group as (notation, field) pairs: from a list, or from text run together or spaced."""
+    if isinstance(value, (list, tuple)):
+        items = []
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                return CardProblem(f"{where}[{i}]", f"{item!r} is not a card", "a card as text, e.g. Ah")
+            items.append((item, f"{where}[{i}]"))
+        return items
+    if not isinstance(value, str):
+        return CardProblem(where, f"{value!r} is not a list of cards", "cards as text (AhKd) or a list")
+    tokens = _TOKEN.findall(value)
+    # Run together, each card is a rank token then a suit character.
+    if len(tokens) % 2:
+        return CardProblem(where, f"'{value}' does not split into cards", "a rank and a suit per card, e.g. Ah Kd")
+    cards = ["".join(tokens[i:i + 2]) for i in range(0, len(tokens), 2)]
+    return [(c, f"{where}[{i}]") for i, c in enumerate(cards)]
+
+
+def read_cards(value: Any, where: str = "cards") -> tuple[Card, ...]:
+    """A group of cards (a board, a hand) read and checked; ``CardsError`` lists every problem.
+
+    >>> [str(c) for c in read_cards("10d Jd, qd")]
+    ['Td', 'Jd', 'Qd']
+    >>> read_cards("AhKx", "board")
+    Traceback (most recent call last):
+    ...
+    rulings.facts.cards.CardsError: board[1]: 'Kx' has no suit 'x' (suits: c, d, h, s)
+    """
+    cards, problems = _read(value, where)
+    problems += _repeats(cards)
+    if problems:
+        raise CardsError(problems)
+    return tuple(card for card, _ in cards)
+
+
+def _read(value: Any, where: str) -> tuple[list[tuple[Card, str]], list[CardProblem]]:
+    """The cards of a group, each with the field it was read from, and the problems found."""
+    split = _split(value, where)
+    if isinstance(split, CardProblem):
+        return [], [split]
+    cards: list[tuple[Card, str]] = []
+    problems: list[CardProblem] = []
+    for text, at in split:
+        card = _card(text, at)
+        (problems.append(card) if isinstance(card, CardProblem) else cards.append((card, at)))
+    return cards, problems
+
+
+def _placed(where: str, cards: Iterable[Card]) -> list[tuple[Card, str]]:
+    return [(card, f"{where}[{i}]") for i, card in enumerate(cards)]
+
+
+def _repeats(cards: Iterable[tuple[Card, str]]) -> list[CardProblem]:
+    """Every card that appears twice, naming both places."""
+    seen: dict[Card, str] = {}
+    problems = []
+    for card, at in cards:
+        if card in seen:
+            problems.append(CardProblem(at, f"{card} is already at {seen[card]}", "a deck has one of each card"))
+        else:
+            seen[card] = at
+    return problems
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The cards of one hand: the board and each seat's cards (seat -> cards), none twice."""
+
+    board: tuple[Card, ...] = ()
+    hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+
+
+def read_deal(board: Any = (), hands: Mapping[int, Any] | None = None, *, board_field: str = "board",
+              hands_field: str = "hands", max_board: int = 5) -> Deal:
+    """A board and the seats' cards, read and checked together: every problem at once.
+
+    >>> read_deal(board="Ah Kh Qh", hands={1: "AhKd", 2: "Q"})
+    Traceback (most recent call last):
+    ...
+    rulings.facts.cards.CardsError: hands.2: 'Q' does not split into cards (a rank and a suit per card, e.g. Ah Kd); hands.1[0]: Ah is already at board[0] (a deck has one of each card)
+    """
+    board_cards, problems = _read(board, board_field)
+    placed = list(board_cards)
+    if len(board_cards) > max_board:
+        problems.append(CardProblem(board_field, f"{len(board_cards)} cards on the board", f"at most {max_board}"))
+    seats: dict[int, tuple[Card, ...]] = {}
+    for seat, value in (hands or {}).items():
+        cards, found = _read(value, f"{hands_field}.{seat}")
+        problems += found
+        placed += cards
+        seats[seat] = tuple(card for card, _ in cards)
+    problems += _repeats(placed)
+    if problems:
+        raise CardsError(problems)
+    return Deal(tuple(card for card, _ in board_cards), seats)
+
+
+@total_ordering
+@dataclass(frozen=True, eq=False)
+class Strength:
+    """How good a hand is at showdown in one game; a stronger hand compares greater.
+
+    ``label`` is the hand's class as pokerkit names it (``Full house``;
+    ``High card`` for most low hands), ``cards`` the five that play, highest
+    rank first (aces low in ace-to-five).
+    """
+
+    game: str
+    label: str
+    cards: tuple[Card, ...]
+    _hand: Any = field(repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Strength) or other.game != self.game:
+            return NotImplemented
+        return not (self._hand > other._hand or other._hand > self._hand)
+
+    def __lt__(self, other: Strength) -> bool:
+        if other.game != self.game:
+            return NotImplemented
+        return bool(other._hand > self._hand)
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.label))
+
+    def __str__(self) -> str:
+        return f"{self.label} ({''.join(map(str, self.cards))})"
+
+
+def _hands_module() -> Any:
+    """pokerkit's hand evaluator (``pokerkit.hands``, with the lookups and card types it reads) without the
+    rest of the package: ``import pokerkit`` also builds its game state machine, notation and analysis
+    modules (about a fifth of its import), which a ruling never uses.
+
+    The package's folder is entered without running its ``__init__`` for the length of this import, then
+    forgotten, so a later ``import pokerkit`` runs it as usual and finds these very modules (the same
+    classes) already loaded.
+    """
+    import importlib
+    import importlib.util
+    import sys
+    if "pokerkit.hands" in sys.modules:
+        return sys.modules["pokerkit.hands"]
+    if "pokerkit" in sys.modules:
+        return importlib.import_module("pokerkit.hands")
+    spec = importlib.util.find_spec("pokerkit")
+    if spec is None or not spec.submodule_search_locations:
+        return importlib.import_module("pokerkit.hands")
+    sys.modules["pokerkit"] = importlib.util.module_from_spec(spec)    # the package, its __init__ not run
+    try:
+        return importlib.import_module("pokerkit.hands")
+    finally:
+        del sys.modules["pokerkit"]
+
+
+def _evaluator(game: str) -> Any:
+    hands = _hands_module()
+    return {"high": hands.StandardHighHand, "omaha": hands.OmahaHoldemHand, "ace-to-five": hands.RegularLowHand,
+            "deuce-to-seven": hands.StandardLowHand}[game]
+
+
+def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high") -> Strength:
+    """The strength of a seat's best five cards from its own cards and the board.
+
+    ``game`` is one of GAMES. Raises ``CardsError`` when fewer than five
+    cards are given (in Omaha: two in the hand, three on the board) or a card
+    is there twice.
+
+    >>> five = read_cards
+    >>> strength(five("As2d3c4h5d"), game="ace-to-five") > strength(five("6d4c3h2dAs"), game="ace-to-five")
+    True
+    >>> str(strength(five("7s5d4c3h2d"), game="deuce-to-seven"))
+    'High card (7s5d4c3h2d)'
+    """
+    if game not in GAMES:
+        raise CardsError([CardProblem("game", f"no evaluator for '{game}'", "one of: " + ", ".join(GAMES))])
+    hole, board = tuple(hole), tuple(board)
+    problems = _repeats(_placed("hole", hole) + _placed("board", board))
+    if game == "omaha" and (len(hole) < 2 or len(board) < 3):
+        problems.append(CardProblem("hole" if len(hole) < 2 else "board", f"{len(hole)} cards in hand and "
+                                    f"{len(board)} on the board", "Omaha plays two from the hand and three "
+                                    "from the board"))
+    elif len(hole) + len(board) < 5:
+        problems.append(CardProblem("hole", f"{len(hole) + len(board)} cards", "at least five to make a hand"))
+    if problems:
+        raise CardsError(problems)
+    hand = _evaluator(game).from_game("".join(map(str, hole)), "".join(map(str, board)))
+    order = "A23456789TJQK" if game == "ace-to-five" else RANKS      # aces low only in ace-to-five
+    cards = tuple(sorted((Card(c.rank.value, c.suit.value) for c in hand.cards),
+                         key=lambda c: (order.index(c.rank), c.suit), reverse=True))
+    if {c.rank for c in cards} == set("A2345") and "Straight" in hand.entry.label.value:
+        cards = cards[1:] + cards[:1]      # a five-high straight: the ace plays low
+    return Strength(game, hand.entry.label.value, cards, hand)
+
+
+def winners(hands: Mapping[int, Iterable[Card]], board: Iterable[Card] = (), game: str = "high") -> list[int]:
+    """The seats whose hands are best (more than one on a tie), in seat order.
+
+    Only the cards decide: which seats may win (who folded, who showed, a
+    fouled hand) is for the rulebook to say before asking.
+
+    >>> board = read_cards("Ks Qd 7h 4c 2s")
+    >>> winners({1: read_cards("AhJc"), 2: read_cards("AdJs"), 3: read_cards("Kd3c")}, board)
+    [3]
+    >>> winners({1: read_cards("AhJc"), 2: read_cards("AdJs")}, board)
+    [1, 2]
+    """
+    board = tuple(board)
+    rated = {seat: strength(cards, board, game) for seat, cards in sorted(hands.items())}
+    if not rated:
+        return []
+    best = max(rated.values())
+    return [seat for seat, s in rated.items() if s == best]
+
+
+HIGH_VARIANTS = ("holdem", "omaha", "stud", "other")   # the incident's variants read high
+
+
+def best_high(hands: Mapping[int, Iterable[str]], board: Iterable[str], variant: str) -> tuple[tuple[int, ...], str] | None:
+    """The seats whose tabled cards make the best high hand, and that hand in words (cards speak).
+
+    None for a game read low, or when the cards make no five-card hand. Who
+    wins the pot, and what a misread means, is for rulebooks/standard/showdown.yaml.
+
+    >>> best_high({1: ("Ah", "Jc"), 2: ("Kd", "3c")}, ("Ks", "Qd", "7h", "4c", "2s"), "holdem")
+    ((2,), 'one pair (Kd Ks Qd 7h 4c)')
+    """
+    if variant not in HIGH_VARIANTS or not hands:
+        return None
+    board = tuple(board)
+    memo = _ONE_RULING.get()
+    if memo is None:
+        return _best_high(hands, board, variant)
+    key = (tuple((seat, tuple(cards)) for seat, cards in hands.items()), board, variant)
+    if key not in memo:
+        memo[key] = _best_high(hands, board, variant)
+    return memo[key]
+
+
+_ONE_RULING: ContextVar[dict | None] = ContextVar("one_ruling", default=None)
+
+
+@contextmanager
+def one_ruling() -> Iterator[None]:
+    """Within one ruling (its acts, its trial answers), the same tabled cards are ranked once.
+
+    Ranking seven cards through pokerkit costs milliseconds, and a ruling with the pot unknown rules again
+    under ten pots (``rulings/ruling/unknowns.py``) on the very same cards. What is kept is the answer for these
+    cards only, for the life of the outermost ruling: nothing carries from one ruling to the next.
+    """
+    if _ONE_RULING.get() is not None:
+        yield
+        return
+    token = _ONE_RULING.set({})
+    try:
+        yield
+    finally:
+        _ONE_RULING.reset(token)
+
+
+def _best_high(hands: Mapping[int, Iterable[str]], board: tuple, variant: str) -> tuple[tuple[int, ...], str] | None:
+    game = "omaha" if variant == "omaha" else "high"
+    try:
+        common = read_cards("".join(board), "board") if board else ()
+        rated = {seat: strength(read_cards("".join(cards), f"hands.{seat}"), common, game)
+                 for seat, cards in hands.items()}
+    except CardsError:
+        return None          # too few cards to make a five-card hand
+    best = max(rated.values())
+    seats = tuple(sorted(s for s, v in rated.items() if v == best))
+    made = best._hand
+    return seats, f"{made.entry.label.value.lower()} ({' '.join(map(repr, made.cards))})"

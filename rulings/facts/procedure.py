@@ -1,0 +1,150 @@
+"""Procedure incidents (the clock, calling time, posting, the button, showdown) turned into facts.
+
+The `procedure:` section of an incident describes a table procedure in
+dispute; it needs no disputed act. The reader (rulings/incident/procedure.py)
+reads and checks its fields; here we work out definitions: where the button
+and blinds fall under each button mode, which seat shows first by each order.
+Whether a hand is dead, what a player owes and who wins is decided in
+rulebooks/standard/clock.yaml, posting.yaml, button.yaml and showdown.yaml.
+Nothing here refuses.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.incident.model import Incident, Procedure
+from rulings.incident.procedure import DEFAULT_FALSE, SPEC
+
+def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
+    """The procedure facts of an incident with a `procedure:` section (empty without one)."""
+    p: Procedure | None = incident.procedure
+    if p is None:
+        return {}
+    f: dict[str, Any] = {"variant": p.variant}
+    if "posting" in p.raw:      # a posting flag the floor leaves out did not happen
+        f.update({fact: False for key in DEFAULT_FALSE if (fact := SPEC["posting"][key][1])})
+        f["post_amount"] = 0
+    f.update(p.facts)
+    order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
+    if "button" in p.raw:
+        _button(p.raw["button"], order, f)
+    if "showdown" in p.raw:
+        _showdown(p, p.raw["showdown"], order, f)
+        if "sd_first_to_act" not in f and p.variant in ("stud", "razz"):   # stud shows by the boards
+            from rulings.facts.hand import showing_first
+            first = showing_first(incident, list(p.raw["showdown"].get("in_showdown") or order))
+            if first is not None:
+                f["sd_first_to_act"] = first
+    return f
+
+
+def _next(seat: int, occupied: list[int], size: int) -> int:
+    """The first occupied seat to the left of ``seat`` (seats 1..size, wrapping)."""
+    for step in range(1, size + 1):
+        s = (seat - 1 + step) % size + 1
+        if s in occupied:
+            return s
+    return seat
+
+
+def _prev_seat(seat: int, size: int) -> int:
+    return (seat - 2) % size + 1
+
+
+def _button(b: dict[str, Any], order: list[int], f: dict) -> None:
+    occupied = sorted(order)
+    marks = [b.get("last_button", 0), b.get("last_small", 0), *b.get("last_big", ())]
+    size = b.get("table_seats") or max(occupied + marks)   # never below a seat dealt in: the reader refuses that (I131)
+    f["heads_up"] = len(occupied) == 2
+    if b.get("last_big") is None:
+        return
+    last_btn, last_bbs = b.get("last_button"), b["last_big"]
+    last_bb = last_bbs[-1]
+    # dead button: the big blind moves to the next player; small blind and button are the two seats before it
+    bb = _next(last_bb, occupied, size)
+    sb_seat = _prev_seat(bb, size)
+    btn_seat = _prev_seat(sb_seat, size)
+    f.update(dead_bb_seat=bb, dead_button_seat=btn_seat, dead_button_empty=btn_seat not in occupied,
+             dead_no_small_blind=sb_seat not in occupied)
+    if sb_seat in occupied:
+        f["dead_sb_seat"] = sb_seat
+    # moving button: the button moves to the next player; every player the big blind passed posts one
+    if last_btn is not None:
+        mbtn = _next(last_btn, occupied, size)
+        pos_sb = _next(mbtn, occupied, size)
+        pos_bb = _next(pos_sb, occupied, size)
+        due_bb = _next(last_bb, occupied, size)
+        bbs = [due_bb]
+        while bbs[-1] != pos_bb and len(bbs) < len(occupied):
+            bbs.append(_next(bbs[-1], occupied, size))
+        f.update(moving_button_seat=mbtn, moving_big_blinds=len(bbs),
+                 moving_bb_seats=" and ".join(map(str, bbs)))
+        sbs = [s for s in [x for x in last_bbs if x in occupied] + [pos_sb] if s not in bbs]
+        f["moving_sb_seats"] = " and ".join(map(str, dict.fromkeys(sbs))) or "none"
+        # simplified moving button: button, small and big blind are the next three players, whoever missed
+        f.update(simple_button_seat=mbtn, simple_sb_seat=pos_sb, simple_bb_seat=pos_bb)
+    if f["heads_up"]:
+        # heads-up the button is the small blind: the seat before the big blind's
+        hu_bb = _next(last_bb, occupied, size)
+        f.update(hu_bb_seat=hu_bb, hu_button_seat=_next(hu_bb, occupied, size))
+
+
+def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> None:
+    live = list(s.get("in_showdown") or order)
+    first = s.get("first_to_act")
+    if first is None and p.variant not in ("stud", "razz"):      # stud acts by the cards showing, not the button
+        first = next((seat for seat in order if seat in live), None)
+    if first is not None:
+        f["sd_first_to_act"] = first
+    if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
+        f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
+    if s.get("hands") and s.get("board") is not None:
+        from rulings.facts.cards import best_high
+        ranked = best_high(s["hands"], s["board"], p.variant)
+        if ranked is not None:
+            winners, description = ranked
+            f["sd_best_hand_seats"] = " and ".join(map(str, winners))
+            f["sd_best_hand"] = description
+            if len(winners) == 1:
+                f["sd_best_hand_seat"] = winners[0]
+            if s.get("dealer_read") is not None:
+                f["sd_misread"] = s["dealer_read"] not in winners
+
+
+def showdown_pots(incident: Incident, stacks: dict[int, Any]) -> dict[str, Any]:
+    """Who at a showdown is all-in for the main pot only and who contests a side pot above it (the players still
+    holding chips after the betting, ``stacks`` from the replay), and which side-pot player would act first: in
+    flop games the first on the button's left, in stud the best board showing (razz: the lowest). Empty unless
+    at least one player in the showdown is all-in and two others still have chips: then there is a pot above
+    the all-in player's that only they contest."""
+    p = incident.procedure
+    if p is None or "showdown" not in p.raw:
+        return {}
+    s = p.raw["showdown"]
+    order = [pl.seat for pl in incident.hand.players]
+    live = [seat for seat in order if seat in (s.get("in_showdown") or order)]
+    all_in = [seat for seat in live if stacks.get(seat) == 0]
+    side = [seat for seat in live if seat not in all_in]
+    if not all_in or len(side) < 2:
+        return {}
+    out: dict[str, Any] = {"sd_main_pot_only_seats": " and ".join(map(str, all_in)),
+                           "sd_side_pot_seats": " and ".join(map(str, side))}
+    if p.variant in ("stud", "razz"):
+        from rulings.facts.hand import showing_first
+        first = showing_first(incident, side)
+    else:
+        first = side[0]
+    if first is not None:
+        out["sd_side_first_to_act"] = first
+        out["sd_show_order"] = ", ".join(map(str, _round_from(side, first) + all_in))
+    aggressor = s.get("last_aggressor")
+    if aggressor in side:   # a bet on the last round: its maker first, then the others in the side pot, then all-in
+        out["sd_bet_show_order"] = ", ".join(map(str, _round_from(side, aggressor) + all_in))
+    return out
+
+
+def _round_from(seats: list[int], first: int) -> list[int]:
+    """``seats`` (in the order of action) starting from ``first`` and going round."""
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
+

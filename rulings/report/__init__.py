@@ -1,0 +1,1 @@
+"""Reports: text, JSON, quotes, the printed book, diff, explain, schemas."""

@@ -1,0 +1,103 @@
+"""The fact catalogue and the citation catalogue, read once from the package's YAML."""
+from __future__ import annotations
+
+from typing import Any
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from rulings.records import LazyFrozen, filled, record
+
+HERE = Path(__file__).resolve().parents[1]   # the package's folder: facts/*.yaml, citations.yaml
+FACT_TYPES = ("enum", "bool", "money", "count", "percent", "seat", "text")
+NUMERIC = ("money", "count", "percent", "seat")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@record(frozen=True)
+class Fact(LazyFrozen):
+    """One fact a rule may test or set."""
+
+    name: str
+    kind: str                       # input | computed | derived
+    type: str                       # one of FACT_TYPES
+    description: str
+    question: str
+    values: tuple[str, ...] = ()    # for enums
+    source: str | None = None       # for inputs: the incident field it comes from
+    default: Any = None             # for derived facts: the value when no rule derives it (None: stays unknown)
+    asked_if: tuple = ()            # for questions: (fact, test) pairs that must hold to ask it (its premise)
+
+    def premise_fails(self, known: dict[str, Any]) -> bool:
+        """Whether the question's premise is known to be false (a raise to have missed, with no raise made)."""
+        for name, test in self.asked_if:
+            value = known.get(name)
+            if value is None:
+                continue
+            if isinstance(test, dict):
+                if "above" in test and not (not isinstance(value, bool) and value > test["above"]):
+                    return True
+            elif value != test:
+                return True
+        return False
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in NUMERIC
+
+
+@record(frozen=True)
+class Citation(LazyFrozen):
+    """One key of the rules inventory: where the rule it names is written."""
+
+    key: str
+    source: str
+    section: str
+    topic: str
+
+
+def _parse(text: str):
+    return yaml.load(text, Loader=_LOADER)
+
+
+@lru_cache(maxsize=1)
+def facts() -> dict[str, Fact]:
+    """Every fact of every catalogue file under rulings/facts/ (one file per topic)."""
+    from rulings.rulebook.cache import yaml_data   # parsed once, then read back as JSON
+    raw: dict = {}
+    paths = sorted((HERE / "facts").glob("*.yaml"))
+    for path, part in zip(paths, yaml_data(paths, _parse)):
+        part = part or {}
+        clash = set(part) & set(raw)
+        if clash:
+            raise ValueError(f"{path.name} declares facts already declared: {', '.join(sorted(clash))}")
+        raw.update(part)
+    out = {}
+    for name, spec in raw.items():
+        assert spec["type"] in FACT_TYPES, name
+        default = spec.get("default")
+        if default is not None and (spec["kind"] != "derived" or spec["type"] != "bool" or
+                                    not isinstance(default, bool)):
+            raise ValueError(f"{name}: only a derived true/false fact may have a default, and it is true or false")
+        out[name] = filled(Fact, {"name": name, "kind": spec["kind"], "type": spec["type"],
+                                  "description": spec["description"], "question": spec.get("question", ""),
+                                  "values": tuple(spec.get("values", ())), "source": spec.get("from"),
+                                  "default": default,
+                                  "asked_if": tuple(sorted((spec.get("asked_if") or {}).items()))})
+    return out
+
+
+@lru_cache(maxsize=1)
+def citations() -> dict[str, Citation]:
+    from rulings.rulebook.cache import yaml_data
+    raw = yaml_data([HERE / "citations.yaml"], _parse)[0]
+    return {k: filled(Citation, {"key": k, "source": v["source"], "section": v["section"], "topic": v["topic"]})
+            for k, v in raw.items()}
+
+
+def did_you_mean(word: str, choices, n: int = 1) -> str | None:
+    """The closest known name, for hints."""
+    import difflib   # only for a problem's hint: not imported on a start that finds none
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
+    return close[0] if close else None
