@@ -51,7 +51,7 @@ def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str
     from rulings.ruling.decide import rule_on
     book, engine = books.load(house)
     if consult:
-        from rulings.consult import Consultation
+        from rulings.ruling.consult import Consultation
         from rulings.service.core import step_json
         consultation = Consultation(book, engine)
     cases = [(f"{rule.id}/{ex.name}", ex.incident, str(ex.origin)) for rule in book.rules.values()
