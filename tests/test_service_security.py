@@ -103,7 +103,10 @@ def test_a_200_mb_form_is_refused_without_the_server_growing(served):
     assert httpx.get(base + "/health").status_code == 200
 
 
-def test_health_answers_within_half_a_second_while_a_manager_checks_a_house_book(served):
+def test_health_is_answered_again_and_again_while_a_manager_checks_a_house_book(served):
+    """The floor is never kept waiting by a manager's work: while one house book's check runs, /health is
+    answered over and over. Counted, not timed: a check that held the worker's loop would let through at most
+    the one poll already in flight before it ended."""
     base, _ = served
     manager = httpx.Client(base_url=base, timeout=600)
     token = re.search(r'name="csrf" value="([^"]+)"', manager.get("/login").text)[1]
@@ -121,19 +124,16 @@ def test_health_answers_within_half_a_second_while_a_manager_checks_a_house_book
                                       data={"text": text, "csrf": token}).status_code
 
     worker = threading.Thread(target=check)
-    waits = []
+    answered_during = 0
     with httpx.Client(base_url=base, timeout=30) as floor:
         worker.start()
         while worker.is_alive():
-            began = time.monotonic()
             assert floor.get("/health").status_code == 200
-            waits.append(time.monotonic() - began)
-            time.sleep(0.1)
+            answered_during += worker.is_alive()     # answered, and the check still running
+            time.sleep(0.05)
     worker.join()
     assert done["status"] == 200
-    # the check ran long enough to be polled through, and the floor was answered all the while
-    assert len(waits) >= 5, f"the check took only {len(waits)} polls; the test shows nothing"
-    assert max(waits) < 0.5, f"/health waited {max(waits):.2f} s while the book was checked"
+    assert answered_during >= 5, f"/health answered {answered_during} times while the book was checked"
 
 
 def _ended(s: socket.socket) -> bool:
