@@ -8,10 +8,13 @@ change and compare the files (`diff`): any line that differs names the example w
 With ``--without-pot`` every case is ruled a second time with its pots removed (the top-level ``pot`` and each
 told street's), so the trial rulings for an unknown pot run; ``--generated N`` adds N random incidents
 (tests/incident_gen.py, seed 27), each also without its pot; ``--incidents DIR`` adds the YAML incidents of a
-folder you name (e.g. a bench outside the repository: read, never copied).
+folder you name (e.g. a bench outside the repository: read, never copied). With ``--consult`` each case is
+taken through one consultation step instead (``Consultation.step``, as the podium and ``POST /api/rule`` take
+it) and the step's JSON is digested: the report, the questions with each answer's rulings, "also worth
+asking", in their order.
 
 Run: .venv/bin/python benchmarks/report_digests.py OUT.txt [--house NAME ...] [--without-pot] [--generated N]
-     [--incidents DIR]
+     [--incidents DIR] [--consult]
 """
 from __future__ import annotations
 
@@ -38,8 +41,8 @@ def without_pot(data):
     return out if changed else None
 
 
-def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str | None = None
-            ) -> list[tuple[str, str]]:
+def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str | None = None,
+            consult: bool = False) -> list[tuple[str, str]]:
     import yaml
     from rulings.ruling import books
     from rulings.incident import incident_from_data
@@ -47,6 +50,10 @@ def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str
     from rulings.report.render import dumps, report_json
     from rulings.ruling.decide import rule_on
     book, engine = books.load(house)
+    if consult:
+        from rulings.ruling.consult import Consultation
+        from rulings.service.core import step_json
+        consultation = Consultation(book, engine)
     cases = [(f"{rule.id}/{ex.name}", ex.incident, str(ex.origin)) for rule in book.rules.values()
              for ex in rule.examples]
     for path in sorted((ROOT / "examples" / "incidents").iterdir()):
@@ -66,7 +73,10 @@ def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str
     out = []
     for name, data, origin in cases:
         try:
-            text = dumps(report_json(rule_on(incident_from_data(data, file=origin, book=book), book, engine)))
+            if consult:
+                text = dumps(step_json(consultation.step(data)))
+            else:
+                text = dumps(report_json(rule_on(incident_from_data(data, file=origin, book=book), book, engine)))
         except ProblemsError as exc:
             text = "refused: " + "\n".join(p.message for p in exc.problems)
         except Exception as exc:   # noqa: BLE001 (a digest of what went wrong: it must not change either)
@@ -82,11 +92,13 @@ def main() -> None:
     ap.add_argument("--without-pot", action="store_true", help="each case again with its pots removed")
     ap.add_argument("--generated", type=int, default=0, help="N random incidents too")
     ap.add_argument("--incidents", help="a folder of YAML incidents too")
+    ap.add_argument("--consult", action="store_true", help="digest each case's consultation step, not its report")
     args = ap.parse_args()
     houses = args.house or [None] + sorted(p.stem for p in (ROOT / "rulebooks" / "houses").glob("*.yaml"))
     lines = []
     for house in houses:
-        lines += [f"{house or 'standard'} {name} {d}" for name, d in digests(house, args.without_pot, args.generated, args.incidents)]
+        lines += [f"{house or 'standard'} {name} {d}" for name, d in digests(house, args.without_pot, args.generated, args.incidents,
+                                                                        args.consult)]
     whole = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} reports; digest of all: {whole}")

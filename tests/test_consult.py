@@ -272,3 +272,29 @@ def test_a_yes_no_question_means_its_words_and_needs_its_premise(standard):
     bet_only = {**raised, "actions": raised["actions"][:1]}
     step = c.step(bet_only)
     assert "unaware_of_raise" not in [q["fact"] for q in step.questions] + [a["fact"] for a in step.also]
+
+
+def test_answers_told_alike_give_the_very_step_ruling_every_answer_gives(standard):
+    """The trial answers told alike (not ruled, ``Consultation._alike``) change nothing a step says: over a
+    slice of the book's own examples the step's JSON is the one the consultation gives when it rules every
+    answer in full (``_base`` giving None), and some answers were told alike."""
+    from rulings.report.render import dumps
+    from rulings.service.core import step_json
+    book, engine = standard
+    fast, full = Consultation(book, engine), Consultation(book, engine)
+    full._base = lambda read, report: None
+    told = []
+    alike = fast._alike
+    fast._alike = lambda base, one: told.append(r := alike(base, one)) or r
+    cases = [ex.incident for rule in book.rules.values() for ex in rule.examples][::25]
+    for data in cases:
+        try:
+            a = dumps(step_json(fast.step(copy.deepcopy(data))))
+        except ProblemsError as exc:
+            a = [p.message for p in exc.problems]
+        try:
+            b = dumps(step_json(full.step(copy.deepcopy(data))))
+        except ProblemsError as exc:
+            b = [p.message for p in exc.problems]
+        assert a == b
+    assert told.count(True) > 0 and any(r is not True for r in told)

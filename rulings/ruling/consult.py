@@ -23,16 +23,24 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulings.rulebook.catalogue import Fact, did_you_mean, facts
-from rulings.engine.rulesets import Engine, reads
-from rulings.incident import read_incident
+from rulings.betting import BettingError
+from rulings.engine.rulesets import Engine, reads, rule_reads
+from rulings.facts.wagers import given_facts
+from rulings.incident import each_request, read_incident
 from rulings.problems import Problem, ProblemsError
+from rulings.rulebook.catalogue import Fact, did_you_mean, facts
 from rulings.rulebook.model import Rulebook
-from rulings.ruling.decide import Report, group_of, rule_on
+from rulings.ruling.decide import REFUSED_STRADDLE, Report, _prepared, group_of, rule_on
+from rulings.ruling.unknowns import answer_rules_alike
 from rulings.yamlsrc import Located, load_text
 
 # the incident fields a consultation may ask about; game fields are required or have a reader default
 _ASKABLE_ROOTS = ("disputed", "table")
+
+# facts read beside the rules (rulings/ruling.py the change and the all-in-for-less arithmetic, the lead
+# ruling's particulars; rulings/now.py WHAT HAPPENS NOW): an answer changing one is ruled in full
+TAIL = frozenset(("stack", "committed", "chips_total", "chips_to", "prior_chips_total", "current_bet", "in_turn",
+                  "facing_bet", "said_kind", "structure", "put_out_to", "said_conditional"))
 
 
 def askable(fact: Fact) -> bool:
@@ -327,13 +335,15 @@ class Consultation:
         questions, order = [], list(cat)
         also: list[dict] = []
         everything = _signature(report)
+        base = self._base(read, report)
         for name, act, where in candidates:
             key = answer_key(name, act)
             if key in answers or key in skipped or name in skipped:
                 continue
             if cat[name].premise_fails(reports[(act or 1) - 1].facts):   # "missed the raise" with no raise made
                 continue
-            question = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own, everything)
+            question = self._question(doc, data, cat[name], asked.get((name, act)), now, where, act, own, everything,
+                                      base)
             if question is not None and question.pop("_also", False):
                 also.append({"fact": name, "question": question["question"], "key": question["key"],
                              "rules": question["rules"], **({"act": act} if act is not None else {})})
@@ -351,9 +361,61 @@ class Consultation:
             outcomes.append("ruled" if r.rulings else "questions" if mine else "not_covered")
         return Step(combined(outcomes), report, questions, open_, data, answers, outcomes, also)
 
+    def _base(self, read: Any, report: Report) -> tuple | None:
+        """What a trial answer is told alike against (``_alike``): the incident as it stands, prepared as the
+        engine's first run takes it, its parameter values and facts, what the floor told, and what the rules
+        in force read; None when it is ruled act by act or request by request, or a straddle was sent back
+        (the facts are built again), or it is not prepared here: then every answer is ruled in full."""
+        if (len(read.acts) > 1 and not read.focused) or each_request(read)[0] is not read:
+            return None
+        if any(rid not in self.book.rules or REFUSED_STRADDLE in {k for k, _ in self.book.rules[rid].then.derive}
+               for rid in report.trace):
+            return None
+        try:
+            incident, params, situation = _prepared(read, self.book)
+        except (ProblemsError, BettingError):
+            return None
+        in_force = set().union(*(rule_reads(self.book.rules[r.rule]) for r in report.rulings
+                                 if r.rule in self.book.rules))
+        if any(r.rule not in self.book.rules for r in report.rulings):
+            return None
+        return incident, params, situation.facts, given_facts(incident), in_force
+
+    def _alike(self, base: tuple, one: Any) -> bool | tuple | None:
+        """True when the incident ``one`` (a trial answer, read) surely rules as the incident as it stands: the
+        same rules in force with the same effects, the same conflicts and the same WHAT HAPPENS NOW
+        (``unknowns.answer_rules_alike``, the proof ``answer_may_rule`` gives the procedure questions), and
+        nothing the report works out beside the rules reads what the answer changed: the arithmetic and
+        WHAT HAPPENS NOW read none of the facts it changes (``TAIL``), the same hand, acts after and
+        setting, and what the floor told newly is read by no rule in force (the lead ruling is the same).
+        Else (not sure) what ``rule_on`` is to rule it with (the incident prepared, not prepared twice), or
+        None when it is not prepared here: the answer is then ruled in full."""
+        incident, params, facts_now, given, in_force = base
+        if (len(one.acts) > 1 and not one.focused) or each_request(one)[0] is not one:
+            return None
+        try:
+            ready = _prepared(one, self.book)
+        except (ProblemsError, BettingError):
+            return None
+        trial, trial_params, situation = ready
+        if trial_params != params or trial.hand != incident.hand or trial.after != incident.after \
+                or trial.params != incident.params or trial.split != incident.split \
+                or (trial.disputed is None) != (incident.disputed is None) \
+                or (trial.disputed is not None and trial.disputed.seat != incident.disputed.seat):
+            return ready
+        told = given_facts(trial)
+        newly = {f for k in told.keys() | given.keys() if told.get(k) != given.get(k) for f in told.get(k, ())}
+        if trial.disputed is not None:   # and the particulars ``_told`` counts beside them
+            newly |= {name for name in ("buy_in", "side_deal", "cashed_out", "minutes_away")
+                      if (getattr(trial.disputed, name) is None) != (getattr(incident.disputed, name) is None)}
+        if newly & in_force:
+            return ready
+        return True if answer_rules_alike(self.book, facts_now, situation.facts, params, TAIL) else ready
+
     def _question(self, doc: Located, data: dict, fact: Fact, asked: dict | None, now: tuple,
                   where: tuple | None = None, act: int | None = None,
-                  own: frozenset[str] | None = None, everything: tuple | None = None) -> dict | None:
+                  own: frozenset[str] | None = None, everything: tuple | None = None,
+                  base: tuple | None = None) -> dict | None:
         """The question with each answer's rulings, when some answer changes the ruling on the dispute's own
         matter (or a number of WHAT HAPPENS NOW); marked ``_also`` when answers change only a ruling on another
         matter; None when no answer changes anything."""
@@ -362,9 +424,17 @@ class Consultation:
         current = {r[0] for one in everything or () for r in one[0]}   # the rules in force now
         current_rules: set[str] = set()
         where = where or _path(fact)
+        alike: list[tuple[int, Any, Any]] = []   # answers surely ruled as now (``_alike``): ruled only if asked
         for value in allowed(fact):
             try:
-                report = self._rule(doc, _set(data, where, value))
+                one = self._read(doc, _set(data, where, value))
+                ready = self._alike(base, one) if base is not None else None
+                if ready is True:
+                    alike.append((len(values), value, one))
+                    signatures.add(now)
+                    current_rules |= current
+                    continue
+                report = rule_on(one, self.book, self.engine, ready or None)
             except ProblemsError:
                 continue   # not a possible answer for this incident (e.g. needs another field first)
             sig = _signature(report, own)
@@ -382,6 +452,10 @@ class Consultation:
                     "key": answer_key(fact.name, act), "rules": sorted(elsewhere), "_also": True}
         if not changing:
             return None
+        for i, value, one in reversed(alike):   # asked: each answer shows its rulings, these too
+            report = rule_on(one, self.book, self.engine)
+            outcome = report.outcome if act is None or act == 1 else report.more_acts[act - 2].outcome
+            values.insert(i, {"value": value, "outcome": outcome, "leads_to": _brief(report, act)})
         field_name = fact.name
         needing = [rid for rid in sorted(differing | current_rules)
                    if rid in self.book.rules and field_name in reads(self.book.rules[rid].when)]

@@ -413,16 +413,19 @@ def _said_straddle(incident: Incident, params: ParamValues) -> Incident | None:
     return posted
 
 
-def rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
+def rule_on(incident: Incident, book: Rulebook, engine: Engine,
+            prepared: tuple[Incident, ParamValues, Any] | None = None) -> Report:
     """Rule on one incident with a compiled book: read the act, then check the wager it decided.
 
     With several disputed acts every act is ruled on, in hand order, each seen at its own point of the
     hand and named after it (``each_act``): the first act's report carries the others' in ``more_acts``.
     Several requests to see hands at a showdown (``procedure.showdown.requests``) likewise: one report each.
+    ``prepared``: what ``_prepared`` gave for this very incident and book (a consultation's trial answer
+    prepared to be told alike, then ruled), not worked out again.
     """
     from rulings.facts.cards import one_ruling
     with one_ruling():     # the same tabled cards ranked once in this ruling, its acts and its trial answers
-        return _rule_on(incident, book, engine)
+        return _rule_on(incident, book, engine, prepared)
 
 
 def _prepared(incident: Incident, book: Rulebook) -> tuple[Incident, ParamValues, Any]:
@@ -448,7 +451,8 @@ def _may_rule(incident: Incident, book: Rulebook, before: Report) -> bool:
     return answer_may_rule(book, before, situation.facts, params)
 
 
-def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
+def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
+             prepared: tuple[Incident, ParamValues, Any] | None = None) -> Report:
     if len(incident.acts) > 1 and not incident.focused:
         first, *rest = [rule_on(one, book, engine) for one in each_act(incident)]
         first.more_acts = rest
@@ -459,7 +463,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine) -> Report:
         first.more_acts = rest
         return first
     setting = incident.hand.game.setting
-    incident, params, situation = _prepared(incident, book)
+    incident, params, situation = prepared or _prepared(incident, book)
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
     # a straddle sent back (the facts are built again without it): the pot's trials are not skipped

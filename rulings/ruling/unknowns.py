@@ -171,7 +171,6 @@ def answer_may_rule(book: Any, before: Any, facts: dict[str, Any], params: dict[
     the book, has a condition surely false on the answer's facts that reads no fact a rule derives or a
     default fills in (as ``pot_may_matter`` tells one). Every other rule reads the same facts as before and
     fires as it did: the answer's run fires only rules that fired before, none giving a ruling."""
-    from rulings.engine.rulesets import _may_match, field_name
     from rulings.rulebook.model import per_book
     if before.rulings or params != before.params:
         return True
@@ -182,19 +181,34 @@ def answer_may_rule(book: Any, before: Any, facts: dict[str, Any], params: dict[
            for r in (book.rules.get(rid) for rid in before.trace) if r is not None) \
             or any(rid not in book.rules for rid in before.trace):
         return True
-    old = {k: v for k, v in before.facts.items() if v is not None}
-    view = {k: v for k, v in facts.items() if v is not None}
-    changing = {k for k in old.keys() | view.keys()
-                if k not in old or k not in view or not _same(old[k], view[k])}
+    return not _unfired(plan, before.facts, facts, params)
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
+    """The facts given in one and not the other, or given both with values that post otherwise."""
+    a = {k: v for k, v in old.items() if v is not None}
+    b = {k: v for k, v in new.items() if v is not None}
+    return {k for k in a.keys() | b.keys() if k not in a or k not in b or not _same(a[k], b[k])}
+
+
+def _unfired(plan: dict, old: dict[str, Any], facts: dict[str, Any], params: dict[str, Any],
+             changing: set[str] | None = None, both: bool = False) -> bool:
+    """Whether every rule reading a fact that differs between ``old`` and ``facts`` (``changing``, when given),
+    and every rule reading what one of those derives, closed over the book, has a condition surely false on
+    ``facts`` (and, with ``both``, one surely false on ``old`` too) that reads no fact a rule derives or a
+    default fills in. True when no rule is touched."""
+    from rulings.engine.rulesets import _may_match, field_name
+    changing = _changed(old, facts) if changing is None else changing
     rules, readers, unstable = plan["rules"], plan["readers"], plan["unstable"]
     touched = _touched(rules, readers, changing)
     if not touched:
-        return False
-    view.update({field_name("param." + k): v for k, v in params.items() if v is not None})
+        return True
+    named = {field_name("param." + k): v for k, v in params.items() if v is not None}
+    views = [{**{k: v for k, v in f.items() if v is not None}, **named} for f in ((facts, old) if both else (facts,))]
 
-    def false(cond: tuple) -> bool:
+    def false(cond: tuple, view: dict) -> bool:
         if cond[0] == "any":
-            return all(any(false(x) for x in g) for g in cond[1])
+            return all(any(false(x, view) for x in g) for g in cond[1])
         _, fields, atoms = cond
         if atoms is None or not fields or not unstable.isdisjoint(fields):
             return False
@@ -203,7 +217,29 @@ def answer_may_rule(book: Any, before: Any, facts: dict[str, Any], params: dict[
         except Exception:   # noqa: BLE001 (not surely false)
             return False
 
-    return not all(rules[i][2] is not None and any(false(c) for c in rules[i][2]) for i in touched)
+    return all(rules[i][2] is not None and any(false(c, view) for c in rules[i][2])
+               for i in touched for view in views)
+
+
+def answer_rules_alike(book: Any, old: dict[str, Any], facts: dict[str, Any], params: dict[str, Any],
+                       tail: frozenset[str] = frozenset()) -> bool:
+    """Whether the engine's runs on ``facts`` (a consultation's trial answer, its first run's facts) surely fire
+    the very rules the runs on ``old`` (the incident as it stands, under the same ``params``) fired, with the
+    same effects: every rule that reads a fact that differs, and every rule reading what one of those
+    derives, has a condition surely false on both (``_unfired``); the others read only facts alike. A
+    differing fact read by the decided wager's facts counts the decided facts as differing too; one in
+    ``tail`` (what the report's arithmetic and WHAT HAPPENS NOW read beside the rules), or a rule not read
+    here, and the answer is not told alike."""
+    from rulings.rulebook.model import per_book
+    plan = per_book(book, "pot plan", lambda: _plan(book))
+    if plan.get("unread"):
+        return False
+    changing = _changed(old, facts)
+    if changing & (CHANGE_READS | tail):
+        return False
+    if changing & DECIDED_READS:
+        changing |= set(DECIDED_FACTS)
+    return _unfired(plan, old, facts, params, changing, both=True)
 
 
 SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
