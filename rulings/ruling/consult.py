@@ -419,7 +419,8 @@ class Consultation:
         """The question with each answer's rulings, when some answer changes the ruling on the dispute's own
         matter (or a number of WHAT HAPPENS NOW); marked ``_also`` when answers change only a ruling on another
         matter; None when no answer changes anything."""
-        values, signatures, changing, differing = [], set(), 0, set()
+        values: list[dict] = []
+        signatures, changing, differing = set(), 0, set()
         elsewhere: set[str] = set()
         current = {r[0] for one in everything or () for r in one[0]}   # the rules in force now
         current_rules: set[str] = set()
