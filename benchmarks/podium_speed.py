@@ -261,9 +261,8 @@ def weights(browser, context, base: str) -> dict:
 def start_at(root: Path, data: Path) -> tuple:
     """``rulings serve`` of another checkout (its own .venv), on a data folder made as ``service_speed.start``
     makes this checkout's (one floor account, floor0)."""
-    import socket
     import subprocess
-    from service_speed import _port, start
+    from service_speed import _port, listening, start
     if root.resolve() == ROOT:
         return start(data, None, 1, 1)
     from rulings.service.store import db
@@ -277,15 +276,7 @@ def start_at(root: Path, data: Path) -> tuple:
     proc = subprocess.Popen([str(python if python.exists() else sys.executable), "-m", "cli.main", "serve", "--port",
                              str(port), "--data", str(data), "--workers", "1"], cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return proc, port
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit(f"the server of {root} did not start")
+    return listening(proc, port, f"the server of {root} did not start")
 
 
 def report(label: str, got: dict) -> None:

@@ -95,6 +95,11 @@ def start(data: Path, database: str | None, workers: int = 1, clients: int = 8) 
     if database:
         cmd += ["--database", database]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return listening(proc, port, "the server did not start")
+
+
+def listening(proc: subprocess.Popen, port: int, failure: str) -> tuple[subprocess.Popen, int]:
+    """The server and its port once it accepts a connection (two minutes at most; else it is killed)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -103,7 +108,7 @@ def start(data: Path, database: str | None, workers: int = 1, clients: int = 8) 
         except OSError:
             time.sleep(0.2)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(failure)
 
 
 async def _request(reader, writer, method: str, path: str, body: bytes, token: str | None) -> tuple[int, bytes]:
