@@ -279,6 +279,7 @@ def _preflop_facts(hand: Hand) -> dict[str, Any]:
 def _chips(incident: Incident, f: dict) -> None:
     motions = act_of(incident).motions
     chips = [c for m in motions for c in m]
+    f["chips_put_out"] = bool(chips)   # the named form of "no chips": rules test it, not chips_total's absence
     if not chips:
         return
     total = sum(chips)

@@ -19,6 +19,7 @@ from typing import Any
 from rulings.rulebook.catalogue import citations, facts
 from rulings.money import major, show
 from rulings.ruling.decide import Report, Ruling, citation
+from rulings.facts.wagers import NAMED_ONLY
 from rulings.rulebook.model import shown
 
 CONTRACT = "rulings.report/1"
@@ -168,7 +169,7 @@ def report_json(report: Report) -> dict:
         "not_considered": list(report.not_considered),
         "not_covered": list(report.not_covered),
         "facts": {k: major(v) if k in money and isinstance(v, int) and v.__class__ is not bool else v
-                  for k, v in sorted(report.facts.items())},
+                  for k, v in sorted(report.facts.items()) if k not in NAMED_ONLY},
         "problems": report.problems,
     } | ({"more_acts": [report_json(r) for r in report.more_acts]} if report.more_acts else {})
 
