@@ -174,7 +174,7 @@ def test_r109_a_house_exception_claiming_a_standard_exceptions_case(tmp_path):
               param.pot_limit.sb_counts_as_bb: true
               preflop_bb_acted: false
               said: false
-              chips_total: {missing: true}
+              chips_put_out: false
               min_raise_to: {present: true}
             then: {ruling: pot-limit-range, decides: limits}
             examples:
@@ -216,7 +216,7 @@ def test_test_house_fails_a_change_the_house_did_not_declare(tmp_path, capsys):
               facing_bet: true
               can_raise: false
               said: false
-              chips_total: {missing: true}
+              chips_put_out: false
               current_bet: {at_least: "small_bet * 4"}
             then: {ruling: capped-here, decides: limits, effects: {to_call: to_call}}
             examples:

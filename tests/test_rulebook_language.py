@@ -32,7 +32,7 @@ def test_an_exception_inherits_the_conditions_of_the_rule_it_modifies():
     # written: only what it adds; in force: the pot-limit maximum's tests too
     assert {c.fact for c in sb.written} == {"street", "param.pot_limit.sb_counts_as_bb", "preflop_bb_acted"}
     assert Condition("structure", "eq", "pot-limit") in sb.when
-    assert Condition("chips_total", "missing") in sb.when
+    assert Condition("chips_put_out", "eq", False) in sb.when
     assert set(book.rules["pot-limit.maximum"].when) <= set(sb.when)
 
 
