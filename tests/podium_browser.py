@@ -106,6 +106,13 @@ def disputed_seat(page, n: int):
     return page.locator(f'[data-tap="d-{n}"]')
 
 
+def ruled(page) -> None:
+    """Wait for the floor page's whole answer to a tap on Rule (or Answer, or Log it as it stands): the page's
+    script swaps it into the page without loading a new one, the ruling alone often first; the whole answer's
+    section is marked ``data-step="whole"`` (the last ruling, while the new one is coming, ``sent``)."""
+    page.locator('#result[data-step="whole"]').wait_for()
+
+
 def shoot(page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"

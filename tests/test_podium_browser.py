@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from podium_browser import (chromium, watched_page, SHOTS, TABLET, Server, Taps, button_seat, disputed_seat,
+from podium_browser import (ruled, chromium, watched_page, SHOTS, TABLET, Server, Taps, button_seat, disputed_seat,
                             log_in, seat, shoot, street)
 
 # a house-book check loads the book and runs every example in the checking process (started by the first
@@ -79,6 +79,7 @@ def _tap_overchip(page, taps: Taps) -> None:
     taps.tap(disputed_seat(page, 1), "disputed seat")
     taps.tap(page.get_by_role("button", name="Add a $500 chip"), "chip")
     taps.tap(page.get_by_role("button", name="Rule", exact=True), "rule")
+    ruled(page)
 
 
 def test_ruling_on_the_pot_limit_example_from_an_empty_page_takes_11_taps(page, server):
@@ -113,6 +114,7 @@ def test_the_500_chip_into_an_80_pot_reads_as_an_80_bet_with_420_back(page, serv
     page.get_by_label("Chips put out").fill("500")
     page.get_by_label("Table", exact=True).fill("7")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     result = page.locator("#result")
     assert page.evaluate("document.activeElement.id") == "result"          # the ruling takes the focus
     assert _now(page) == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
@@ -171,6 +173,7 @@ def test_a_consultation_asks_only_what_changes_its_ruling(page, server):
     disputed_seat(page, 2).click()
     page.get_by_label("What he said").fill("raise to four hundred")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     assert _now(page) == "The wager is cut to the pot-limit maximum of $250; he adds $250."
     questions = page.locator(".questions fieldset legend").all_inner_texts()
     assert len(questions) == 1 and questions[0].startswith("1. When was it pointed out")
@@ -183,10 +186,69 @@ def test_a_consultation_asks_only_what_changes_its_ruling(page, server):
     shoot(page, "consultation-questions")
     page.locator(".questions fieldset").nth(0).get_by_text("before anyone acted on it", exact=True).click()
     page.get_by_role("button", name="Answer and rule").click()
+    ruled(page)
     assert _now(page) == "The wager is cut to the pot-limit maximum of $250; he adds $250."
     remaining = page.locator(".questions fieldset legend").all_inner_texts()
     assert not any("pointed out" in q for q in remaining)
     shoot(page, "consultation-answered")
+
+
+def test_the_ruling_shows_before_the_questions_are_worked_out_and_nothing_is_logged_twice(page, server):
+    """The same RRP-PL-1 dispute: the page posts the form twice at once, for the ruling alone and for the whole
+    step. The whole answer is held in the browser until the early one is on screen: the ruling ($250, he adds
+    $250) shows first, marked as still being checked, with no question and no decision yet; then the whole
+    step takes its place with its one question, in the same page (no new page load), and the log holds no
+    entry for either (a step with a question is not logged until the floor says so)."""
+    log_in(page, server.url, "fiona")
+    page.goto(server.url + "/podium/log")
+    logged = page.locator("#log-table tbody tr").count()
+    page.goto(server.url + "/podium")
+    page.get_by_label("Game", exact=True).select_option("omaha")
+    page.get_by_label("Betting").select_option("pot-limit")
+    page.get_by_label("Stakes").fill("1/2")
+    _open(page, "stacks")
+    for n in (1, 2, 3):
+        seat(page, n).click()
+        page.get_by_label(f"Seat {n} stack").fill("1000")
+    button_seat(page, 3).click()
+    street(page, "turn").click()
+    page.get_by_label("Pot before it").fill("100")
+    page.get_by_label("Action this street").fill("1 bet 50")
+    disputed_seat(page, 2).click()
+    page.get_by_label("What he said").fill("raise to four hundred")
+    held, posts = [], []
+
+    def hold_the_whole(route):
+        body = route.request.post_data or ""
+        posts.append("part=ruling" in body)
+        if "part=ruling" in body:
+            route.continue_()
+        else:
+            held.append(route)
+    page.route("**/podium", hold_the_whole)
+    page.evaluate("() => { window.__loads = (window.__loads || 0) + 1; }")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    early = page.locator('#result[data-step="ruling"]')
+    early.wait_for()
+    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; he adds $250."
+    assert "Checking whether anything not yet said would change it" in early.inner_text()
+    assert early.get_attribute("aria-busy") == "true"
+    assert page.locator(".questions").count() == 0 and page.locator(".decision").count() == 0
+    assert page.evaluate("document.activeElement.id") == "result"
+    shoot(page, "ruling-before-questions")
+    assert len(held) == 1 and sorted(posts) == [False, True]       # both posted at once; the whole one held
+    held[0].continue_()
+    ruled(page)
+    page.unroute("**/podium")
+    assert page.evaluate("window.__loads") == 1                    # the same page: no new document was loaded
+    assert _now(page) == "The wager is cut to the pot-limit maximum of $250; he adds $250."
+    questions = page.locator(".questions fieldset legend").all_inner_texts()
+    assert len(questions) == 1 and questions[0].startswith("1. When was it pointed out")
+    assert "Checking whether" not in page.locator("#result").inner_text()
+    assert page.locator("#result").get_attribute("aria-busy") is None
+    assert page.locator(".decision").count() == 0                  # asked, not logged
+    page.goto(server.url + "/podium/log")
+    assert page.locator("#log-table tbody tr").count() == logged   # the early ruling recorded nothing
 
 
 def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(page, server):
@@ -209,6 +271,7 @@ def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(pa
     _open(page, "timing")
     page.get_by_label("Actions after the disputed act").fill("1 fold")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     alert = page.get_by_role("alert").inner_text()
     beside = page.locator("#err-actions").inner_text()          # the problem beside its field too
     assert "raise by" in alert.lower() and "raise by" in beside.lower()
@@ -226,6 +289,7 @@ def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(pa
     actions.fill("seat 1 bets 60, seat 2 calls")
     page.get_by_label("Actions after the disputed act").fill("")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     assert _now(page) == "One oversized chip is a call of $60; $440 goes back."
     assert page.get_by_label("Stakes").input_value() == "2/5"
     shoot(page, "floor-shorthand-ruled")
@@ -237,6 +301,7 @@ def test_recording_the_decision_and_finding_it_in_the_log(page, server):
     _open(page, "more-game")
     page.get_by_label("Table", exact=True).fill("12")
     page.get_by_role("button", name="Log it as it stands", exact=True).click()
+    ruled(page)
     entry = page.locator(".decision a").first.inner_text()          # "#N"
     page.locator("summary", has_text="Departed from it").click()
     page.get_by_label("Why the floor ruled otherwise").fill("player had announced pot; the bet was $80 anyway")
@@ -377,11 +442,13 @@ def test_text_with_html_in_it_is_shown_as_text(page, server):
     _open(page, "more-game")
     page.get_by_label("Table", exact=True).fill("<i>9</i>")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     assert page.get_by_label("What he said").input_value() == said
     # words the reader cannot read are an open question, shown as the words themselves
     assert "Could not read 'b', 'script', 'document'" in page.locator("#result").inner_text()
     assert page.locator("#result").locator("b, i, img, script").count() == 0
     page.get_by_role("button", name=re.compile("^(Log|Record) it as it stands$")).click()
+    ruled(page)
     page.get_by_role("link", name=re.compile(r"^#\d+$")).click()
     main = page.locator("main")
     assert main.locator("b, i, img, script").count() == 0
@@ -421,8 +488,8 @@ def test_the_floor_page_works_with_the_keyboard_alone(page, server):
     tab_to("button[data-chip='500']")
     page.keyboard.press("Enter")
     tab_to("button[value='rule']")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    ruled(page)                                 # swapped into this page: no new page, the focus on the ruling
     assert page.evaluate("document.activeElement.id") == "result"
     assert _now(page) == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
     # focus is always shown: the focused element draws an outline

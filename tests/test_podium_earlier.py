@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from podium_browser import (chromium, watched_page, TABLET, Server, button_seat, disputed_seat, log_in, seat, shoot,
+from podium_browser import (ruled, chromium, watched_page, TABLET, Server, button_seat, disputed_seat, log_in, seat, shoot,
                             street)
 from service_support import BACKENDS, accounts_of, example, form_client, logged_at, make_service, overchip
 
@@ -143,6 +143,7 @@ def test_in_chromium_a_new_consultation_shows_the_earlier_shifts_rulings_beside_
     disputed_seat(page, 1).click()
     page.get_by_label("Chips put out").fill("500")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     result = page.locator("#result")
     assert SAYS in " ".join(result.inner_text().split())          # the ruling, under WHAT HAPPENS NOW
     beside = result.get_by_role("region", name="Earlier rulings in this room on this")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from podium_browser import (chromium, watched_page, Server, Taps, button_seat, disputed_seat, log_in, seat,
+from podium_browser import (ruled, chromium, watched_page, Server, Taps, button_seat, disputed_seat, log_in, seat,
                             shoot, street)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +75,7 @@ def _logged(page) -> None:
     """The ruling on the page logged (the page logs a ruling that asks nothing by itself)."""
     if not page.locator(".decision a").count():
         page.get_by_role("button", name="Log it as it stands", exact=True).click()
+        ruled(page)
     page.locator(".decision a").first.wait_for()
 
 
@@ -147,6 +148,7 @@ def test_an_ordinary_dispute_is_logged_in_at_most_12_taps(page, server, name, tm
     taps = Taps(page)
     drive(page, taps)
     taps.tap(page.get_by_role("button", name="Rule", exact=True), "rule")
+    ruled(page)
     lines = _now_lines(page)
     assert lines and lines == cli_now(DISPUTES[name], tmp_path)      # WHAT HAPPENS NOW as the command line has it
     shoot(page, f"dispute-{name}")
@@ -160,6 +162,7 @@ def test_what_happens_now_names_who_acts_next_and_what_he_faces(page, server):
     log_in(page, server.url, "fiona")
     _pot_raise(page, Taps(page))
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     assert _now_lines(page) == ["Seat 2 raises to $250.", "Seat 3 is next to act and faces $250 to call."]
     assert page.locator("#result .verdict").first.inner_text().startswith('Ruling: "Pot" is a raise of the maximum')
     main = page.locator("#result").inner_text()
@@ -186,6 +189,7 @@ def test_stud_streets_the_bring_in_and_what_was_tapped_kept_through_an_error(pag
     disputed_seat(page, 5).click()
     page.get_by_label("What he said").fill("raise")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     assert "not an amount" in page.locator("#err-pot").inner_text()
     assert page.get_by_label("Game", exact=True).input_value() == "stud"
     assert page.locator('input[name="street"][value="fourth"]').is_checked()      # still a stud street
@@ -213,6 +217,7 @@ def test_actions_after_the_disputed_act_reach_the_ruling(page, server):
     page.locator("#timing > summary").click()
     page.get_by_label("Actions after the disputed act").fill("4 fold")
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     assert page.get_by_label("Actions after the disputed act").input_value() == "4 fold"
     _logged(page)
     page.locator(".decision a").first.click()
@@ -245,6 +250,7 @@ def test_no_page_runs_off_the_side_at_a_phone_an_upright_tablet_or_a_landscape_o
     page.set_viewport_size(SIZES[0])
     _oversized_chip(page, Taps(page))
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     found["a ruling"] = _overflow(page)
     _logged(page)
     entry = page.locator(".decision a").first.get_attribute("href")
@@ -300,6 +306,7 @@ def test_times_are_on_the_rooms_clock_with_its_abbreviation(page, server):
     log_in(page, server.url, "fiona")
     _oversized_chip(page, Taps(page))
     page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
     _logged(page)
     shown = page.locator(".decision .meta").inner_text()
     entry_id = int(page.locator(".decision a").first.inner_text().lstrip("#"))

@@ -73,6 +73,33 @@ def test_an_incident_the_reader_refuses_is_shown_with_its_field_and_not_recorded
     assert count_entries(svc) == 0
 
 
+def test_the_ruling_alone_comes_first_and_records_nothing(svc):
+    """The floor page's early answer (``part=ruling``, posted beside the whole form by the page's script): RRP-PL-6's
+    silent $500 chip into an $80 pot is an $80 bet with $420 back, as the ruling's section alone, marked as still
+    being checked, with no decision to record and nothing logged though the form says "record"; a hand the reader
+    refuses, an unknown book or a field the form cannot read: no content (the whole answer says why); without the
+    page's token: refused like every form. The whole form then records the same ruling once."""
+    c = client(svc, "fiona")
+    r = c.post("/podium", data=dict(OVERCHIP, part="ruling"))
+    assert r.status_code == 200 and r.headers["X-Podium-Part"] == "ruling", r.text
+    section = r.text.strip()
+    assert section.startswith('<section class="result" id="result"') and section.endswith("</section>")
+    assert 'data-step="ruling"' in section and 'aria-busy="true"' in section
+    assert "Checking whether anything not yet said would change it" in section
+    assert "is a pot-size bet of $80; $420 goes back" in section and "<td>$420</td>" in section
+    assert "<form" not in section and "<html" not in section and "Followed the ruling" not in section
+    assert count_entries(svc) == 0
+    for bad in (dict(OVERCHIP, actions="2 raise 40"), dict(OVERCHIP, book="no-such-room"), dict(OVERCHIP, pot="eighty")):
+        r = c.post("/podium", data=dict(bad, part="ruling"))
+        assert r.status_code == 204 and r.content == b"", bad
+    r = c.post("/podium", data=dict(OVERCHIP, part="ruling", csrf="forged"))
+    assert r.status_code == 403 and "X-Podium-Part" not in r.headers
+    assert count_entries(svc) == 0
+    r = c.post("/podium", data=OVERCHIP)
+    assert r.status_code == 200 and 'data-step="whole"' in r.text and "Followed the ruling" in r.text
+    assert count_entries(svc) == 1
+
+
 SHORTHAND = {"structure": "nl", "stakes": "2/5", "in-1": "1", "in-2": "1", "in-3": "1", "stack-1": "1k",
              "stack-2": "640", "stack-3": "815", "button": "3", "street": "flop", "pot": "60",
              "actions": "seat 1 bets 60, seat 7 calls", "d_seat": "3", "d_chips": "500", "book": "standard",

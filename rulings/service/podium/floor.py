@@ -166,6 +166,8 @@ def floor_post(request: Request) -> Response:
     answers = read_answers(form)
     ctx["answers"] = {k: form_value(v) for k, v in answers.items()}
     if read.errors:
+        if first(form, "part") == "ruling":
+            return Response(status_code=204)      # nothing early: the whole answer says what is wrong
         ctx["errors"] = _Defaults(read.errors)
         ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "small_bet"))
         ctx["stacks_open"] = ctx["stacks_open"] or any(k.startswith("stack-") for k in read.errors)
@@ -175,6 +177,8 @@ def floor_post(request: Request) -> Response:
                          "rulings": [], "questions": [], "open": [], "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
     book = first(form, "book") or "standard"
+    if first(form, "part") == "ruling":
+        return _ruling_first(request, account, ctx, read.incident, book, answers, clock)
     try:
         warm, ruled = rule(request, read.incident, book, answers)     # ruled once: shown, kept and recorded
         step = shown(ruled)
@@ -220,6 +224,33 @@ def floor_post(request: Request) -> Response:
     response = render(request, "floor.html", **ctx)
     clock.mark("page")
     response.headers["Server-Timing"] = clock.header()
+    return response
+
+
+def _ruling_first(request: Request, account: dict, ctx: dict, incident, book: str, answers: dict, clock) -> Response:
+    """The floor page's early answer (``part=ruling``): the ruling's section alone, ruled without searching for
+    the questions that would change it, so the page shows the ruling while the whole step is worked out by the
+    same form posted again. Nothing is recorded. No ruling to show (a refused hand, an unknown book, nothing
+    the book rules yet): 204, and the whole answer says what there is to say."""
+    try:
+        warm, ruled = rule(request, incident, book, answers, whole=False)
+    except (ProblemsError, ApiError):
+        return Response(status_code=204)
+    step = shown(ruled)
+    report = step["report"]
+    if not report["rulings"]:
+        return Response(status_code=204)
+    clock.mark("rule")
+    setting = report.get("setting", "cash")
+    ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+                     "now": list(report.get("now") or []), "questions": [], "also": [], "open": [], "problems": [],
+                     "entry": None, "book": report.get("rulebook", book), "pending": True}
+    with_earlier(request, account, ctx["result"]["rulings"], None)
+    clock.mark("earlier")
+    response = render(request, "_result.html", **ctx)
+    clock.mark("page")
+    response.headers["Server-Timing"] = clock.header()
+    response.headers["X-Podium-Part"] = "ruling"
     return response
 
 

@@ -113,12 +113,13 @@ def account_of(request: Request) -> dict | None:
     return {"username": get("username") or get("name"), "role": get("role"), "room": get("room"), "raw": acct}
 
 
-def rule(request: Request, incident: Any, book: str | None, answers: dict) -> tuple[Any, Any]:
+def rule(request: Request, incident: Any, book: str | None, answers: dict, whole: bool = True) -> tuple[Any, Any]:
     """The one ruling a page makes of a POST: a consultation step (the questions that would change it) under
     the book that rules the incident (``books.book_for``: the book the form names, else the incident's house).
-    The warm book and the step; what the page shows and what it records are both this step."""
+    The warm book and the step; what the page shows and what it records are both this step. ``whole`` false:
+    the ruling alone, no questions searched (the floor page's early answer, never recorded)."""
     warm = service_of(request).books.get(book_for(incident, book))
-    return warm, warm.consultation.step(incident, answers)
+    return warm, (warm.consultation.step if whole else warm.consultation.rule)(incident, answers)
 
 
 def shown(step: Any) -> dict:

@@ -15,7 +15,7 @@
     });
   });
 })();
-(function () {
+var podiumFloor = function () {
   "use strict";
   var form = document.getElementById("hand");
   if (!form) { return; }
@@ -227,4 +227,65 @@
   // after a ruling, the ruling is where the eyes (and the keyboard focus) go
   var result = $("#result");
   if (result && result.getAttribute("data-focus") === "yes") { result.focus(); }
-})();
+
+  // ---- "Rule" answered in this page, not a new one ----
+  // The form is posted twice at once: once for the ruling alone ("part=ruling", ruled without searching for
+  // questions, recorded nowhere), shown the moment it comes; once whole (the consultation step: the
+  // questions, the log), whose page then takes the place of this one's <main>. Without fetch, or when the
+  // post cannot be sent, the form goes as an ordinary page load.
+  if (!window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
+  form.setAttribute("data-swap", "yes");
+  form.addEventListener("submit", function (e) {
+    var by = e.submitter;
+    var data = new FormData(form);
+    if (by && by.name) { data.append(by.name, by.value); }
+    var go = data.get("go") || "rule";
+    e.preventDefault();
+    var mine = ++podiumFloor.sent;
+    var shown = document.getElementById("result");      // the last ruling stays, dimmed, until the new one comes
+    if (shown) { shown.setAttribute("data-step", "sent"); shown.setAttribute("aria-busy", "true"); }
+    var whole = false;
+    var body = new URLSearchParams(data);
+    if (go === "rule" || go === "answer") {
+      var early = new URLSearchParams(body);
+      early.set("part", "ruling");
+      fetch(form.action, { method: "POST", body: early, credentials: "same-origin" }).then(function (r) {
+        return r.status === 200 && r.headers.get("X-Podium-Part") === "ruling" ? r.text() : null;
+      }).then(function (html) {
+        if (html === null || whole || mine !== podiumFloor.sent) { return; }
+        var part = new DOMParser().parseFromString(html, "text/html").getElementById("result");
+        if (!part) { return; }
+        var old = document.getElementById("result");
+        if (old) { old.replaceWith(part); } else { form.parentNode.insertBefore(part, form); }
+        form.parentNode.classList.add("has-result");
+        part.focus();
+        announce("Ruled. Checking what else would change it.");
+      }).catch(function () { /* the whole answer shows the ruling */ });
+    }
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" }).then(function (r) {
+      if (r.redirected) { window.location.assign(r.url); return null; }
+      return r.text().then(function (html) { return { html: html, ok: (r.headers.get("content-type") || "").indexOf("text/html") === 0 }; });
+    }, function () {           // not sent (the network): the same post as an ordinary page load
+      if (mine !== podiumFloor.sent) { return null; }
+      if (by && by.name) {
+        var keep = document.createElement("input");
+        keep.type = "hidden"; keep.name = by.name; keep.value = by.value; form.appendChild(keep);
+      }
+      HTMLFormElement.prototype.submit.call(form);
+      return null;
+    }).then(function (got) {
+      if (!got || mine !== podiumFloor.sent) { return; }
+      whole = true;
+      var doc = new DOMParser().parseFromString(got.html, "text/html");
+      var main = doc.getElementById("main");
+      if (!got.ok || !main || !doc.getElementById("hand")) {   // another page (a refusal): shown as it came
+        document.open(); document.write(got.html); document.close(); return;
+      }
+      document.title = doc.title;
+      document.getElementById("main").replaceWith(main);
+      podiumFloor();
+    });
+  });
+};
+podiumFloor.sent = 0;
+podiumFloor();
