@@ -5,7 +5,8 @@ incident under examples/incidents, each ruled and written as the JSON report (`r
 text), or the refusal's messages; one SHA-256 per example and one over all. Run it before and after a
 change and compare the files (`diff`): any line that differs names the example whose report changed.
 
-With ``--without-pot`` every case is ruled a second time with its pots removed (the top-level ``pot`` and each
+With ``--without-blinds`` every case whose game gives blinds is ruled again without them (the blinds' trials
+run). With ``--without-pot`` every case is ruled a second time with its pots removed (the top-level ``pot`` and each
 told street's), so the trial rulings for an unknown pot run; ``--generated N`` adds N random incidents
 (tests/incident_gen.py, seed 27), each also without its pot; ``--incidents DIR`` adds the YAML incidents of a
 folder you name (e.g. a bench outside the repository: read, never copied). With ``--consult`` each case is
@@ -13,7 +14,7 @@ taken through one consultation step instead (``Consultation.step``, as the podiu
 it) and the step's JSON is digested: the report, the questions with each answer's rulings, "also worth
 asking", in their order.
 
-Run: .venv/bin/python benchmarks/report_digests.py OUT.txt [--house NAME ...] [--without-pot] [--generated N]
+Run: .venv/bin/python benchmarks/report_digests.py OUT.txt [--house NAME ...] [--without-pot] [--without-blinds] [--generated N]
      [--incidents DIR] [--consult]
 """
 from __future__ import annotations
@@ -41,8 +42,16 @@ def without_pot(data):
     return out if changed else None
 
 
+def without_blinds(data):
+    """The incident with its game's blinds not given (a big-bet game's blinds are then unknown, and their trials
+    run), or None when it gives none."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict) or "blinds" not in data["game"]:
+        return None
+    return {**data, "game": {k: v for k, v in data["game"].items() if k != "blinds"}}
+
+
 def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str | None = None,
-            consult: bool = False) -> list[tuple[str, str]]:
+            consult: bool = False, blinds: bool = False) -> list[tuple[str, str]]:
     import yaml
     from rulings.ruling import books
     from rulings.incident import incident_from_data
@@ -67,9 +76,14 @@ def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str
         sys.path.insert(0, str(ROOT / "tests"))
         from incident_gen import random_incidents
         cases += [(f"generated/{i}", d, "generated.yaml") for i, d in enumerate(random_incidents(27, generated))]
-    if pot:
-        cases += [(name + "/without-pot", bare, origin) for name, data, origin in cases
-                  if (bare := without_pot(data)) is not None]
+    if pot or blinds:
+        told = list(cases)
+        if pot:
+            cases += [(name + "/without-pot", bare, origin) for name, data, origin in told
+                      if (bare := without_pot(data)) is not None]
+        if blinds:
+            cases += [(name + "/without-blinds", bare, origin) for name, data, origin in told
+                      if (bare := without_blinds(data)) is not None]
     out = []
     for name, data, origin in cases:
         try:
@@ -90,6 +104,7 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("--house", action="append", help="house books (default: the standard book and every house)")
     ap.add_argument("--without-pot", action="store_true", help="each case again with its pots removed")
+    ap.add_argument("--without-blinds", action="store_true", help="each case again with its game's blinds removed")
     ap.add_argument("--generated", type=int, default=0, help="N random incidents too")
     ap.add_argument("--incidents", help="a folder of YAML incidents too")
     ap.add_argument("--consult", action="store_true", help="digest each case's consultation step, not its report")
@@ -98,7 +113,7 @@ def main() -> None:
     lines = []
     for house in houses:
         lines += [f"{house or 'standard'} {name} {d}" for name, d in digests(house, args.without_pot, args.generated, args.incidents,
-                                                                        args.consult)]
+                                                                        args.consult, args.without_blinds)]
     whole = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} reports; digest of all: {whole}")

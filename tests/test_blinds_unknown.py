@@ -162,3 +162,51 @@ def test_the_exceptions_to_the_pot_limit_maximum_speak_without_blinds_too(standa
     actual = _rule(standard, {**flop, "game": {**PL, "setting": "tournament"}})
     assert actual.rulings[0].rule == "pot-limit.actual-pot-without-blinds"
     assert actual.rulings[0].effects["max_raise_to"] == 8000
+
+
+def test_blinds_trials_told_alike_change_no_report_and_both_paths_are_taken(standard, monkeypatch):
+    """Every standard example of a big-bet game with its blinds taken out: a trial big blind whose facts surely
+    rule as the report does is not ruled (``_alike_to``, the consultation's proof), and the report is the very
+    one every trial ruled in full gives. Some trials are told alike and some ruled (the blinds decide the
+    options and the minimum raise: TDA-2024-43A's $1/$2 small blind may raise to $4)."""
+    import rulings.ruling.decide as decide
+    from rulings.problems import ProblemsError
+    from rulings.report.render import dumps, report_json
+    book, engine = standard
+    told = ruled = 0
+    seen = {"alike": 0, "not": 0}
+    real = decide._alike_to
+
+    def counted(*args):
+        alike = real(*args)
+        if alike is None:
+            return None
+
+        def one(trial):
+            got = alike(trial)
+            seen["alike" if got else "not"] += 1
+            return got
+        return one
+    for rule in book.rules.values():
+        for ex in rule.examples:
+            game = ex.incident.get("game") if isinstance(ex.incident, dict) else None
+            if not isinstance(game, dict) or "blinds" not in game:
+                continue
+            data = {**ex.incident, "game": {k: v for k, v in game.items() if k != "blinds"}}
+            try:
+                incident = incident_from_data(data, book=book)
+            except ProblemsError:
+                continue
+            if not incident.blinds_unknown:
+                continue
+            before = dict(seen)
+            with monkeypatch.context() as m:
+                m.setattr(decide, "_alike_to", counted)
+                report = rule_on(incident, book, engine)
+            with monkeypatch.context() as m:
+                m.setattr(decide, "_alike_to", lambda *a: None)     # every trial ruled in full
+                full = rule_on(incident, book, engine)
+            assert dumps(report_json(report)) == dumps(report_json(full)), (rule.id, ex.name)
+            told += seen["alike"] > before["alike"]
+            ruled += seen["not"] > before["not"]
+    assert told > 200 and ruled > 200, (told, ruled)   # 300 and 373 examples when written

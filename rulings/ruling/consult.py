@@ -31,16 +31,11 @@ from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.catalogue import Fact, did_you_mean, facts
 from rulings.rulebook.model import Rulebook
 from rulings.ruling.decide import REFUSED_STRADDLE, Report, _prepared, group_of, rule_on
-from rulings.ruling.unknowns import answer_rules_alike
+from rulings.ruling.unknowns import TAIL, answer_rules_alike
 from rulings.yamlsrc import Located, load_text
 
 # the incident fields a consultation may ask about; game fields are required or have a reader default
 _ASKABLE_ROOTS = ("disputed", "table")
-
-# facts read beside the rules (rulings/ruling.py the change and the all-in-for-less arithmetic, the lead
-# ruling's particulars; rulings/now.py WHAT HAPPENS NOW): an answer changing one is ruled in full
-TAIL = frozenset(("stack", "committed", "chips_total", "chips_to", "prior_chips_total", "current_bet", "in_turn",
-                  "facing_bet", "said_kind", "structure", "put_out_to", "said_conditional"))
 
 
 def askable(fact: Fact) -> bool:

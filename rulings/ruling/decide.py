@@ -451,6 +451,31 @@ def _may_rule(incident: Incident, book: Rulebook, before: Report) -> bool:
     return answer_may_rule(book, before, situation.facts, params)
 
 
+def _alike_to(book: Rulebook, report: Report, params: ParamValues, facts: dict[str, Any], undecided: bool):
+    """For the trials of an amount the floor did not give (the blinds): whether a trial incident surely rules
+    as ``report`` does, from its facts alone (``unknowns.answer_rules_alike`` against ``facts``, the first
+    run's, under the same parameter values, nothing read beside the rules changed: the proof the consultation's
+    answers are told alike by). None when the report is not told here (a straddle sent back rebuilds the
+    facts; a rule not in the book): every trial is then ruled in full. A trial ruled act by act or request
+    by request, or refused, is never told alike."""
+    from rulings.ruling.unknowns import TAIL, answer_rules_alike
+    if any(rid not in book.rules or REFUSED_STRADDLE in {k for k, _ in book.rules[rid].then.derive}
+           for rid in report.trace):
+        return None
+
+    def alike(trial: Incident) -> bool:
+        if (len(trial.acts) > 1 and not trial.focused) or each_request(trial)[0] is not trial:
+            return False
+        try:
+            _, trial_params, situation = _prepared(trial, book)
+        except (ProblemsError, BettingError):
+            return False
+        return trial_params == params and answer_rules_alike(book, facts, situation.facts, params, TAIL, undecided,
+                                                             kept)
+    kept: dict = {}   # what the proof finds once for all the trials of this report
+    return alike
+
+
 def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
              prepared: tuple[Incident, ParamValues, Any] | None = None) -> Report:
     if len(incident.acts) > 1 and not incident.focused:
@@ -464,6 +489,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         return first
     setting = incident.hand.game.setting
     incident, params, situation = prepared or _prepared(incident, book)
+    first_facts = situation.facts   # what the first run is given: a blinds trial is told alike against it
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
     # a straddle sent back (the facts are built again without it): the pot's trials are not skipped
@@ -473,7 +499,8 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     final, overridden, conflicts = resolve(book, run.fired)
     wager = next((r for r in final if r.decides == "wager" and "wager_to" in r.effects), None)
     facts_used = dict(situation.facts)
-    if wager is not None and isinstance(wager.effects["wager_to"], int):
+    undecided = not (wager is not None and isinstance(wager.effects["wager_to"], int))   # no second stratum
+    if wager is not None and not undecided:
         facts_used.update(decided_facts(incident, situation.facts, wager))
         run = engine.run(facts_used, params, memo)
         run.fired[:0] = carried   # a straddle sent back stays sent back
@@ -519,7 +546,8 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     if incident.blinds_unknown and not probing():   # a big-bet game told without blinds: asked where they change it
         from rulings.ruling.unknowns import blind_question
         own = frozenset(group_of(r.decides) for r in report.rulings[:1])
-        q = blind_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
+        q = blind_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own,
+                           _alike_to(book, report, params, first_facts, undecided))
         if q is not None:
             report.questions.append(q)
     if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused \

@@ -51,8 +51,13 @@ def _trial(rule: Callable[[Any], Any], incident: Any) -> Any:
 
 
 DECIDED_FACTS = ("decided_to", "put_out_to", "decided_all_in", "decided_over_stack", "callers_since")
+DECIDED_FACTS_SET = frozenset(DECIDED_FACTS)
 DECIDED_READS = frozenset(("chips_to", "committed", "stack"))   # what rulings/facts/wagers.py decided_facts reads
 CHANGE_READS = frozenset(("chips_to", "prior_chips_total"))     # and rulings/ruling/decide.py _complete_change
+# facts read beside the rules (rulings/ruling/decide.py the change and the all-in-for-less arithmetic, the lead
+# ruling's particulars; rulings/ruling/now.py WHAT HAPPENS NOW): an answer or a trial changing one is ruled in full
+TAIL = frozenset(("stack", "committed", "chips_total", "chips_to", "prior_chips_total", "current_bet", "in_turn",
+                  "facing_bet", "said_kind", "structure", "put_out_to", "said_conditional"))
 
 
 def _plan_condition(c: Any, ruled: dict[str, list[str]]) -> tuple:
@@ -192,16 +197,28 @@ def _changed(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
 
 
 def _unfired(plan: dict, old: dict[str, Any], facts: dict[str, Any], params: dict[str, Any],
-             changing: set[str] | None = None, both: bool = False) -> bool:
+             changing: set[str] | None = None, both: bool = False, absent: frozenset[str] = frozenset(),
+             kept: dict | None = None) -> bool:
     """Whether every rule reading a fact that differs between ``old`` and ``facts`` (``changing``, when given),
     and every rule reading what one of those derives, closed over the book, has a condition surely false on
     ``facts`` (and, with ``both``, one surely false on ``old`` too) that reads no fact a rule derives or a
-    default fills in. True when no rule is touched."""
+    default fills in, but those in ``absent`` (derived facts the caller knows stay absent: read as missing).
+    True when no rule is touched.
+
+    ``kept`` (with ``both``): a dict the caller keeps for the trials of one ``old`` under the same ``params``
+    and ``absent``. The rules touched by one set of differing facts are then found once, and a rule with a
+    condition surely false on ``old`` that reads none of them is set aside once: that condition reads only
+    facts alike in both, so it is false on every such trial too. Only the rules left are tested per trial."""
     from rulings.engine.rulesets import _may_match, field_name
     changing = _changed(old, facts) if changing is None else changing
-    rules, readers, unstable = plan["rules"], plan["readers"], plan["unstable"]
-    touched = _touched(rules, readers, changing)
+    rules, readers, unstable = plan["rules"], plan["readers"], plan["unstable"] - absent
+    key = frozenset(changing) if kept is not None and both else None
+    touched = kept.get(key) if kept is not None and key is not None else None
+    if touched is None:
+        touched = _touched(rules, readers, set(changing))
     if not touched:
+        if key is not None and kept is not None:
+            kept[key] = touched
         return True
     named = {field_name("param." + k): v for k, v in params.items() if v is not None}
     views = [{**{k: v for k, v in f.items() if v is not None}, **named} for f in ((facts, old) if both else (facts,))]
@@ -217,19 +234,31 @@ def _unfired(plan: dict, old: dict[str, Any], facts: dict[str, Any], params: dic
         except Exception:   # noqa: BLE001 (not surely false)
             return False
 
+    if key is not None and kept is not None and key not in kept:
+        def steady(cond: tuple) -> bool:   # surely false on ``old``, reading only facts alike in both
+            if cond[0] == "any":
+                return all(any(steady(x) for x in g) for g in cond[1])
+            return cond[1].isdisjoint(changing) and false(cond, views[1])
+        touched = kept[key] = {i for i in touched if rules[i][2] is None or not any(steady(c) for c in rules[i][2])}
     return all(rules[i][2] is not None and any(false(c, view) for c in rules[i][2])
                for i in touched for view in views)
 
 
 def answer_rules_alike(book: Any, old: dict[str, Any], facts: dict[str, Any], params: dict[str, Any],
-                       tail: frozenset[str] = frozenset()) -> bool:
+                       tail: frozenset[str] = frozenset(), undecided: bool = False, kept: dict | None = None) -> bool:
     """Whether the engine's runs on ``facts`` (a consultation's trial answer, its first run's facts) surely fire
     the very rules the runs on ``old`` (the incident as it stands, under the same ``params``) fired, with the
     same effects: every rule that reads a fact that differs, and every rule reading what one of those
     derives, has a condition surely false on both (``_unfired``); the others read only facts alike. A
     differing fact read by the decided wager's facts counts the decided facts as differing too; one in
     ``tail`` (what the report's arithmetic and WHAT HAPPENS NOW read beside the rules), or a rule not read
-    here, and the answer is not told alike."""
+    here, and the answer is not told alike.
+
+    ``undecided``: the runs on ``old`` decided no wager (no second stratum ran, so no decided fact was made).
+    Then, when every touched rule is surely false with the decided facts read as missing, the first run on
+    ``facts`` fires what it fired on ``old``, decides no wager either, and the decided facts stay missing:
+    they are read as such (a rule that also tests them, such as "a wager under the minimum is brought up to
+    it", does not hold every trial back). ``kept``: as ``_unfired`` keeps it, for the trials of one ``old``."""
     from rulings.rulebook.model import per_book
     plan = per_book(book, "pot plan", lambda: _plan(book))
     if plan.get("unread"):
@@ -239,7 +268,10 @@ def answer_rules_alike(book: Any, old: dict[str, Any], facts: dict[str, Any], pa
         return False
     if changing & DECIDED_READS:
         changing |= set(DECIDED_FACTS)
-    return _unfired(plan, old, facts, params, changing, both=True)
+    absent = frozenset(DECIDED_FACTS) if undecided and not DECIDED_FACTS_SET & (old.keys() | facts.keys()) \
+        else frozenset()
+    return _unfired(plan, old, facts, params, changing, both=True, absent=absent,
+                    kept=kept.setdefault(absent, {}) if kept is not None else None)
 
 
 SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
@@ -309,19 +341,21 @@ def with_blinds(incident: Any, big: int) -> Any:
 
 
 def blind_question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: Callable[[str], str],
-                   matters: frozenset[str]) -> dict | None:
+                   matters: frozenset[str], alike: Callable[[Any], bool] | None = None) -> dict | None:
     """The big blind question for a big-bet game told without blinds (``Incident.blinds_unknown``), or None
     when no big blind changes the ruling on the dispute's own matter: tried as the pot is (``pot_question``),
     on a scale of big blinds, each with the small blind half of it."""
     return _question(incident, report, rule, group_of, matters, BLIND_UNIT, with_blinds, {
         "fact": "big_blind", "field": "game.blinds", "question": "What were the blinds (the big blind)?",
-        "if": "if the big blind was {}"}, lead=True)
+        "if": "if the big blind was {}"}, lead=True, alike=alike)
 
 
 def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: Callable[[str], str],
               matters: frozenset[str], unit: int, put: Callable[[Any, int], Any], words: dict,
-              lead: bool = False) -> dict | None:
-    """The question for an amount not given, tried at a scale of ``unit`` (``put`` gives it to the incident)."""
+              lead: bool = False, alike: Callable[[Any], bool] | None = None) -> dict | None:
+    """The question for an amount not given, tried at a scale of ``unit`` (``put`` gives it to the incident).
+    ``alike``: whether a trial incident surely rules as the report does (its facts built, never ruled); such a
+    trial is the report's, not ruled again."""
     setting = report.setting
     runs: dict[int, tuple] = {}
     reports: dict[int, Any] = {}
@@ -329,7 +363,8 @@ def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: 
     def at(pot: int) -> tuple:
         if pot not in runs:
             try:
-                got = _trial(rule, put(incident, pot))
+                trial = put(incident, pot)
+                got = report if alike is not None and alike(trial) else _trial(rule, trial)
             except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
                 got = None
             reports[pot] = got
