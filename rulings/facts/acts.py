@@ -112,8 +112,8 @@ def _table(incident: Incident, actor: int | None, f: dict[str, Any]) -> dict[str
 def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
     motions = act_of(incident).motions
     chips = [c for m in motions for c in m]
-    if not chips:
-        return {}
+    if not chips:   # nothing short of a call went in: the named form of chips_short's absence, for the rules
+        return {"chips_short_of_call": False}
     to, bet = f["chips_to"], f["current_bet"]
     increment = f["min_raise_to"] - bet if f.get("min_raise_to") is not None else 0
     out: dict[str, Any] = {"chip_largest": max(chips), "chip_smallest": min(chips),
@@ -124,6 +124,7 @@ def _chips(incident: Incident, f: dict[str, Any]) -> dict[str, Any]:
         out["chips_over_call"] = to - bet
     else:
         out["chips_short"] = bet - to
+    out["chips_short_of_call"] = to < bet   # rules test it, not chips_short's absence
     if to > bet and increment > 0:
         out["chips_raise_percent"] = percent(to - bet, increment)
     if f.get("to_call"):

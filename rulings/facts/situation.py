@@ -295,5 +295,7 @@ def _words(incident: Incident, f: dict, sit: Situation, params: dict[str, Any]) 
     """The words of the disputed act as facts (rulings/facts/said.py), or the question they raise."""
     facts, question = said_facts(incident, f, params)
     f.update(facts)
+    # the named form of "no amount": rules test it, not said_amount_to's absence
+    f["amount_said"] = "said_amount_to" in facts
     if question is not None:
         sit.questions.append({"fact": "said_kind", "question": question, "asked_by": "declaration reader"})
