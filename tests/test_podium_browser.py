@@ -251,6 +251,32 @@ def test_the_ruling_shows_before_the_questions_are_worked_out_and_nothing_is_log
     assert page.locator("#log-table tbody tr").count() == logged   # the early ruling recorded nothing
 
 
+def test_on_a_phone_the_ruling_swapped_in_is_shown_from_its_top(browser, server):
+    """At 390x844 the floorperson taps Rule at the foot of the form: the ruling comes into the same page, takes
+    the focus and is shown from its first line (WHAT HAPPENS NOW), as a new page would show it, not scrolled to
+    its end. RRP-PL-6: the silent $500 chip into an $80 pot, an $80 bet with $420 back."""
+    with watched_page(browser, viewport={"width": 390, "height": 844}) as page:
+        log_in(page, server.url, "fiona")
+        page.get_by_label("Betting").select_option("pot-limit")
+        page.get_by_label("Stakes").fill("1/2")
+        for n in (1, 2, 3):
+            seat(page, n).click()
+        button_seat(page, 3).click()
+        street(page, "flop").click()
+        page.get_by_label("Pot before it").fill("80")
+        disputed_seat(page, 1).click()
+        page.get_by_role("button", name="Add a $500 chip").click()
+        assert page.evaluate("scrollY") > 600                     # the Rule button is far down the form
+        page.get_by_role("button", name="Rule", exact=True).click()
+        ruled(page)
+        assert page.evaluate("document.activeElement.id") == "result"
+        top = page.evaluate("document.getElementById('result').getBoundingClientRect().top")
+        assert 0 <= top < 100, top
+        assert page.locator("#result ul.now li").first.is_visible()
+        assert _now(page) == "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."
+        shoot(page, "phone-ruling-from-its-top")
+
+
 def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(page, server):
     """Stakes '2/5', stacks '1k', 'seat 1 bets 60, seat 2 raises by 40' typed as a floor says them. "Raise by"
     needs the bet it raises: the page says so beside the actions and every field keeps what was typed; with

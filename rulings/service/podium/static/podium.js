@@ -15,6 +15,13 @@
     });
   });
 })();
+// the ruling takes the focus, its top in sight (as a new page shows it): a tall ruling is not left scrolled to
+// its end on a phone
+function shownAtTop(el) {
+  el.focus({ preventScroll: true });
+  var top = el.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 2) { el.scrollIntoView({ block: "start" }); }
+}
 var podiumFloor = function () {
   "use strict";
   var form = document.getElementById("hand");
@@ -226,7 +233,7 @@ var podiumFloor = function () {
 
   // after a ruling, the ruling is where the eyes (and the keyboard focus) go
   var result = $("#result");
-  if (result && result.getAttribute("data-focus") === "yes") { result.focus(); }
+  if (result && result.getAttribute("data-focus") === "yes") { shownAtTop(result); }
 
   // ---- "Rule" answered in this page, not a new one ----
   // The form is posted twice at once: once for the ruling alone ("part=ruling", ruled without searching for
@@ -258,7 +265,7 @@ var podiumFloor = function () {
         var old = document.getElementById("result");
         if (old) { old.replaceWith(part); } else { form.parentNode.insertBefore(part, form); }
         form.parentNode.classList.add("has-result");
-        part.focus();
+        shownAtTop(part);
         announce("Ruled. Checking what else would change it.");
       }).catch(function () { /* the whole answer shows the ruling */ });
     }
