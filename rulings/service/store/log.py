@@ -170,7 +170,8 @@ class Writer:
         import psycopg
         if self._raw is None:
             raw = self.engine.raw_connection()
-            raw.driver_connection.autocommit = True
+            driver: Any = raw.driver_connection     # psycopg's own connection (the dialect's driver is psycopg)
+            driver.autocommit = True
             self._raw = raw
         pg = self._raw.driver_connection
         params = [[row[c] for c in self._COLS] + [[row["room"]] * len(ks)]
