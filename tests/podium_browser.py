@@ -106,6 +106,17 @@ def disputed_seat(page, n: int):
     return page.locator(f'[data-tap="d-{n}"]')
 
 
+def overchip_hand(page) -> None:
+    """RRP-PL-6's hand on the floor form, the game and chips left to the test: seats 1-3 in, the button on 3,
+    the flop with $80 in the pot before it, seat 1's act disputed."""
+    for n in (1, 2, 3):
+        seat(page, n).click()
+    button_seat(page, 3).click()
+    street(page, "flop").click()
+    page.get_by_label("Pot before it").fill("80")
+    disputed_seat(page, 1).click()
+
+
 def ruled(page) -> None:
     """Wait for the floor page's whole answer to a tap on Rule (or Answer, or Log it as it stands): the page's
     script swaps it into the page without loading a new one, the ruling alone often first; the whole answer's

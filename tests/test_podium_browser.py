@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from podium_browser import (ruled, chromium, watched_page, SHOTS, TABLET, Server, Taps, button_seat, disputed_seat,
+from podium_browser import (overchip_hand, ruled, chromium, watched_page, SHOTS, TABLET, Server, Taps, button_seat, disputed_seat,
                             log_in, seat, shoot, street)
 
 # a house-book check loads the book and runs every example in the checking process (started by the first
@@ -148,10 +148,9 @@ def test_the_500_chip_into_an_80_pot_reads_as_an_80_bet_with_420_back(page, serv
         shoot(page, f"pl-silent-overchip-{size['width']}x{size['height']}")
 
 
-def test_a_consultation_asks_only_what_changes_its_ruling(page, server):
-    """RRP-PL-1: a declared raise to $400 over a $50 bet into a $100 pot is cut to $250; when it was pointed out
-    changes that, who pointed it out does not (it is only also worth asking)."""
-    log_in(page, server.url, "fiona")
+def _pl_omaha_turn(page) -> None:
+    """RRP-PL-1's table on the form: pot-limit Omaha $1/$2, seats 1-3 with $1,000 each, the button on 3, the turn,
+    $100 in the pot before it."""
     page.get_by_label("Game", exact=True).select_option("omaha")
     page.get_by_label("Betting").select_option("pot-limit")
     page.get_by_label("Stakes").fill("1/2")
@@ -162,6 +161,13 @@ def test_a_consultation_asks_only_what_changes_its_ruling(page, server):
     button_seat(page, 3).click()
     street(page, "turn").click()
     page.get_by_label("Pot before it").fill("100")
+
+
+def test_a_consultation_asks_only_what_changes_its_ruling(page, server):
+    """RRP-PL-1: a declared raise to $400 over a $50 bet into a $100 pot is cut to $250; when it was pointed out
+    changes that, who pointed it out does not (it is only also worth asking)."""
+    log_in(page, server.url, "fiona")
+    _pl_omaha_turn(page)
     # the action through the builder: seat 1, Bet, 5 0 on the keypad, Add
     _open(page, "builder-box")
     page.get_by_role("button", name="Seat 1 acts").click()
@@ -203,16 +209,7 @@ def test_the_ruling_shows_before_the_questions_are_worked_out_and_nothing_is_log
     page.goto(server.url + "/podium/log")
     logged = page.locator("#log-table tbody tr").count()
     page.goto(server.url + "/podium")
-    page.get_by_label("Game", exact=True).select_option("omaha")
-    page.get_by_label("Betting").select_option("pot-limit")
-    page.get_by_label("Stakes").fill("1/2")
-    _open(page, "stacks")
-    for n in (1, 2, 3):
-        seat(page, n).click()
-        page.get_by_label(f"Seat {n} stack").fill("1000")
-    button_seat(page, 3).click()
-    street(page, "turn").click()
-    page.get_by_label("Pot before it").fill("100")
+    _pl_omaha_turn(page)
     page.get_by_label("Action this street").fill("1 bet 50")
     disputed_seat(page, 2).click()
     page.get_by_label("What he said").fill("raise to four hundred")
@@ -259,13 +256,8 @@ def test_on_a_phone_the_ruling_swapped_in_is_shown_from_its_top(browser, server)
         log_in(page, server.url, "fiona")
         page.get_by_label("Betting").select_option("pot-limit")
         page.get_by_label("Stakes").fill("1/2")
-        for n in (1, 2, 3):
-            seat(page, n).click()
-        button_seat(page, 3).click()
-        street(page, "flop").click()
-        page.get_by_label("Pot before it").fill("80")
-        disputed_seat(page, 1).click()
-        page.get_by_role("button", name="Add a $500 chip").click()
+        overchip_hand(page)
+        page.get_by_role("button", name="Add a $500 chip").click()     # a tap on the chip, as on a phone
         assert page.evaluate("scrollY") > 600                     # the Rule button is far down the form
         page.get_by_role("button", name="Rule", exact=True).click()
         ruled(page)

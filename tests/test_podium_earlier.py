@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from podium_browser import (ruled, chromium, watched_page, TABLET, Server, button_seat, disputed_seat, log_in, seat, shoot,
-                            street)
+from podium_browser import (overchip_hand, ruled, chromium, watched_page, TABLET, Server, log_in, shoot)
 from service_support import BACKENDS, accounts_of, example, form_client, logged_at, make_service, overchip
 
 SAYS = "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."     # RRP-PL-6
@@ -135,12 +134,7 @@ def test_in_chromium_a_new_consultation_shows_the_earlier_shifts_rulings_beside_
     page.locator("#more-game > summary").click()          # the blinds sit in the folded "Blinds, ante, ..." part
     page.get_by_label("Small blind").fill("1")
     page.get_by_label("Big blind").fill("2")
-    for n in (1, 2, 3):
-        seat(page, n).click()
-    button_seat(page, 3).click()
-    street(page, "flop").click()
-    page.get_by_label("Pot before it").fill("80")
-    disputed_seat(page, 1).click()
+    overchip_hand(page)
     page.get_by_label("Chips put out").fill("500")
     page.get_by_role("button", name="Rule", exact=True).click()
     ruled(page)
