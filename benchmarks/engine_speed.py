@@ -272,7 +272,13 @@ def cold() -> None:
         with tempfile.TemporaryDirectory() as d:   # once to compile the copy's modules, and to check it is the copy
             out = subprocess.run(edited + ["--verbose"], cwd=ROOT, env=dict(env, RULINGS_CACHE=d),
                                  capture_output=True, text=True)
-            assert f"{copy}/rulings/rulebooks/standard/" in out.stdout, out.stdout + out.stderr
+            assert out.returncode == 0 and "pot-limit.silent-overchip-is-pot-bet" in out.stdout, out.stdout + out.stderr
+            # a report never prints an install's absolute path (rulebook.model.shown): the copy's book is the one
+            # its loader finds
+            found = subprocess.run([py, "-c", f"import sys; sys.path.insert(0, {copy!r}); "
+                                    "import rulings.rulebook.load as load; print(load.ROOT)"],
+                                   cwd=ROOT, env=env, capture_output=True, text=True)
+            assert found.stdout.strip() == f"{copy}/rulings/rulebooks", found.stdout + found.stderr
 
         def fresh(name: str, **more) -> dict:   # an empty cache folder of its own for each run
             folder = Path(caches) / name
