@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
+from rulings.service.store import db
 from service_support import BACKENDS, make_service, overchip
 
 
@@ -13,7 +14,7 @@ def _rows(svc, incidents, request_ids):
     from rulings.service.store.auth import Account
     from rulings.service.store.log import ruling_row
     with svc.engine.connect() as conn:
-        r = conn.execute(sa.select(svc_db().accounts).where(svc_db().accounts.c.username == "fiona")).first()
+        r = conn.execute(sa.select(db.accounts).where(db.accounts.c.username == "fiona")).first()
     account = Account(r.id, r.username, r.role, r.room)
     warm = svc.books.get("standard")
     rows = []
@@ -25,18 +26,12 @@ def _rows(svc, incidents, request_ids):
     return rows
 
 
-def svc_db():
-    from rulings.service.store import db
-    return db
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_batch_and_an_entry_alone_keep_their_ids_and_keys_and_a_duplicate_is_refused(backend, tmp_path):
     """Three rulings of RRP-PL-6's silent $500 chip into an $80 pot written as one batch, then one alone: four
     ids in order, each entry's ruling keys under its own id (the rule that decided it, pot-limit's silent
     overchip); the same request id again is refused (an IntegrityError: the service answers it with the first
     record), and the next entry is written after it."""
-    db = svc_db()
     svc = make_service(tmp_path, backend)
     try:
         writer = svc.log.writer

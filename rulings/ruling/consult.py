@@ -26,11 +26,11 @@ from typing import Any
 from rulings.betting import BettingError
 from rulings.engine.rulesets import Engine, reads, rule_reads
 from rulings.facts.wagers import given_facts
-from rulings.incident import each_request, read_incident
+from rulings.incident import read_incident
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.catalogue import Fact, did_you_mean, facts
 from rulings.rulebook.model import Rulebook
-from rulings.ruling.decide import REFUSED_STRADDLE, Report, _prepared, group_of, rule_on
+from rulings.ruling.decide import Report, _prepared, group_of, not_told_alike, rule_on, ruled_apart
 from rulings.ruling.unknowns import TAIL, answer_rules_alike
 from rulings.yamlsrc import Located, load_text
 
@@ -361,10 +361,7 @@ class Consultation:
         engine's first run takes it, its parameter values and facts, what the floor told, and what the rules
         in force read; None when it is ruled act by act or request by request, or a straddle was sent back
         (the facts are built again), or it is not prepared here: then every answer is ruled in full."""
-        if (len(read.acts) > 1 and not read.focused) or each_request(read)[0] is not read:
-            return None
-        if any(rid not in self.book.rules or REFUSED_STRADDLE in {k for k, _ in self.book.rules[rid].then.derive}
-               for rid in report.trace):
+        if ruled_apart(read) or not_told_alike(self.book, report):
             return None
         try:
             incident, params, situation = _prepared(read, self.book)
@@ -386,7 +383,7 @@ class Consultation:
         Else (not sure) what ``rule_on`` is to rule it with (the incident prepared, not prepared twice), or
         None when it is not prepared here: the answer is then ruled in full."""
         incident, params, facts_now, given, in_force = base
-        if (len(one.acts) > 1 and not one.focused) or each_request(one)[0] is not one:
+        if ruled_apart(one):
             return None
         try:
             ready = _prepared(one, self.book)

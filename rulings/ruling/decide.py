@@ -437,12 +437,25 @@ def _prepared(incident: Incident, book: Rulebook) -> tuple[Incident, ParamValues
     return incident, params, build(incident, params)
 
 
+def ruled_apart(incident: Incident) -> bool:
+    """Whether ``rule_on`` rules the incident act by act or request by request (``each_act``, ``each_request``):
+    then no answer or trial of it is told from its facts alone."""
+    return (len(incident.acts) > 1 and not incident.focused) or each_request(incident)[0] is not incident
+
+
+def not_told_alike(book: Rulebook, report: Report) -> bool:
+    """Whether a report's trials cannot be told alike against it: a straddle was sent back (the facts were built
+    again) or a rule fired that the book does not hold."""
+    return any(rid not in book.rules or REFUSED_STRADDLE in {k for k, _ in book.rules[rid].then.derive}
+               for rid in report.trace)
+
+
 def _may_rule(incident: Incident, book: Rulebook, before: Report) -> bool:
     """Whether ruling on ``incident``, an answer to a procedure question ``before`` asks, could give a ruling:
     False only when its facts are built and none can (rulings/ruling/unknowns.py ``answer_may_rule``), or it is
     refused as ``rule_on`` would refuse it (ruled on, it gives no ruling either)."""
     from rulings.ruling.unknowns import answer_may_rule
-    if (len(incident.acts) > 1 and not incident.focused) or each_request(incident)[0] is not incident:
+    if ruled_apart(incident):
         return True   # ruled act by act, request by request: not told here
     try:
         _, params, situation = _prepared(incident, book)
@@ -459,12 +472,11 @@ def _alike_to(book: Rulebook, report: Report, params: ParamValues, facts: dict[s
     facts; a rule not in the book): every trial is then ruled in full. A trial ruled act by act or request
     by request, or refused, is never told alike."""
     from rulings.ruling.unknowns import TAIL, answer_rules_alike
-    if any(rid not in book.rules or REFUSED_STRADDLE in {k for k, _ in book.rules[rid].then.derive}
-           for rid in report.trace):
+    if not_told_alike(book, report):
         return None
 
     def alike(trial: Incident) -> bool:
-        if (len(trial.acts) > 1 and not trial.focused) or each_request(trial)[0] is not trial:
+        if ruled_apart(trial):
             return False
         try:
             _, trial_params, situation = _prepared(trial, book)

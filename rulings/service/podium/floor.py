@@ -165,8 +165,9 @@ def floor_post(request: Request) -> Response:
     ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
     answers = read_answers(form)
     ctx["answers"] = {k: form_value(v) for k, v in answers.items()}
+    early = first(form, "part") == "ruling"      # the page's script asks for the ruling alone first
     if read.errors:
-        if first(form, "part") == "ruling":
+        if early:
             return Response(status_code=204)      # nothing early: the whole answer says what is wrong
         ctx["errors"] = _Defaults(read.errors)
         ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "small_bet"))
@@ -177,7 +178,7 @@ def floor_post(request: Request) -> Response:
                          "rulings": [], "questions": [], "open": [], "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
     book = first(form, "book") or "standard"
-    if first(form, "part") == "ruling":
+    if early:
         return _ruling_first(request, account, ctx, read.incident, book, answers, clock)
     try:
         warm, ruled = rule(request, read.incident, book, answers)     # ruled once: shown, kept and recorded
@@ -210,18 +211,30 @@ def floor_post(request: Request) -> Response:
         ctx["result"] = {"problems": [{"where": "book", "message": exc.message, "hint": None}], "rulings": [],
                          "questions": [], "open": [], "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
+    ctx["result"] = _result(step, book)
+    ctx["asked_now"] = {q.get("key", q["fact"]) for q in ctx["result"]["questions"]}
+    return _with_earlier_rendered(request, account, ctx, "floor.html", (step.get("entry") or {}).get("id"), clock)
+
+
+def _result(step: dict, book: str, **over) -> dict:
+    """A step (the JSON API's form) as the ruling's section reads it; ``over``: what the early answer shows
+    otherwise (no questions yet, ``pending``)."""
     report = step["report"]
     setting = report.get("setting", "cash")
-    questions = [question_view(q) for q in step.get("questions", [])]
-    ctx["asked_now"] = {q.get("key", q["fact"]) for q in questions}
-    ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
-                     "now": list(report.get("now") or []),
-                     "questions": questions, "also": step.get("also", []), "open": step.get("open", []),
-                     "problems": [],
-                     "entry": step.get("entry"), "book": report.get("rulebook", book)}
-    with_earlier(request, account, ctx["result"]["rulings"], (step.get("entry") or {}).get("id"))
+    return {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+            "now": list(report.get("now") or []),
+            "questions": [question_view(q) for q in step.get("questions", [])], "also": step.get("also", []),
+            "open": step.get("open", []), "problems": [], "entry": step.get("entry"),
+            "book": report.get("rulebook", book), **over}
+
+
+def _with_earlier_rendered(request: Request, account: dict, ctx: dict, template: str, before: int | None,
+                           clock: "_Clock") -> Response:
+    """The room's earlier rulings beside each ruling shown, then the page (or section) rendered, with where the
+    POST's time went (Server-Timing)."""
+    with_earlier(request, account, ctx["result"]["rulings"], before)
     clock.mark("earlier")
-    response = render(request, "floor.html", **ctx)
+    response = render(request, template, **ctx)
     clock.mark("page")
     response.headers["Server-Timing"] = clock.header()
     return response
@@ -237,19 +250,11 @@ def _ruling_first(request: Request, account: dict, ctx: dict, incident, book: st
     except (ProblemsError, ApiError):
         return Response(status_code=204)
     step = shown(ruled)
-    report = step["report"]
-    if not report["rulings"]:
+    if not step["report"]["rulings"]:
         return Response(status_code=204)
     clock.mark("rule")
-    setting = report.get("setting", "cash")
-    ctx["result"] = {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
-                     "now": list(report.get("now") or []), "questions": [], "also": [], "open": [], "problems": [],
-                     "entry": None, "book": report.get("rulebook", book), "pending": True}
-    with_earlier(request, account, ctx["result"]["rulings"], None)
-    clock.mark("earlier")
-    response = render(request, "_result.html", **ctx)
-    clock.mark("page")
-    response.headers["Server-Timing"] = clock.header()
+    ctx["result"] = _result(step, book, open=[], pending=True)
+    response = _with_earlier_rendered(request, account, ctx, "_result.html", None, clock)
     response.headers["X-Podium-Part"] = "ruling"
     return response
 
