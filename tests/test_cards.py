@@ -1,9 +1,11 @@
-"""Cards (rulings/facts/cards.py): notation read and checked, every problem by field; showdown strength with real hands."""
+"""Cards: notation read and checked, every problem by field (rulings/incident/cards.py); showdown strength with real
+hands (rulings/facts/strength.py)."""
 from __future__ import annotations
 
 import pytest
 
-from rulings.facts.cards import Card, CardsError, read_cards, read_deal, strength, winners
+from rulings.facts.strength import strength, winners
+from rulings.incident.cards import Card, CardsError, read_cards, read_deal
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -104,7 +106,8 @@ def test_the_evaluator_is_loaded_without_the_rest_of_pokerkit_and_a_later_import
     import subprocess
     import sys
     code = ("import sys\n"
-            "from rulings.facts.cards import read_cards, strength, _evaluator\n"
+            "from rulings.incident.cards import read_cards\n"
+            "from rulings.facts.strength import strength, _evaluator\n"
             "s = strength(read_cards('AhKh'), read_cards('QhJhTh2c3d'))\n"
             "assert s.label == 'Straight flush', s.label\n"
             "assert 'pokerkit.hands' in sys.modules and 'pokerkit.state' not in sys.modules\n"

@@ -131,7 +131,8 @@ def test_version_module_entry_and_lint_work_installed(installed):
     assert text.returncode == 0 and "pot-size bet of $80; $420 goes back" in text.stdout
     lint = _in_venv(installed, "rulings", "lint")
     assert (lint.returncode, lint.stdout) == (0, "The standard book and 3 house books checked: no problems found\n"), lint.stderr
-    hand = _in_venv(installed, "python", "-c", "from rulings.facts.cards import read_cards as r, strength; "
+    hand = _in_venv(installed, "python", "-c", "from rulings.incident.cards import read_cards as r; "
+                    "from rulings.facts.strength import strength; "
                     "print(strength(r('AhKh'), r('QhJhTh2c3d')))")
     assert hand.stdout.strip() == "Straight flush (AhKhQhJhTh)", hand.stderr
     house = _in_venv(installed, "rulings", "rule", INCIDENT.name, "--house", "tda-series", "--format", "json")

@@ -15,7 +15,8 @@ def test_warm_up_loads_the_evaluator_before_any_ruling():
             "assert 'pokerkit.hands' not in sys.modules\n"
             "warm_up()\n"
             "assert 'pokerkit.hands' in sys.modules\n"
-            "from rulings.facts.cards import read_cards, strength\n"
+            "from rulings.incident.cards import read_cards\n"
+            "from rulings.facts.strength import strength\n"
             "print(strength(read_cards('Ah Kh'), read_cards('Qh Jh Th 2c 3d')).label)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

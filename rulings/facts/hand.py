@@ -98,7 +98,7 @@ def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant
         out["showdown_declarations"] = ", ".join(declared)
     hands = {e.seat: e.cards for e in events if e.kind in ("shows", "tables") and e.cards}
     if hands and len(board) == 5:     # cards speak: the best high hand among those shown
-        from rulings.facts.cards import best_high   # pokerkit's evaluator, loaded only when hands are shown
+        from rulings.facts.strength import best_high   # pokerkit's evaluator, loaded only when hands are shown
         ranked = best_high(hands, board, variant)
         if ranked is not None:
             out["showdown_best_seats"] = _seats(list(ranked[0]))

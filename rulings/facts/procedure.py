@@ -99,7 +99,7 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> Non
     if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
         f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
     if s.get("hands") and s.get("board") is not None:
-        from rulings.facts.cards import best_high
+        from rulings.facts.strength import best_high
         ranked = best_high(s["hands"], s["board"], p.variant)
         if ranked is not None:
             winners, description = ranked

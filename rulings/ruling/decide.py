@@ -423,7 +423,7 @@ def rule_on(incident: Incident, book: Rulebook, engine: Engine,
     ``prepared``: what ``_prepared`` gave for this very incident and book (a consultation's trial answer
     prepared to be told alike, then ruled), not worked out again.
     """
-    from rulings.facts.cards import one_ruling
+    from rulings.facts.strength import one_ruling
     with one_ruling():     # the same tabled cards ranked once in this ruling, its acts and its trial answers
         return _rule_on(incident, book, engine, prepared)
 

@@ -601,10 +601,11 @@ def freeze_heap() -> None:
 
 def warm_up() -> None:
     """Load at start what a ruling loads on first use: pokerkit's hand evaluator and its lookup tables
-    for every game (``rulings.facts.cards.strength``). Loaded by the first showdown a worker ruled, it held the
+    for every game (``rulings.facts.strength.strength``). Loaded by the first showdown a worker ruled, it held the
     interpreter for 0.3-1 s, while every other request of the worker waited (benchmarks/service_speed.py's
     profile: 6% of the server's CPU in a 3,000-ruling run)."""
-    from rulings.facts.cards import GAMES, read_cards, strength
+    from rulings.facts.strength import GAMES, strength
+    from rulings.incident.cards import read_cards
     hole, board = read_cards("As Kd Qh Jc"), read_cards("9s 8s 7d 3c 2h")
     for game in GAMES:
         strength(hole[:2] if game != "omaha" else hole, board, game)
