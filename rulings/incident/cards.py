@@ -1,14 +1,23 @@
-"""Card notation: the cards of a board or a hand read and checked, every problem by field.
+"""Card notation in one place: how a card is written, and the two readings of it.
 
 Pure: no I/O, no engine, no rulebooks. A card is written rank then suit:
 ``Ah``, ``Td``, ``10d`` (the same card as ``Td``), ``7c``; ranks
-``2 3 4 5 6 7 8 9 T J Q K A`` in either case, suits ``c d h s`` (or the
-symbols ``♣ ♦ ♥ ♠``). A group of cards (a board, a hand) is written run
-together (``AhKd``), spaced or comma-separated (``Ah Kd``, ``Ah, Kd``), or as
-a list. Every problem names the field it was found in and says what would be
-legal, and all of them come back at once (``CardsError.problems``). Hand
-strength at showdown, which takes these cards, is rulings/facts/strength.py's.
+``2 3 4 5 6 7 8 9 T J Q K A`` (``RANKS``) in either case, suits ``c d h s``
+(``SUITS``). Two readings share it, each as its callers have always read
+cards (they are not one parser, and a card one accepts the other may refuse):
 
+- The incident's own fields keep cards as text (``card``, ``split_cards``):
+  ``Td`` from ``Td``, ``10d`` or ``td``; a group as a list, spaced or
+  comma-separated, or run together (``AhKd``); no suit symbols. The reader
+  (rulings/incident/reader.py) reports what is wrong by line and column.
+- Hand strength (rulings/facts/strength.py) takes ``Card`` values
+  (``read_cards``, ``read_deal``), which also read the suit symbols
+  ``♣ ♦ ♥ ♠``. Every problem names the field it was found in and says what
+  would be legal, and all of them come back at once
+  (``CardsError.problems``); no card may be there twice.
+
+>>> card("10d"), split_cards("Ah, 7c")
+('Td', ['Ah', '7c'])
 >>> deal = read_deal(board="Ah Kh Qh 7c 2d", hands={1: "Jh Th", 2: "As Ad"})
 >>> [str(c) for c in deal.board], [str(c) for c in deal.hands[1]]
 (['Ah', 'Kh', 'Qh', '7c', '2d'], ['Jh', 'Th'])
@@ -24,6 +33,34 @@ SUITS = "cdhs"
 SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 _TOKEN = re.compile(r"10|[^\s,]")   # "10" is one rank; everything else is one character
 
+
+# -- the incident's own fields: cards kept as text ----------------------------------------------------------
+
+CARD_HINT = "a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. Td or 2c"
+
+
+def card(text: Any) -> str | None:
+    """One card in our notation ('Td'), from 'Td', '10d' or 'td'; None when it is not a card."""
+    t = str(text).strip()
+    t = "T" + t[2:] if t[:2] == "10" else t
+    if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
+        return None
+    return t[0].upper() + t[1].lower()
+
+
+def split_cards(value: Any) -> list[str] | None:
+    """Cards given as a list (['Ah', '7c']) or as text ('Ah 7c', 'Ah7c'); None when the shape is wrong."""
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    if isinstance(value, str):
+        text = value.replace(",", " ").split()
+        if len(text) == 1 and len(text[0]) > 3:
+            return [text[0][i:i + 2] for i in range(0, len(text[0]), 2)]
+        return text
+    return None
+
+
+# -- hand strength's cards: Card values, every problem by field --------------------------------------------
 
 @dataclass(frozen=True, order=True)
 class Card:

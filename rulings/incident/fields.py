@@ -22,7 +22,8 @@ from rulings.incident.model import Act, Disputed, HandLog, Incident, focus
 from rulings.records import evolve
 from rulings.incident.procedure import read_procedure
 from rulings.incident.unsized import fill_unsized
-from rulings.incident.reader import Reader, _dotted, card, seat_key, split_cards, twice_keyed
+from rulings.incident.cards import CARD_HINT, card, split_cards
+from rulings.incident.reader import Reader, _dotted, seat_key, twice_keyed
 from rulings.incident.table import read_table
 from rulings.money import major
 from rulings.problems import ProblemsError
@@ -667,8 +668,7 @@ def _upcards(r: Reader, data: dict, seats: set[int], seed: dict[int, str]) -> tu
                 continue
             text = card(value)
             if text is None:
-                r.bad(("upcards", key), "I104", f"'{value}' is not a card", "a rank (2-9, T, J, Q, K, A) and a suit "
-                      "(c, d, h, s), e.g. Td or 2c")
+                r.bad(("upcards", key), "I104", f"'{value}' is not a card", CARD_HINT)
                 continue
             if text in out.values():
                 r.bad(("upcards", key), "I105", f"{text} is showing in front of two seats")

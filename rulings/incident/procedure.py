@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulings.incident.cards import RANKS, SUITS
 from rulings.incident.model import Procedure
 
 SECTIONS = ("clock", "time", "posting", "button", "showdown")
@@ -102,7 +103,7 @@ def _cards(r, value: Any, path: tuple) -> tuple[str, ...] | None:
     text = value.replace(" ", "")
     out = tuple(text[i:i + 2] for i in range(0, len(text), 2))
     for c in out:
-        if c[0] not in "23456789TJQKA" or c[1] not in "cdhs":
+        if c[0] not in RANKS or c[1] not in SUITS:
             r.bad(path, "I103", f"'{c}' is not a card", "ranks 2-9 T J Q K A, suits c d h s, e.g. 'Th'")
             return None
     return out

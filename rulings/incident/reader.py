@@ -1,12 +1,15 @@
 """The incident reader's helper: reads typed values by field and collects every problem, never raising.
 
 Each problem carries the file, line and column of the field (rulings/yamlsrc.py),
-the field's dotted name, what is wrong and the legal options.
+the field's dotted name, what is wrong and the legal options. The cards dealt in
+a hand are read in the notation of rulings/incident/cards.py, none of them twice
+(``read_cards``).
 """
 from __future__ import annotations
 
 from typing import Any
 
+from rulings.incident.cards import CARD_HINT, card, split_cards
 from rulings.rulebook.catalogue import did_you_mean
 from rulings.money import MAX_AMOUNT, SCALE, MoneyError, to_minor
 from rulings.problems import Problem
@@ -76,32 +79,6 @@ class Reader:
                      f"did you mean '{close}'?" if close else None)
             return None
         return value
-
-
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-CARD_HINT = "a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. Td or 2c"
-
-
-def card(text: Any) -> str | None:
-    """One card in our notation ('Td'), from 'Td', '10d' or 'td'; None when it is not a card."""
-    t = str(text).strip()
-    t = "T" + t[2:] if t[:2] == "10" else t
-    if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
-        return None
-    return t[0].upper() + t[1].lower()
-
-
-def split_cards(value: Any) -> list[str] | None:
-    """Cards given as a list (['Ah', '7c']) or as text ('Ah 7c', 'Ah7c'); None when the shape is wrong."""
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    if isinstance(value, str):
-        text = value.replace(",", " ").split()
-        if len(text) == 1 and len(text[0]) > 3:
-            return [text[0][i:i + 2] for i in range(0, len(text[0]), 2)]
-        return text
-    return None
 
 
 def _dotted(path: tuple) -> str:
