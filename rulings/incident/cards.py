@@ -25,8 +25,10 @@ cards (they are not one parser, and a card one accepts the other may refuse):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Mapping
+
+from rulings.records import LazyFrozen, record
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -62,8 +64,8 @@ def split_cards(value: Any) -> list[str] | None:
 
 # -- hand strength's cards: Card values, every problem by field --------------------------------------------
 
-@dataclass(frozen=True, order=True)
-class Card:
+@record(frozen=True, order=True)
+class Card(LazyFrozen):
     """One card: ``rank`` one of RANKS, ``suit`` one of SUITS.
 
     >>> Card("A", "h"), str(Card("T", "d"))
@@ -77,8 +79,8 @@ class Card:
         return self.rank + self.suit
 
 
-@dataclass(frozen=True)
-class CardProblem:
+@record(frozen=True)
+class CardProblem(LazyFrozen):
     """One thing wrong with the cards: the field it is in, what is wrong, what would be legal."""
 
     field: str
@@ -178,8 +180,8 @@ def _repeats(cards: Iterable[tuple[Card, str]]) -> list[CardProblem]:
     return problems
 
 
-@dataclass(frozen=True)
-class Deal:
+@record(frozen=True)
+class Deal(LazyFrozen):
     """The cards of one hand: the board and each seat's cards (seat -> cards), none twice."""
 
     board: tuple[Card, ...] = ()
