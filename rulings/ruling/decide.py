@@ -21,6 +21,7 @@ route decided it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 
@@ -91,6 +92,7 @@ class Report:
         return next((r for r in self.rulings if r.ruling == name), None)
 
 
+@lru_cache(maxsize=4096)   # matters.yaml is read once per process (``matters``): so is each matter's group
 def group_of(decides: str) -> str:
     """The matter a ruling is resolved under: its own, or the broader one it lies ``within``."""
     spec = matters()[0]
@@ -166,6 +168,11 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
+def _condition_counts(book: Rulebook) -> dict[str, int]:
+    """Each rule's condition count (``Rule.condition_count``), filled in as rules are weighed, once per book."""
+    return per_book(book, "condition counts", dict)
+
+
 def _book_order(book: Rulebook) -> dict[str, int]:
     """Each rule's place in the book."""
     order = per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
@@ -210,7 +217,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
     for i, (r, _) in enumerate(items):
         of_rule.setdefault(r.rule, []).append(i)
 
-    counts = per_book(book, "condition counts", dict)   # each rule's, counted once per book
+    counts = _condition_counts(book)
 
     def own(i: int) -> tuple:
         r, f = items[i]
@@ -595,12 +602,19 @@ def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]],
     if incident.split:
         told.append(set(SPLIT_FACTS))
 
+    counts = _condition_counts(book)
+
     def weigh(rule_id: str) -> tuple[int, int]:
         rule = book.rules.get(rule_id)
         if rule is None:
             return 0, 0
+        n = counts.get(rule_id)
+        if n is None:
+            n = counts[rule_id] = rule.condition_count()
+        if not told:
+            return 0, n
         reads = rule_reads(rule)
-        return sum(1 for facts_of in told if facts_of & reads), rule.condition_count()
+        return sum(1 for facts_of in told if facts_of & reads), n
     return weigh
 
 

@@ -360,6 +360,8 @@ def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: 
     runs: dict[int, tuple] = {}
     reports: dict[int, Any] = {}
 
+    now = _own(report, group_of, matters, lead)
+
     def at(pot: int) -> tuple:
         if pot not in runs:
             try:
@@ -368,10 +370,9 @@ def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: 
             except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
                 got = None
             reports[pot] = got
-            runs[pot] = REFUSED if got is None else _own(got, group_of, matters, lead)
+            runs[pot] = REFUSED if got is None else now if got is report else _own(got, group_of, matters, lead)
         return runs[pot]
 
-    now = _own(report, group_of, matters, lead)
     pots = [k * unit for k in SCALE]
     sigs = [at(p) for p in pots]
     if all(s == now for s in sigs):
