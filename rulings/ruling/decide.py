@@ -532,9 +532,12 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],
                     problems=[{"rule": rid, "problem": msg} for rid, msg in failures])
-    for f in run.fired:
-        for key, value in f.derived.items():
-            report.derived.append({"fact": key, "value": value, "by": f.rule.id, "chain": list(f.chain)})
+    from rulings.ruling.unknowns import pot_may_matter, pot_question, probing
+    trial = probing()   # a trial's report is read for its rulings alone (rulings/ruling/unknowns.py ``_trial``)
+    if not trial:
+        for f in run.fired:
+            for key, value in f.derived.items():
+                report.derived.append({"fact": key, "value": value, "by": f.rule.id, "chain": list(f.chain)})
     cat = facts()
     in_force = {r.rule for r in final}
     asked: list[dict] = []
@@ -549,12 +552,13 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
                                              "neither is an exception to the other; the floor must choose: "
                                              + " or ".join(group) + "."})
     report.given = given_facts(incident)
-    report.not_considered = not_considered(book, report, engine)
+    if not trial:   # what the floor told that no rule read, and WHAT HAPPENS NOW: shown only on a report
+        report.not_considered = not_considered(book, report, engine)
     from rulings.ruling.now import lead, now   # they read the report this module builds
     led = lead(incident, report.rulings, _told(book, incident, report.given, report.facts))   # the dispute's own matter first
-    report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
+    if not trial:
+        report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
-    from rulings.ruling.unknowns import pot_may_matter, pot_question, probing
     # a later street's pot not given: asked where some pot changes the ruling, and tried only where one could
     if incident.pot_unknown and not probing() and \
             (refused or pot_may_matter(book, facts_used, params, situation.pot_facts)):

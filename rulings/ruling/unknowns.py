@@ -38,7 +38,9 @@ _PROBING: ContextVar[bool] = ContextVar("probing", default=False)   # ruling a t
 
 def probing() -> bool:
     """Whether a trial answer is being ruled on: its report asks no questions of its own (no question within
-    a question: each trial is one ruling, never a search)."""
+    a question: each trial is one ruling, never a search), and carries what a question reads of it, its
+    rulings in the order the report gives them, without the derived facts, the facts no rule read or
+    WHAT HAPPENS NOW (rulings/ruling/decide.py ``_rule_on``)."""
     return _PROBING.get()
 
 
