@@ -12,7 +12,7 @@
 - books of 139, 500, 1,000 and 2,000 rules (the standard book plus a generated
   house book): load, compile, and per-incident time (aim: 2,000 <= 2x 139).
 
-Run: .venv/bin/python benchmarks/engine_speed.py [--n 2000] [--cold]  (--cold: only the cold start figures)
+Run: .venv/bin/python benchmarks/engine_speed.py [--n 2000] [--cold | --firing | --sizes]  (each: only those figures)
 """
 from __future__ import annotations
 
@@ -399,6 +399,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=10000)
     ap.add_argument("--cold", action="store_true", help="only the cold start figures")
     ap.add_argument("--firing", action="store_true", help="only the firing house rules figures")
+    ap.add_argument("--sizes", action="store_true", help="only the books by size figures")
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; Python {sys.version.split()[0]}")
     if args.cold:
@@ -410,6 +411,9 @@ def main() -> None:
         return
     engine = Engine(book)
     incidents = corpus(book, engine, args.n)
+    if args.sizes:
+        sizes(book, incidents[: min(len(incidents), 600)])
+        return
     warm(book, engine, incidents, "standard book")
     strata(book, engine, incidents)
     cold()

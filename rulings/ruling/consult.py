@@ -19,12 +19,12 @@ Nothing here decides what a fact means: the rulebook does, through the same
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulings.betting import BettingError
 from rulings.engine.rulesets import Engine, reads, rule_reads
+from rulings.facts.strength import one_ruling
 from rulings.facts.wagers import given_facts
 from rulings.incident import read_incident
 from rulings.problems import Problem, ProblemsError
@@ -79,10 +79,15 @@ def _parent_present(data: dict, path: tuple) -> bool:
 
 
 def _set(data: dict, path: tuple, value: Any) -> dict:
-    out = copy.deepcopy(data)
+    """The incident data with ``value`` written at ``path``: the mappings and lists along the path are new,
+    everything beside it is shared with ``data`` (neither the reader nor a ruling changes what it reads)."""
+    out = dict(data)
     node: Any = out
     for p in path[:-1]:
-        node = node[p] if isinstance(node, list) else node.setdefault(p, {})
+        inner = node[p] if isinstance(node, list) else node.get(p)
+        inner = list(inner) if isinstance(inner, list) else dict(inner) if isinstance(inner, dict) else {}
+        node[p] = inner
+        node = inner
     node[path[-1]] = value
     return out
 
@@ -285,7 +290,15 @@ class Consultation:
 
     def step(self, incident: dict | str | Located, answers: dict[str, Any] | None = None,
              skipped: tuple[str, ...] = ()) -> Step:
-        """Rule on the incident with the answers so far; list the questions whose answers change the rulings."""
+        """Rule on the incident with the answers so far; list the questions whose answers change the rulings.
+
+        The step is one ruling for the cards' memo (``one_ruling``): its trial answers rank the same tabled
+        cards once, as a ruling's acts do."""
+        with one_ruling():
+            return self._step(incident, answers, skipped)
+
+    def _step(self, incident: dict | str | Located, answers: dict[str, Any] | None,
+              skipped: tuple[str, ...]) -> Step:
         doc = self.parse(incident)
         answers = dict(answers or {})
         data = apply_answers(doc.data, answers, self._acts(doc, answers))

@@ -21,6 +21,7 @@ route decided it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 
@@ -91,6 +92,7 @@ class Report:
         return next((r for r in self.rulings if r.ruling == name), None)
 
 
+@lru_cache(maxsize=4096)   # matters.yaml is read once per process (``matters``): so is each matter's group
 def group_of(decides: str) -> str:
     """The matter a ruling is resolved under: its own, or the broader one it lies ``within``."""
     spec = matters()[0]
@@ -166,6 +168,11 @@ def _answer(r: Ruling) -> tuple:
     return r.ruling, tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
+def _condition_counts(book: Rulebook) -> dict[str, int]:
+    """Each rule's condition count (``Rule.condition_count``), filled in as rules are weighed, once per book."""
+    return per_book(book, "condition counts", dict)
+
+
 def _book_order(book: Rulebook) -> dict[str, int]:
     """Each rule's place in the book."""
     order = per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
@@ -210,7 +217,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
     for i, (r, _) in enumerate(items):
         of_rule.setdefault(r.rule, []).append(i)
 
-    counts = per_book(book, "condition counts", dict)   # each rule's, counted once per book
+    counts = _condition_counts(book)
 
     def own(i: int) -> tuple:
         r, f = items[i]
@@ -525,9 +532,12 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],
                     problems=[{"rule": rid, "problem": msg} for rid, msg in failures])
-    for f in run.fired:
-        for key, value in f.derived.items():
-            report.derived.append({"fact": key, "value": value, "by": f.rule.id, "chain": list(f.chain)})
+    from rulings.ruling.unknowns import pot_may_matter, pot_question, probing
+    trial = probing()   # a trial's report is read for its rulings alone (rulings/ruling/unknowns.py ``_trial``)
+    if not trial:
+        for f in run.fired:
+            for key, value in f.derived.items():
+                report.derived.append({"fact": key, "value": value, "by": f.rule.id, "chain": list(f.chain)})
     cat = facts()
     in_force = {r.rule for r in final}
     asked: list[dict] = []
@@ -542,12 +552,13 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
                                              "neither is an exception to the other; the floor must choose: "
                                              + " or ".join(group) + "."})
     report.given = given_facts(incident)
-    report.not_considered = not_considered(book, report, engine)
+    if not trial:   # what the floor told that no rule read, and WHAT HAPPENS NOW: shown only on a report
+        report.not_considered = not_considered(book, report, engine)
     from rulings.ruling.now import lead, now   # they read the report this module builds
     led = lead(incident, report.rulings, _told(book, incident, report.given, report.facts))   # the dispute's own matter first
-    report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
+    if not trial:
+        report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
-    from rulings.ruling.unknowns import pot_may_matter, pot_question, probing
     # a later street's pot not given: asked where some pot changes the ruling, and tried only where one could
     if incident.pot_unknown and not probing() and \
             (refused or pot_may_matter(book, facts_used, params, situation.pot_facts)):
@@ -595,12 +606,19 @@ def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]],
     if incident.split:
         told.append(set(SPLIT_FACTS))
 
+    counts = _condition_counts(book)
+
     def weigh(rule_id: str) -> tuple[int, int]:
         rule = book.rules.get(rule_id)
         if rule is None:
             return 0, 0
+        n = counts.get(rule_id)
+        if n is None:
+            n = counts[rule_id] = rule.condition_count()
+        if not told:
+            return 0, n
         reads = rule_reads(rule)
-        return sum(1 for facts_of in told if facts_of & reads), rule.condition_count()
+        return sum(1 for facts_of in told if facts_of & reads), n
     return weigh
 
 

@@ -173,7 +173,7 @@ def lead(incident: Incident, rulings: list[Any], weigh: Any = None) -> list[Any]
 
     def key(r: Any) -> tuple:
         particulars, narrow = weigh(r.rule)
-        follow = r.decides if r.decides in after else said.get(_numbers(r))
+        follow = r.decides if r.decides in after else said.get(_numbers(r)) if said else None
         if follow is not None:   # what only follows: the narrower case first, then the narrower matter
             return (r.ruling not in voids, -particulars, 1, -narrow, after.index(follow), place[id(r)])
         rank = order.index(r.decides) if not sized and r.decides in order else len(order)

@@ -38,7 +38,9 @@ _PROBING: ContextVar[bool] = ContextVar("probing", default=False)   # ruling a t
 
 def probing() -> bool:
     """Whether a trial answer is being ruled on: its report asks no questions of its own (no question within
-    a question: each trial is one ruling, never a search)."""
+    a question: each trial is one ruling, never a search), and carries what a question reads of it, its
+    rulings in the order the report gives them, without the derived facts, the facts no rule read or
+    WHAT HAPPENS NOW (rulings/ruling/decide.py ``_rule_on``)."""
     return _PROBING.get()
 
 
@@ -360,6 +362,8 @@ def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: 
     runs: dict[int, tuple] = {}
     reports: dict[int, Any] = {}
 
+    now = _own(report, group_of, matters, lead)
+
     def at(pot: int) -> tuple:
         if pot not in runs:
             try:
@@ -368,10 +372,9 @@ def _question(incident: Any, report: Any, rule: Callable[[Any], Any], group_of: 
             except (ProblemsError, BettingError):   # a pot this hand cannot have: not an answer
                 got = None
             reports[pot] = got
-            runs[pot] = REFUSED if got is None else _own(got, group_of, matters, lead)
+            runs[pot] = REFUSED if got is None else now if got is report else _own(got, group_of, matters, lead)
         return runs[pot]
 
-    now = _own(report, group_of, matters, lead)
     pots = [k * unit for k in SCALE]
     sigs = [at(p) for p in pots]
     if all(s == now for s in sigs):
