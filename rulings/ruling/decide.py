@@ -115,7 +115,8 @@ def _exception_chain(book: Rulebook, rid: str) -> list[str]:
     return out
 
 
-def _within(decides: str) -> list[str]:
+@lru_cache(maxsize=4096)   # as ``group_of``: a function of matters.yaml, read once per process
+def _within(decides: str) -> tuple[str, ...]:
     """The matters ``decides`` lies within, the nearest first."""
     out: list[str] = []
     spec = matters()[0]
@@ -126,7 +127,7 @@ def _within(decides: str) -> list[str]:
         matter = (spec.get(matter) or {}).get("within")
         if matter is not None:
             out.append(matter)
-    return out
+    return tuple(out)
 
 
 def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str],
@@ -149,13 +150,21 @@ def _derived_cites(book: Rulebook, rule_id: str, chain: list[str], own: list[str
     return out
 
 
-def _make(f: Fired, book: Rulebook | None = None) -> Ruling:
+def _make(f: Fired, book: Rulebook, parts: dict[str, tuple]) -> Ruling:
+    """The ruling a fired rule gives. ``parts``: what each rule's rulings share (its words, citations, place),
+    kept per book by ``resolve`` and checked to be this very rule's."""
     r = f.rule
-    out = Ruling(r.id, r.then.ruling or "", r.then.decides or "", r.title, f.sentence or r.title, r.text,
-                 dict(f.effects), r.then.discretion, r.then.convention, list(r.cites), str(r.origin),
-                 list(f.chain), r.house, r.modifies)
-    if book is not None:
-        out.derived_cites = _derived_cites(book, r.id, out.chain, out.cites)
+    got = parts.get(r.id)
+    if got is None or got[0] is not r:
+        then = r.then
+        got = parts[r.id] = (r, then.ruling or "", then.decides or "", r.title, r.text, then.discretion,
+                             then.convention, tuple(r.cites), str(r.origin), r.house, r.modifies)
+    _, ruling, decides, title, text, discretion, convention, cites, origin, house, modifies = got
+    chain = list(f.chain)
+    out = Ruling(r.id, ruling, decides, title, f.sentence or title, text, dict(f.effects), discretion, convention,
+                 list(cites), origin, chain, house, modifies)
+    if len(chain) > 1:   # a chain of the rule alone has no other rule to cite
+        out.derived_cites = _derived_cites(book, r.id, chain, out.cites)
     return out
 
 
@@ -203,7 +212,8 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
     """
     order = _book_order(book)
     voids = matters()[1]
-    items = [(_make(f, book), f) for f in fired if f.rule.then.ruling]
+    parts = per_book(book, "ruling parts", dict)
+    items = [(_make(f, book, parts), f) for f in fired if f.rule.then.ruling]
     overridden: list[Ruling] = []
     conflicts: list[list[str]] = []
     if settled:
@@ -228,7 +238,8 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
 
     owns = [own(i) for i in range(len(items))]
     # a ruling built on others is at least as specific as any of them (it takes their place)
-    weights = [max([owns[i]] + [owns[j] for rid in chains[i] for j in of_rule.get(rid, ())
+    weights = [owns[i] if len(chains[i]) == 1 and len(of_rule[items[i][0].rule]) == 1 else   # a rule alone
+               max([owns[i]] + [owns[j] for rid in chains[i] for j in of_rule.get(rid, ())
                                 if j != i and items[i][0].rule not in chains[j]])
                for i in range(len(items))]
 
@@ -248,8 +259,9 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
             place = {o: k for k, o in enumerate(alive)}
             out = []
             for i in alive:
-                by = min((o for o in candidates(i) if o != i and o in place and test(items[o][0], items[i][0])),
-                         key=place.__getitem__, default=None)
+                them = candidates(i)   # most rulings have none: nothing to weigh
+                by = min((o for o in them if o != i and o in place and test(items[o][0], items[i][0])),
+                         key=place.__getitem__, default=None) if them else None
                 if by is None:
                     out.append(i)
                 else:
@@ -268,14 +280,15 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
         keep(lambda i: excepting.get(items[i][0].rule, ()), lambda w, lo: True,
              lambda w, lo: f"{w.rule} is a declared exception to it")
         voiding = [o for o in alive if items[o][0].ruling in voids and matter in voids[items[o][0].ruling]][:2]
-        keep(lambda i: voiding, lambda w, lo: lo.ruling not in voids,
-             lambda w, lo: f"{w.rule} undoes the act ({w.ruling}), so there is no wager to decide")
+        if voiding:
+            keep(lambda i: voiding, lambda w, lo: lo.ruling not in voids,
+                 lambda w, lo: f"{w.rule} undoes the act ({w.ruling}), so there is no wager to decide")
         holding = indexed(lambda o: chains[o])
         keep(lambda i: holding.get(items[i][0].rule, ()),
              lambda w, lo: w.rule not in lo.chain and _changes(w, lo),
              lambda w, lo: f"{w.rule} builds on it and decides the {matter} in its place")
         named = indexed(lambda o: (items[o][0].rule,))
-        keep(lambda i: [o for rid in chains[i] for o in named.get(rid, ())],
+        keep(lambda i: [o for rid in chains[i] for o in named.get(rid, ()) if o != i],
              lambda w, lo: lo.rule not in w.chain,
              lambda w, lo: f"it checked {w.rule} and gives the same answer")
         deciding = {k: v[:2] for k, v in indexed(lambda o: (items[o][0].decides,)).items()}
@@ -286,11 +299,12 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
             alive = sorted(alive, key=weights.__getitem__, reverse=True)
             top = alive[0]
             t = items[top][0]
+            answer = _answer(t)
             for i in alive[1:]:
                 r = items[i][0]
                 if weights[i][:2] < weights[top][:2]:
                     beat(r, t, f"{t.rule} applies to a narrower case")
-                elif _answer(r) == _answer(t):
+                elif _answer(r) == answer:
                     beat(r, t, f"{t.rule} gives the same answer")
                 else:
                     beat(r, t, f"{t.rule} is as specific and answers differently; the floor must choose between them")
