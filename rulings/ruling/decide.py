@@ -574,13 +574,13 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
     # a later street's pot not given: asked where some pot changes the ruling, and tried only where one could
-    if incident.pot_unknown and not probing() and \
+    if incident.pot_unknown and not trial and \
             (refused or pot_may_matter(book, facts_used, params, situation.pot_facts)):
         own = frozenset(group_of(r.decides) for r in report.rulings[:1])
         q = pot_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own)
         if q is not None:
             report.questions.append(q)
-    if incident.blinds_unknown and not probing():   # a big-bet game told without blinds: asked where they change it
+    if incident.blinds_unknown and not trial:   # a big-bet game told without blinds: asked where they change it
         from rulings.ruling.unknowns import blind_question
         own = frozenset(group_of(r.decides) for r in report.rulings[:1])
         q = blind_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own,
@@ -588,7 +588,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         if q is not None:
             report.questions.append(q)
     if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused \
-            and not probing():
+            and not trial:
         from rulings.ruling.unknowns import procedure_questions   # no rule matches: ask the catalogue's questions
         report.questions = procedure_questions(incident, book, lambda one: rule_on(one, book, engine),
                                                lambda one: _may_rule(one, book, report))
