@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import total_ordering
 from typing import Any, Iterable, Iterator, Mapping
 
-from rulings.incident.cards import RANKS, Card, CardProblem, CardsError, _placed, _repeats, read_cards
+from rulings.incident.cards import RANKS, Card, CardProblem, CardsError, cards_twice, placed_cards, read_cards
 
 GAMES = ("high", "omaha", "ace-to-five", "deuce-to-seven")
 
@@ -109,7 +109,7 @@ def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high
     if game not in GAMES:
         raise CardsError([CardProblem("game", f"no evaluator for '{game}'", "one of: " + ", ".join(GAMES))])
     hole, board = tuple(hole), tuple(board)
-    problems = _repeats(_placed("hole", hole) + _placed("board", board))
+    problems = cards_twice(placed_cards("hole", hole) + placed_cards("board", board))
     if game == "omaha" and (len(hole) < 2 or len(board) < 3):
         problems.append(CardProblem("hole" if len(hole) < 2 else "board", f"{len(hole)} cards in hand and "
                                     f"{len(board)} on the board", "Omaha plays two from the hand and three "

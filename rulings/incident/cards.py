@@ -145,7 +145,7 @@ def read_cards(value: Any, where: str = "cards") -> tuple[Card, ...]:
     rulings.incident.cards.CardsError: board[1]: 'Kx' has no suit 'x' (suits: c, d, h, s)
     """
     cards, problems = _read(value, where)
-    problems += _repeats(cards)
+    problems += cards_twice(cards)
     if problems:
         raise CardsError(problems)
     return tuple(card for card, _ in cards)
@@ -164,11 +164,12 @@ def _read(value: Any, where: str) -> tuple[list[tuple[Card, str]], list[CardProb
     return cards, problems
 
 
-def _placed(where: str, cards: Iterable[Card]) -> list[tuple[Card, str]]:
+def placed_cards(where: str, cards: Iterable[Card]) -> list[tuple[Card, str]]:
+    """Each card with where it stands in its field (``board[2]``), for ``cards_twice``."""
     return [(card, f"{where}[{i}]") for i, card in enumerate(cards)]
 
 
-def _repeats(cards: Iterable[tuple[Card, str]]) -> list[CardProblem]:
+def cards_twice(cards: Iterable[tuple[Card, str]]) -> list[CardProblem]:
     """Every card that appears twice, naming both places."""
     seen: dict[Card, str] = {}
     problems = []
@@ -207,7 +208,7 @@ def read_deal(board: Any = (), hands: Mapping[int, Any] | None = None, *, board_
         problems += found
         placed += cards
         seats[seat] = tuple(card for card, _ in cards)
-    problems += _repeats(placed)
+    problems += cards_twice(placed)
     if problems:
         raise CardsError(problems)
     return Deal(tuple(card for card, _ in board_cards), seats)
