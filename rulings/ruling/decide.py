@@ -182,6 +182,14 @@ def _condition_counts(book: Rulebook) -> dict[str, int]:
     return per_book(book, "condition counts", dict)
 
 
+def _condition_count(counts: dict[str, int], rule: Any) -> int:
+    """A rule's condition count, from ``counts`` (``_condition_counts``) or counted and kept there."""
+    n = counts.get(rule.id)
+    if n is None:
+        n = counts[rule.id] = rule.condition_count()
+    return n
+
+
 def _book_order(book: Rulebook) -> dict[str, int]:
     """Each rule's place in the book."""
     order = per_book(book, "order", lambda: {rid: i for i, rid in enumerate(book.rules)})
@@ -231,9 +239,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
 
     def own(i: int) -> tuple:
         r, f = items[i]
-        n = counts.get(r.rule)
-        if n is None:
-            n = counts[r.rule] = f.rule.condition_count()
+        n = _condition_count(counts, f.rule)
         return (n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
 
     owns = [own(i) for i in range(len(items))]
@@ -626,9 +632,7 @@ def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]],
         rule = book.rules.get(rule_id)
         if rule is None:
             return 0, 0
-        n = counts.get(rule_id)
-        if n is None:
-            n = counts[rule_id] = rule.condition_count()
+        n = _condition_count(counts, rule)
         if not told:
             return 0, n
         reads = rule_reads(rule)
