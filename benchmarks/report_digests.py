@@ -12,16 +12,18 @@ told street's), so the trial rulings for an unknown pot run; ``--generated N`` a
 folder you name (e.g. a bench outside the repository: read, never copied). With ``--consult`` each case is
 taken through one consultation step instead (``Consultation.step``, as the podium and ``POST /api/rule`` take
 it) and the step's JSON is digested: the report, the questions with each answer's rulings, "also worth
-asking", in their order.
+asking", in their order. With ``--without-lines`` the line of every rule and example is left out of what is
+digested (an edit of a topic file that moves its rules' lines, and only that, then leaves the digests as they were).
 
 Run: .venv/bin/python benchmarks/report_digests.py OUT.txt [--house NAME ...] [--without-pot] [--without-blinds] [--generated N]
-     [--incidents DIR] [--consult]
+     [--incidents DIR] [--consult] [--without-lines]
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -50,8 +52,27 @@ def without_blinds(data):
     return {**data, "game": {k: v for k, v in data["game"].items() if k != "blinds"}}
 
 
+_AT = re.compile(r"(\.ya?ml):\d+(?::\d+)?")
+
+
+def lineless(text: str) -> str:
+    """A report's JSON (or a refusal) with the rules' lines left out: every origin's line, every file:line."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _AT.sub(r"\1", text)
+
+    def strip(v):
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items() if not (k == "line" and "file" in v)}
+        if isinstance(v, list):
+            return [strip(x) for x in v]
+        return _AT.sub(r"\1", v) if isinstance(v, str) else v
+    return json.dumps(strip(data), ensure_ascii=False)
+
+
 def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str | None = None,
-            consult: bool = False, blinds: bool = False) -> list[tuple[str, str]]:
+            consult: bool = False, blinds: bool = False, lines: bool = True) -> list[tuple[str, str]]:
     import yaml
     from rulings.ruling import books
     from rulings.incident import incident_from_data
@@ -63,7 +84,8 @@ def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str
         from rulings.ruling.consult import Consultation
         from rulings.service.core import step_json
         consultation = Consultation(book, engine)
-    cases = [(f"{rule.id}/{ex.name}", ex.incident, str(ex.origin)) for rule in book.rules.values()
+    cases = [(f"{rule.id}/{ex.name}", ex.incident, str(ex.origin) if lines else ex.origin.file)
+             for rule in book.rules.values()
              for ex in rule.examples]
     for path in sorted((ROOT / "examples" / "incidents").iterdir()):
         text = path.read_text(encoding="utf-8")
@@ -95,6 +117,8 @@ def digests(house: str | None, pot: bool = False, generated: int = 0, extra: str
             text = "refused: " + "\n".join(p.message for p in exc.problems)
         except Exception as exc:   # noqa: BLE001 (a digest of what went wrong: it must not change either)
             text = f"error: {type(exc).__name__}: {exc}"
+        if not lines:
+            text = lineless(text)
         out.append((name, hashlib.sha256(text.encode()).hexdigest()))
     return out
 
@@ -108,12 +132,14 @@ def main() -> None:
     ap.add_argument("--generated", type=int, default=0, help="N random incidents too")
     ap.add_argument("--incidents", help="a folder of YAML incidents too")
     ap.add_argument("--consult", action="store_true", help="digest each case's consultation step, not its report")
+    ap.add_argument("--without-lines", action="store_true", help="leave the rules' and examples' lines out")
     args = ap.parse_args()
     houses = args.house or [None] + sorted(p.stem for p in (ROOT / "rulebooks" / "houses").glob("*.yaml"))
     lines = []
     for house in houses:
         lines += [f"{house or 'standard'} {name} {d}" for name, d in digests(house, args.without_pot, args.generated, args.incidents,
-                                                                        args.consult, args.without_blinds)]
+                                                                        args.consult, args.without_blinds,
+                                                                        not args.without_lines)]
     whole = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} reports; digest of all: {whole}")

@@ -327,3 +327,69 @@ def test_pnw_lowball_no_longer_kills_after_a_pot_the_room_says_gives_no_leg():
     incident["params"] = {"kill.no_flop_resets_leg": True}          # ... a pot with no flop, in a room where
     fired = rule_on(incident_from_data(incident), book, engine).trace  # that gives no leg
     assert "pnw-lowball.half-kill-after-two-wins" not in fired
+
+
+PL_FLOP = {"game": {"structure": "pot-limit", "variant": "omaha", "blinds": [1, 2]}, "button": 3,
+           "players": {1: 1000, 2: 1000, 3: 1000}, "street": "flop"}
+
+
+def test_the_change_is_worked_out_once_from_what_was_put_out(standard):
+    """A rule names only the chips put out (change_from:); the ruling carries what goes back and what he adds,
+    right after its wager, a zero included: RRP's $50 bet into $100 caps a raise at $250."""
+    from rulings.incident import incident_from_data
+    from rulings.rulebook.load import change_effects
+    from rulings.ruling.decide import rule_on
+    book, engine = standard
+    both = [r.id for r in book.rules.values() if {"returned", "owed"} <= dict(r.then.effects).keys()]
+    assert len(both) == 22 and "pot-limit.oversize-wager" in both
+    assert all(dict(book.rules[i].then.effects)["returned"] == change_effects(
+        _change_from(i), dict(book.rules[i].then.effects)["wager_to"])["returned"] for i in both)
+
+    def cut(**told):
+        report = rule_on(incident_from_data({**PL_FLOP, "pot": 100, "actions": [{"seat": 1, "action": "bet",
+                                              "to": 50}], "noticed": "before_next_action", **told}), book, engine)
+        (w,) = [r for r in report.rulings if r.rule == "pot-limit.oversize-wager"]
+        return w
+    said = cut(disputed={"seat": 2, "said": "raise to 400"})              # nothing put out: he puts in $250
+    assert list(said.effects) == ["wager_to", "returned", "owed"]
+    assert said.effects == {"wager_to": 25000, "returned": 0, "owed": 25000} and "he adds $250" in said.sentence
+    pushed = cut(disputed={"seat": 2, "chips": [100, 100, 100, 100]})     # $400 pushed: $150 goes back
+    assert pushed.effects == {"wager_to": 25000, "returned": 15000, "owed": 0}     # in cents
+    assert "$150 goes back to the player" in pushed.sentence
+
+
+def _change_from(rule_id: str) -> str:
+    import yaml
+    topic = rule_id.split(".")[0]
+    data = yaml.safe_load((Path(__file__).resolve().parents[1] / "rulebooks" / "standard" / f"{topic}.yaml")
+                          .read_text(encoding="utf-8"))
+    (rule,) = [r for r in data["rules"] if r["id"] == rule_id]
+    assert not {"returned", "owed"} & set(rule["then"]["effects"])   # the topic file writes neither out
+    return str(rule["then"]["change_from"])
+
+
+@pytest.mark.parametrize("then, code, hint", [
+    ("{ruling: cut, decides: wager, effects: {to_call: to_call}, change_from: chips_to}", "R210",
+     "add the wager in force to effects:"),
+    ("{ruling: cut, decides: wager, effects: {wager_to: max_raise_to, owed: 5}, change_from: chips_to}", "R210",
+     "leave owed out of effects:"),
+    ("{ruling: cut, decides: wager, effects: {wager_to: max_raise_to}, change_from: chip_to}", "R201",
+     "did you mean 'chips_to'?"),
+    ("{ruling: cut, decides: wager, effects: {wager_to: max_raise_to}, change_from: chips_to ** 2}", "R301", None),
+])
+def test_a_change_that_cannot_be_worked_out_is_refused_at_its_line(tmp_path, then, code, hint):
+    path = write(tmp_path, f"""\
+        rules:
+          - id: trial.cut
+            title: Cut to the pot
+            cites: [HOUSE-TRIAL-1]
+            text: Cut to the pot.
+            when: {{oversize: true}}
+            then: {then}
+            examples:
+              - {{name: a, incident: {{}}, expect: {{fires: false}}}}
+        """)
+    with pytest.raises(ProblemsError) as err:
+        load_house(path, standard_book())
+    [p] = [p for p in err.value.problems if p.code == code]
+    assert p.line == 10 and (hint is None or p.hint == hint), p

@@ -213,8 +213,11 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
         if bad and isinstance(raw.get("ask"), list):
             raw["ask"] = [a for i, a in enumerate(raw["ask"]) if i not in bad]
     cat = facts()
+    given = {"effects": dict(raw.get("effects") or {}), "derive": raw.get("derive", {})}
+    if raw.get("change_from") is not None and not aside & {"change_from", "effects"}:
+        given["effects"] = _with_change(doc, raw["change_from"], given["effects"], path, params, problems)
     for part in ("effects", "derive"):
-        values = raw.get(part, {})
+        values = given[part]
         for name, expr in list(values.items()):
             at = path + (part, name)
             f = cat.get(name)
@@ -256,7 +259,7 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
         if not issues:
             expression_names(doc, path + ("say",), say, params, problems, numeric_only=False,
                              extra={"rule", "effect"}, template=True)
-            named = set(raw.get("effects") or {})
+            named = set(given["effects"])
             unread = "effects" in aside or bool(faulted_parts(faults, path + ("effects",)))   # not known
             for name in [] if unread else sorted(effects_named(say) - named):
                 close = did_you_mean(name, named) if named else None
@@ -273,10 +276,62 @@ def parse_outcome(doc: Located, raw: dict, path: tuple, params: dict[str, Parame
     disc = raw.get("discretion")
     return Outcome(
         ruling=raw.get("ruling"), decides=raw.get("decides"),
-        effects=tuple((k, str(v)) for k, v in raw.get("effects", {}).items()),
-        derive=tuple((k, str(v)) for k, v in raw.get("derive", {}).items()),
+        effects=tuple((k, str(v)) for k, v in given["effects"].items()),
+        derive=tuple((k, str(v)) for k, v in given["derive"].items()),
         say=say, discretion=Discretion(disc["usual"], tuple(disc["weigh"])) if disc else None,
         ask=tuple(raw.get("ask", ())), convention=raw.get("convention"))
+
+
+CHANGE = ("returned", "owed")
+
+
+def change_effects(put_out: str, wager: str) -> dict[str, str]:
+    """The change between the chips a seat put out and the wager in force, as the ruling's two numbers: what
+    goes back to him (chips above the wager) and what he adds (chips short of it); the one not due is 0.
+    The one place the change is written: a rule names only what was put out (``change_from:``)."""
+    b, w = _grouped(put_out), _grouped(wager)
+    return {"returned": f"{b} - {w} if {b} > {w} else 0", "owed": f"{w} - {b} if {w} > {b} else 0"}
+
+
+def _grouped(expr: str) -> str:
+    text = str(expr).strip()
+    return text if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+", text) else f"({text})"
+
+
+def _with_change(doc: Located, put_out: Any, effects: dict, path: tuple, params: dict[str, Parameter],
+                 problems: list[Problem]) -> dict:
+    """The rule's effects with the change (``change_from:``) worked out against its ``wager_to``, placed
+    right after it, as a rule that wrote both numbers out would have them; unchanged, with the problems
+    said, when the change cannot be worked out."""
+    from rulings.rulebook.conditions import expression_names
+    at = path + ("change_from",)
+    if "wager_to" not in effects:
+        problems.append(doc.problem(at, "R210", "change_from: works out the change against the wager, and this "
+                                    "ruling has no effects: wager_to", "add the wager in force to effects:"))
+        return effects
+    both = [k for k in CHANGE if k in effects]
+    if both:
+        problems.append(doc.problem(at, "R210", f"change_from: gives returned and owed, and effects: gives "
+                                    f"{' and '.join(both)} too", f"leave {' and '.join(both)} out of effects:"))
+        return effects
+    issues = check_expression(put_out)
+    for msg in issues:
+        problems.append(doc.problem(at, "R301", f"expression '{_clip(put_out)}': {msg}"))
+    if issues:
+        return effects
+    before = len(problems)
+    expression_names(doc, at, str(put_out), params, problems)
+    made = change_effects(str(put_out), str(effects["wager_to"]))
+    for msg in sorted({m for expr in made.values() for m in check_expression(expr)}):
+        problems.append(doc.problem(at, "R301", f"the change worked out from '{_clip(put_out)}': {msg}"))
+    if len(problems) != before:
+        return effects
+    out: dict = {}
+    for k, v in effects.items():
+        out[k] = v
+        if k == "wager_to":
+            out.update(made)
+    return out
 
 
 def effects_named(template: str) -> set[str]:

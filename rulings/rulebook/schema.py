@@ -46,6 +46,8 @@ THEN = Spec("map", "What the rule does when it fires.", {
     "convention": _f(Spec("str", "Which source's convention this ruling applies, said in the ruling.")),
     "effects": _f(Spec("dict", "The ruling's numbers: fact name -> expression over the incident's facts.",
                        item=Spec("scalar", "An expression."))),
+    "change_from": _f(Spec("scalar", "The chips the seat has put out (an expression): the ruling then carries "
+                                     "returned and owed, the change between them and its wager_to.")),
     "derive": _f(Spec("dict", "Facts this rule sets for other rules to use: fact name -> expression.",
                       item=Spec("scalar", "An expression."))),
     "say": _f(Spec("str", "The ruling as a sentence: a jinja2 template over facts and effects.")),
