@@ -103,9 +103,8 @@ def rule_jsonl(src: str, house: str | None, jobs: int, out=None) -> int:
     if jobs <= 1:
         results: Iterable[tuple[int, str]] = (rule_line(t, w, house) for t, w in _lines(src))
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        from rulings.workers import pool as start
+        pool = start(jobs)
         chunks = pool.map(_chunk, ((b, house) for b in _batches(_lines(src), CHUNK)))
         results = (r for chunk in chunks for r in chunk)
     try:

@@ -241,7 +241,7 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
     """``_check_file`` in a process of its own (a pool of ``RULINGS_CHECK_PROCESSES``, default 1, started on
     the first check): loading, linting and running every example of a book holds the interpreter for
     seconds, and in a thread of the service it would keep the event loop (and the floor's requests)
-    waiting for it. The process runs at a lower priority (``_behind``). ``RULINGS_CHECK_IN_PROCESS=1`` checks
+    waiting for it. The process runs at a lower priority (``BEHIND``) and ends with the service. ``RULINGS_CHECK_IN_PROCESS=1`` checks
     here instead (as when the pool cannot start)."""
     global _POOL
     if os.environ.get("RULINGS_CHECK_IN_PROCESS") == "1":
@@ -249,11 +249,9 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
     from concurrent.futures.process import BrokenProcessPool
     with _POOL_LOCK:
         if _POOL is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+            from rulings.workers import pool as start
             raw = os.environ.get("RULINGS_CHECK_PROCESSES") or ""
-            _POOL = ProcessPoolExecutor(int(raw) if raw.isdigit() and int(raw) > 0 else 1,
-                                        mp_context=multiprocessing.get_context("spawn"), initializer=_behind)
+            _POOL = start(int(raw) if raw.isdigit() and int(raw) > 0 else 1, nice=BEHIND)
             import atexit
             atexit.register(_stop_pool)     # stopped before the interpreter's teardown, never collected in it
         pool = _POOL
@@ -273,13 +271,9 @@ def _stop_pool() -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _behind() -> None:
-    """The checking process gives way to the service's own (nice 10): on a busy machine the floor's requests
-    are answered first and the manager's check waits a little longer."""
-    try:
-        os.nice(10)
-    except (AttributeError, OSError):   # not a POSIX system: the same priority
-        pass
+# The checking process gives way to the service's own: on a busy machine the floor's requests are answered
+# first and the manager's check waits a little longer.
+BEHIND = 10
 
 
 def _check_file(name: str, draft: Path, with_diff: bool, live: Path | None = None) -> Check:
