@@ -383,13 +383,17 @@ def firing(standard) -> None:
                 book = load_house(write_firing_house(Path(d), n, one), standard)
             eng = Engine(book)
             report = rule_on(inc, book, eng)
-            xs, bs = together([(lambda _, book=book, eng=eng: rule_on(inc, book, eng), [None] * 30),
-                               (alone, [None] * 30)])
-            (med, p99), base = percentiles(xs), statistics.median(bs)
+            (b, f, _), = prepare(book, eng, [inc])
+            xs, bs, cs = together([(lambda _, book=book, eng=eng: rule_on(inc, book, eng), [None] * 30),
+                                   (alone, [None] * 30), (core_floor_fn(eng), [(b, f)] * 30)])
+            (med, p99), base, core = percentiles(xs), statistics.median(bs), statistics.median(cs)
             print(f"  {n} firing, {'one shared question' if one else 'each its own question'}: median {med:.2f} ms "
                   f"p99 {p99:.2f} ms (the standard book alone {base * 1e3:.3f} ms), "
                   f"{(med - base * 1e3) / n * 1e3:.1f} us per fired rule, "
                   f"{len(report.rulings)} in force (aim for 400: <= 5 ms); {load()}")
+            print(f"    durable-rules' C-core floor for this book on the incident (its own protocol: assert into "
+                  f"each ruleset, take each action, delete; as the warm figures'): {core * 1e3:.2f} ms, "
+                  f"the ruling {med / (core * 1e3):.2f}x it")
             eng.close()
 
 

@@ -282,25 +282,33 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
                     out.setdefault(k, []).append(o)
             return out
 
-        excepting = indexed(lambda o: _exception_chain(book, items[o][0].rule))
-        keep(lambda i: excepting.get(items[i][0].rule, ()), lambda w, lo: True,
-             lambda w, lo: f"{w.rule} is a declared exception to it")
+        # what a stage below needs before it can beat anything: an exception, a chain beyond the rule itself
+        # (or one rule fired twice), a matter within another; where nothing alive has it, the stage is skipped
+        # (it would keep every ruling)
+        rules = book.rules
+        if any(getattr(rules.get(items[o][0].rule), "exception_to", None) for o in alive):
+            excepting = indexed(lambda o: _exception_chain(book, items[o][0].rule))
+            keep(lambda i: excepting.get(items[i][0].rule, ()), lambda w, lo: True,
+                 lambda w, lo: f"{w.rule} is a declared exception to it")
         voiding = [o for o in alive if items[o][0].ruling in voids and matter in voids[items[o][0].ruling]][:2]
         if voiding:
             keep(lambda i: voiding, lambda w, lo: lo.ruling not in voids,
                  lambda w, lo: f"{w.rule} undoes the act ({w.ruling}), so there is no wager to decide")
-        holding = indexed(lambda o: chains[o])
-        keep(lambda i: holding.get(items[i][0].rule, ()),
-             lambda w, lo: w.rule not in lo.chain and _changes(w, lo),
-             lambda w, lo: f"{w.rule} builds on it and decides the {matter} in its place")
-        named = indexed(lambda o: (items[o][0].rule,))
-        keep(lambda i: [o for rid in chains[i] for o in named.get(rid, ()) if o != i],
-             lambda w, lo: lo.rule not in w.chain,
-             lambda w, lo: f"it checked {w.rule} and gives the same answer")
-        deciding = {k: v[:2] for k, v in indexed(lambda o: (items[o][0].decides,)).items()}
-        keep(lambda i: [o for m in _within(items[i][0].decides) for o in deciding.get(m, ())],
-             lambda w, lo: True,
-             lambda w, lo: f"{w.rule} decides the {w.decides}, which settles the {lo.decides} too")
+        # a ruling's chain only ever holds its own rule: no ruling builds on or checked another one alive
+        if any(len(chains[o]) > 1 for o in alive) or len({items[o][0].rule for o in alive}) < len(alive):
+            holding = indexed(lambda o: chains[o])
+            keep(lambda i: holding.get(items[i][0].rule, ()),
+                 lambda w, lo: w.rule not in lo.chain and _changes(w, lo),
+                 lambda w, lo: f"{w.rule} builds on it and decides the {matter} in its place")
+            named = indexed(lambda o: (items[o][0].rule,))
+            keep(lambda i: [o for rid in chains[i] for o in named.get(rid, ()) if o != i],
+                 lambda w, lo: lo.rule not in w.chain,
+                 lambda w, lo: f"it checked {w.rule} and gives the same answer")
+        if any(_within(items[o][0].decides) for o in alive):
+            deciding = {k: v[:2] for k, v in indexed(lambda o: (items[o][0].decides,)).items()}
+            keep(lambda i: [o for m in _within(items[i][0].decides) for o in deciding.get(m, ())],
+                 lambda w, lo: True,
+                 lambda w, lo: f"{w.rule} decides the {w.decides}, which settles the {lo.decides} too")
         if len(alive) > 1:
             alive = sorted(alive, key=weights.__getitem__, reverse=True)
             top = alive[0]
@@ -310,7 +318,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
                 r = items[i][0]
                 if weights[i][:2] < weights[top][:2]:
                     beat(r, t, f"{t.rule} applies to a narrower case")
-                elif _answer(r) == answer:
+                elif r.ruling == t.ruling and _answer(r) == answer:   # the answer names the ruling first
                     beat(r, t, f"{t.rule} gives the same answer")
                 else:
                     beat(r, t, f"{t.rule} is as specific and answers differently; the floor must choose between them")
@@ -342,6 +350,8 @@ def _grounds(book: Rulebook, final: list[Ruling], beaten: dict[str, str | None])
     rule derived and decides in its place) cites that rule after its own, through it, like a rule that only
     derived a fact. ``beaten``: each overridden rule and the rule that beat it."""
     for r in final:
+        if len(r.chain) < 2:   # the rule alone: nothing it replaced
+            continue
         grounds = frozenset(rid for rid in r.chain if rid != r.rule and beaten.get(rid) == r.rule)
         if grounds:
             r.derived_cites = _derived_cites(book, r.rule, r.chain, r.cites, grounds)
@@ -473,7 +483,8 @@ def ruled_apart(incident: Incident) -> bool:
 def not_told_alike(book: Rulebook, report: Report) -> bool:
     """Whether a report's trials cannot be told alike against it: a straddle was sent back (the facts were built
     again) or a rule fired that the book does not hold."""
-    return any(rid not in book.rules or REFUSED_STRADDLE in {k for k, _ in book.rules[rid].then.derive}
+    rules = book.rules
+    return any(rid not in rules or any(k == REFUSED_STRADDLE for k, _ in rules[rid].then.derive)
                for rid in report.trace)
 
 
@@ -643,9 +654,18 @@ def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]],
 def not_considered(book: Rulebook, report: Report, engine: Engine | None = None) -> list[str]:
     """Facts the user gave that no rule behind a ruling read (in force, or weighed and overridden); from the
     engine's compiled form when it is given (no expression parsed again)."""
+    if not report.given:
+        return []
     read: set[str] = set()
+    left = {n for facts_of in report.given.values() for n in facts_of}   # given facts no rule seen yet read
+    seen: set[str] = set()
     for r in report.rulings + report.overridden:
+        if not left:   # every given fact is read: what is left to name is only what nothing could read
+            break
         for rid in r.chain:
+            if rid in seen:
+                continue
+            seen.add(rid)
             known = engine.considered(rid) if engine is not None else None
             if known is not None:
                 read |= known
@@ -655,6 +675,7 @@ def not_considered(book: Rulebook, report: Report, engine: Engine | None = None)
                 read |= rule_reads(rule)
                 for _, expr in rule.then.effects:   # what goes back is worked out from the chips put out
                     read |= names_in(str(expr))
+        left = {n for n in left if n not in read}
     return [name for name, facts_of in report.given.items() if not (set(facts_of) & read)]
 
 
