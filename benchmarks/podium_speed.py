@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -381,14 +382,18 @@ def main() -> None:
           f"{n} rulings over them in turn" + (f", each server in turn ({', '.join(map(str, roots))})"
                                               if len(roots) > 1 else "") + f"; {load()}")
     procs = []
+    folders: list[Path] = []
     try:
         for root in roots:
-            procs.append(start_at(root, Path(tempfile.mkdtemp(prefix="rulings-podium-bench-"))))
+            folders.append(Path(tempfile.mkdtemp(prefix="rulings-podium-bench-")))
+            procs.append(start_at(root, folders[-1]))
         outs = measure([port for _, port in procs], n, mix)
     finally:
         for proc, _ in procs:
             proc.terminate()
             proc.wait(timeout=30)
+        for folder in folders:   # each server's data folder and ruling log
+            shutil.rmtree(folder, ignore_errors=True)
     for root, got in zip(roots, outs):
         report(root.name, got)
     if len(outs) == 2:
