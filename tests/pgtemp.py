@@ -54,16 +54,20 @@ class TempPostgres:
         # under /tmp: the server's account can reach it, and the socket path stays short (at most 107 bytes)
         self.dir = Path(tempfile.mkdtemp(prefix="rulings-pg-", dir=os.environ.get("RULINGS_PG_TMP", "/tmp")))
         self.data = self.dir / "data"
-        self.prefix, uid, gid = _runner()
-        if uid is not None:
-            os.chown(self.dir, uid, gid)
-        env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
-        self._env = env
-        self._run([str(self.bin / "initdb"), "-D", str(self.data), "-U", "rulings", "--auth=trust",
-                   "-E", "UTF8", "--no-sync", "--no-instructions"])
-        opts = f"-k {self.dir} -c listen_addresses='' -c fsync=on -c max_connections=60"
-        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "server.log"),
-                   "-o", opts, "-w", "-t", "60", "start"])
+        try:
+            self.prefix, uid, gid = _runner()
+            if uid is not None:
+                os.chown(self.dir, uid, gid)
+            env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
+            self._env = env
+            self._run([str(self.bin / "initdb"), "-D", str(self.data), "-U", "rulings", "--auth=trust",
+                       "-E", "UTF8", "--no-sync", "--no-instructions"])
+            opts = f"-k {self.dir} -c listen_addresses='' -c fsync=on -c max_connections=60"
+            self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "server.log"),
+                       "-o", opts, "-w", "-t", "60", "start"])
+        except BaseException:   # no server came up: its folder goes (a started one is stopped by ``stop``)
+            shutil.rmtree(self.dir, ignore_errors=True)
+            raise
         self._count = 0
 
     def _run(self, cmd: list[str]) -> None:

@@ -1,5 +1,6 @@
-"""The processes our pools start end with the process that started them: a service or a batch killed outright
-(SIGKILL: no clean-up runs) leaves no worker waiting for work for ever."""
+"""What the code and the tests start is gone when they are: a pool's worker ends with the process that started it
+(a service or a batch killed outright, SIGKILL: no clean-up runs, leaves no worker waiting for work for ever),
+and a throw-away PostgreSQL that does not start leaves no folder."""
 from __future__ import annotations
 
 import os
@@ -40,3 +41,23 @@ def test_a_pools_worker_ends_when_the_process_that_started_it_is_killed(tmp_path
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(pid), f"worker {pid} outlived the process that started it"
+
+
+def test_a_postgres_that_does_not_start_leaves_no_folder(tmp_path, monkeypatch):
+    """The tests' throw-away PostgreSQL (tests/pgtemp.py): a server that cannot start (here its socket path is
+    longer than a Unix socket allows) is reported, and its folder under RULINGS_PG_TMP is gone."""
+    import pgtemp
+    if pgtemp.binaries() is None:   # scripts/test installs PostgreSQL; without it the service tests fail loudly
+        raise AssertionError(pgtemp.MISSING)
+    deep = tmp_path / ("x" * 100)
+    deep.mkdir()
+    os.chmod(tmp_path, 0o755)   # the server's own account must reach it, as /tmp
+    os.chmod(deep, 0o777)
+    monkeypatch.setenv("RULINGS_PG_TMP", str(deep))
+    try:
+        pgtemp.TempPostgres()
+    except RuntimeError as exc:
+        assert "pg_ctl" in str(exc) or "initdb" in str(exc)
+    else:
+        raise AssertionError("a server with a socket path of over 107 bytes started")
+    assert list(deep.iterdir()) == []
