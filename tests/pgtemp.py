@@ -65,7 +65,10 @@ class TempPostgres:
             opts = f"-k {self.dir} -c listen_addresses='' -c fsync=on -c max_connections=60"
             self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "server.log"),
                        "-o", opts, "-w", "-t", "60", "start"])
-        except BaseException:   # no server came up: its folder goes (a started one is stopped by ``stop``)
+        except BaseException:   # no server came up (one that started late is stopped): its folder goes
+            if (self.data / "postmaster.pid").exists():
+                subprocess.run(self.prefix + [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                                              "stop"], capture_output=True, timeout=60, cwd=self.dir)
             shutil.rmtree(self.dir, ignore_errors=True)
             raise
         self._count = 0
