@@ -168,16 +168,23 @@ def test_any_change_to_a_book_file_misses_the_cache(cache, tmp_path):
     assert len(_files(cache)) == 2
 
 
-def test_the_same_books_in_two_places_are_two_entries(cache, tmp_path, monkeypatch):
-    """Two checkouts, each run from its own root: the books print the same relative names, but each
-    cached book records where its files are, and a copy must not be handed the other's paths."""
+def test_the_same_books_in_two_places_share_one_entry_and_each_gets_its_own_files(cache, tmp_path, monkeypatch):
+    """Two checkouts, each run from its own root: the books print the same relative names and hold the same
+    bytes, so they are one entry, and each copy is handed its own files' paths, never the other's."""
     for where in ("a", "b"):
         shutil.copytree(ROOT / "standard", tmp_path / where / "standard")
+    books = {}
     for where in ("a", "b"):
         monkeypatch.chdir(tmp_path / where)
-        book = standard_book(tmp_path / where)
-        assert all(Path(f).parent == tmp_path / where / "standard" for f in book.files)
-        assert {Path(r.origin.file).parent for r in book.rules.values()} == {Path("standard")}
+        books[where] = standard_book(tmp_path / where)
+        assert all(Path(f).parent == tmp_path / where / "standard" for f in books[where].files)
+        assert {Path(r.origin.file).parent for r in books[where].rules.values()} == {Path("standard")}
+    assert len(_files(cache)) == 1
+    assert books["a"].rules == books["b"].rules and books["a"].files != books["b"].files
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")   # run from outside both: the names printed differ, so does the key
+    assert {Path(r.origin.file).parent for r in standard_book(tmp_path / "a").rules.values()} == {
+        tmp_path / "a" / "standard"}
     assert len(_files(cache)) == 2
 
 

@@ -255,14 +255,19 @@ def test_a_damaged_or_planted_compiled_part_is_compiled_again_and_runs_nothing(c
 
 
 def test_the_shipped_copy_covers_the_code_that_loading_and_compiling_run():
-    """Every module of the package that reading, checking and compiling the book imports is in its key
-    (but the carried durable-rules, rulings._durable: it takes the compiled texts, rulings/engine/rulesets.py writes them)."""
+    """Every module of the package that reading, checking and compiling the book and the house books imports
+    is in the one cache key (but the carried durable-rules, rulings._durable: it takes the compiled texts,
+    rulings/engine/rulesets.py writes them)."""
     code = ("import os, sys; os.environ['RULINGS_CACHE'] = 'off'\n"
+            "from pathlib import Path\n"
             "from rulings.rulebook.load import standard_book\nfrom rulings.engine.rulesets import Engine\n"
+            "from rulings.rulebook.house import load_house\n"
             "Engine(standard_book())\n"
+            "for p in sorted(Path('rulebooks/houses').glob('*.yaml')): Engine(load_house(p, standard_book()))\n"
             "print('\\n'.join(sorted(m.__file__ for n, m in sys.modules.items()\n"
             "      if n.startswith('rulings') and n != 'rulings.rulebooks' and not n.startswith('rulings._durable')\n"
             "      and getattr(m, '__file__', None))))")
+    assert list((REPO / "rulebooks" / "houses").glob("*.yaml"))
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert run.returncode == 0, run.stderr
     used = {Path(f).resolve() for f in run.stdout.split()}

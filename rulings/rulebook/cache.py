@@ -7,12 +7,15 @@ their own inside it, decoded when first read.
 Each file carries the digest of its payload; a file whose digest, key or shape
 is wrong is ignored and rebuilt, never trusted and never a traceback.
 
-- Key: a digest of the book's files (where they are, their names as reports
-  print them, and their bytes), the fact and citation catalogues and the
-  loader's own code. Any change to any of them is a miss. The book records
-  both where its files are and how reports name them, so two copies of the
-  same books in two places are two entries; the working directory matters
-  only through those names (relative inside it, absolute outside).
+- Key: one digest of what a checked book depends on -- its files' names and bytes,
+  the code and catalogues that read, check and compile it (``SHIP_CODE``), the
+  versions of the libraries that parse it -- and the names reports print for its
+  files. Any change to any of them is a miss; a change to code that only rules
+  is not. Where the files are plays no part: a book taken from the folder is
+  given this place's files (two copies of the same books run from their own
+  roots print the same names and share one entry). The working directory
+  matters only through the names (relative inside it, absolute outside). The
+  shipped copy below is found by this same key before the folder is looked in.
 - Writes go to a temporary file beside the target, then ``os.replace``: a
   reader sees the old file or the whole new one, so two processes at once are safe.
 - A missing, unwritable or read-only folder only means no cache.
@@ -92,28 +95,17 @@ def folder() -> Path | None:
         return None
 
 
-def code_files() -> list[Path]:
-    """What the loading depends on besides the book itself: loader code and catalogues."""
-    # every module but the arithmetic and the service, as the key covered before the folders by stage
-    return (sorted(PACKAGE.glob("*.py"))
-            + [p for d in ("rulebook", "engine", "incident", "facts", "ruling", "report", "commands")
-               for p in sorted(PACKAGE.glob(f"{d}/*.py"))]
-            + sorted(PACKAGE.glob("*.yaml")) + sorted(PACKAGE.glob("ruling/*.yaml"))
-            + sorted(PACKAGE.glob("facts/*.yaml")))
-
-
 def key(files: list[Path], names: list[str]) -> str:
-    """A digest of everything a checked book depends on (``names``: how its origins print the files)."""
-    h = hashlib.sha256(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
-    for f, name in zip(files, names):
-        h.update(b"book\0" + str(f).encode() + b"\0" + name.encode() + b"\0" + digest(f).encode() + b"\0")
-    for f in code_files():
-        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + digest(f).encode() + b"\0")
-    return h.hexdigest()[:40]
+    """The book's key: what the book of ``files`` depends on (``ship_key``) and ``names``, how its origins
+    print the files; OSError when a file cannot be read."""
+    return _named(ship_key(files), names)
 
 
-# A cold start asks for the digest of the same files several times: the cache key, the shipped copy's key
-# and its check of which topic files are unchanged, the catalogues' keys. Each file is read and hashed once
+def _named(content: str, names: list[str]) -> str:
+    return hashlib.sha256("\0".join([FORMAT, content, *names]).encode()).hexdigest()[:40]
+
+
+# A cold start asks for the digest of the same files several times: the cache key, its check of which topic files are unchanged, the catalogues' keys. Each file is read and hashed once
 # per process; the digest is kept with the file's stat (size, mtime, ctime, inode) and is used again only
 # while the stat is the same and the file had not been written in the SETTLED_NS before it was first hashed
 # (so an edit within one timestamp tick of an earlier one is never missed: a fresh file is hashed each time).
@@ -352,9 +344,7 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
     where = folder()
     if where is None:
         return build()
-    # the package's own checked copy first: it is keyed by the files' names and bytes and the code that
-    # checks and compiles them, which is all the book it holds depends on, so the whole package's code need
-    # not be hashed for the cache key (nothing is written for it: the folder never holds the same book)
+    # the package's own checked copy first, found by the same key as the folder's entries
     try:
         book_key, shipped = book_key_of(files, names)
     except OSError:
@@ -364,22 +354,31 @@ def cached(files: list[Path], names: list[str], build: Callable[[], model.Rulebo
         if book is not None:
             _SERVED.add(book_key)
             return _remember(book, book_key)
-        try:
-            book_key = key(files, names)
-        except OSError:
-            return build()
-    return _in_folder(where, book_key, build, lambda: key(files, names))
+    return _in_folder(where, book_key, build, lambda: key(files, names), _placed(files))
+
+
+def _placed(files: list[Path]) -> Callable[[model.Rulebook], None]:
+    """What gives a book taken from the folder this place's ``files`` (the key holds their names and
+    bytes, not where they are); a house book keeps its own file, last, as it was shown."""
+    def place(book: model.Rulebook) -> None:
+        book.files = [str(f) for f in files] + book.files[len(files):]
+    return place
 
 
 def _in_folder(where: Path, book_key: str, build: Callable[[], model.Rulebook], again: Callable[[], str],
+               place: Callable[[model.Rulebook], None],
                keep: Callable[[model.Rulebook], bool] = lambda book: True) -> model.Rulebook:
     """The book kept in the folder under ``book_key`` when a good copy is there, else ``build()``, kept
     there when ``keep`` says so -- and only when ``again()``, the key worked out anew once it is built, is
     still ``book_key``: a file saved while it was read and checked is not kept under its earlier bytes' key
-    (and the book is not known by that key: its compiled form is then keyed by its own rules)."""
+    (and the book is not known by that key: its compiled form is then keyed by its own rules). ``place``
+    gives a book read from the folder this place's files."""
     path = where / f"book-{book_key}.bin"
     try:
         book = loads(_read(path), book_key)
+        if not isinstance(book.files, list) or len(book.files) < 1:
+            raise CacheError("a book with no files")
+        place(book)
         _touch(path)
         return _remember(book, book_key)
     except (OSError, CacheError):
@@ -400,10 +399,10 @@ def book_key_of(files: list[Path], names: list[str]) -> tuple[str, bool]:
     """The key ``cached`` keeps the book of these files under, and whether the package's shipped copy holds
     it (by the files' names and bytes and the code that checks and compiles them); OSError when a file
     cannot be read. Nothing is decoded."""
+    content = ship_key(files)
     ship = _shipped_file()
-    if ship is not None and len({f.name for f in files}) == len(files) and ship["head"]["key"] == ship_key(files):
-        return "shipped-" + hashlib.sha256("\0".join([ship["head"]["key"], *names]).encode()).hexdigest()[:32], True
-    return key(files, names), False
+    shipped = ship is not None and len({f.name for f in files}) == len(files) and ship["head"]["key"] == content
+    return _named(content, names), shipped
 
 
 def cached_house(path: Path, shown: str, files: list[Path], names: list[str],
@@ -426,7 +425,8 @@ def cached_house(path: Path, shown: str, files: list[Path], names: list[str],
         book_key = house_key()
     except (OSError, CacheError):
         return build()
-    return _in_folder(where, book_key, build, house_key, keep=lambda book: book.extends == "standard")
+    return _in_folder(where, book_key, build, house_key, _placed(files),
+                      keep=lambda book: book.extends == "standard")
 
 
 _KEYS: dict[int, tuple[weakref.ref, int, tuple[int, ...], str]] = {}
@@ -444,7 +444,8 @@ def _remember(book: model.Rulebook, book_key: str) -> model.Rulebook:
 
 def key_of(book: model.Rulebook) -> str | None:
     """The cache key of a book as ``cached`` gave it, while its rules are still those very (frozen) rules:
-    it covers the rules' content and all of the package's code, so the engine keys its compiled form by it."""
+    it covers the rules' content and the code and catalogues that check and compile them, so the engine
+    keys its compiled form by it."""
     got = _KEYS.get(id(book))
     if got is None or got[0]() is not book or got[1] != id(book.rules):
         return None
