@@ -105,10 +105,11 @@ def _named(content: str, names: list[str]) -> str:
     return hashlib.sha256("\0".join([FORMAT, content, *names]).encode()).hexdigest()[:40]
 
 
-# A cold start asks for the digest of the same files several times: the cache key, its check of which topic files are unchanged, the catalogues' keys. Each file is read and hashed once
-# per process; the digest is kept with the file's stat (size, mtime, ctime, inode) and is used again only
-# while the stat is the same and the file had not been written in the SETTLED_NS before it was first hashed
-# (so an edit within one timestamp tick of an earlier one is never missed: a fresh file is hashed each time).
+# A cold start asks for the digest of the same files several times: the cache key, the check of which topic
+# files are unchanged, the catalogues' keys. Each file is read and hashed once per process; the digest is kept
+# with the file's stat (size, mtime, ctime, inode) and is used again only while the stat is the same and the
+# file had not been written in the SETTLED_NS before it was first hashed (so an edit within one timestamp tick
+# of an earlier one is never missed: a fresh file is hashed each time).
 SETTLED_NS = 2_000_000_000
 _DIGESTS: dict[str, tuple[tuple[int, int, int, int], str]] = {}
 
