@@ -241,8 +241,8 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
     """``_check_file`` in a process of its own (a pool of ``RULINGS_CHECK_PROCESSES``, default 1, started on
     the first check): loading, linting and running every example of a book holds the interpreter for
     seconds, and in a thread of the service it would keep the event loop (and the floor's requests)
-    waiting for it. The process runs at a lower priority (``BEHIND``) and ends with the service. ``RULINGS_CHECK_IN_PROCESS=1`` checks
-    here instead (as when the pool cannot start)."""
+    waiting for it. The process runs at a lower priority (``BEHIND``) and ends with the service.
+    ``RULINGS_CHECK_IN_PROCESS=1`` checks here instead (as when the pool cannot start)."""
     global _POOL
     if os.environ.get("RULINGS_CHECK_IN_PROCESS") == "1":
         return _check_file(name, draft, with_diff, live)
