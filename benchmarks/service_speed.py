@@ -112,6 +112,25 @@ def listening(proc: subprocess.Popen, port: int, failure: str) -> tuple[subproce
     raise SystemExit(failure)
 
 
+def every_worker_up(port: int, workers: int, proc: subprocess.Popen) -> None:
+    """Wait (two minutes at most) until each of the server's workers has answered a /health on a connection
+    of its own: the timed clients' connections are opened together, and stay with the worker that takes them."""
+    import http.client
+    seen: set[int] = set()
+    deadline = time.monotonic() + 120
+    while len(seen) < workers:
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"only {len(seen)} of the server's {workers} workers answered")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            conn.request("GET", "/health", headers={"Connection": "close"})
+            seen.add(json.loads(conn.getresponse().read())["worker"])
+        except OSError:
+            time.sleep(0.2)
+        finally:
+            conn.close()
+
+
 async def _request(reader, writer, method: str, path: str, body: bytes, token: str | None) -> tuple[int, bytes]:
     head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
             f"Content-Length: {len(body)}"]
@@ -185,8 +204,8 @@ def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[fl
         database = pg.new_database()
     data = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
     proc, port = start(data, database, workers, clients)
-    time.sleep(1.0 if workers > 1 else 0)   # every worker up before timing
     try:
+        every_worker_up(port, workers, proc)   # a worker still loading its books would take no connection
         cpu0, mine = cpu_seconds(proc.pid), time.process_time()
         wall, lat = asyncio.run(drive(port, requests, clients))
         sent = len(lat) + 4 * clients        # the timed requests, the warm-up ones and the logins

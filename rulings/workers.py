@@ -1,6 +1,7 @@
-"""The processes our pools start (the service's book checker, the batch's workers): each ends by itself when
-the process that started it is gone, so a service or a batch that is killed outright leaves none behind
-(a pool's worker otherwise waits for work on its queue for ever)."""
+"""The processes our pools start (the service's book checker, the batch's workers) and the service's worker
+processes: each ends by itself when the process that started it is gone, so a service or a batch that is
+killed outright leaves none behind (a pool's worker otherwise waits for work on its queue for ever, and a
+service worker serves on with no one to restart it)."""
 from __future__ import annotations
 
 import os
@@ -33,3 +34,15 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(WATCH)
     os._exit(0)   # the parent is gone: nothing is left to hand a result to
+
+
+def end_with_parent(end) -> None:
+    """From now on, call ``end()`` (on a thread of its own) once this process's parent is gone: for a process
+    that must stop in its own way (a service worker finishing what it holds) rather than at once."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH)
+        end()
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()

@@ -214,7 +214,8 @@ def test_only_the_store_imports_sqlalchemy():
 
 # the web framework (Starlette, and uvicorn, which serves it): the API, the podium's pages, and the two
 # request-side modules both build on (the guard's middleware and CSRF, a request's session)
-WEB = (f"{SERVICE}.api", f"{SERVICE}.podium", f"{SERVICE}.guard", f"{SERVICE}.session", f"{SERVICE}.commands")
+WEB = (f"{SERVICE}.api", f"{SERVICE}.podium", f"{SERVICE}.guard", f"{SERVICE}.session", f"{SERVICE}.commands",
+       f"{SERVICE}.accept")
 
 
 def test_only_the_named_modules_import_the_web_framework():

@@ -1,6 +1,8 @@
 """`rulings serve --workers 2`: the login limit and a logout hold across worker processes."""
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import socket
 import subprocess
@@ -111,3 +113,70 @@ def test_a_logout_reaches_every_worker_within_the_stated_bound(two_workers):
     after, workers = _spread(base, 12, "GET", "/api/me", headers=auth)
     assert len(workers) == 2
     assert set(after) == {401} and len(after) >= 12
+
+
+def _held(base: str, n: int) -> list[int]:
+    """n keep-alive connections opened together (their handshakes all done before any request), then a /health
+    on each: the worker that took each one."""
+    host, port = base.removeprefix("http://").split(":")
+    conns = [http.client.HTTPConnection(host, int(port), timeout=30) for _ in range(n)]
+    try:
+        for c in conns:
+            c.connect()
+        workers = []
+        for c in conns:
+            c.request("GET", "/health")
+            workers.append(json.loads(c.getresponse().read())["worker"])
+        return workers
+    finally:
+        for c in conns:
+            c.close()
+
+
+@pytest.mark.parametrize("two_workers", ["sqlite"], indirect=True)
+def test_connections_opened_together_are_shared_between_the_workers(two_workers):
+    """Eight podiums' connections, opened at once, are kept open and ruled on for as long as they last: the
+    two workers (and the two cores) each take about half (rulings/service/accept.py). uvicorn's own accepting
+    gave whichever worker woke first most of them, or all."""
+    for _ in range(3):
+        workers = _held(two_workers, 8)
+        counts = sorted(workers.count(w) for w in set(workers))
+        assert len(counts) == 2 and counts[0] >= 3, counts   # 4:4 or 3:5, never 2:6 or worse
+
+
+def test_the_workers_end_when_the_supervisor_is_killed_outright(tmp_path):
+    """`rulings serve --workers 2` killed with SIGKILL (no chance to stop its workers): the workers see their
+    supervisor gone and stop, rather than hold the port and the log with no one to restart them."""
+    data = tmp_path / "data"
+    seed_log(data, None)
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
+                             "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base, workers = f"http://127.0.0.1:{port}", set()
+    deadline = time.monotonic() + 180
+    try:
+        while len(workers) < 2 and time.monotonic() < deadline:
+            try:
+                workers.add(_fresh(base, "GET", "/health").json()["worker"])
+            except httpx.TransportError:
+                time.sleep(0.2)
+        assert len(workers) == 2
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:     # never leave them behind, whatever the test found
+        os.kill(pid, 9)
+    assert not left
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")   # a zombie has ended

@@ -122,7 +122,9 @@ def cmd_serve(args) -> int:
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours), RULINGS_SERVE_TIME_ZONE=args.time_zone,
                           RULINGS_SERVE_ROOM_ZONES=json.dumps(rooms))
         _announce(args, data, where, dialect, password, f"{args.workers} workers")
-        uvicorn.run("rulings.service.api.app:app_from_environment", factory=True, workers=args.workers, **common)
+        from rulings.service.accept import run_workers   # the workers take turns at the socket (accept.py)
+        run_workers(uvicorn.Config("rulings.service.api.app:app_from_environment", factory=True,
+                                   workers=args.workers, **common))
         return 0
     tune_worker()
     service = Service(Config(data_dir=data, database=args.database, session_hours=args.session_hours, **zones))

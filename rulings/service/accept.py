@@ -1,0 +1,153 @@
+"""How the workers of `rulings serve --workers N` share the listening socket: the one holding fewest takes
+the next connection.
+
+uvicorn hands every worker the one listening socket, and each worker's event loop takes connections from it
+as soon as it is readable: uvloop (libuv) accepts in a loop until none is left. Connections that arrive
+together, as the podiums' and a benchmark's keep-alive connections do, therefore went mostly or all to
+whichever worker woke first, and a connection stays with the worker that took it: eight opened at once went
+8:0 to two workers (tests/test_service_workers.py), and under benchmarks/service_speed.py's 8 clients one
+worker's ruling thread was the bottleneck while the other core idled (two workers 307-444 rulings/s, one
+worker doing up to all the work; three workers gave all 8 connections to one).
+
+Here each worker takes its connections on a thread of its own (``Acceptor``), one per wake-up, after a short
+wait that grows with the connections its worker holds: the worker holding fewest takes the next, a worker
+holding none takes it at once, and a busy worker, whose thread must also wait for the interpreter, takes
+fewer. A single worker (the default) is served by uvicorn as it is.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import select
+import signal
+import socket
+import sys
+import threading
+import time
+from typing import Any
+
+import uvicorn
+from uvicorn.config import STARTUP_FAILURE
+from uvicorn.supervisors import multiprocess
+
+from rulings.workers import end_with_parent
+
+log = logging.getLogger("uvicorn.error")
+
+WAIT_SECONDS = 0.5        # how often a waiting thread looks whether its socket was closed (the worker stopping)
+DELAY_SECONDS = 0.001     # a thread's wait before it takes a connection, for each one its worker holds
+MAX_DELAY_SECONDS = 0.01
+
+
+class Acceptor:
+    """Takes connections from a listening socket shared with other worker processes, one per accept, on a
+    thread, and makes each one a connection of ``loop`` with ``protocol``. Stands where uvicorn keeps its
+    listening servers: ``close`` and ``wait_closed`` are what its shutdown calls.
+
+    Every worker's thread is woken by a new connection; each waits ``DELAY_SECONDS`` for every connection
+    its worker already holds (at most ``MAX_DELAY_SECONDS``) before it tries to take it, so the worker
+    holding fewest takes it, and a worker alone, or holding none, takes it at once."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, protocol, sock: socket.socket, held):
+        self.loop, self.protocol, self.sock, self.held = loop, protocol, sock, held
+        self.handed = 0            # connections handed to the event loop and not yet made (its thread only)
+        self.closed = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="rulings-accept", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        sock = self.sock
+        sock.setblocking(False)    # the workers share it: the accept must never wait for one another took
+        poll = select.poll()
+        poll.register(sock.fileno(), select.POLLIN)
+        while not self.closed.is_set():
+            try:
+                if not poll.poll(WAIT_SECONDS * 1000):
+                    continue
+                time.sleep(min(MAX_DELAY_SECONDS, DELAY_SECONDS * (self.held() + self.handed)))
+                conn, _ = sock.accept()
+            except (BlockingIOError, InterruptedError):   # another worker took it
+                continue
+            except OSError as exc:
+                if self.closed.is_set() or sock.fileno() < 0:   # the socket was closed: the worker is stopping
+                    return
+                log.warning("accepting a connection failed: %s", exc)   # e.g. out of file descriptors
+                time.sleep(0.1)
+                continue
+            conn.setblocking(False)
+            self.handed += 1
+            try:
+                self.loop.call_soon_threadsafe(self._connect, conn)
+            except RuntimeError:   # the event loop is closed: the worker has stopped
+                conn.close()
+                return
+
+    def _connect(self, conn: socket.socket) -> None:
+        self.handed -= 1           # (on the event loop; a count off by one for a moment only delays an accept)
+        if self.closed.is_set():
+            conn.close()
+            return
+        task = self.loop.create_task(self.loop.connect_accepted_socket(self.protocol, conn))
+        task.add_done_callback(lambda t: None if t.cancelled() or t.exception() is None else conn.close())
+
+    def close(self) -> None:
+        self.closed.set()
+
+    async def wait_closed(self) -> None:
+        await asyncio.to_thread(self.thread.join, WAIT_SECONDS * 2)
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server; given the supervisor's shared sockets, it takes connections through ``Acceptor``."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        if not sockets:
+            await super().startup(sockets)
+            return
+        await self.lifespan.startup()
+        if self.lifespan.should_exit:
+            sys.exit(STARTUP_FAILURE)
+        config, loop = self.config, asyncio.get_running_loop()
+
+        def protocol() -> asyncio.Protocol:   # as uvicorn's own startup makes each connection's protocol
+            made: Any = config.http_protocol_class
+            return made(config=config, server_state=self.server_state, app_state=self.lifespan.state, _loop=loop)
+        for sock in sockets:   # uvicorn binds the socket; its event loop's server would start the listening
+            sock.listen(config.backlog)
+        held = self.server_state.connections.__len__
+        self.servers = [Acceptor(loop, protocol, sock, held) for sock in sockets]   # type: ignore[misc]
+        self.started = True
+
+
+class Process(multiprocess.Process):
+    """uvicorn's worker process, running ``Server``, and ending with its supervisor."""
+
+    def target(self, sockets: list[socket.socket] | None = None) -> None:
+        """The worker's life (uvicorn's), and its end, as on a Ctrl+C, once the supervisor is gone (killed
+        outright), rather than serve on with no one to restart it, holding the port and the log open."""
+        end_with_parent(lambda: os.kill(os.getpid(), signal.SIGTERM))
+        super().target(sockets)
+
+    @property
+    def server(self) -> uvicorn.Server:
+        if self._server is None:
+            self._server = Server(config=self.config)
+        return self._server
+
+
+def run_workers(config: uvicorn.Config) -> None:
+    """``uvicorn.run`` with ``config.workers`` > 1: uvicorn's supervisor (restarts, signals, health checks),
+    whose workers are ``Process``. The supervisor makes its workers by the module's name ``Process`` (at
+    start, on a restart, for one that died), in this process, which exists only to supervise them; the
+    worker processes are given the object, class and all."""
+    sock = config.bind_socket()
+    made = multiprocess.Process
+    multiprocess.Process = Process   # type: ignore[misc]
+    try:
+        multiprocess.Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:   # as uvicorn.run: a second Ctrl+C while the workers stop
+        pass
+    finally:
+        multiprocess.Process = made   # type: ignore[misc]
+        sock.close()
