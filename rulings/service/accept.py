@@ -36,8 +36,9 @@ from rulings.workers import end_with_parent
 log = logging.getLogger("uvicorn.error")
 
 WAIT_SECONDS = 0.5        # how often a waiting thread looks whether its socket was closed (the worker stopping)
-DELAY_SECONDS = 0.001     # a thread's wait before it takes a connection, for each one its worker holds
-MAX_DELAY_SECONDS = 0.01
+DELAY_SECONDS = 0.0005    # a thread's wait before it takes a connection, for each one its worker holds
+MAX_DELAY_SECONDS = 0.002   # so a worker holding many connections still takes 500 a second (a flood of connects
+                            # must not fill the backlog ahead of the podiums'; the guard closes the excess ones)
 
 
 class Acceptor:
