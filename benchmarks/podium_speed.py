@@ -407,4 +407,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import signal
+    # stopped with SIGTERM (kill, timeout), its servers and their folders go as at the end of a run
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     main()

@@ -268,4 +268,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import signal
+    # stopped with SIGTERM (kill, timeout), the run's server, its workers and its PostgreSQL are stopped and
+    # their folders removed, as at the end of a run: the signal unwinds through run()'s clean-up
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     main()
