@@ -144,7 +144,11 @@ def run_workers(config: uvicorn.Config) -> None:
     worker processes are given the object, class and all."""
     sock = config.bind_socket()
     made = multiprocess.Process
-    multiprocess.Process = Process   # type: ignore[misc]
+    if isinstance(getattr(made, "server", None), property):   # the supervisor as this module knows it
+        multiprocess.Process = Process   # type: ignore[misc]
+    else:   # another uvicorn: its workers as they are (uvloop's accepting), rather than a worker that fails
+        log.warning("this uvicorn's supervisor is not the one rulings/service/accept.py knows: its workers "
+                    "take connections as uvicorn does")
     try:
         multiprocess.Multiprocess(config, sockets=[sock]).run()
     except KeyboardInterrupt:   # as uvicorn.run: a second Ctrl+C while the workers stop
