@@ -1,4 +1,5 @@
-"""`rulings serve --workers 2`: the login limit and a logout hold across worker processes."""
+"""`rulings serve --workers 2`: the login limit and a logout hold across worker processes, connections opened
+together are shared between the workers, and the workers end with their supervisor."""
 from __future__ import annotations
 
 import http.client

@@ -52,21 +52,23 @@ class Acceptor:
 
     def __init__(self, loop: asyncio.AbstractEventLoop, protocol, sock: socket.socket, held):
         self.loop, self.protocol, self.sock, self.held = loop, protocol, sock, held
-        self.handed = 0            # connections handed to the event loop and not yet made (its thread only)
+        # connections taken (counted by this thread) and made connections of the loop (counted on the loop):
+        # each count has one writer, so the difference, those on their way, is never lost to a race
+        self.taken = self.made = 0
         self.closed = threading.Event()
         self.thread = threading.Thread(target=self._run, name="rulings-accept", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         sock = self.sock
-        sock.setblocking(False)    # the workers share it: the accept must never wait for one another took
+        sock.setblocking(False)    # the workers share it: an accept must never wait for a connection another took
         poll = select.poll()
         poll.register(sock.fileno(), select.POLLIN)
         while not self.closed.is_set():
             try:
                 if not poll.poll(WAIT_SECONDS * 1000):
                     continue
-                time.sleep(min(MAX_DELAY_SECONDS, DELAY_SECONDS * (self.held() + self.handed)))
+                time.sleep(min(MAX_DELAY_SECONDS, DELAY_SECONDS * (self.held() + self.taken - self.made)))
                 conn, _ = sock.accept()
             except (BlockingIOError, InterruptedError):   # another worker took it
                 continue
@@ -77,7 +79,7 @@ class Acceptor:
                 time.sleep(0.1)
                 continue
             conn.setblocking(False)
-            self.handed += 1
+            self.taken += 1
             try:
                 self.loop.call_soon_threadsafe(self._connect, conn)
             except RuntimeError:   # the event loop is closed: the worker has stopped
@@ -85,7 +87,7 @@ class Acceptor:
                 return
 
     def _connect(self, conn: socket.socket) -> None:
-        self.handed -= 1           # (on the event loop; a count off by one for a moment only delays an accept)
+        self.made += 1
         if self.closed.is_set():
             conn.close()
             return
