@@ -27,22 +27,17 @@ def _started(parent: int, nice: int) -> None:
             os.nice(nice)
         except (AttributeError, OSError):   # not a POSIX system: the same priority
             pass
-    threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
+    end_with_parent(lambda: os._exit(0), parent)   # nothing is left to hand a result to
 
 
-def _watch(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(WATCH)
-    os._exit(0)   # the parent is gone: nothing is left to hand a result to
-
-
-def end_with_parent(end) -> None:
-    """From now on, call ``end()`` (on a thread of its own) once this process's parent is gone: for a process
-    that must stop in its own way (a service worker finishing what it holds) rather than at once."""
-    parent = os.getppid()
+def end_with_parent(end, parent: int | None = None) -> None:
+    """From now on, call ``end()`` (on a thread of its own) once this process's parent (``parent``: the pid
+    it had when it was started; else the one it has now) is gone. A pool's worker ends at once; a service
+    worker stops in its own way, finishing what it holds."""
+    watched = os.getppid() if parent is None else parent
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == watched:
             time.sleep(WATCH)
         end()
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()

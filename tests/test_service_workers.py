@@ -32,10 +32,9 @@ def _fresh(base: str, method: str, path: str, **kw) -> httpx.Response:
         return c.request(method, path, **kw)
 
 
-@pytest.fixture(params=BACKENDS)
-def two_workers(request, tmp_path):
-    data, database = tmp_path / "data", database_for(request.param)
-    seed_log(data, database)
+def _serve_two(data: Path, database: str | None) -> tuple[subprocess.Popen, str, set[int]]:
+    """`rulings serve --workers 2` on ``data`` (and ``database``), once both workers answer: the server, its
+    address and the workers' process ids."""
     port = _free_port()
     cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data), "--workers", "2"]
     if database:
@@ -53,6 +52,19 @@ def two_workers(request, tmp_path):
                 workers.add(_fresh(base, "GET", "/health").json()["worker"])
             except httpx.TransportError:
                 time.sleep(0.2)
+    except BaseException:
+        proc.kill()
+        proc.wait(timeout=30)
+        raise
+    return proc, base, workers
+
+
+@pytest.fixture(params=BACKENDS)
+def two_workers(request, tmp_path):
+    data, database = tmp_path / "data", database_for(request.param)
+    seed_log(data, database)
+    proc, base, _ = _serve_two(data, database)
+    try:
         yield base
     finally:
         proc.terminate()
@@ -150,21 +162,9 @@ def test_the_workers_end_when_the_supervisor_is_killed_outright(tmp_path):
     supervisor gone and stop, rather than hold the port and the log with no one to restart them."""
     data = tmp_path / "data"
     seed_log(data, None)
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
-                             "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base, workers = f"http://127.0.0.1:{port}", set()
-    deadline = time.monotonic() + 180
-    try:
-        while len(workers) < 2 and time.monotonic() < deadline:
-            try:
-                workers.add(_fresh(base, "GET", "/health").json()["worker"])
-            except httpx.TransportError:
-                time.sleep(0.2)
-        assert len(workers) == 2
-    finally:
-        proc.kill()
-        proc.wait(timeout=30)
+    proc, _, workers = _serve_two(data, None)
+    proc.kill()
+    proc.wait(timeout=30)
     deadline = time.monotonic() + 30
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
