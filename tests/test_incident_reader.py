@@ -291,6 +291,17 @@ def test_stud_action_order_from_the_upcards():
     assert razz["board_first_seat"] == 4                                 # razz: Q-A is the lowest board
 
 
+def test_a_bring_in_told_without_its_amount_is_the_games_bring_in():
+    """"Seat 2 brings it in": the amount is the game's bring-in ($2 here), and the betting goes on from it; a game
+    that does not say its bring-in asks for the amount at the action (I102), with nothing else refused."""
+    told = STUD.replace("{seat: 2, action: bring-in, to: 2}", "{seat: 2, action: bring-in}")
+    assert facts_of(told)["brought_in_by"] == 2 and facts_of(told) == facts_of(STUD)
+    with pytest.raises(ProblemsError) as err:
+        incident_from_text(told.replace(" bring_in: 2,", ""))
+    [problem] = err.value.problems
+    assert problem.code == "I102" and "actions[0].to" in problem.message and problem.line == 8
+
+
 def test_a_big_blind_ante_and_a_button_straddle():
     text = """\
 game: {variant: holdem, structure: no-limit, setting: tournament, blinds: [100, 200], big_blind_ante: 200}

@@ -42,7 +42,8 @@ PHH_ACTIONS = {"f": "fold", "cc": "call", "cbr": "raise"}   # PHH's codes: fold,
 ACTION_WORDS = {"folded": "fold", "folds": "fold", "checked": "check", "checks": "check", "called": "call",
                 "calls": "call", "bets": "bet", "raised": "raise", "raises": "raise", "completed": "complete",
                 "completes": "complete", "posted": "post", "posts": "post"}
-AMOUNT_REQUIRED = ("post", "bring-in")     # a bet, raise or complete without `to`: rulings/incident/unsized.py
+AMOUNT_REQUIRED = ("post",)     # a bet, raise or complete without `to`: rulings/incident/unsized.py; a bring-in
+                                # without it is the game's bring-in (``_bring_in_amounts``)
 SHORT = ("street", "pot", "actions")          # the one-street form
 TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
@@ -166,6 +167,27 @@ def _actions(r: Reader, raw: Any, path: tuple, seats: set[int]) -> tuple[list[Ac
             out.append(Action(seat, kind, to))
             paths.append(here)
     return out, paths
+
+
+def _bring_in_amounts(r: Reader, game: Any, log: list, after: tuple[list[Action], list[tuple]]
+                      ) -> tuple[list, list[Action]]:
+    """A bring-in told without its amount ("seat 1 brings it in") is the game's bring-in; a game that does not
+    say its bring-in leaves the amount to be written (I102, at the action)."""
+    amount = getattr(game, "bring_in", None) if game is not None else None
+
+    def filled(actions: list[Action], paths: list[tuple]) -> list[Action]:
+        out = []
+        for i, a in enumerate(actions):
+            if a.kind == "bring-in" and a.to is None:
+                if amount:
+                    a = replace(a, to=amount)
+                else:
+                    r.bad(paths[i] + ("to",), "I102", "an amount is required",
+                          "write the bring-in's amount here, or the game's (game.bring_in)")
+            out.append(a)
+        return out
+
+    return [(street, filled(acts, paths), paths) for street, acts, paths in log], filled(*after)
 
 
 def _motions(r: Reader, raw: dict, base: tuple) -> tuple[tuple[int, ...], ...]:
@@ -487,7 +509,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     stand_in = _limits_needed(r, game, log, acts)
     limits_unknown = stand_in is not None
     game = stand_in or game
-    top_after, _ = _actions(r, data.get("after"), ("after",), seats)
+    top_after, after_paths = _actions(r, data.get("after"), ("after",), seats)
+    log, top_after = _bring_in_amounts(r, game, log, (top_after, after_paths))
     if isinstance(data.get("disputed"), list) and data.get("after") is not None:
         r.bad(("after",), "I105", "with several disputed acts, each act gives what came after it",
               "move after: into the act it follows, or leave it out: the actions listed after each act's point count")
