@@ -22,6 +22,7 @@ OUT = ROOT / "rulings" / "citations.yaml"
 
 SOURCES = [  # key prefix -> the source's name as a ruling prints it
     ("TDA-2024", "Poker TDA Rules 2024 (v1.0)"),
+    ("TDA-", "Poker TDA Rules, an earlier edition"),
     ("RRP-PG", "Robert's Rules of Poker, private-games edition"),
     ("RRP", "Robert's Rules of Poker, card-room edition"),
     ("WIKI", "Encyclopedia text on betting (seed documents)"),
@@ -30,6 +31,10 @@ SOURCES = [  # key prefix -> the source's name as a ruling prints it
     ("HOUSE", "A card room's posted house rules"),
     ("CP", "Card Player commentary"),
     ("FIDPA", "FIDPA international rules"),
+    ("REG-", "A state's gaming regulation"),
+    ("NEWS-", "Poker news report"),
+    ("SPLIT-", "Derived from the split-pot rules of the TDA 2024 rules and Robert's Rules of Poker"),
+    ("BBA-", "Derived from the big blind ante rules of the TDA 2024 rules and their sources"),
     ("PL-FORMULA", "Derived from the pot-limit preamble of Robert's Rules of Poker and checked on every source example"),
 ]
 # Robert's Rules (card-room edition) numbers its rules within sections, so "rule 10" alone cannot be
@@ -40,6 +45,7 @@ RRP_SECTIONS = {
     "KILL": "§13 Kill Pots", "NL": "§14 NL", "PL": "§14 PL", "NLPL": "§14 No-Limit and Pot-Limit",
     "BR": "§3 Betting & Raising", "SD": "§3 Showdown", "TIE": "§3 Ties", "BB": "§4 Button & Blind Use",
     "LB": "§11 Lowball", "TRN": "§15 Tournaments", "BUYIN": "§3 The Buy-in",
+    "O8": "§7 Omaha High-Low", "STUD8": "§10 Seven-Card Stud High-Low",
 }
 RRP_SHORT = {"BR": ("B&R",)}   # other spellings of a section's name in the inventory
 ADDENDUM = re.compile(r",\s*(?=TDA-\d{4}-ADD)")   # "r.47-A, TDA-2024-ADD47-EX2": the addendum, after " + "
@@ -100,13 +106,14 @@ def build(text: str) -> dict:
     for raw in text.splitlines():
         t = TOPIC.match(raw)
         if t:
-            topic = t.group(2).strip() if int(t.group(1)) <= 15 else None
+            topic = t.group(2).strip() if int(t.group(1)) <= 15 or int(t.group(1)) >= 30 else None   # betting, showdown
             continue
         m = LINE.match(raw)
         if not m or topic is None:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
-            out.setdefault(key, {"source": source_of(key), "section": m.group(2).replace("`", "").strip(), "topic": topic})
+            section = re.sub(r"\s*·\s*[A-Z/]+$", "", m.group(2).replace("`", "").replace("**", "").strip())  # "· T/C": setting
+            out.setdefault(key, {"source": source_of(key), "section": section, "topic": topic})
     for key, c in out.items():
         c["section"] = findable(key, c["section"], out)
     return out
