@@ -33,8 +33,8 @@ SOURCES = [  # key prefix -> the source's name as a ruling prints it
     ("FIDPA", "FIDPA international rules"),
     ("REG-", "A state's gaming regulation"),
     ("NEWS-", "Poker news report"),
-    ("SPLIT-", "Derived from the split-pot rules of the TDA 2024 rules and Robert's Rules of Poker"),
-    ("BBA-", "Derived from the big blind ante rules of the TDA 2024 rules and their sources"),
+    ("SPLIT-", "Worked from the split-pot rules of the Poker TDA and Robert's Rules of Poker"),
+    ("BBA-", "Worked from the big blind ante rules of the Poker TDA and the rooms that use it"),
     ("PL-FORMULA", "Derived from the pot-limit preamble of Robert's Rules of Poker and checked on every source example"),
 ]
 # Robert's Rules (card-room edition) numbers its rules within sections, so "rule 10" alone cannot be

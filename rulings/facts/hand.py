@@ -83,7 +83,7 @@ def open_pair_seat(incident: Incident) -> int | None:
     return pair_showing([p.seat for p in incident.hand.players], log.upcards, folded)
 
 
-def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant: str) -> dict[str, Any]:
+def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant: str, high_low: bool) -> dict[str, Any]:
     if not events:
         return {}
     shown = [e.seat for e in events if e.kind in ("shows", "tables")]
@@ -97,7 +97,7 @@ def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant
     if declared:
         out["showdown_declarations"] = ", ".join(declared)
     hands = {e.seat: e.cards for e in events if e.kind in ("shows", "tables") and e.cards}
-    if hands and len(board) == 5:     # cards speak: the best high hand among those shown
+    if hands and len(board) == 5 and not high_low:   # cards speak: the best high hand (high-low: rulings/facts/hilo.py)
         from rulings.facts.strength import best_high   # pokerkit's evaluator, loaded only when hands are shown
         ranked = best_high(hands, board, variant)
         if ranked is not None:
@@ -129,7 +129,8 @@ def hand_facts(incident: Incident, params: Params) -> dict[str, Any]:
     if incident.inputs.get("variant") in ("stud", "razz") and incident.street == "fourth" \
             and {"third", "fourth"} <= set(log.upcards):
         out["open_pair_showing"] = pair is not None
-    out.update(_showdown(log.showdown, log.board, incident.inputs.get("variant", "holdem")))
+    out.update(_showdown(log.showdown, log.board, incident.inputs.get("variant", "holdem"),
+                         bool(incident.inputs.get("high_low"))))
     if log.awards:
         out["pots_awarded"] = len(log.awards)
         out["pot_winners"] = "; ".join(f"{'main pot' if a.pot == 0 else f'side pot {a.pot}'}: seat"

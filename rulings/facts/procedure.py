@@ -29,7 +29,7 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     if "button" in p.raw:
         _button(p.raw["button"], order, f)
     if "showdown" in p.raw:
-        _showdown(p, p.raw["showdown"], order, f)
+        _showdown(p, p.raw["showdown"], order, f, bool(incident.inputs.get("high_low")))
         if "sd_first_to_act" not in f and p.variant in ("stud", "razz"):   # stud shows by the boards
             from rulings.facts.hand import showing_first
             first = showing_first(incident, list(p.raw["showdown"].get("in_showdown") or order))
@@ -89,7 +89,7 @@ def _button(b: dict[str, Any], order: list[int], f: dict) -> None:
         f.update(hu_bb_seat=hu_bb, hu_button_seat=_next(hu_bb, occupied, size))
 
 
-def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> None:
+def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_low: bool) -> None:
     live = list(s.get("in_showdown") or order)
     first = s.get("first_to_act")
     if first is None and p.variant not in ("stud", "razz"):      # stud acts by the cards showing, not the button
@@ -98,7 +98,7 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict) -> Non
         f["sd_first_to_act"] = first
     if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
         f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
-    if s.get("hands") and s.get("board") is not None:
+    if s.get("hands") and s.get("board") is not None and not high_low:   # high-low: rulings/facts/hilo.py
         from rulings.facts.strength import best_high
         ranked = best_high(s["hands"], s["board"], p.variant)
         if ranked is not None:

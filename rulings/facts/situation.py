@@ -12,6 +12,7 @@ from typing import Any
 from rulings.facts.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
 from rulings.facts.hand import hand_facts
+from rulings.facts.hilo import hilo_facts
 from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.hand_says import completed
 from rulings.incident.model import Incident, act_of
@@ -193,6 +194,7 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
     f.update(showdown_pots(incident, {} if incident.unsized else pos.stacks))   # at a showdown: who is all-in for the main pot only
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
+    run(hilo_facts, incident, f, len(pos.side_pots), hand.game.setting, may_add=("hilo_*",))   # high-low halves
     reached = [i for i in incident.unsized if i < sum(map(len, hand.streets))]
     if reached:   # an amount told without its size (a stand-in) before this point: what it sizes is unknown
         f.update(pot=None, pot_in_middle=None, current_bet=None, last_full_raise=None, min_raise_to=None,

@@ -26,7 +26,8 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from rulings.incident.cards import RANKS, Card, CardProblem, CardsError, cards_twice, placed_cards, read_cards
 
-GAMES = ("high", "omaha", "ace-to-five", "deuce-to-seven")
+GAMES = ("high", "omaha", "ace-to-five", "deuce-to-seven", "eight-or-better", "omaha-eight-or-better")
+LOW_HALF = {"omaha": "omaha-eight-or-better"}      # the low half of a high-low game: Omaha's, else any five cards
 
 
 @total_ordering
@@ -90,7 +91,8 @@ def _hands_module() -> Any:
 def _evaluator(game: str) -> Any:
     hands = _hands_module()
     return {"high": hands.StandardHighHand, "omaha": hands.OmahaHoldemHand, "ace-to-five": hands.RegularLowHand,
-            "deuce-to-seven": hands.StandardLowHand}[game]
+            "deuce-to-seven": hands.StandardLowHand, "eight-or-better": hands.EightOrBetterLowHand,
+            "omaha-eight-or-better": hands.OmahaEightOrBetterLowHand}[game]
 
 
 def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high") -> Strength:
@@ -110,7 +112,7 @@ def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high
         raise CardsError([CardProblem("game", f"no evaluator for '{game}'", "one of: " + ", ".join(GAMES))])
     hole, board = tuple(hole), tuple(board)
     problems = cards_twice(placed_cards("hole", hole) + placed_cards("board", board))
-    if game == "omaha" and (len(hole) < 2 or len(board) < 3):
+    if game.startswith("omaha") and (len(hole) < 2 or len(board) < 3):
         problems.append(CardProblem("hole" if len(hole) < 2 else "board", f"{len(hole)} cards in hand and "
                                     f"{len(board)} on the board", "Omaha plays two from the hand and three "
                                     "from the board"))
@@ -118,8 +120,11 @@ def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high
         problems.append(CardProblem("hole", f"{len(hole) + len(board)} cards", "at least five to make a hand"))
     if problems:
         raise CardsError(problems)
-    hand = _evaluator(game).from_game("".join(map(str, hole)), "".join(map(str, board)))
-    order = "A23456789TJQK" if game == "ace-to-five" else RANKS      # aces low only in ace-to-five
+    try:
+        hand = _evaluator(game).from_game("".join(map(str, hole)), "".join(map(str, board)))
+    except ValueError:     # an eight-or-better low game: these cards make no low of eight or better
+        raise CardsError([CardProblem("hole", "no five cards of eight or lower", "no low qualifies")]) from None
+    order = "A23456789TJQK" if game in ("ace-to-five", *LOW_HALF.values(), "eight-or-better") else RANKS   # aces low
     cards = tuple(sorted((Card(c.rank.value, c.suit.value) for c in hand.cards),
                          key=lambda c: (order.index(c.rank), c.suit), reverse=True))
     if {c.rank for c in cards} == set("A2345") and "Straight" in hand.entry.label.value:
@@ -190,6 +195,35 @@ def one_ruling() -> Iterator[None]:
         yield
     finally:
         _ONE_RULING.reset(token)
+
+
+def best_halves(hands: Mapping[int, Iterable[str]], board: Iterable[str], variant: str
+                ) -> tuple[tuple[tuple[int, ...], str], tuple[tuple[int, ...], str] | None] | None:
+    """A high-low game's two winners: the best high hand, and the best low of eight or better (None when no
+    hand tabled makes one), each as its seats and the hand in words. None when the cards make no high hand.
+
+    >>> board = ("Ks", "7d", "4c", "3h", "Kd")
+    >>> best_halves({2: ("As", "2s", "Kc", "Qh"), 7: ("Ah", "2d", "9c", "9h")}, board, "omaha")
+    (((2,), 'three of a kind (As Kc Ks 7d Kd)'), ((2, 7), 'low 7-4-3-2-A'))
+    >>> best_halves({2: ("Ac", "Ts", "Kc", "Qh"), 7: ("Ah", "Td", "9c", "9h")}, board, "omaha")[1] is None
+    True
+    """
+    high = best_high(hands, board, variant)
+    if high is None:
+        return None
+    game = LOW_HALF.get(variant, "eight-or-better")
+    common = read_cards("".join(board), "board") if board else ()
+    rated = {}
+    for seat, cards in hands.items():
+        try:
+            rated[seat] = strength(read_cards("".join(cards), f"hands.{seat}"), common, game)
+        except CardsError:
+            continue      # no qualifying low in these cards
+    if not rated:
+        return high, None
+    best = max(rated.values())
+    seats = tuple(sorted(s for s, v in rated.items() if v == best))
+    return high, (seats, "low " + "-".join(c.rank for c in best.cards))
 
 
 def _best_high(hands: Mapping[int, Iterable[str]], board: tuple, variant: str) -> tuple[tuple[int, ...], str] | None:

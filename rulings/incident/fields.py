@@ -50,7 +50,7 @@ TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_n
        "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
        "table", "upcards", "exposed_downcard", "split", "procedure", "streets", "showdown", "pots_won")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
-        "betting_unit", "bring_in", "players_left", "big_blind_ante")
+        "betting_unit", "bring_in", "players_left", "big_blind_ante", "high_low")
 DISPUTED = ("seat", "said", "chips", "motions", "words_first", "based_on_count", "chips_total", "prior_chips",
             "prior_pulled", "released", "forward_motion", "unaware_of_raise", "misunderstood", "bettor_showed",
             "count_asked", "count_answer", "conditional", "hidden_chips", "mucked", "from_pocket", "chips_removed",
@@ -533,6 +533,15 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     split = _split(r, data, seats)
     if variant is not None:
         inputs["variant"] = variant
+    high_low = (game_raw or {}).get("high_low")
+    if high_low is not None:
+        if not isinstance(high_low, bool):
+            r.bad(("game", "high_low"), "I103", "expected true or false")
+        elif variant in ("razz", "lowball"):
+            r.bad(("game", "high_low"), "I105", f"{variant} is played for low only, not high-low",
+                  "leave out high_low, or give the variant that is split (omaha, stud, holdem)")
+        else:
+            inputs["high_low"] = high_low
     if game_raw is not None and game_raw.get("players_left") is not None:
         left = r.whole(game_raw["players_left"], ("game", "players_left"), low=2)
         if left is not None:

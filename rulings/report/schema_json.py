@@ -184,7 +184,8 @@ def incident_schema() -> dict[str, Any]:
                  "blinds": {"type": "array", "items": _MONEY, "maxItems": 2}, "ante": _MONEY,
                  "big_blind_ante": _MONEY, "straddles": {"type": "array", "items": _MONEY},
                  "bet_sizes": {"type": "array", "items": _MONEY}, "spread": {"type": "array", "items": _MONEY},
-                 "betting_unit": _MONEY, "bring_in": _MONEY, "players_left": {"type": "integer", "minimum": 2}},
+                 "betting_unit": _MONEY, "bring_in": _MONEY, "players_left": {"type": "integer", "minimum": 2},
+                 "high_low": {"type": "boolean"}},
                 "the game and its stakes", ("structure",))
     assert set(game["properties"]) == set(f.GAME)
     told_pot = _obj({"amount": _MONEY, "seats": {"type": "array", "items": _SEAT, "minItems": 1}},
