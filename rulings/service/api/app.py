@@ -9,7 +9,6 @@ import logging
 import os
 import secrets
 import sys
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from rulings.service.guard import MAX_DEPTH, Guard, bounded, cpu, read_body
 from rulings.service.session import look_up, require, token_of
 from rulings.service.store.auth import COOKIE, AuthError, add_account, has_admin, list_accounts, update_account
 from rulings.service.store.log import DUPLICATE, LogError, dumps
-from rulings.yamlsrc import Located, load_text
+from rulings.yamlsrc import Located, json_number, load_text
 
 MAX_BODY = 256 * 1024
 log = logging.getLogger("rulings.service")
@@ -60,7 +59,7 @@ async def read_json(request: Request) -> dict:
     body = await read_body(request, MAX_BODY,
                            lambda: ApiError(413, "too_large", f"the body is over the limit of {MAX_BODY:,} bytes"))
     try:
-        data = json.loads(body.decode("utf-8"), parse_float=Decimal)
+        data = json.loads(body.decode("utf-8"), parse_float=json_number, parse_constant=json_number)
     except RecursionError:      # deeper than the parser goes: refused as too deep, like a shallower one
         raise ApiError(400, "too_deep", f"the body is nested more than {MAX_DEPTH} levels deep") from None
     except (UnicodeDecodeError, ValueError) as exc:
