@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from cli.main import main
 
 HEAD = "rulebook: trial\nextends: standard\ntitle: Trial room\n"
@@ -315,3 +317,16 @@ def test_a_book_without_extends_names_every_mistake_of_its_shape(tmp_path, capsy
     err = capsys.readouterr().err
     assert "missing required key 'extends'" in err and "expected text, found a list" in err
     assert "missing required key 'reason'" in err and "3 problems found" in err
+
+
+# issue #42 C: extends: is a book's name, never opened as a path whatever it holds
+@pytest.mark.parametrize("value, shown", [('"sta\\0ndard"', "sta\\x00ndard"), ("a" * 300, "a" * 60 + "..."),
+                                          ('"std\\x1b[2J"', "std\\x1b[2J"), ('"standard "', "standard ")])
+def test_extends_with_a_nul_or_300_characters_is_not_a_books_name(tmp_path, capsys, value, shown):
+    book = tmp_path / "trial.yaml"
+    book.write_text(f"rulebook: trial\nextends: {value}\ntitle: Trial room\n", encoding="utf-8")
+    code = main(["lint", str(book)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err and "internal error" not in out.err
+    assert code == 1 and f"error R601: extends: '{shown}' is not a book's name" in out.err
+    assert "trial.yaml:2:10" in out.err and "hint: name the book" in out.err

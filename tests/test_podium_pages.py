@@ -416,3 +416,14 @@ def test_a_log_entry_or_decision_with_a_forged_number_is_no_entry(svc):
     assert f.post("/podium/log/" + "9" * 5000 + "/correction", data={"note": "x"}).status_code in (403, 404)
     r = f.post("/podium/decision", data={"entry": SUPERSCRIPT_TWO, "decision": "followed"})
     assert r.status_code == 422 and count_entries(svc) == 0
+
+
+@pytest.mark.parametrize("extends", ["sta\x00ndard", "a" * 300])
+def test_a_drafts_extends_with_a_nul_or_300_characters_is_refused_on_the_page(svc, extends):
+    m = client(svc, "manny")
+    text = f"rulebook: trial-room\nextends: {extends!r}\ntitle: Trial\n".replace("'", '"').replace("\\x00", "\\0")
+    for go in ("check", "publish"):
+        r = m.post("/podium/books/trial-room/edit", data={"text": text, "go": go})
+        assert r.status_code == 422, (go, r.status_code, r.text[:500])
+        assert "R601" in r.text and "is not a book&#39;s name" in r.text
+    assert not (svc.config.data_dir / "houses" / "trial-room").exists()

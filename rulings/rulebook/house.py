@@ -56,6 +56,8 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
 
 
 HOUSE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+# what extends: may name: a book's name, or a file beside the house book (name.yaml); ASCII, at most 64 characters
+BOOK_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?:\.ya?ml)?", re.ASCII)
 
 
 def house_dirs() -> list[Path]:
@@ -90,7 +92,7 @@ def extended_path(value: str, here: Path) -> Path | None:
     a house book never makes the tool read a file outside its own folder and
     the house-book folders. None when the value is anything else.
     """
-    if "/" in value or "\\" in value or value.startswith("."):
+    if not BOOK_REF.fullmatch(value):   # a NUL, a control character, a path or 300 characters: never opened
         return None
     if value.endswith((".yaml", ".yml")):
         return (here.parent / value).resolve()
@@ -166,9 +168,10 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
         return standard
     target = extended_path(value, path)
     if target is None:
-        raise ProblemsError([doc.problem(("extends",), "R601", f"extends: '{value[:60]}' is not a book's name",
-                                      "name the book (standard, a house name) or a file beside this one; "
-                                      "folders and paths are not followed")])
+        shown = repr(value[:60])[1:-1] + ("..." if len(value) > 60 else "")   # a NUL or a control shown escaped
+        raise ProblemsError([doc.problem(("extends",), "R601", f"extends: '{shown}' is not a book's name",
+                                      "name the book (standard, a house name: letters, digits, - and _, at most 64) "
+                                      "or a file beside this one; folders and paths are not followed")])
     if target in chain or target == path.resolve():
         loop = " -> ".join(p.stem for p in chain + (path.resolve(), target))
         raise ProblemsError([doc.problem(("extends",), "R602", f"the book extends itself in a loop: {loop}",
