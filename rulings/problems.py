@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import field
 from collections.abc import Iterator
@@ -10,6 +11,16 @@ from pathlib import Path
 from rulings.records import LazyFrozen, record
 
 MAX_FILE_BYTES = 1_000_000   # a rulebook topic file or house book (Y007)
+# what no text a book publishes may hold (R115): NUL and the other C0 controls but tab, line feed and carriage
+# return, DEL and the C1 controls, lone surrogates (PostgreSQL stores neither a NUL nor a lone surrogate, and a
+# terminal obeys the others), and the bidirectional overrides and isolates that make a text read otherwise
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def control_character(text: str) -> str | None:
+    """The first character of ``text`` no published text may hold, shown as an escape ('\\x00'), or None."""
+    found = _CONTROL.search(text)
+    return None if found is None else found.group().encode("unicode_escape").decode("ascii")
 
 
 @record(frozen=True, order=True)

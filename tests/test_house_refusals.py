@@ -330,3 +330,53 @@ def test_extends_with_a_nul_or_300_characters_is_not_a_books_name(tmp_path, caps
     assert "Traceback" not in out.out + out.err and "internal error" not in out.err
     assert code == 1 and f"error R601: extends: '{shown}' is not a book's name" in out.err
     assert "trial.yaml:2:10" in out.err and "hint: name the book" in out.err
+
+
+# issue #42 F: no text a house book publishes holds a NUL or a control character
+NUL_BOOK = """\
+rulebook: trial
+extends: standard
+title: "Trial\\u202e room"
+citations:
+  HOUSE-TRIAL-1: "posted rule 1\\0"
+rules:
+  - id: trial.no-kill
+    exception_to: kill-pots.pot-size-split
+    title: "A split pot\\x1b[2J forces no kill"
+    cites: [HOUSE-TRIAL-1]
+    text: A split pot forces no kill.
+    then:
+      ruling: no-kill
+      decides: kill
+      say: "Nobody kills.\\0"
+    examples:
+      - name: a split pot
+        incident: {table: {pots: [{winners: [2, 6], amount: 500, blind_money: 30}]}}
+        expect: {ruling: no-kill}
+      - name: a pot won alone
+        incident: {table: {pots: [{winners: [6], amount: 500, blind_money: 30}]}}
+        expect: {fires: false}
+"""
+
+
+def test_a_nul_or_control_character_in_any_text_of_a_house_book_is_refused_where_it_is(tmp_path, capsys):
+    book = tmp_path / "trial.yaml"
+    book.write_text(NUL_BOOK, encoding="utf-8")
+    code = main(["lint", str(book)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    for line, col, shown in [(3, 8, "\\u202e"), (5, 18, "\\x00"), (9, 12, "\\x1b"), (15, 12, "\\x00")]:
+        assert f"trial.yaml:{line}:{col}: error R115: the text holds a control character ('{shown}')" in err, err
+    assert err.count("error R115") == 4 and "hint: delete it" in err
+
+
+@pytest.mark.parametrize("say", ["'Nobody kills{{ \"\\x00\" }}.'", "'{{ \"\\u2066\" ~ \"x\" }}'"])
+def test_a_sentence_whose_quoted_text_renders_a_control_character_is_refused(tmp_path, capsys, say):
+    book = tmp_path / "trial.yaml"
+    text = NUL_BOOK.replace('say: "Nobody kills.\\0"', f"say: {say}").replace("\\u202e", "").replace(
+        "\\x1b[2J", "").replace('rule 1\\0"', 'rule 1"')
+    book.write_text(text, encoding="utf-8")
+    code = main(["lint", str(book)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "error R115" not in err
+    assert "trial.yaml:15:12: error R302" in err and "a quoted text holds a control character" in err, err

@@ -265,3 +265,22 @@ def test_an_amount_with_a_huge_exponent_in_a_body_is_refused_by_field(sqlite_env
     assert [p["code"] for p in err["problems"]] == ["I103"] and count_entries(svc) == 0
     body = json.dumps({"incident": overchip()}).replace('"pot": 80', '"pot": NaN')
     assert [p["code"] for p in _error(_post(client, "/api/rule", body), 422, "incident")["problems"]] == ["I103"]
+
+
+# issue #42 F: a sentence holding a NUL never reaches the log (PostgreSQL stores no NUL: every ruling was a 500)
+SPLIT_SAY = 'say: "The {{ kill_last_pot | money }} pot was split'
+
+
+@pytest.mark.parametrize("nul, code", [("\\0", "R115"), ('{{ \\"\\\\x00\\" }}', "R302")])
+def test_a_house_book_whose_sentence_holds_a_nul_is_never_published(env, nul, code):
+    client, svc = env
+    text = svc.books.published.text("east-coast-limit")
+    assert SPLIT_SAY in text
+    check, info = svc.books.published.publish("east-coast-limit", text.replace(SPLIT_SAY, SPLIT_SAY + nul), "manny")
+    assert info is None and [p.code for p in check.problems] == [code]
+    split = {"game": {"structure": "fixed-limit", "blinds": [10, 20], "bet_sizes": [20, 40]}, "button": 1,
+             "players": {str(s): 1000 for s in range(1, 7)},
+             "table": {"pots": [{"winners": [2, 6], "amount": 500, "blind_money": 30}]}}
+    r = _post(client, "/api/rule", {"incident": split, "book": "east-coast-limit"})
+    assert r.status_code == 200, r.text
+    assert "east-coast-limit.split-big-pot-no-kill" in r.text and "\\u0000" not in r.text

@@ -43,6 +43,7 @@ from jinja2.exceptions import SecurityError
 from rulings.rulebook.expressions import (compile_expression, compile_template, names_in, param_names_in,
                                  parse_expression, parse_template, to_durable)
 from rulings.money import show
+from rulings.problems import control_character
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
@@ -1260,6 +1261,9 @@ class Engine:
                 ctx = {n: facts[n] for n in uses if n in facts} if uses is not None else dict(facts)
                 ctx.update(param=facts["param"], effect=values, rule=r.rule.id)
                 sentence = template.render(ctx)
+                bad = control_character(sentence)
+                if bad is not None:   # never printed nor logged (PostgreSQL stores no NUL): the rule fails instead
+                    raise ValueError(f"the sentence would hold a control character ('{bad}'); not read out")
             if memo is not None and memo_key is not None:
                 memo.fires[memo_key] = (dict(values), dict(derived), sentence)
         run.fired.append(Fired(r.rule, chain, values, derived, sentence))

@@ -12,7 +12,7 @@ from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule, rulings_unread
 from rulings.rulebook.model import Rulebook
-from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape, faulted_parts
+from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape, faulted_parts, text_problems
 from rulings.yamlsrc import Located, load_file
 
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
@@ -118,9 +118,10 @@ def _read(path: Path) -> tuple[Located, dict, list[Problem], set[tuple]]:
                                      "(it has neither rulebook: nor extends:)",
                                      hint="start with rulebook:, extends: and title:")])
     faults: set[tuple] = set()
+    controls = text_problems(doc)   # a NUL or a control in any text the book would publish (R115)
     if check_shape(doc, doc.data, HOUSE_FILE, (), problems, faults):
-        return doc, doc.data, [], faults
-    problems = [_per_setting(doc.data, p) for p in problems]
+        return doc, doc.data, controls, faults
+    problems = [_per_setting(doc.data, p) for p in problems] + controls
     top = faulted_parts(faults, ())
     if "extends" in top:
         raise ProblemsError(problems)

@@ -476,13 +476,14 @@ def read_topic_files(files: list[Path], faults: dict[str, set[tuple]] | None = N
     parts set aside (``faults[file]``: schema.py ``check_shape``), a missing ``topic:`` taken from the
     file's name and a ``rules:`` or ``parameters:`` that is not a list or mapping read as empty, so the
     rest of it is checked with the book (``build_book``)."""
-    from rulings.rulebook.schema import TOPIC_FILE, check_shape, faulted_parts   # only to read
+    from rulings.rulebook.schema import TOPIC_FILE, check_shape, faulted_parts, text_problems   # only to read
     docs, problems = [], []
     for f in files:
         doc, probs = load_file(f)
         problems += probs
         if doc is None:
             continue
+        problems += text_problems(doc)   # a NUL or a control in any text the book would publish (R115)
         if not isinstance(doc.data, dict):
             problems.append(doc.problem((), "R106", "a rulebook file must be a mapping"))
             continue
