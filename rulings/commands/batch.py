@@ -53,8 +53,9 @@ def rule_line(line: str, where: str, house: str | None, unread: str = "") -> tup
     from rulings.yamlsrc import Located
     file, _, lineno = where.rpartition(":")
     if unread:
-        message, hint = ((f"the line is over the limit of an incident, {MAX_INCIDENT_BYTES:,} bytes", "one incident a line")
-                         if unread == "Y007" else ("the line is not UTF-8 text", "save the file as UTF-8"))
+        over = f"the line is over the limit of an incident, {MAX_INCIDENT_BYTES:,} bytes"
+        message, hint = ((over, "one incident a line") if unread == "Y007" else
+                         ("the line is not UTF-8 text", "save the file as UTF-8"))
         return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, unread, message, hint=hint)]))
     try:
         doc = json_line_document(line, file, int(lineno))
