@@ -373,19 +373,13 @@ class Draft:
 
 def load_draft(path: Path | None) -> tuple[dict | None, str | None]:
     """The saved draft, or None; and what is wrong with the file when it cannot be read (never a traceback)."""
-    from rulings.incident.fields import MAX_INCIDENT_BYTES
-    from rulings.yamlsrc import LimitError, load_text, read_bounded
+    from rulings.incident.fields import incident_document
     if path is None or not os.path.lexists(path):
         return None, None
-    try:   # as every file is read: a regular file only, never more than a draft's size (a FIFO, /dev/zero)
-        text = read_bounded(path, MAX_INCIDENT_BYTES).decode("utf-8")
-    except LimitError as exc:
-        return None, f"{exc.problem.message} ({exc.problem.code})"
-    except UnicodeDecodeError:
-        return None, "it is not UTF-8 text (Y009)"
-    located, problems = load_text(text, str(path), MAX_INCIDENT_BYTES)   # strict: no aliases, nesting bounded
+    # as every file is read: a regular file only, never more than an incident's size (a FIFO, /dev/zero), strict
+    located, problems = incident_document(path)
     if located is None:
-        return None, f"it cannot be read ({problems[0].code}: {problems[0].message})"
+        return None, f"{problems[0].message} ({problems[0].code})"
     doc = located.data
     if not (isinstance(doc, dict) and isinstance(doc.get("typed", {}), dict)
             and isinstance(doc.get("answers", {}), dict) and isinstance(doc.get("skipped", []), list)
@@ -572,9 +566,8 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
         state = _offer(asker, draft, source, resume, out)
         doc = None
         if incident:
-            from rulings.incident.fields import MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES
-            from rulings.yamlsrc import load_file
-            doc, problems = load_file(incident, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)   # an incident's limits
+            from rulings.incident.fields import incident_document
+            doc, problems = incident_document(incident)   # an incident's limits
             if doc is None:
                 print(render_text(problems), file=sys.stderr)
                 return 2

@@ -48,15 +48,12 @@ def rule_line(line: str, where: str, house: str | None, unread: str = "") -> tup
     (``rulings.incident.fields.json_line_document``). ``unread``: the code of a line that was not read (Y007,
     longer than an incident may be; Y009, not UTF-8), refused as such."""
     from rulings.incident import read_incident
-    from rulings.incident.fields import MAX_INCIDENT_BYTES, json_line_document
+    from rulings.incident.fields import json_line_document, unread_line
     from rulings.report.render import report_json
     from rulings.yamlsrc import Located
     file, _, lineno = where.rpartition(":")
     if unread:
-        over = f"the line is over the limit of an incident, {MAX_INCIDENT_BYTES:,} bytes"
-        message, hint = ((over, "one incident a line") if unread == "Y007" else
-                         ("the line is not UTF-8 text", "save the file as UTF-8"))
-        return INPUT, _compact(_refusal(where, [Problem(file, int(lineno), 1, unread, message, hint=hint)]))
+        return INPUT, _compact(_refusal(where, [unread_line(unread, file, int(lineno))]))
     try:
         doc = json_line_document(line, file, int(lineno))
     except ProblemsError as exc:
@@ -84,20 +81,11 @@ def _lines(src: str) -> Iterator[tuple[str, str, str]]:
     """Each line that is not blank: (its text, where it is, "" or the code it is refused with unread). The
     file is read as every file is (``bounded_lines``: a regular file, or standard input for '-'), a line at
     most an incident's size held, so a FIFO or one endless line never hangs or fills memory."""
-    from rulings.incident.fields import MAX_INCIDENT_BYTES
-    from rulings.problems import bounded_lines
+    from rulings.incident.fields import incident_lines
     name = "<stdin>" if src == "-" else src
-    for n, raw in bounded_lines(None if src == "-" else src, MAX_INCIDENT_BYTES):
-        if raw is None:
-            yield "", f"{name}:{n}", "Y007"
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield "", f"{name}:{n}", "Y009"
-            continue
-        if text.strip():
-            yield text, f"{name}:{n}", ""
+    for n, text, unread in incident_lines(None if src == "-" else src):
+        if text is None or text.strip():
+            yield text or "", f"{name}:{n}", unread
 
 
 def _batches(items: Iterable, size: int) -> Iterator[list]:
