@@ -19,6 +19,11 @@ SCALE = 100
 MAX_AMOUNT = 10 ** 12
 MAX_MINOR = MAX_AMOUNT * SCALE
 _TEXT = re.compile(r"^\s*\$?\s*(-?[0-9][0-9,_]*(?:\.[0-9]+)?|-?\.[0-9]+)\s*$")
+# A number read from a file or a client is at most 10^MAX_EXPONENT in size and, in an amount, has at most two
+# decimals: an exponent form past it (1.0e+999999999) is a number no limit allows, refused before any
+# arithmetic on it (Decimal's context would overflow, and int() of it would write a billion digits).
+MAX_EXPONENT = 40
+_WHOLE = re.compile(r"[0-9]{1,18}")   # ASCII digits only: '²'.isdigit() is True, but int('²') raises
 
 
 class MoneyError(ValueError):
@@ -46,12 +51,15 @@ def to_minor(value: object, *, allow_negative: bool = False) -> int:
     else:
         raise MoneyError(f"{value!r} is not an amount")
     if not amount.is_finite():
-        raise MoneyError(f"{value!r} is not an amount")
+        raise MoneyError(f"{_short(value)!r} is not an amount")
     shown = _short(value)
-    if amount < 0 and not allow_negative:
+    if amount.is_signed() and amount and not allow_negative:
         raise MoneyError(f"{shown} is negative")
-    if abs(amount) > MAX_AMOUNT:   # an exact comparison: nothing is rounded before it
+    # adjusted() and copy_abs() use no context, so nothing here overflows or rounds, however large the exponent
+    if amount and (amount.adjusted() > MAX_EXPONENT or amount.copy_abs() > MAX_AMOUNT):
         raise MoneyError(f"{shown} is more than the largest amount accepted ({MAX_AMOUNT:,})")
+    if not amount:
+        return 0   # 0, 0.000 or 0E-999999999: no money, however it is written
     sign, digits, raw_exponent = amount.as_tuple()
     exponent = int(raw_exponent)   # finite, checked above
     end = len(digits)
@@ -63,6 +71,21 @@ def to_minor(value: object, *, allow_negative: bool = False) -> int:
     coefficient = int("".join(map(str, digits[:end])) or "0")
     minor = coefficient * 10 ** (exponent + 2)
     return -minor if sign else minor
+
+
+def whole_number(value: object, low: int, high: int) -> int | None:
+    """A whole number from ``low`` to ``high`` given by a client or a form (an int, or text of ASCII digits
+    only); None for anything else. Never ``int()`` of unbounded text: at most 18 digits are read, and a
+    digit of another script ('²', '٣'), a sign, a space or a decimal point is not a whole number here."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if not _WHOLE.fullmatch(value):
+            return None
+        value = int(value)
+    if not isinstance(value, int) or not low <= value <= high:
+        return None
+    return value
 
 
 def major(minor: int) -> int | Decimal:

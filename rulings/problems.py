@@ -2,13 +2,25 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import field
+from collections.abc import Iterator
 from pathlib import Path
 
 from rulings.records import LazyFrozen, record
 
 MAX_FILE_BYTES = 1_000_000   # a rulebook topic file or house book (Y007)
+# what no text a book publishes may hold (R115): NUL and the other C0 controls but tab, line feed and carriage
+# return, DEL and the C1 controls, lone surrogates (PostgreSQL stores neither a NUL nor a lone surrogate, and a
+# terminal obeys the others), and the bidirectional overrides and isolates that make a text read otherwise
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def control_character(text: str) -> str | None:
+    """The first character of ``text`` no published text may hold, shown as an escape ('\\x00'), or None."""
+    found = _CONTROL.search(text)
+    return None if found is None else found.group().encode("unicode_escape").decode("ascii")
 
 
 @record(frozen=True, order=True)
@@ -113,42 +125,101 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def read_bounded(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
-    """At most ``max_bytes`` of a regular file; ``LimitError`` for anything else.
-
-    The file is opened without blocking and checked with ``fstat`` on the open
-    descriptor (a FIFO, a device such as ``/dev/zero`` or ``/dev/urandom``, a
-    socket or a folder is refused, also behind a link); then read with a bound,
-    so a file that is bigger than its ``stat`` said (or grows) is refused too.
-    """
-    name = _display(Path(path))
+def _open_regular(path: str | Path, name: str) -> int:
+    """A descriptor of a regular file, opened without blocking and checked with ``fstat`` on the open
+    descriptor (a FIFO, a device such as ``/dev/zero`` or ``/dev/urandom``, a socket or a folder is refused,
+    also behind a link); the caller closes it."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
     try:
         mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else
-                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
-                    if stat.S_ISSOCK(mode) else "not a plain file")
-            raise LimitError(Problem(name, 0, 0, "Y010", f"this is {kind}, not a regular file",
-                                     hint="give a YAML file"))
-        chunks, total = [], 0
-        while total <= max_bytes:
-            chunk = os.read(fd, min(1 << 16, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
+    except OSError as exc:
+        os.close(fd)
+        raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
+                if stat.S_ISSOCK(mode) else "not a plain file")
+        raise LimitError(Problem(name, 0, 0, "Y010", f"this is {kind}, not a regular file",
+                                 hint="give a YAML file"))
+    return fd
+
+
+def _read(fd: int, name: str, size: int) -> bytes:
+    try:
+        return os.read(fd, size)
     except BlockingIOError:
         raise LimitError(Problem(name, 0, 0, "Y010", "the file cannot be read without waiting",
                                  hint="give a YAML file")) from None
     except OSError as exc:
         raise LimitError(Problem(name, 0, 0, "Y008", f"cannot read the file: {exc.strerror}")) from None
+
+
+def read_bounded(path: str | Path, max_bytes: int = MAX_FILE_BYTES, *, head: bool = False) -> bytes:
+    """At most ``max_bytes`` of a regular file; ``LimitError`` for anything else.
+
+    The one reader of every file the command line reads (incidents, hand histories, books, drafts): the file
+    is opened without blocking and must be a regular file (``_open_regular``); then read with a bound, so
+    a file that is bigger than its ``stat`` said (or grows) is refused too (Y007). With ``head``, the first
+    ``max_bytes`` are returned instead (a look at a file's first lines, never a refusal for its size).
+    """
+    name = _display(Path(path))
+    fd = _open_regular(path, name)
+    try:
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = _read(fd, name, min(1 << 16, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
     finally:
         os.close(fd)
     if total > max_bytes:
+        if head:
+            return b"".join(chunks)[:max_bytes]
         raise LimitError(Problem(name, 0, 0, "Y007", f"the file is over the limit of {max_bytes:,} bytes",
                                  hint="split it into smaller files"))
     return b"".join(chunks)
+
+
+def bounded_lines(path: str | Path | None, max_bytes: int) -> Iterator[tuple[int, bytes | None]]:
+    """Each line of a regular file (``None``: standard input, which may be a pipe) as (its number, its bytes),
+    never holding more than ``max_bytes`` of one line: a longer line comes as (its number, None) and is
+    skipped to its end, so a file of one endless line (``/dev/zero`` given as standard input) is refused
+    line by line in bounded memory. A path that is not a regular file is refused (``LimitError``) here,
+    before anything is read."""
+    import sys
+    if path is None:
+        return _lines_of(sys.stdin.fileno(), "<stdin>", max_bytes, own=False)
+    name = _display(Path(path))
+    return _lines_of(_open_regular(path, name), name, max_bytes, own=True)
+
+
+def _lines_of(fd: int, name: str, max_bytes: int, own: bool) -> Iterator[tuple[int, bytes | None]]:
+    try:
+        number, line, over, buffer, at = 0, bytearray(), False, b"", 0
+        while True:
+            if at >= len(buffer):
+                buffer, at = (_read(fd, name, 1 << 16) if own else os.read(fd, 1 << 16)), 0
+                if not buffer:
+                    break
+            cut = buffer.find(b"\n", at)
+            end = len(buffer) if cut < 0 else cut + 1
+            if not over:
+                line += buffer[at:end]
+                if len(line) > max_bytes:
+                    over, line = True, bytearray()
+            at = end
+            if cut >= 0:
+                number += 1
+                yield number, None if over else bytes(line)
+                line, over = bytearray(), False
+        if line or over:
+            yield number + 1, None if over else bytes(line)
+    finally:
+        if own:
+            os.close(fd)

@@ -33,6 +33,7 @@ from rulings.problems import MAX_FILE_BYTES, LimitError, Problem, _display, read
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_DEPTH = 32               # mappings and lists inside each other (Y011); the books use 10
+MAX_NUMBER_EXPONENT = 1000   # a number read is within 10^±1000 (else text): no field holds more, and no step overflows
 MAX_NODES = 200_000          # values in one document (Y012); the largest topic file has about 8,000
 
 Path_ = tuple[Any, ...]
@@ -97,7 +98,9 @@ def _scalar(tag: str, text: str) -> Any:
             d = Decimal(text.replace("_", ""))
         except InvalidOperation:
             return text   # .inf / .nan: left as text, refused by type checks
-        return d if d.is_finite() else text
+        # a number past 10^1000 either way (1.0e+999999999) is no number any field holds: it stays text, refused
+        # by the field's type check, so no later step does arithmetic on it (Decimal's context would overflow)
+        return d if d.is_finite() and (not d or abs(d.adjusted()) <= MAX_NUMBER_EXPONENT) else text
     if tag == "tag:yaml.org,2002:bool":
         low = text.lower()
         return True if low == "true" else False if low == "false" else text  # yes/no/on/off stay words
@@ -347,14 +350,15 @@ def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES,
 
 # ---------------------------------------------------------------- one JSON line (rulings rule --jsonl)
 
-def _json_scalar(text: str) -> Any:
+def json_number(text: str) -> Any:
     """A JSON number with a fraction or exponent (or NaN, Infinity), read as YAML reads the same text: a
-    Decimal from its digits, never a binary float; what YAML does not take for a number stays text."""
+    Decimal from its digits, never a binary float, within 10^±1000; what YAML does not take for a number stays
+    text. Every JSON reader passes it as ``parse_float`` and ``parse_constant`` (the API's bodies too)."""
     return _scalar(_resolve(text), text)
 
 
 # one decoder for every line (``json.loads`` with options makes a decoder and its scanner each call)
-_JSON = json.JSONDecoder(parse_float=_json_scalar, parse_constant=_json_scalar)
+_JSON = json.JSONDecoder(parse_float=json_number, parse_constant=json_number)
 
 
 class _LineMarks:
@@ -499,5 +503,5 @@ def _twice(text: str) -> str:
             found.append(next(k for i, k in enumerate(names) if k in names[:i]))
         return out
 
-    json.JSONDecoder(parse_float=_json_scalar, parse_constant=_json_scalar, object_pairs_hook=pairs).decode(text)
+    json.JSONDecoder(parse_float=json_number, parse_constant=json_number, object_pairs_hook=pairs).decode(text)
     return found[0] if found else ""

@@ -56,11 +56,11 @@ def test_a_failing_rule_is_reported_and_the_others_still_rule(tmp_path):
         title: t
         rules:
           - id: t.divide
-            title: compares a number with a word
+            title: gives back a negative amount (a word beside a number is refused by lint, issue 42)
             cites: [RRP-PL-1]
             text: a test rule
             when: {structure: pot-limit}
-            then: {ruling: r, decides: q, effects: {returned: "[pot, structure] | max"}}
+            then: {ruling: r, decides: q, effects: {returned: "to_call - pot"}}
             examples:
               - {name: a, incident: {}, expect: {ruling: r}}
               - {name: b, incident: {}, expect: {fires: false}}
@@ -76,7 +76,8 @@ def test_a_failing_rule_is_reported_and_the_others_still_rule(tmp_path):
         """)
     engine = Engine(book)
     report = rule_on(incident_from_data(chip(80, 500)), book, engine)   # to_call is 0
-    assert [p["rule"] for p in report.problems] == ["t.divide"] and report.problems[0]["problem"]   # a number and a word
+    assert [p["rule"] for p in report.problems] == ["t.divide"]   # 0 - $80: no amount, so the ruling fails
+    assert report.problems[0]["problem"] == "returned would be -8000, which is no amount; the ruling is not read out"
     assert [r.rule for r in report.rulings] == ["t.pot"] and report.rulings[0].effects == {"pot": 8000}
     from rulings.report.render import report_json, report_text
     assert report_json(report)["problems"] == report.problems

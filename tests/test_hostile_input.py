@@ -5,10 +5,13 @@ so a hang or a blow-up fails the test instead of hanging the suite.
 """
 from __future__ import annotations
 
+import json
 import os
+import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulings.problems import Problem, render_text
 from rulings.yamlsrc import MAX_DEPTH, load_text
@@ -278,3 +281,139 @@ def test_lists_in_an_incident_are_refused_by_count_before_they_are_worked_throug
         incident_from_text(INCIDENT.replace(*change))
     assert [(p.code, p.path) for p in exc.value.problems] == [("I103", path)]
     assert words in exc.value.problems[0].message
+
+
+# ---------------------------------------------------------------- issue #42: numbers, files and nesting
+
+PHH = """\
+variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [200, 200, 200]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 6', 'p1 cc', 'p2 cc', 'd db AhKd7c', 'p1 cc']
+
+[_rulings]
+disputed = {seat = 2, said = "call", chips = [5], at = {street = "flop"}}
+noticed = "before_next_action"
+"""
+HOUSE = "rulebook: trial\nextends: standard\ntitle: Trial room\nparameters:\n"
+
+
+@pytest.fixture(scope="module")
+def attack(tmp_path_factory):
+    """Issue #42's attack run, each case run in one bounded child (a hang or a blow-up fails, never hangs)."""
+    d = tmp_path_factory.mktemp("attack")
+    overlong = '{"note": "' + "x" * 300_000 + '"}'
+    files = {
+        "quoted-exponent.yaml": HOUSE + "  kill.pot_size_multiple: '1.0E+999999999'\n",
+        "bare-exponent.yaml": HOUSE + "  kill.pot_size_multiple: 1.0E+999999999\n  clock.seconds: '1.0e+99999999'\n",
+        "amount-exponent.yaml": INCIDENT.replace("chips: [500]", "chips: [1.0e+999999999]"),
+        "pot-exponent.yaml": INCIDENT.replace("pot: 80", "pot: 1.0e+999999999"),
+        "ok.phh": PHH,
+        "deep.phh": PHH.replace("noticed =", "x = " + "[" * 3000 + "]" * 3000 + "\nnoticed ="),
+        "deep33.phh": PHH.replace("noticed =", "x = " + "[" * 33 + "]" * 33 + "\nnoticed ="),
+        "exponent.phh": PHH.replace("min_bet = 2", "min_bet = 1.0e+999999999"),
+        "digits.phh": PHH.replace("min_bet = 2", "min_bet = " + "9" * 5000),
+        "lines.jsonl": "\n".join([overlong, json.dumps(yaml.safe_load(INCIDENT)), "\xff"]) + "\n",
+    }
+    for name, text in files.items():
+        (d / name).write_text(text, encoding="latin-1" if name.endswith(".jsonl") else "utf-8")
+    os.mkfifo(d / "fifo.phh")
+    os.mkfifo(d / "fifo.jsonl")
+    os.symlink("/dev/zero", d / "zero.phh")
+    big = d / "big.phh"            # 3 GB by its size, written as a hole: only the first 256,001 bytes are read
+    with open(big, "wb") as fh:
+        fh.truncate(3 << 30)
+    names = {
+        "lint-quoted": ["lint", str(d / "quoted-exponent.yaml")],
+        "lint-bare": ["lint", str(d / "bare-exponent.yaml")],
+        "amount": ["rule", str(d / "amount-exponent.yaml")],
+        "pot": ["rule", str(d / "pot-exponent.yaml")],
+        "phh-ok": ["rule", str(d / "ok.phh")],
+        "phh-fifo": ["rule", str(d / "fifo.phh")],
+        "phh-zero": ["rule", str(d / "zero.phh")],
+        "phh-big": ["rule", str(big)],
+        "phh-deep": ["rule", str(d / "deep.phh")],
+        "phh-deep33": ["rule", str(d / "deep33.phh")],
+        "phh-exponent": ["rule", str(d / "exponent.phh")],
+        "phh-digits": ["rule", str(d / "digits.phh")],
+        "jsonl": ["rule", "--jsonl", str(d / "lines.jsonl")],
+        "jsonl-fifo": ["rule", "--jsonl", str(d / "fifo.jsonl")],
+    }
+    started = time.monotonic()
+    cases, peak = run_cli(list(names.values()), timeout=90)
+    return dict(zip(names, cases)), peak, time.monotonic() - started, d
+
+
+def test_the_attack_run_stays_within_time_and_memory(attack):
+    _, peak, seconds, _ = attack
+    assert peak < PEAK_LIMIT_KB and seconds < 5 * 14
+
+
+@pytest.mark.parametrize("name", ["lint-quoted", "lint-bare"])
+def test_a_parameter_written_with_a_huge_exponent_is_refused_without_writing_it_out(attack, name):
+    text = refused(attack[0][name], "R205", exit_code=1)
+    assert "kill.pot_size_multiple must be a whole number from 1 to 100, not" in text
+    assert "write " not in text     # no hint computed from int(Decimal('1.0E+999999999'))
+
+
+@pytest.mark.parametrize("name, field", [("amount", "disputed.chips[0]"), ("pot", "pot")])
+def test_an_amount_written_with_a_huge_exponent_is_refused_by_field(attack, name, field):
+    text = refused(attack[0][name], "I103")
+    assert f"{field}: '1.0e+999999999' is not an amount" in text
+
+
+def test_a_hand_history_is_read_as_every_file_is(attack):
+    cases = attack[0]
+    assert cases["phh-ok"].code == 0, cases["phh-ok"].text
+    assert "this is a pipe, not a regular file" in refused(cases["phh-fifo"], "Y010")
+    assert "this is a device, not a regular file" in refused(cases["phh-zero"], "Y010")
+    assert "over the limit of 256,000 bytes" in refused(cases["phh-big"], "Y007")
+
+
+@pytest.mark.parametrize("name", ["phh-deep", "phh-deep33"])
+def test_a_deeply_nested_hand_history_is_refused_not_a_recursion_error(attack, name):
+    assert f"nested more than {MAX_DEPTH} deep" in refused(attack[0][name], "Y011")
+
+
+def test_numbers_in_a_hand_history_are_bounded_where_they_are_read(attack):
+    assert "min_bet: '1.0e+999999999' is not an amount" in refused(attack[0]["phh-exponent"], "I103")
+    assert "4300 digits" in refused(attack[0]["phh-digits"], "Y001")
+
+
+def test_each_jsonl_line_is_read_with_a_bound_and_the_others_are_ruled(attack):
+    case = attack[0]["jsonl"]
+    assert case.exc is None and case.code == 2, case.text
+    first, second, third = (json.loads(line) for line in case.out.splitlines())
+    assert first["refused"] and first["problems"][0]["code"] == "Y007" and first["problems"][0]["line"] == 1
+    assert "over the limit of an incident, 256,000 bytes" in first["problems"][0]["message"]
+    assert second.get("outcome") == "ruled"
+    assert third["refused"] and third["problems"][0]["code"] == "Y009" and third["problems"][0]["line"] == 3
+    assert "this is a pipe, not a regular file" in refused(attack[0]["jsonl-fifo"], "Y010")
+
+
+def test_a_draft_of_ask_is_read_as_every_file_is(tmp_path):
+    """A FIFO, /dev/zero or a draft bigger than an incident: said in one line, never a hang or a read of it all."""
+    from tests.bounded import run_child
+    os.mkfifo(tmp_path / "fifo.yaml")
+    os.symlink("/dev/zero", tmp_path / "zero.yaml")
+    (tmp_path / "big.yaml").write_text("typed: {}\nnote: " + "x" * 300_000 + "\n")
+    (tmp_path / "bomb.yaml").write_text(alias_bomb())
+    code = ("import json, sys; from pathlib import Path; from rulings.commands.ask import load_draft\n"
+            "print(json.dumps([load_draft(Path(p))[1] for p in json.load(sys.stdin)]))")
+    names = ["fifo.yaml", "zero.yaml", "big.yaml", "bomb.yaml"]
+    result, _ = run_child(code, json.dumps([str(tmp_path / n) for n in names]), timeout=30)
+    fifo, zero, big, bomb = result
+    assert "a pipe, not a regular file (Y010)" in fifo and "a device, not a regular file (Y010)" in zero
+    assert "over the limit of 256,000 bytes (Y007)" in big and "Y005" in bomb
+
+
+def test_money_refuses_a_huge_exponent_before_any_arithmetic():
+    from decimal import Decimal
+
+    from rulings.money import MoneyError, to_minor
+    for value in (Decimal("1.0e+999999999"), Decimal("-1.0e+999999999"), Decimal("1e-999999999")):
+        with pytest.raises(MoneyError):
+            to_minor(value, allow_negative=True)
+    assert to_minor(Decimal("0E-999999999")) == 0 and to_minor(Decimal("0.000")) == 0

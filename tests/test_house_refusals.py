@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from cli.main import main
 
 HEAD = "rulebook: trial\nextends: standard\ntitle: Trial room\n"
@@ -315,3 +317,159 @@ def test_a_book_without_extends_names_every_mistake_of_its_shape(tmp_path, capsy
     err = capsys.readouterr().err
     assert "missing required key 'extends'" in err and "expected text, found a list" in err
     assert "missing required key 'reason'" in err and "3 problems found" in err
+
+
+# issue #42 C: extends: is a book's name, never opened as a path whatever it holds
+@pytest.mark.parametrize("value, shown", [('"sta\\0ndard"', "sta\\x00ndard"), ("a" * 300, "a" * 60 + "..."),
+                                          ('"std\\x1b[2J"', "std\\x1b[2J"), ('"standard "', "standard ")])
+def test_extends_with_a_nul_or_300_characters_is_not_a_books_name(tmp_path, capsys, value, shown):
+    book = tmp_path / "trial.yaml"
+    book.write_text(f"rulebook: trial\nextends: {value}\ntitle: Trial room\n", encoding="utf-8")
+    code = main(["lint", str(book)])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err and "internal error" not in out.err
+    assert code == 1 and f"error R601: extends: '{shown}' is not a book's name" in out.err
+    assert "trial.yaml:2:10" in out.err and "hint: name the book" in out.err
+
+
+# issue #42 F: no text a house book publishes holds a NUL or a control character
+NUL_BOOK = """\
+rulebook: trial
+extends: standard
+title: "Trial\\u202e room"
+citations:
+  HOUSE-TRIAL-1: "posted rule 1\\0"
+rules:
+  - id: trial.no-kill
+    exception_to: kill-pots.pot-size-split
+    title: "A split pot\\x1b[2J forces no kill"
+    cites: [HOUSE-TRIAL-1]
+    text: A split pot forces no kill.
+    then:
+      ruling: no-kill
+      decides: kill
+      say: "Nobody kills.\\0"
+    examples:
+      - name: a split pot
+        incident: {table: {pots: [{winners: [2, 6], amount: 500, blind_money: 30}]}}
+        expect: {ruling: no-kill}
+      - name: a pot won alone
+        incident: {table: {pots: [{winners: [6], amount: 500, blind_money: 30}]}}
+        expect: {fires: false}
+"""
+
+
+def test_a_nul_or_control_character_in_any_text_of_a_house_book_is_refused_where_it_is(tmp_path, capsys):
+    book = tmp_path / "trial.yaml"
+    book.write_text(NUL_BOOK, encoding="utf-8")
+    code = main(["lint", str(book)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    for line, col, shown in [(3, 8, "\\u202e"), (5, 18, "\\x00"), (9, 12, "\\x1b"), (15, 12, "\\x00")]:
+        assert f"trial.yaml:{line}:{col}: error R115: the text holds a control character ('{shown}')" in err, err
+    assert err.count("error R115") == 4 and "hint: delete it" in err
+
+
+@pytest.mark.parametrize("say", ["'Nobody kills{{ \"\\x00\" }}.'", "'{{ \"\\u2066\" ~ \"x\" }}'"])
+def test_a_sentence_whose_quoted_text_renders_a_control_character_is_refused(tmp_path, capsys, say):
+    book = tmp_path / "trial.yaml"
+    text = NUL_BOOK.replace('say: "Nobody kills.\\0"', f"say: {say}").replace("\\u202e", "").replace(
+        "\\x1b[2J", "").replace('rule 1\\0"', 'rule 1"')
+    book.write_text(text, encoding="utf-8")
+    code = main(["lint", str(book)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "error R115" not in err
+    assert "trial.yaml:15:12: error R302" in err and "a quoted text holds a control character" in err, err
+
+
+# issue #42 G: every effect is checked by its kind at load, statically, and again when its rule fires
+KILL_HOUSE = """\
+parameters: {kill.trigger: pot_size, kill.mode: required, kill.pot_size_multiple: 10}
+example_defaults:
+  game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}
+  button: 1
+  players: {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1000}
+rules:
+  - id: trial.split-kills-anyway
+    exception_to: kill-pots.pot-size-split
+    title: A split pot kills
+    cites: [WIKI-KILL-2]
+    text: A split pot kills.
+    then:
+      ruling: kill-required
+      decides: kill
+      effects: {EFFECTS}
+      say: "Seat {{ effect.killer }} kills."
+    examples:
+      - name: a split pot
+        incident: {table: {pots: [{winners: [2, 6], amount: 500, blind_money: 30}]}}
+        expect: {ruling: kill-required}
+      - name: a pot won alone
+        incident: {table: {pots: [{winners: [6], amount: 500, blind_money: 30}]}}
+        expect: {fires: false}
+"""
+
+
+@pytest.mark.parametrize("effects, at, message, hint", [
+    ("killer: kill_blind", "kill_blind", "'killer' is a seat, but 'kill_blind' can give an amount",
+     "a seat comes from a seat fact"),
+    ("killer: 2, kill_blind: \"'x' if kill_last_pot > 100 else kill_blind\"", "\"'x'",
+     "'kill_blind' is an amount, but ''x' if kill_last_pot > 100 else kill_blind' can give text",
+     "in every branch of an 'if ... else'"),
+    ("killer: 2, kill_blind: \"kill_blind | default('wager to x')\"", "\"kill_blind |", "can give text",
+     "an amount is worked out"),
+    ("killer: 2, returned: \"kill_last_pot - 1000000000000\"", "\"kill",
+     "'returned' is an amount, which cannot be negative, and 'kill_last_pot - 1000000000000' can be",
+     "write 'a - b if a > b else 0'"),
+    ("killer: 2, returned: \"kill_last_pot - param.buy_in.max\"", "\"kill", "cannot be negative", "test it"),
+    ("killer: 2, returned: \"-kill_blind\"", "\"-", "cannot be negative", "test the case in when:"),
+    ("killer: kill_last_winner + 1", "kill_last", "can give arithmetic mixing kinds", "a seat comes from a seat fact"),
+    ("killer: kill_legs_next_count", "kill_legs", "error R201: unknown fact", None),
+    ("killer: 0", "0", "'killer' is a seat of the table, and 0 is no seat number", "a seat comes from"),
+    ("killer: 2, kill_legs_next: kill_blind", "kill_blind",
+     "'kill_legs_next' is a count, but 'kill_blind' can give an amount",
+     "a count is worked out"),
+])
+def test_an_effect_out_of_its_kind_is_refused_by_lint_at_its_own_column(tmp_path, capsys, effects, at, message, hint):
+    code, err = lint(tmp_path, KILL_HOUSE.replace("{EFFECTS}", "{" + effects + "}"), capsys)
+    assert code == 1
+    line = KILL_HOUSE.splitlines().index("      effects: {EFFECTS}") + 4   # after the three lines of HEAD
+    col = len("      effects: {") + effects.index(at) + 1
+    assert f"trial.yaml:{line}:{col}: error R" in err and message in err, err
+    if hint:
+        assert f"hint: {hint}" in err or hint in err
+
+
+@pytest.mark.parametrize("effects", ["killer: 2, returned: \"kill_last_pot - kill_blind\"",
+                                     "killer: 2, returned: \"kill_last_pot - kill_blind if kill_last_pot > kill_blind "
+                                     "else 0\"", "killer: kill_last_winner, kill_blind: kill_blind * 2"])
+def test_an_effect_of_its_kind_passes(tmp_path, capsys, effects):
+    code, err = lint(tmp_path, KILL_HOUSE.replace("{EFFECTS}", "{" + effects + "}"), capsys)
+    assert "R202" not in err and "R115" not in err, err
+
+
+def test_a_value_out_of_its_kind_at_rule_time_is_never_read_out(tmp_path, capsys):
+    """A difference of two facts no condition orders passes lint's static check (the rule's reading of its
+    facts); where the facts make it negative, the rule fails and its ruling is not read out."""
+    book = tmp_path / "trial.yaml"
+    book.write_text(HEAD + KILL_HOUSE.replace("{EFFECTS}", '{killer: 2, returned: "kill_blind - kill_last_pot"}'),
+                    encoding="utf-8")
+    incident = tmp_path / "split.yaml"
+    incident.write_text("game: {structure: fixed-limit, blinds: [10, 20], bet_sizes: [20, 40]}\nbutton: 1\n"
+                        "players: {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1000}\n"
+                        "table: {pots: [{winners: [2, 6], amount: 500, blind_money: 30}]}\n", encoding="utf-8")
+    assert main(["rule", str(incident), "--house", str(book)]) == 0
+    out = capsys.readouterr().out
+    assert "Seat 2 kills" not in out and "-$" not in out and "$-" not in out
+    assert "trial.split-kills-anyway: returned would be -46000, which is no amount; the ruling is not read out" in out
+    assert main(["lint", str(book)]) == 1      # and lint's run of the book's own example says so
+    assert "error R402" in capsys.readouterr().err
+
+
+def test_the_kind_checker_refuses_each_kind_out_of_kind():
+    from rulings.rulebook.kinds import Checker
+    why = Checker().why
+    assert why("returned", -1) and why("returned", "x") and why("returned", True) and why("returned", 2 ** 63)
+    assert why("killer", 0) and why("killer", 1_000_001) and why("killer", "3")
+    assert why("show_order", "a\x00b") and why("kill_legs_next", -1)
+    assert why("returned", 2500) is None and why("killer", 3) is None and why("returned", None) is None

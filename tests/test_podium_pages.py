@@ -375,3 +375,55 @@ def test_the_recent_games_are_the_rooms_own_newest_first(svc):
         r'<button type="button" data-game="[^"]*" aria-pressed="false">([^<]*)</button>', c.get("/podium").text)]
     assert labels[:3] == ["PL Hold'em $2/$5", "PL Hold'em $5/$10", "NL Hold'em $1/$2"], labels
     assert len(labels) == 4 and not any("$25/$50" in x for x in labels)
+
+
+# ---------------------------------------------------------------- issue #42: whole numbers typed or forged
+
+SUPERSCRIPT_TWO = "\u00b2"     # '²'.isdigit() is True, but int('²') raises
+GAME = {"table": "9", "go": "game", "variant": "holdem", "sb": "2", "bb": "4", "small_bet": "4", "big_bet": "8",
+        "players": "6", "book": "standard"}
+
+
+@pytest.mark.parametrize("players", [SUPERSCRIPT_TWO, "9" * 5000, "11", "1", "\u0663"])
+def test_the_kill_pages_seat_count_is_digits_on_the_table(svc, players):
+    f = client(svc, "fiona")
+    r = f.post("/podium/kill", data=dict(GAME, players=players))
+    assert r.status_code == 422 and "The table has 2 to 10 seats, in digits." in r.text
+
+
+@pytest.mark.parametrize("form", [{f"w-{SUPERSCRIPT_TWO}": "1"}, {"w-" + "9" * 5000: "1"}, {"w-11": "1"},
+                                  {"w-3": "1", "new_players": "\u0663"}, {"w-3": "1", "new_players": "9" * 5000}])
+def test_a_kill_pages_winner_or_newcomer_is_a_seat_of_the_table(svc, form):
+    f = client(svc, "fiona")
+    assert f.post("/podium/kill", data=GAME).status_code == 200
+    r = f.post("/podium/kill", data={"table": "9", "go": "pot", "amount": "20", "blind_money": "6", **form})
+    assert r.status_code == 422 and "A seat is a number from 1 to 10, in digits." in r.text
+    r = f.post("/podium/kill", data={"table": "9", "go": "pot", "amount": "20", "blind_money": "6", "w-3": "1",
+                                     "new_players": "4 and 5"})
+    assert r.status_code == 200 and "seat 3 takes the kill button" in r.text
+
+
+@pytest.mark.parametrize("offset", [SUPERSCRIPT_TWO, "9" * 4000, "9" * 5000, "-1"])
+def test_the_log_pages_offset_is_a_whole_number(svc, offset):
+    r = client(svc, "fiona").get(f"/podium/log?offset={offset}")
+    assert r.status_code == 422 and "The page of the log is a whole number" in r.text
+
+
+def test_a_log_entry_or_decision_with_a_forged_number_is_no_entry(svc):
+    f = client(svc, "fiona")
+    assert f.get("/podium/log/" + "9" * 5000).status_code == 404
+    assert f.get("/podium/log/99999999999").status_code == 404
+    assert f.post("/podium/log/" + "9" * 5000 + "/correction", data={"note": "x"}).status_code in (403, 404)
+    r = f.post("/podium/decision", data={"entry": SUPERSCRIPT_TWO, "decision": "followed"})
+    assert r.status_code == 422 and count_entries(svc) == 0
+
+
+@pytest.mark.parametrize("extends", ["sta\x00ndard", "a" * 300])
+def test_a_drafts_extends_with_a_nul_or_300_characters_is_refused_on_the_page(svc, extends):
+    m = client(svc, "manny")
+    text = f"rulebook: trial-room\nextends: {extends!r}\ntitle: Trial\n".replace("'", '"').replace("\\x00", "\\0")
+    for go in ("check", "publish"):
+        r = m.post("/podium/books/trial-room/edit", data={"text": text, "go": go})
+        assert r.status_code == 422, (go, r.status_code, r.text[:500])
+        assert "R601" in r.text and "is not a book&#39;s name" in r.text
+    assert not (svc.config.data_dir / "houses" / "trial-room").exists()

@@ -191,3 +191,96 @@ def test_csv_export_shows_a_formula_as_text(env):
     assert rows[0]["table"] == "'" + table                                 # a spreadsheet shows it, never runs it
     data = json.loads(client.get("/api/log/export?format=json", headers=client.floor).text)
     assert data["entries"][0]["table"] == table                            # JSON keeps the text exactly
+
+
+# ---------------------------------------------------------------- issue #42: whole numbers from a client
+
+SUPERSCRIPT_TWO = "\u00b2"     # '²'.isdigit() is True, but int('²') raises
+
+
+@pytest.fixture
+def sqlite_env(tmp_path):
+    from rulings.service.api.app import create_app
+    svc = make_service(tmp_path, "sqlite")
+    with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
+        c.floor = login(c, "fiona")
+        yield c, svc
+    svc.close()
+
+
+def _two_acts() -> dict:
+    return {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3, "players": {1: 1000, 2: 1000, 3: 1000},
+            "streets": [{"street": "preflop", "actions": [{"seat": 1, "action": "call"}, {"seat": 2, "action": "check"}]},
+                        {"street": "flop", "actions": [{"seat": 1, "action": "bet", "to": 10},
+                                                       {"seat": 2, "action": "call"}]}],
+            "disputed": [{"seat": 1, "said": "bet", "at": {"street": "flop", "after": 0}},
+                         {"seat": 2, "said": "call", "at": {"street": "flop", "after": 1}}]}
+
+
+@pytest.mark.parametrize("number", [SUPERSCRIPT_TWO, "9" * 60, "0", "3", "-1", " 1", "1.0", "\u0663"])
+def test_an_answer_for_an_act_that_is_no_act_number_is_refused(sqlite_env, number):
+    client, svc = sqlite_env
+    r = _post(client, "/api/consult", {"incident": _two_acts(), "answers": {f"noticed@{number}": "before_next_action"}})
+    err = _error(r, 422, "answer")
+    [p] = err["problems"]
+    assert p["code"] == "C101" and "the incident has no disputed act" in p["message"]
+    assert len(p["message"]) < 200 and count_entries(svc) == 0
+
+
+@pytest.mark.parametrize("key", ["9" * 5000, "noticed@" + "9" * 5000])
+def test_an_answer_key_of_five_thousand_digits_is_refused_and_never_written_back_whole(sqlite_env, key):
+    client, svc = sqlite_env
+    r = _post(client, "/api/consult", {"incident": _two_acts(), "answers": {key: "before_next_action"}})
+    [p] = _error(r, 422, "answer")["problems"]
+    assert p["code"] == "C101" and "is not a question the consultation can take" in p["message"]
+    assert len(p["message"]) < 300 and len(p["path"][1]) <= 80
+
+
+@pytest.mark.parametrize("query", [f"limit={SUPERSCRIPT_TWO}", "offset=" + "9" * 4000, "offset=" + "9" * 5000,
+                                   "limit=-3", "offset=1_000", f"offset={SUPERSCRIPT_TWO}"])
+def test_paging_numbers_are_ascii_whole_numbers_in_range(sqlite_env, query):
+    client, _ = sqlite_env
+    r = client.get(f"/api/log?{query}", headers=client.floor)
+    _error(r, 422, "request")
+
+
+@pytest.mark.parametrize("query", [f"before={SUPERSCRIPT_TWO}", "before=" + "9" * 4000, "limit=" + "9" * 5000])
+def test_the_earlier_rulings_numbers_are_bounded(sqlite_env, query):
+    client, _ = sqlite_env
+    r = client.get(f"/api/log/earlier?rule=x&matter=y&{query}", headers=client.floor)
+    _error(r, 422, "request")
+
+
+def test_a_log_entry_id_of_five_thousand_digits_is_not_found(sqlite_env):
+    client, _ = sqlite_env
+    r = client.get("/api/log/" + "9" * 5000, headers=client.floor)
+    assert r.status_code == 404, r.text[:300]
+
+
+def test_an_amount_with_a_huge_exponent_in_a_body_is_refused_by_field(sqlite_env):
+    client, svc = sqlite_env
+    body = json.dumps({"incident": overchip()}).replace('"pot": 80', '"pot": 1.0e+999999999')
+    assert "1.0e+999999999" in body
+    err = _error(_post(client, "/api/rule", body), 422, "incident")
+    assert [p["code"] for p in err["problems"]] == ["I103"] and count_entries(svc) == 0
+    body = json.dumps({"incident": overchip()}).replace('"pot": 80', '"pot": NaN')
+    assert [p["code"] for p in _error(_post(client, "/api/rule", body), 422, "incident")["problems"]] == ["I103"]
+
+
+# issue #42 F: a sentence holding a NUL never reaches the log (PostgreSQL stores no NUL: every ruling was a 500)
+SPLIT_SAY = 'say: "The {{ kill_last_pot | money }} pot was split'
+
+
+@pytest.mark.parametrize("nul, code", [("\\0", "R115"), ('{{ \\"\\\\x00\\" }}', "R302")])
+def test_a_house_book_whose_sentence_holds_a_nul_is_never_published(env, nul, code):
+    client, svc = env
+    text = svc.books.published.text("east-coast-limit")
+    assert SPLIT_SAY in text
+    check, info = svc.books.published.publish("east-coast-limit", text.replace(SPLIT_SAY, SPLIT_SAY + nul), "manny")
+    assert info is None and [p.code for p in check.problems] == [code]
+    split = {"game": {"structure": "fixed-limit", "blinds": [10, 20], "bet_sizes": [20, 40]}, "button": 1,
+             "players": {str(s): 1000 for s in range(1, 7)},
+             "table": {"pots": [{"winners": [2, 6], "amount": 500, "blind_money": 30}]}}
+    r = _post(client, "/api/rule", {"incident": split, "book": "east-coast-limit"})
+    assert r.status_code == 200, r.text
+    assert "east-coast-limit.split-big-pot-no-kill" in r.text and "\\u0000" not in r.text

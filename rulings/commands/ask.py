@@ -373,14 +373,14 @@ class Draft:
 
 def load_draft(path: Path | None) -> tuple[dict | None, str | None]:
     """The saved draft, or None; and what is wrong with the file when it cannot be read (never a traceback)."""
-    if path is None or not path.exists():
+    from rulings.incident.fields import incident_document
+    if path is None or not os.path.lexists(path):
         return None, None
-    try:
-        if path.stat().st_size > 256_000:
-            return None, "it is too large to be a draft"
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        return None, f"it cannot be read ({type(exc).__name__})"
+    # as every file is read: a regular file only, never more than an incident's size (a FIFO, /dev/zero), strict
+    located, problems = incident_document(path)
+    if located is None:
+        return None, f"{problems[0].message} ({problems[0].code})"
+    doc = located.data
     if not (isinstance(doc, dict) and isinstance(doc.get("typed", {}), dict)
             and isinstance(doc.get("answers", {}), dict) and isinstance(doc.get("skipped", []), list)
             and isinstance(doc.get("source", ""), str)):
@@ -566,8 +566,8 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
         state = _offer(asker, draft, source, resume, out)
         doc = None
         if incident:
-            from rulings.yamlsrc import load_file
-            doc, problems = load_file(incident)
+            from rulings.incident.fields import incident_document
+            doc, problems = incident_document(incident)   # an incident's limits
             if doc is None:
                 print(render_text(problems), file=sys.stderr)
                 return 2

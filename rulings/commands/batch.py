@@ -7,6 +7,7 @@ spreads the lines over N worker processes in chunks, keeping the order.
 """
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -41,15 +42,18 @@ def _rule(incident, house: str | None):
     return rule_on(incident, book, engine)
 
 
-def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
+def rule_line(line: str, where: str, house: str | None, unread: str = "") -> tuple[int, str]:
     """One JSONL line to (exit code, one output line). The line is read with ``json.loads``, held to the
     rules the YAML reader holds an incident file to, with the same problems at the same line and column
-    (``rulings.incident.fields.json_line_document``)."""
+    (``rulings.incident.fields.json_line_document``). ``unread``: the code of a line that was not read (Y007,
+    longer than an incident may be; Y009, not UTF-8), refused as such."""
     from rulings.incident import read_incident
-    from rulings.incident.fields import json_line_document
+    from rulings.incident.fields import json_line_document, unread_line
     from rulings.report.render import report_json
     from rulings.yamlsrc import Located
     file, _, lineno = where.rpartition(":")
+    if unread:
+        return INPUT, _compact(_refusal(where, [unread_line(unread, file, int(lineno))]))
     try:
         doc = json_line_document(line, file, int(lineno))
     except ProblemsError as exc:
@@ -68,21 +72,20 @@ def rule_line(line: str, where: str, house: str | None) -> tuple[int, str]:
     return OK, _compact(report_json(report))
 
 
-def _chunk(args: tuple[list[tuple[str, str]], str | None]) -> list[tuple[int, str]]:
+def _chunk(args: tuple[list[tuple[str, str, str]], str | None]) -> list[tuple[int, str]]:
     lines, house = args
-    return [rule_line(text, where, house) for text, where in lines]
+    return [rule_line(text, where, house, unread) for text, where, unread in lines]
 
 
-def _lines(src: str) -> Iterator[tuple[str, str]]:
+def _lines(src: str) -> Iterator[tuple[str, str, str]]:
+    """Each line that is not blank: (its text, where it is, "" or the code it is refused with unread). The
+    file is read as every file is (``bounded_lines``: a regular file, or standard input for '-'), a line at
+    most an incident's size held, so a FIFO or one endless line never hangs or fills memory."""
+    from rulings.incident.fields import incident_lines
     name = "<stdin>" if src == "-" else src
-    fh = sys.stdin if src == "-" else open(src, encoding="utf-8")
-    try:
-        for n, text in enumerate(fh, 1):
-            if text.strip():
-                yield text, f"{name}:{n}"
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
+    for n, text, unread in incident_lines(None if src == "-" else src):
+        if text is None or text.strip():
+            yield text or "", f"{name}:{n}", unread
 
 
 def _batches(items: Iterable, size: int) -> Iterator[list]:
@@ -98,14 +101,23 @@ def _batches(items: Iterable, size: int) -> Iterator[list]:
 
 def rule_jsonl(src: str, house: str | None, jobs: int, out=None) -> int:
     """Rule on every line of ``src`` ('-': standard input); print one line per incident, in order."""
+    from rulings.problems import LimitError, render_text
     out = out or sys.stdout
     code = OK
+    try:
+        lines = _lines(src)
+        first = next(lines, None)   # a path that is no regular file is refused before anything is ruled
+    except LimitError as exc:
+        print(render_text([exc.problem]), file=sys.stderr)
+        return INPUT
+    if first is not None:
+        lines = itertools.chain([first], lines)
     if jobs <= 1:
-        results: Iterable[tuple[int, str]] = (rule_line(t, w, house) for t, w in _lines(src))
+        results: Iterable[tuple[int, str]] = (rule_line(t, w, house, u) for t, w, u in lines)
     else:
         from rulings.workers import pool as start
         pool = start(jobs)
-        chunks = pool.map(_chunk, ((b, house) for b in _batches(_lines(src), CHUNK)))
+        chunks = pool.map(_chunk, ((b, house) for b in _batches(lines, CHUNK)))
         results = (r for chunk in chunks for r in chunk)
     try:
         for rc, text in results:

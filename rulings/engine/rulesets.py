@@ -43,6 +43,8 @@ from jinja2.exceptions import SecurityError
 from rulings.rulebook.expressions import (compile_expression, compile_template, names_in, param_names_in,
                                  parse_expression, parse_template, to_durable)
 from rulings.money import show
+from rulings.problems import control_character
+from rulings.rulebook.kinds import Checker as KindChecker
 from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
 
 SENTINEL = "__seen__"
@@ -1096,6 +1098,7 @@ class Engine:
         ruleset whose document is in ``taken``, which it took before) or when first posted to (a kept form,
         which it took when it was compiled)."""
         self._fields = set(form["fields"])
+        self._kind = KindChecker()   # each effect held to its fact's kind as it fires (rulings/rulebook/kinds.py)
         self._tested_flags = {f for f in self._fields if f.startswith("f__")}
         self._param_field = form["param_field"]
         per_rule = form["rules"]
@@ -1254,12 +1257,19 @@ class Engine:
         else:
             values = {k: fn(facts) for k, fn in effects}
             derived = {k: fn(facts) for k, fn in derive}
+            for k, v in (*values.items(), *derived.items()):   # never read out a value out of its kind
+                bad = self._kind.why(k, v)
+                if bad is not None:
+                    raise ValueError(f"{bad}; the ruling is not read out")
             sentence = None
             if template:   # the sentence sees the facts it names (jinja2 copies its whole context per render)
                 uses = self._uses[r.index]
                 ctx = {n: facts[n] for n in uses if n in facts} if uses is not None else dict(facts)
                 ctx.update(param=facts["param"], effect=values, rule=r.rule.id)
                 sentence = template.render(ctx)
+                bad = control_character(sentence)
+                if bad is not None:   # never printed nor logged (PostgreSQL stores no NUL): the rule fails instead
+                    raise ValueError(f"the sentence would hold a control character ('{bad}'); not read out")
             if memo is not None and memo_key is not None:
                 memo.fires[memo_key] = (dict(values), dict(derived), sentence)
         run.fired.append(Fired(r.rule, chain, values, derived, sentence))

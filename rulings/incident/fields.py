@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from rulings.betting import Action, Game, Hand, Player
 from rulings.rulebook.catalogue import did_you_mean, facts
@@ -26,7 +26,7 @@ from rulings.incident.cards import CARD_HINT, card, split_cards
 from rulings.incident.reader import Reader, _dotted, seat_key, twice_keyed
 from rulings.incident.table import read_table
 from rulings.money import major
-from rulings.problems import ProblemsError
+from rulings.problems import Problem, ProblemsError, bounded_lines
 from rulings.yamlsrc import Located, load_file, load_json_line, load_text
 
 STREETS = {
@@ -744,6 +744,39 @@ def json_line_document(text: str, file: str, line: int) -> Located:
     if doc is None:
         raise ProblemsError(problems)
     return doc
+
+
+def incident_document(path: str | Path) -> tuple[Located | None, list]:
+    """An incident file (or a draft of ``rulings ask``) read as every file is, under an incident's limits:
+    a regular file only, at most ``MAX_INCIDENT_BYTES`` read, strict YAML."""
+    return load_file(path, MAX_INCIDENT_BYTES, MAX_INCIDENT_NODES)
+
+
+def incident_lines(path: str | None) -> Iterator[tuple[int, str | None, str]]:
+    """Each line of a JSONL batch (``None``: standard input) as (its number, its text, ""), or (its number,
+    None, the code it is refused with unread: Y007 longer than an incident, Y009 not UTF-8). A line is held
+    to an incident's size while it is read (``bounded_lines``); a path that is no regular file is refused
+    (``LimitError``) before any line is read."""
+    lines = bounded_lines(path, MAX_INCIDENT_BYTES)
+
+    def each() -> Iterator[tuple[int, str | None, str]]:
+        for n, raw in lines:
+            if raw is None:
+                yield n, None, "Y007"
+                continue
+            try:
+                yield n, raw.decode("utf-8"), ""
+            except UnicodeDecodeError:
+                yield n, None, "Y009"
+    return each()
+
+
+def unread_line(code: str, file: str, line: int) -> Problem:
+    """The problem of a JSONL line refused unread (``incident_lines``)."""
+    if code == "Y007":
+        return Problem(file, line, 1, code, f"the line is over the limit of an incident, {MAX_INCIDENT_BYTES:,} "
+                       "bytes", hint="one incident a line")
+    return Problem(file, line, 1, code, "the line is not UTF-8 text", hint="save the file as UTF-8")
 
 
 def incident_from_text(text: str, file: str = "<text>", book: Any = None) -> Incident:

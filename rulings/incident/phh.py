@@ -10,14 +10,12 @@ checked by the same reader as a YAML incident.
 """
 from __future__ import annotations
 
-import tomllib
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from rulings.money import major
 from rulings.problems import Problem, ProblemsError
-from rulings.yamlsrc import Located
+from rulings.yamlsrc import LimitError, Located, read_bounded
 
 DISPUTE_KEYS = ("incident", "house", "disputed", "noticed", "pointed_out_by", "deliberated", "count_requested",
                 "params", "note", "table", "procedure", "showdown", "pots_won", "setting")
@@ -31,11 +29,10 @@ def _refuse(file: str, code: str, message: str, hint: str | None = None, line: i
 
 def phh_incident_data(text: str, file: str) -> dict[str, Any]:
     """The incident, as data in the whole-hand form, that a PHH file with a ``[_rulings]`` table describes."""
-    from rulings.incident.phh_hand import PhhError, phh_from_fields
-    try:
-        document = tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError as exc:
-        raise _refuse(file, "Y001", f"not valid TOML: {exc}") from None
+    from rulings.incident.phh_hand import PhhError, phh_from_fields, toml_document
+    document, code, why = toml_document(text)
+    if document is None:
+        raise _refuse(file, code, why)
     extra = document.pop("_rulings", None)
     if not isinstance(extra, dict):
         raise _refuse(file, "I102", "a hand history is an incident with its dispute in a [_rulings] table",
@@ -69,16 +66,14 @@ def phh_incident_data(text: str, file: str) -> dict[str, Any]:
 def load_phh_document(path: str | Path) -> Located:
     """A ``.phh`` incident as a document in the whole-hand form, for the reader (positions: the file)."""
     file = str(path)
-    try:
-        raw = Path(path).read_bytes()[:MAX_PHH_BYTES + 1]
-    except OSError as exc:
-        raise _refuse(file, "Y001", f"cannot read the file: {exc.strerror or exc}") from None
-    if len(raw) > MAX_PHH_BYTES:
-        raise _refuse(file, "Y007", f"more than {MAX_PHH_BYTES:,} bytes; a hand history is a page")
+    try:   # a regular file only, opened without waiting, never more than the limit read (a FIFO, /dev/zero)
+        raw = read_bounded(path, MAX_PHH_BYTES)
+    except LimitError as exc:
+        raise ProblemsError([exc.problem]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _refuse(file, "Y001", "not UTF-8 text") from None
+        raise _refuse(file, "Y009", "the file is not UTF-8 text", "save it as UTF-8") from None
     return Located(file, _plain(phh_incident_data(text, file)), {})
 
 

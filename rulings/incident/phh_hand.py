@@ -131,6 +131,30 @@ def to_minor(value: Any, *, field: str, line: int | None = None) -> Money:
     return int(minor)
 
 
+def toml_document(text: str) -> tuple[dict[str, Any] | None, str, str]:
+    """PHH (TOML) text as a document, read within the YAML reader's limits: (document, "", "") or (None, the
+    code, what is wrong). A number is read as YAML reads it (``json_number``: exact, within 10^±1000; a whole
+    number of more digits than Python converts is refused, not a ValueError), and values nested more than
+    ``MAX_DEPTH`` deep are refused (Y011) whether or not the TOML reader itself ran out of stack first."""
+    from rulings.yamlsrc import MAX_DEPTH, json_number
+    try:
+        document = tomllib.loads(text, parse_float=json_number)
+    except tomllib.TOMLDecodeError as error:
+        return None, "Y001", f"not valid TOML: {error}"
+    except RecursionError:      # arrays or tables inside each other deeper than the TOML reader goes
+        return None, "Y011", f"values are nested more than {MAX_DEPTH} deep (a hand history needs two levels)"
+    except ValueError as error:   # a whole number of more than 4,300 digits
+        return None, "Y001", f"not valid TOML: {str(error)[:80]}"
+    level: list[Any] = [document]
+    depth = 1
+    while level:                  # breadth first, never recursive: the reader may have gone deeper than we can
+        if depth > MAX_DEPTH:
+            return None, "Y011", f"values are nested more than {MAX_DEPTH} deep (a hand history needs two levels)"
+        level = [v for x in level for v in (x.values() if isinstance(x, dict) else x) if isinstance(v, (dict, list))]
+        depth += 1
+    return document, "", ""
+
+
 def read_phh(path: str | Path, structure: str | None = None) -> list[PhhHand]:
     """Read a ``.phh`` (one hand) or ``.phhs`` (tables ``[1]``, ``[2]``, ...) file.
 
@@ -151,12 +175,9 @@ def read_phh(path: str | Path, structure: str | None = None) -> list[PhhHand]:
 def loads_phh(text: str, structure: str | None = None, *, many: bool = False,
               source: str | None = None) -> list[PhhHand]:
     """Read PHH text: one hand, or with ``many`` a ``.phhs`` collection of tables."""
-    try:
-        document = tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError as error:
-        raise PhhError(f"not valid TOML: {error}", source=source) from None
-    except RecursionError:      # arrays or tables inside each other deeper than the TOML reader goes
-        raise PhhError("values are nested too deep (a hand history needs two levels)", source=source) from None
+    document, _, why = toml_document(text)
+    if document is None:
+        raise PhhError(why, source=source)
     if not many:
         return [_read_hand(document, structure, None, source)]
     hands = []

@@ -33,6 +33,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from rulings.money import show
+from rulings.problems import control_character
 
 MAX_CONSTANT = 10 ** 12
 MAX_EXPRESSION_CHARS = 300    # the longest in the standard book is 59
@@ -159,7 +160,7 @@ def check_expression(text: str) -> list[str]:
         return [f"an expression of more than {MAX_EXPRESSION_NODES} names, numbers and operators is not allowed"]
     problems: list[str] = []
     _walk(expr, _EXPR_NODES, problems)
-    return problems
+    return problems + _controls(expr)
 
 
 _COND_NODES = (nodes.Name, nodes.Const, nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv, nodes.Neg,
@@ -301,7 +302,17 @@ def check_template(text: str) -> list[str]:
         return [f"a sentence template of more than {MAX_TEMPLATE_NODES} parts is not allowed"]
     problems: list[str] = []
     _walk(tmpl, _TEMPLATE_NODES, problems)
-    return problems
+    return problems + _controls(tmpl)
+
+
+def _controls(tree: nodes.Node) -> list[str]:
+    """A quoted string that jinja2 reads into a control character ('\\x00', '\\u202e'): the text it renders
+    would hold what no published text may (R115), so the expression or sentence is refused where written."""
+    for const in _all(tree, nodes.Const):
+        bad = control_character(const.value) if isinstance(const.value, str) else None
+        if bad is not None:
+            return [f"a quoted text holds a control character ('{bad}'); a book's texts are plain words"]
+    return []
 
 
 def _all(tree: nodes.Node, kind: type) -> list:

@@ -12,7 +12,7 @@ from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule, rulings_unread
 from rulings.rulebook.model import Rulebook
-from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape, faulted_parts
+from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape, faulted_parts, text_problems
 from rulings.yamlsrc import Located, load_file
 
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
@@ -56,6 +56,8 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
 
 
 HOUSE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+# what extends: may name: a book's name, or a file beside the house book (name.yaml); ASCII, at most 64 characters
+BOOK_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?:\.ya?ml)?", re.ASCII)
 
 
 def house_dirs() -> list[Path]:
@@ -90,7 +92,7 @@ def extended_path(value: str, here: Path) -> Path | None:
     a house book never makes the tool read a file outside its own folder and
     the house-book folders. None when the value is anything else.
     """
-    if "/" in value or "\\" in value or value.startswith("."):
+    if not BOOK_REF.fullmatch(value):   # a NUL, a control character, a path or 300 characters: never opened
         return None
     if value.endswith((".yaml", ".yml")):
         return (here.parent / value).resolve()
@@ -116,9 +118,10 @@ def _read(path: Path) -> tuple[Located, dict, list[Problem], set[tuple]]:
                                      "(it has neither rulebook: nor extends:)",
                                      hint="start with rulebook:, extends: and title:")])
     faults: set[tuple] = set()
+    controls = text_problems(doc)   # a NUL or a control in any text the book would publish (R115)
     if check_shape(doc, doc.data, HOUSE_FILE, (), problems, faults):
-        return doc, doc.data, [], faults
-    problems = [_per_setting(doc.data, p) for p in problems]
+        return doc, doc.data, controls, faults
+    problems = [_per_setting(doc.data, p) for p in problems] + controls
     top = faulted_parts(faults, ())
     if "extends" in top:
         raise ProblemsError(problems)
@@ -166,9 +169,10 @@ def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...])
         return standard
     target = extended_path(value, path)
     if target is None:
-        raise ProblemsError([doc.problem(("extends",), "R601", f"extends: '{value[:60]}' is not a book's name",
-                                      "name the book (standard, a house name) or a file beside this one; "
-                                      "folders and paths are not followed")])
+        shown = repr(value[:60])[1:-1] + ("..." if len(value) > 60 else "")   # a NUL or a control shown escaped
+        raise ProblemsError([doc.problem(("extends",), "R601", f"extends: '{shown}' is not a book's name",
+                                      "name the book (standard, a house name: letters, digits, - and _, at most 64) "
+                                      "or a file beside this one; folders and paths are not followed")])
     if target in chain or target == path.resolve():
         loop = " -> ".join(p.stem for p in chain + (path.resolve(), target))
         raise ProblemsError([doc.problem(("extends",), "R602", f"the book extends itself in a loop: {loop}",

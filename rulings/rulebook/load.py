@@ -358,6 +358,7 @@ def check_effect(doc: Located, at: tuple, fact, expr: str, params: dict[str, Par
                                     f"{'a number' if got == 'number' else 'true or false' if got == 'bool' else got}",
                                     "docs/facts.md gives each fact's type"))
         return
+    before = len(problems)
     tree = parse_expression(expr)
     if fact.type == "enum" and isinstance(tree, nodes.Const) and tree.value not in fact.values:
         close = did_you_mean(tree.value, fact.values)
@@ -367,10 +368,17 @@ def check_effect(doc: Located, at: tuple, fact, expr: str, params: dict[str, Par
         negative = (isinstance(tree, nodes.Const) and isinstance(tree.value, int) and tree.value < 0) or (
             isinstance(tree, nodes.Neg) and isinstance(tree.node, (nodes.Const, nodes.Name, nodes.Getattr)))
         if negative:
-            problems.append(doc.problem(at, "R202", f"'{fact.name}' cannot be negative, and '{_clip(expr)}' is"))
+            problems.append(doc.problem(at, "R202", f"'{fact.name}' cannot be negative, and '{_clip(expr)}' is",
+                                        "an amount put in or given back is never negative; test the case in when: "
+                                        "or write 'a - b if a > b else 0'"))
         elif bound_of(expr, bound(params)) > ENGINE_MAX:
             problems.append(doc.problem(at, "R202", f"'{_clip(expr)}' can grow past the largest amount the "
                                         "engine holds exactly; multiply by small whole numbers only"))
+    if len(problems) == before:
+        from rulings.rulebook.kinds import kind_problem, kinds_for
+        wrong = kind_problem(kinds_for(params), fact, expr)   # an amount from amounts, a seat from a seat fact
+        if wrong is not None:
+            problems.append(doc.problem(at, "R202", *wrong))
 
 
 def merged(defaults: dict | None, incident: Any) -> Any:
@@ -476,13 +484,14 @@ def read_topic_files(files: list[Path], faults: dict[str, set[tuple]] | None = N
     parts set aside (``faults[file]``: schema.py ``check_shape``), a missing ``topic:`` taken from the
     file's name and a ``rules:`` or ``parameters:`` that is not a list or mapping read as empty, so the
     rest of it is checked with the book (``build_book``)."""
-    from rulings.rulebook.schema import TOPIC_FILE, check_shape, faulted_parts   # only to read
+    from rulings.rulebook.schema import TOPIC_FILE, check_shape, faulted_parts, text_problems   # only to read
     docs, problems = [], []
     for f in files:
         doc, probs = load_file(f)
         problems += probs
         if doc is None:
             continue
+        problems += text_problems(doc)   # a NUL or a control in any text the book would publish (R115)
         if not isinstance(doc.data, dict):
             problems.append(doc.problem((), "R106", "a rulebook file must be a mapping"))
             continue
@@ -710,7 +719,24 @@ def cross_check(book: Rulebook, docs: dict[str, Located], unread: bool = False) 
             claimed[key] = rule.id
         if not unread:
             _check_ruled(doc, rule.when, path + ("when",), rulings, problems)
+    problems += _kind_problems(book, docs)
     return problems
+
+
+def _kind_problems(book: Rulebook, docs: dict[str, Located]) -> list[Problem]:
+    """Every effect of the book's own rules held to its fact's kind, with each rule's conditions (inherited
+    ones too): rulings/rulebook/kinds.py."""
+    from rulings.rulebook.kinds import kind_problems
+
+    def written(rule: Rule) -> dict:
+        doc = docs.get(rule.origin.file)
+        raw = doc.data.get("rules", []) if doc is not None and isinstance(doc.data, dict) else []
+        path = _rule_path(doc, rule) if doc is not None else ()
+        entry = raw[path[1]] if len(path) == 2 and isinstance(raw, list) and path[1] < len(raw) else {}
+        then = entry.get("then") if isinstance(entry, dict) else None
+        effects = then.get("effects") if isinstance(then, dict) else None
+        return effects if isinstance(effects, dict) else {}
+    return kind_problems(book.rules, lambda r: at_rule(docs, r), book.parameters, written)
 
 
 def _check_ruled(doc, when, path, rulings, problems) -> None:

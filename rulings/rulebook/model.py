@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import weakref
 from dataclasses import field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from rulings.records import Lazy, LazyFrozen, record
@@ -256,12 +256,11 @@ class Parameter(LazyFrozen):
         if self.type == "bool" and isinstance(value, str):
             return "write true or false, without quotes"
         if self.type in ("count", "percent") and isinstance(value, str):
-            try:
-                number = Decimal(value.strip())
-            except InvalidOperation:
-                return None
-            if number == number.to_integral_value():
-                return f"write {int(number)} without quotes"
+            from rulings.money import whole_number
+            written = value.strip()   # only plain digits are told to lose their quotes: int('1.0E+999999999')
+            number = whole_number(written, 0, 10 ** 18)   # would write a billion digits first
+            if number is not None:
+                return f"write {number} without quotes"
         if self.type == "percent" and isinstance(value, Decimal) and 0 < value < 1:
             whole = value * 100
             if whole == whole.to_integral_value():

@@ -6,7 +6,7 @@ from typing import AbstractSet, Any
 
 from rulings.betting.model import PARAM_NAMES
 from rulings.rulebook.catalogue import did_you_mean
-from rulings.problems import Problem
+from rulings.problems import Problem, control_character
 from rulings.yamlsrc import Located
 
 
@@ -169,6 +169,33 @@ def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: lis
         for key, item in value.items():
             ok = check_shape(doc, item, spec.item, path + (key,), problems, faults) and ok
     return ok
+
+
+def text_problems(doc: Located, code: str = "R115") -> list[Problem]:
+    """Every key and text of a book file holding a NUL or a control character (``control_character``): a
+    sentence, a citation's text, a name, a title, an example's words. Each is said at its own line, once;
+    the walk keeps a stack of its own (the reader bounded the nesting already)."""
+    out: list[Problem] = []
+    stack: list[tuple[Any, tuple]] = [(doc.data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            bad = control_character(value)
+            if bad is not None:
+                out.append(doc.problem(path, code, f"the text holds a control character ('{bad}'); a book's "
+                                       "texts are plain words", "delete it (a NUL, an escape sequence or a "
+                                       "direction override cannot be stored, printed or read as written)"))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                bad = control_character(key) if isinstance(key, str) else None
+                if bad is not None:
+                    out.append(doc.problem(path + (key,), code, f"the key holds a control character ('{bad}')",
+                                           "delete it", key=True))
+                else:
+                    stack.append((item, path + (key,)))
+        elif isinstance(value, list):
+            stack.extend((item, path + (i,)) for i, item in enumerate(value))
+    return sorted(out)
 
 
 def faulted_parts(faults: "AbstractSet[tuple]", path: tuple) -> set:

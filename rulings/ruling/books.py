@@ -8,7 +8,7 @@ from typing import Any, Literal, NamedTuple, overload
 
 from rulings.rulebook.catalogue import did_you_mean
 from rulings.engine.rulesets import Engine
-from rulings.problems import Problem, ProblemsError
+from rulings.problems import LimitError, Problem, ProblemsError, read_bounded
 from rulings.rulebook.load import ROOT, build_book, standard_book
 from rulings.rulebook.model import Rulebook
 
@@ -228,10 +228,9 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
 
 def _top_keys(path: Path) -> set[str]:
     """The top-level keys in the first 4 KB of a YAML file (its own lines that start a mapping key)."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace")
-    except OSError:
+    try:   # a regular file only (a FIFO among the books would block an open for reading)
+        head = read_bounded(path, 4096, head=True).decode("utf-8", "replace")
+    except LimitError:
         return set()
     return {line.split(":", 1)[0] for line in head.splitlines() if line[:1].isalpha() and ":" in line}
 
@@ -244,12 +243,9 @@ def _is_incident_file(path: Path) -> bool:
 
 def _is_topic_file(path: Path) -> bool:
     """A standard-shaped topic file (checked against the standard book) rather than a house book."""
-    if not path.is_file():   # a folder, FIFO or device: the loader refuses it as a house book
-        return False
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace")
-    except OSError:
+    try:   # a folder, FIFO or device: the loader refuses it as a house book
+        head = read_bounded(path, 4096, head=True).decode("utf-8", "replace")
+    except LimitError:
         return False
     return any(line.startswith("topic:") for line in head.splitlines())
 

@@ -27,6 +27,7 @@ from rulings.engine.rulesets import Engine, reads, rule_reads
 from rulings.facts.strength import one_ruling
 from rulings.facts.wagers import given_facts
 from rulings.incident import read_incident
+from rulings.money import whole_number
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.catalogue import Fact, did_you_mean, facts
 from rulings.rulebook.model import Rulebook
@@ -112,7 +113,15 @@ def answer_key(name: str, act: int | None) -> str:
     return name if act is None else f"{name}@{act}"
 
 
+MAX_KEY = 80   # an answer's key: a fact's name, '@' and an act's number; a longer one is no key (and is clipped)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_KEY else text[:MAX_KEY - 3] + "..."
+
+
 def _answer_problem(fact: str, message: str, hint: str | None) -> Problem:
+    fact = _clip(fact)
     return Problem("<answers>", 0, 0, "C101", f"answers.{fact}: {message}", ("answers", fact), hint)
 
 
@@ -126,10 +135,10 @@ def apply_answers(data: dict, answers: dict[str, Any], acts: list[tuple] | None 
     out = data
     for key, value in answers.items():
         name, _, number = str(key).partition("@")
-        fact = cat.get(name)
+        fact = cat.get(name) if len(str(key)) <= MAX_KEY else None
         if fact is None or not askable(fact):
             choices = [f for f, spec in cat.items() if askable(spec)]
-            close = did_you_mean(name, choices)
+            close = did_you_mean(name, choices) if len(name) <= MAX_KEY else None
             problems.append(_answer_problem(key, "is not a question the consultation can take an answer to",
                                             f"did you mean '{close}'?" if close else "answerable: " + ", ".join(choices)))
             continue
@@ -145,12 +154,13 @@ def apply_answers(data: dict, answers: dict[str, Any], acts: list[tuple] | None 
                 problems.append(_answer_problem(key, "is asked of the whole incident, not of one act",
                                                 f"answer it as '{name}'"))
                 continue
-            if not (number.isdigit() and 1 <= int(number) <= count):
-                problems.append(_answer_problem(key, f"the incident has no disputed act {number}",
-                                                f"acts 1 to {count}, in hand order" if count else
+            act = whole_number(number, 1, count)   # ASCII digits only: '²'.isdigit(), but int('²') raises
+            if act is None:
+                problems.append(_answer_problem(key, f"the incident has no disputed act {_clip(number)}",
+                                                f"acts 1 to {count}, in hand order, in digits 0-9" if count else
                                                 f"answer it as '{name}'"))
                 continue
-            path = act_field(fact, acts[int(number) - 1])   # type: ignore[index]
+            path = act_field(fact, acts[act - 1])   # type: ignore[index]
         elif path[0] == "disputed" and several(out):
             count = len(out["disputed"])
             problems.append(_answer_problem(key, f"the incident has {count} disputed acts; say which act it is about",
@@ -173,8 +183,9 @@ def answered(answers: dict[str, Any]) -> list[dict]:
     for key, value in answers.items():
         name, _, number = str(key).partition("@")
         item = {"fact": name, "question": cat[name].question if name in cat else name, "answer": value}
-        if number.isdigit():
-            item["act"] = int(number)
+        act = whole_number(number, 1, 10 ** 6)
+        if act is not None:
+            item["act"] = act
         out.append(item)
     return out
 

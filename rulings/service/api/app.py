@@ -9,7 +9,6 @@ import logging
 import os
 import secrets
 import sys
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from rulings.ruling.books import book_for
 from rulings.rulebook.catalogue import citations, did_you_mean
 from rulings.ruling.consult import answered
 from rulings.report.explain import explain as explain_text
+from rulings.money import whole_number
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.model import shown
 from rulings.ruling.decide import citation
@@ -33,8 +33,8 @@ from rulings.service.core import ApiError, Config, Service, WarmBook, replayed, 
 from rulings.service.guard import MAX_DEPTH, Guard, bounded, cpu, read_body
 from rulings.service.session import look_up, require, token_of
 from rulings.service.store.auth import COOKIE, AuthError, add_account, has_admin, list_accounts, update_account
-from rulings.service.store.log import DUPLICATE, LogError, dumps
-from rulings.yamlsrc import Located, load_text
+from rulings.service.store.log import DUPLICATE, ENTRY_ID_MAX, LogError, dumps
+from rulings.yamlsrc import Located, json_number, load_text
 
 MAX_BODY = 256 * 1024
 log = logging.getLogger("rulings.service")
@@ -55,12 +55,13 @@ async def read_json(request: Request) -> dict:
     if ctype != "application/json":
         raise ApiError(415, "content_type", "send the body as JSON with Content-Type: application/json")
     declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > MAX_BODY:
-        raise ApiError(413, "too_large", f"the body is {int(declared):,} bytes, over the limit of {MAX_BODY:,}")
+    size = whole_number(declared, 0, 10 ** 18) if declared else None   # ASCII digits only ('²' is no size)
+    if size is not None and size > MAX_BODY:
+        raise ApiError(413, "too_large", f"the body is {size:,} bytes, over the limit of {MAX_BODY:,}")
     body = await read_body(request, MAX_BODY,
                            lambda: ApiError(413, "too_large", f"the body is over the limit of {MAX_BODY:,} bytes"))
     try:
-        data = json.loads(body.decode("utf-8"), parse_float=Decimal)
+        data = json.loads(body.decode("utf-8"), parse_float=json_number, parse_constant=json_number)
     except RecursionError:      # deeper than the parser goes: refused as too deep, like a shallower one
         raise ApiError(400, "too_deep", f"the body is nested more than {MAX_DEPTH} levels deep") from None
     except (UnicodeDecodeError, ValueError) as exc:
@@ -266,10 +267,26 @@ async def _ruled_then_committed(svc: Service, work) -> tuple[Any, dict]:
 
 
 def _entry_id(request: Request) -> int:
-    raw = int(request.path_params["id"])
-    if not 0 < raw < 2 ** 31:     # beyond any id the log gives (and beyond PostgreSQL's integer)
-        raise ApiError(404, "not_found", f"no log entry {raw}")
-    return raw
+    """The entry id of the path, read as text (Starlette's int convertor would int() 5,000 digits and fail):
+    ASCII digits within PostgreSQL's integer, else no such entry."""
+    raw = request.path_params["id"]
+    number = whole_number(raw, 1, ENTRY_ID_MAX)
+    if number is None:
+        raise ApiError(404, "not_found", f"no log entry {raw[:20]}{'...' if len(raw) > 20 else ''}")
+    return number
+
+
+def _query_number(q: Any, name: str, default: int | None, low: int, high: int, problems: list) -> int | None:
+    """A whole number of the query string, or ``default`` when not given: ASCII digits (no sign, no '²'), at
+    least ``low``; one past ``high`` is read as ``high`` (a page size, an offset past the end)."""
+    raw = q.get(name)
+    if raw is None or raw == "":
+        return default
+    number = whole_number(raw, 0, 10 ** 18)
+    if number is None or number < low:
+        problems.append(_request_problem(name, f"expected a whole number from {low}, in digits 0-9"))
+        return default
+    return min(number, high)
 
 
 async def consultation_trail(request: Request) -> Response:
@@ -297,12 +314,8 @@ async def earlier(request: Request) -> Response:
     problems = [_request_problem(name, "is required") for name in ("rule", "matter") if not q.get(name)]
     problems += [_request_problem(name, "is longer than 128 characters") for name in ("rule", "matter", "room")
                  if len(q.get(name) or "") > 128]
-    try:
-        before = int(q["before"]) if q.get("before") else None
-        limit = min(max(int(q.get("limit") or 5), 1), 50)
-    except ValueError:
-        before, limit = None, 5
-        problems.append(_request_problem("before", "before and limit are whole numbers"))
+    before = _query_number(q, "before", None, 1, ENTRY_ID_MAX, problems)
+    limit = _query_number(q, "limit", 5, 1, 50, problems) or 5
     if problems:
         raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
     found = await run_in_threadpool(_service(request).log.earlier, account, q.get("room") or account.room,
@@ -355,11 +368,12 @@ async def correction(request: Request) -> Response:
 
 def _paging(request: Request) -> tuple[dict, int, int]:
     q = dict(request.query_params)
-    try:
-        limit = min(max(int(q.pop("limit", 50)), 1), 1000)
-        offset = max(int(q.pop("offset", 0)), 0)
-    except ValueError:
-        raise ApiError(422, "request", "limit and offset are whole numbers") from None
+    problems: list = []
+    limit = _query_number(q, "limit", 50, 1, 1000, problems)
+    offset = _query_number(q, "offset", 0, 0, ENTRY_ID_MAX, problems)
+    q.pop("limit", None), q.pop("offset", None)
+    if problems or limit is None or offset is None:
+        raise ApiError(422, "request", "limit and offset are whole numbers", problems)
     return q, limit, offset
 
 
@@ -527,10 +541,10 @@ ROUTES = [
     Route("/api/log", search),
     Route("/api/log/export", export),
     Route("/api/log/earlier", earlier),
-    Route("/api/log/{id:int}/earlier", entry_earlier),
-    Route("/api/log/{id:int}", entry),
-    Route("/api/log/{id:int}/decision", decision, methods=["POST"]),
-    Route("/api/log/{id:int}/correction", correction, methods=["POST"]),
+    Route("/api/log/{id}/earlier", entry_earlier),
+    Route("/api/log/{id}", entry),
+    Route("/api/log/{id}/decision", decision, methods=["POST"]),
+    Route("/api/log/{id}/correction", correction, methods=["POST"]),
     Route("/api/accounts", accounts),
     Route("/api/accounts", account_add, methods=["POST"]),
     Route("/api/accounts/{name}", account_change, methods=["PATCH"]),

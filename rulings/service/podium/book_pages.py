@@ -11,7 +11,7 @@ from starlette.routing import Route
 from rulings.ruling import books
 from rulings.report.bookdoc import render_book
 from rulings.report.diff import SETTINGS, value_words
-from rulings.money import major
+from rulings.money import major, whole_number
 from rulings.problems import ProblemsError
 from rulings.service.podium import account_pages
 from rulings.service.podium.form import amount
@@ -82,9 +82,11 @@ def _typed(p, raw: str) -> Any:
         if v is None:
             raise ValueError(f"{p.name}: '{raw}' is not an amount")
         return v
-    if not raw.strip().lstrip("-").isdigit():
-        raise ValueError(f"{p.name}: '{raw}' is not a whole number")
-    return int(raw)
+    text = raw.strip()
+    number = whole_number(text.removeprefix("-"), 0, 10 ** 18)   # ASCII digits only, at most 18 of them
+    if number is None:
+        raise ValueError(f"{p.name}: '{text[:40]}' is not a whole number")
+    return -number if text.startswith("-") else number
 
 
 def books_list(request: Request) -> Response:

@@ -17,6 +17,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from rulings.ruling.consult import answered
+from rulings.money import whole_number
 from rulings.problems import ProblemsError
 from rulings.service.core import ApiError
 from rulings.service.podium import book_pages, kill_page, log_pages
@@ -27,7 +28,7 @@ from rulings.service.podium.kit import (STATIC, Assets, account_of, book_names, 
 from rulings.service.podium.log_pages import with_earlier
 from rulings.service.session import token_of
 from rulings.service.store.auth import COOKIE, AuthError
-from rulings.service.store.log import LogError, loads
+from rulings.service.store.log import ENTRY_ID_MAX, LogError, loads
 
 
 # ---------------------------------------------------------------- pages: login
@@ -303,16 +304,17 @@ def decision_post(request: Request) -> Response:
         return login_redirect(request)
     form = form_data(request)
     entry, decision, reason = first(form, "entry"), first(form, "decision"), first(form, "reason").strip()
-    if not entry.isdigit() or decision not in ("followed", "departed"):
+    entry_id = whole_number(entry, 1, ENTRY_ID_MAX)    # ASCII digits only: int('²') raises
+    if entry_id is None or decision not in ("followed", "departed"):
         return refuse(request, "Not recorded", "Tap 'Followed the ruling' or 'Departed from it' on a ruling.", 422)
     if decision == "departed" and not reason:
         return refuse(request, "Not recorded", "Say why the floor departed from the ruling, then record it.", 422)
     try:
-        service_of(request).log.follow_up(account["raw"], int(entry), "decision",
+        service_of(request).log.follow_up(account["raw"], entry_id, "decision",
                                         {"decision": decision, "reason": reason or None})
     except LogError as exc:
         return refuse(request, "Not recorded", exc.message if hasattr(exc, "message") else str(exc), exc.status)
-    return RedirectResponse(f"/podium/log/{entry}?recorded={decision}", status_code=303)
+    return RedirectResponse(f"/podium/log/{entry_id}?recorded={decision}", status_code=303)
 
 
 # ---------------------------------------------------------------- routes

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from rulings.money import whole_number
 from rulings.problems import ProblemsError
 from rulings.service.core import ApiError
 from rulings.service.podium import form as pf
@@ -163,14 +164,25 @@ def kill_post(request: Request) -> Response:
             state["book"] = first(form, "book") or "standard"
             state["split_game"] = first(form, "split_game") == "1"
             n = first(form, "players")
-            state["players"] = int(n) if n.isdigit() and 2 <= int(n) <= 10 else 9
-            state["pots"], state["kill_button"] = [], None
+            players = whole_number(n, 2, max(pf.SEATS)) if n else 9   # ASCII digits only: int('²') raises
+            if players is None:
+                error = f"The table has 2 to {max(pf.SEATS)} seats, in digits."
+            else:
+                state["players"] = players
+                state["pots"], state["kill_button"] = [], None
     elif go == "pot":
-        winners = sorted(int(k[2:]) for k in form if k.startswith("w-") and k[2:].isdigit() and first(form, k))
+        taps = [k for k in form if k.startswith("w-") and first(form, k)]
+        winners = sorted(s for s in (whole_number(k[2:], 1, max(pf.SEATS)) for k in taps) if s is not None)
+        said = first(form, "new_players")     # "3 5", "3, 5" or "3 and 5": each seat in digits 0-9, on the table
+        newcomers = [whole_number(s, 1, max(pf.SEATS)) for s in re.findall(r"[0-9]+", said)]
+        if any(c.isdigit() and not c.isascii() for c in said):
+            newcomers.append(None)
         amount = pf.amount(first(form, "amount"))
         blinds = first(form, "blind_money")
         blind_money = pf.amount(blinds) if blinds else sum(pf.amount(str(b)) or 0 for b in state["game"].get("blinds", []))
-        if not winners:
+        if len(winners) != len(taps) or None in newcomers:
+            error = f"A seat is a number from 1 to {max(pf.SEATS)}, in digits."
+        elif not winners:
             error = "Tap the seat that won the pot (two or more seats: a split pot)."
         elif amount is None or blind_money is None:
             error = "The pot's amount (and the blind money in it) are amounts, like 220."
@@ -188,7 +200,7 @@ def kill_post(request: Request) -> Response:
             else:
                 state["kill_button"] = None
             state["pots"] = (state["pots"] + [pot])[-KEEP:]
-            state["new_players"] = [int(s) for s in re.findall(r"\d+", first(form, "new_players"))]
+            state["new_players"] = [s for s in newcomers if s is not None]
     elif go == "clear":
         state["pots"], state["kill_button"], state["new_players"] = [], None, []
     if error:

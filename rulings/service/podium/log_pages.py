@@ -10,12 +10,13 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from rulings.money import whole_number
 from rulings.ruling.matters import matters
 from rulings.report.render import dumps
 from rulings.service.core import room_zone, zone
 from rulings.service.podium.kit import (MANAGERS, account_of, first, form_data, local_time, login_redirect, page,
                                         refuse, render, ruling_view)
-from rulings.service.store.log import LogError
+from rulings.service.store.log import ENTRY_ID_MAX, LogError
 
 FILTERS = ("table", "date_from", "date_to", "topic", "rule", "matter", "citation", "floorperson")
 PAGE = 50
@@ -79,10 +80,9 @@ def log_list(request: Request) -> Response:
     if account is None:
         return login_redirect(request)
     q = {k: request.query_params.get(k, "").strip() for k in FILTERS}
-    try:
-        offset = max(0, int(request.query_params.get("offset", "0")))
-    except ValueError:
-        offset = 0
+    offset = whole_number(request.query_params.get("offset") or "0", 0, ENTRY_ID_MAX)
+    if offset is None:   # ASCII digits only: int('²') raises, and 4,000 digits overflow the database's integer
+        return refuse(request, "No such page", "The page of the log is a whole number, in digits 0-9.", 422)
     filters = {k: v for k, v in q.items() if v}
     log = request.app.state.service.log
     try:
@@ -111,11 +111,12 @@ def log_entry(request: Request) -> Response:
     account = account_of(request)
     if account is None:
         return login_redirect(request)
-    entry_id = request.path_params["id"]
+    entry_id = whole_number(request.path_params["id"], 1, ENTRY_ID_MAX)
     log = request.app.state.service.log
-    entry = log.get(entry_id, account["raw"])
+    entry = None if entry_id is None else log.get(entry_id, account["raw"])
     if entry is None:
-        return refuse(request, "No such entry", f"There is no entry #{entry_id} in the log you can read.", 404)
+        return refuse(request, "No such entry", f"There is no entry #{str(request.path_params['id'])[:20]} in the log "
+                      "you can read.", 404)
     report = entry.get("report") or {}
     setting = report.get("setting", "cash")
     rulings = [ruling_view(r, setting) for r in report.get("rulings") or []]
@@ -145,7 +146,7 @@ def _yaml(incident: Any) -> str:
     if isinstance(incident, str):
         return incident
     if isinstance(incident, dict) and isinstance(incident.get("players"), dict):
-        incident = dict(incident, players={int(k) if str(k).isdigit() else k: v
+        incident = dict(incident, players={whole_number(str(k), 0, 10 ** 6) or k: v
                                            for k, v in incident["players"].items()})
     return yaml.dump(incident, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
                      default_flow_style=None)
@@ -168,7 +169,9 @@ def correction_post(request: Request) -> Response:
     form = form_data(request)
     body = {"note": first(form, "note").strip() or None, "decision": first(form, "decision") or None,
             "reason": first(form, "reason").strip() or None}
-    entry_id = request.path_params["id"]
+    entry_id = whole_number(request.path_params["id"], 1, ENTRY_ID_MAX)
+    if entry_id is None:
+        return refuse(request, "Not recorded", "There is no such entry in the log.", 404)
     try:
         request.app.state.service.log.follow_up(account["raw"], entry_id, "correction", body)
     except LogError as exc:
@@ -179,7 +182,7 @@ def correction_post(request: Request) -> Response:
 
 def routes() -> list:
     return [
-        Route("/podium/log/{id:int}/correction", page(correction_post), methods=["POST"]),
+        Route("/podium/log/{id}/correction", page(correction_post), methods=["POST"]),
         Route("/podium/log", page(log_list), methods=["GET"]),
-        Route("/podium/log/{id:int}", page(log_entry), methods=["GET"]),
+        Route("/podium/log/{id}", page(log_entry), methods=["GET"]),
     ]

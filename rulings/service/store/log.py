@@ -30,6 +30,7 @@ from rulings.service.store import db
 DUPLICATE = (sa.exc.IntegrityError, sqlite3.IntegrityError)
 KINDS = ("ruling", "decision", "correction")
 DECISIONS = ("followed", "departed")
+ENTRY_ID_MAX = 2 ** 31 - 1   # the largest entry id (PostgreSQL's integer): a client's id past it is no entry
 # a Decimal is written as a marked string and the marks taken off afterwards; the mark carries a random
 # token, so text somebody typed (a table, a reason) can never pass for a number
 _MARK = "__dec" + secrets.token_hex(8) + "__"
