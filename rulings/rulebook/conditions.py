@@ -192,7 +192,7 @@ def admitted(when) -> dict[str, set]:
     out = {name: set(facts()[name].values) for name in GAME_FACTS}
     for c in when:
         if isinstance(c, AnyOf):
-            union = {name: set() for name in GAME_FACTS}
+            union: dict[str, set] = {name: set() for name in GAME_FACTS}
             for group in c.groups:
                 for name, values in admitted(group).items():
                     union[name] |= values
