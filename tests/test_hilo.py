@@ -44,7 +44,8 @@ def test_a_hand_that_ties_for_low_alone_is_quartered():
     assert ruling["ruling"] == "high-low-split"
     assert ruling["effects"] == {"high_half": 60, "low_half": 60}
     assert "seat 3 $90" in ruling["sentence"] and "seat 5 $30" in ruling["sentence"]
-    assert [c["key"] for c in ruling["citations"]][:2] == ["RRP-TIE-5C", "TDA-2024-20C"]
+    keys = [c["key"] for c in ruling["citations"]]
+    assert keys[0] == "RRP-TIE-5C" and "TDA-2024-20C" in keys     # a cash game: Robert's Rules first
 
 
 @pytest.mark.parametrize("button,takes", [(4, ("seat 5 $31", "seat 3 $92")), (2, ("seat 3 $93", "seat 5 $30"))])

@@ -91,7 +91,8 @@ def test_book_html_is_self_contained_and_printable(tmp_path, capsys):
     assert html.count('<div class="rule"') == sum(in_force(book, r) for r in book.rules.values()) < len(book.rules)
     assert "A raise attempted after the cap is a call, without exception" in html
     assert "house rule of tda-series</span>, replacing <code>raise-caps.raise-at-cap-is-call</code>" in html
-    assert "Sources: Poker TDA Rules 2024, rule 48 (TDA-2024-48); house rule HOUSE-HARBOR-14.</p>" in html
+    assert ("Sources: Poker TDA Rules 2024, rule 48 (TDA-2024-48); house rule HOUSE-HARBOR-14, Harbor series rule 14: "
+            "a raise once the cap is reached is a call.</p>") in html   # the house key with its book's text
     assert "<code>pot-limit.small-blind-as-big-blind</code>: TDA 2024 rule 54-B" in html
 
 

@@ -98,6 +98,15 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_l
         f["sd_first_to_act"] = first
     if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
         f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
+    if s.get("in_showdown"):
+        gone = set()   # the seats told to have given up their cards: an asker who kept none, a claimant who mucked
+        if s.get("asker") is not None and s.get("asker_kept_cards") is False:
+            gone.add(s["asker"])
+        if s.get("claimant") is not None and (s.get("mucked") is True or s.get("claimant_folded") is True):
+            gone.add(s["claimant"])
+        holding = [seat for seat in s["in_showdown"] if seat not in gone]
+        if len(holding) == 1:
+            f["sd_last_holder"] = holding[0]
     if s.get("hands") and s.get("board") is not None and not high_low:   # high-low: rulings/facts/hilo.py
         from rulings.facts.strength import best_high
         ranked = best_high(s["hands"], s["board"], p.variant)

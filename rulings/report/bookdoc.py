@@ -62,7 +62,7 @@ def _plain(p: Parameter, value: Any, setting: str) -> str:
 def _rule(book: Rulebook, r: Rule) -> dict:
     return {"id": r.id, "title": r.title, "text": r.text, "house": r.house, "modifies": r.modifies,
             "replaces": r.replaces, "exception_to": r.exception_to,
-            "sources": quote_all(list(r.cites), with_keys=True),   # quoted as a ruling quotes them
+            "sources": quote_all(list(r.cites), with_keys=True, house=book.citations),   # as a ruling quotes them
             "discretion": {"usual": r.then.discretion.usual, "weigh": list(r.then.discretion.weigh)}
             if r.then.discretion else None}
 

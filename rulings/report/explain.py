@@ -133,7 +133,10 @@ def explain(book: Rulebook, what: str) -> str | None:
         return parameter_text(book, book.parameters[what])
     if what in citations():
         c = citations()[what]
-        lines = [f"{what} — {c.source}, {c.section}", f"  about: {c.topic}"]
+        lines = [f"{what} — {c.source}, {c.section}", f"  about: {c.topic}",
+                 "  written for: " + " / ".join([", ".join(c.structures) or "every structure",
+                                                 ", ".join(c.games) or "every game", ", ".join(c.settings)])
+                 + (f"; adopted in {', '.join(c.also_in)} games beside their own source" if c.also_in else "")]
         users = _citing(book, what)
         lines += (["  cited by:"] + users) if users else ["  cited by no rule or parameter of this book"]
         for house in _houses(book):

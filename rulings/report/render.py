@@ -16,7 +16,7 @@ import unicodedata
 from decimal import Decimal
 from typing import Any
 
-from rulings.rulebook.catalogue import citations, facts
+from rulings.rulebook.catalogue import citations, facts, fit
 from rulings.money import major, show
 from rulings.ruling.decide import Report, Ruling, citation
 from rulings.facts.wagers import NAMED_ONLY
@@ -70,12 +70,13 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
-def quote_parts(key: str) -> tuple[str, str]:
+def quote_parts(key: str, house: dict[str, str] | None = None) -> tuple[str, str]:
     """A citation's source and the place in it, as a floorperson quotes them: no internal notes (ours in
-    parentheses, the seed documents' numbers, addenda after "+"), "r." written "rule", titles in quotes."""
+    parentheses, the seed documents' numbers, addenda after "+"), "r." written "rule", titles in quotes.
+    A room's own key is quoted with what its house book says of it (``house``: key -> the book's text)."""
     c = citations().get(key)
     if c is None:
-        return f"house rule {key}", ""
+        return f"house rule {key}", (house or {}).get(key, "")
     source = _NOTE.sub("", c.source).strip()
     place = _SEED.sub("", _NOTE.sub("", c.section.split(" + ")[0])).strip()
     place = re.sub(r"^RRP-PG\s+", "", place)
@@ -107,13 +108,14 @@ def floor_quote(key: str) -> str:
     return f"{source}, {place}" if place else source
 
 
-def quote_all(keys: list[str], with_keys: bool = False) -> str:
+def quote_all(keys: list[str], with_keys: bool = False, house: dict[str, str] | None = None) -> str:
     """Several citations quoted together, each source named once ("Robert's Rules of Poker, card-room
     edition, §14 PL rule 1 and §14 PL rule 6; Poker TDA Rules 2024, rule 44"); ``with_keys`` puts each
-    place's citation keys after it in parentheses, for staff who look a key up."""
+    place's citation keys after it in parentheses, for staff who look a key up; ``house``: what the house
+    book says of its own keys, quoted after each."""
     by_source: dict[str, dict[str, list[str]]] = {}
     for key in keys:
-        source, place = quote_parts(key)
+        source, place = quote_parts(key, house)
         by_source.setdefault(source, {}).setdefault(place, []).append(key)
     known = citations()
 
@@ -130,8 +132,14 @@ def quote_all(keys: list[str], with_keys: bool = False) -> str:
     return "; ".join(out)
 
 
-def primary(cites: list[str], n: int = 2) -> list[str]:
-    """The one or two citations to quote: the published rulebooks first, in the rule's own order."""
+def primary(cites: list[str], n: int = 2, fit=None) -> list[str]:
+    """The one or two citations to quote: the published rulebooks first, in the ruling's own order. ``fit``
+    (key -> 0, 1 or 2, ``catalogue.fit`` for the incident's game): only the keys that fit the game best
+    are quoted, so a source written for another structure, game or setting is never quoted before one
+    written for this one."""
+    if fit is not None and cites:
+        best = min(fit(k) for k in cites)
+        cites = [k for k in cites if fit(k) == best]
     first = [k for k in cites if k.startswith(PRIMARY)]
     rest = [k for k in cites if not k.startswith(PRIMARY)]
     return (first + rest)[:n] if first else rest[:1]
@@ -143,8 +151,8 @@ def _ruling_json(r: Ruling) -> dict:
         "rule": r.rule, "ruling": r.ruling, "decides": r.decides, "title": r.title, "sentence": r.sentence,
         "text": r.text, "effects": {k: _value(k, v) for k, v in r.effects.items()},
         "discretion": {"usual": r.discretion.usual, "weigh": list(r.discretion.weigh)} if r.discretion else None,
-        "convention": r.convention, "citations": [citation(c) for c in r.cites]
-        + [citation(c) | {"via": rid} for c, rid in getattr(r, "derived_cites", ())],
+        "convention": r.convention, "citations": [citation(c, r.house_cites) for c in r.cites]
+        + [citation(c, r.house_cites) | {"via": rid} for c, rid in getattr(r, "derived_cites", ())],
         "origin": {"file": file, "line": int(line)}, "chain": r.chain, "house": r.house, "modifies": r.modifies,
     }
     if r.overridden_by:
@@ -197,11 +205,12 @@ def _numbers(r: Ruling, setting: str) -> str:
     return ", ".join(shown)
 
 
-def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str]:
+def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str, facts: dict | None = None) -> list[str]:
     lines = ["", f"{label}  {r.sentence}"]
     if r.effects and (numbers := _numbers(r, setting)):
         lines.append(f"  numbers: {numbers}")
-    quoted = quote_all(primary(r.cites))
+    game = [(facts or {}).get(name) for name in ("structure", "variant", "setting")]
+    quoted = quote_all(primary(r.cites, fit=lambda k: fit(k, *game)), house=r.house_cites)
     lines.append(f"  rule:    {quoted}" if quoted else f"  rule:    {r.title}")
     lines.append(f"           {r.text}")
     if r.discretion:
@@ -214,10 +223,10 @@ def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str) -> list[str
             lines.append(f"  convention: {r.convention}")
         lines.append(f"  id:      {r.rule} — {r.title}")
         for key in r.cites:
-            c = citation(key)
+            c = citation(key, r.house_cites)
             lines.append(f"  cites:   {key} — {c['source']}, {c['section']}")
         for key, rid in getattr(r, "derived_cites", ()):
-            c = citation(key)
+            c = citation(key, r.house_cites)
             lines.append(f"  cites:   {key} — {c['source']}, {c['section']} (through {rid}, which worked out a fact)")
         lines.append(f"  from:    {shown(str(r.origin))}")
         lines.append(f"  chain:   {' -> '.join(r.chain)}")
@@ -241,7 +250,7 @@ def report_text(report: Report, verbose: bool = False) -> str:
         lines += ["", "No rule of this book decides this incident. Not understood:"]
         lines += [f"  - {part}" for part in report.not_covered]
     for i, r in enumerate(report.rulings):
-        lines += _ruling_text(r, report.setting, verbose, "RULING" if i == 0 else "ALSO  ")
+        lines += _ruling_text(r, report.setting, verbose, "RULING" if i == 0 else "ALSO  ", report.facts)
     if report.not_considered:
         lines += ["", "NOT CONSIDERED (given, but no rule weighed it): " + ", ".join(report.not_considered)]
     if report.problems:

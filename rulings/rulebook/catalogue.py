@@ -55,6 +55,48 @@ class Citation(LazyFrozen):
     source: str
     section: str
     topic: str
+    # where the source speaks (its `applies:`): the structures and games (variants) it is written for, () for
+    # all; the settings it is written for; the settings where rooms adopt it beside their own source
+    structures: tuple[str, ...] = ()
+    games: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    also_in: tuple[str, ...] = ()
+
+    def fits(self, structure: str | None, variant: str | None, setting: str | None) -> int:
+        """How well the source speaks for a game: 0 written for it (structure, game and setting), 1 for its
+        structure and game in a setting that adopts it beside its own source, 2 not for this game. A
+        dimension the incident does not tell is taken to fit."""
+        if (structure and self.structures and structure not in self.structures) or \
+                (variant and self.games and variant not in self.games):
+            return 2
+        if not setting or setting in self.settings:
+            return 0
+        return 1 if setting in self.also_in else 2
+
+
+def _applies(key: str, raw: dict) -> dict:
+    """A key's ``applies:`` as the Citation's fields; "all" (or no list) is every value."""
+    a = raw.get("applies") or {}
+    out = {}
+    for name in ("structures", "games", "settings", "also_in"):
+        v = a.get(name, "all" if name != "also_in" else ())
+        out[name] = () if v == "all" else tuple(v)
+    if not out["settings"]:
+        out["settings"] = ("cash", "tournament")
+    return out
+
+
+def fit(key: str, structure: str | None, variant: str | None, setting: str | None) -> int:
+    """``Citation.fits`` for any key: a key the catalogue lacks is a room's own (HOUSE-..., the loader
+    refuses any other), written for every game of the room, described by its book or not."""
+    c = citations().get(key)
+    return 0 if c is None else c.fits(structure, variant, setting)
+
+
+def by_fit(keys, structure: str | None, variant: str | None, setting: str | None) -> list[str]:
+    """The keys in the order a ruling cites them for this game: those written for it first, then those its
+    setting adopts beside its own source, then the rest, each group in the rule's own order."""
+    return sorted(keys, key=lambda k: fit(k, structure, variant, setting))
 
 
 def _parse(text: str):
@@ -92,7 +134,8 @@ def facts() -> dict[str, Fact]:
 def citations() -> dict[str, Citation]:
     from rulings.rulebook.cache import yaml_data
     raw = yaml_data([HERE / "citations.yaml"], _parse)[0]
-    return {k: filled(Citation, {"key": k, "source": v["source"], "section": v["section"], "topic": v["topic"]})
+    return {k: filled(Citation, {"key": k, "source": v["source"], "section": v["section"], "topic": v["topic"],
+                                 **_applies(k, v)})
             for k, v in raw.items()}
 
 

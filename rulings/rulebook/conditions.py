@@ -180,3 +180,101 @@ def parse_when(doc: Located, when: dict, path: tuple, params: dict[str, Paramete
                 expression_names(doc, at, conv[0], params, problems)
             out.append(Condition(t.name, op, conv[0], conv[1]))
     return tuple(out)
+
+
+GAME_FACTS = ("structure", "variant")   # the facts that tell which game a rule speaks of
+
+
+def admitted(when) -> dict[str, set]:
+    """The structures and variants a rule's conditions (inherited ones included) let it apply to: each value
+    of the catalogue's list that no test of ``structure`` or ``variant`` rules out (an ``any_of`` admits what
+    any of its groups admits)."""
+    out = {name: set(facts()[name].values) for name in GAME_FACTS}
+    for c in when:
+        if isinstance(c, AnyOf):
+            union: dict[str, set] = {name: set() for name in GAME_FACTS}
+            for group in c.groups:
+                for name, values in admitted(group).items():
+                    union[name] |= values
+            for name in GAME_FACTS:
+                out[name] &= union[name]
+        elif c.fact in out and not c.is_expr:
+            if c.op == "eq":
+                out[c.fact] &= {c.value}
+            elif c.op == "in":
+                out[c.fact] &= set(c.value)
+            elif c.op == "not":
+                out[c.fact] -= {c.value}
+            elif c.op == "not_in":
+                out[c.fact] -= set(c.value)
+            elif c.op == "missing":
+                out[c.fact] = set()
+    return out
+
+
+def admitted_by_book(rules: dict) -> dict[str, dict[str, set]]:
+    """``admitted`` for every rule, narrowed by the facts it reads that only rules set: a rule that tests a
+    derived fact (one without a catalogue default) applies only in the games some rule deriving it applies
+    in (``oversize`` is derived only in pot-limit, so a rule that reads it speaks of pot-limit alone)."""
+    cat = facts()
+    derivers: dict[str, list[str]] = {}
+    for rule in rules.values():
+        for name in {n for n, _ in rule.then.derive} | {n for n, _ in rule.then.effects}:
+            derivers.setdefault(name, []).append(rule.id)
+    reads: dict[str, set[str]] = {}
+    for rule in rules.values():
+        reads[rule.id] = {c.fact for c in rule.when if isinstance(c, Condition) and c.op != "missing"
+                          and c.fact in derivers and c.fact in cat and cat[c.fact].default is None}
+    out = {rid: admitted(rule.when) for rid, rule in rules.items()}
+    changed = True
+    while changed:   # each pass only takes values away: it ends
+        changed = False
+        for rid, names in reads.items():
+            for name in names:
+                for dim in GAME_FACTS:
+                    union = set().union(*(out[d][dim] for d in derivers[name] if d != rid))
+                    if not out[rid][dim] <= union:
+                        out[rid][dim] &= union
+                        changed = True
+    return out
+
+
+def citations_fit(rules: dict, where) -> list[Problem]:
+    """R116: a rule some game its conditions admit has no source for. Every structure and variant the
+    rule's conditions let it apply to must be one that some key it cites speaks for (the key's
+    ``applies:`` in rulings/citations.yaml; a room's own key speaks for
+    every game of the room). Settings are not refused here: a rule cites the sources of both settings, and
+    the report quotes the one written for the incident's setting first (rulings/ruling/decide.py)."""
+    from rulings.rulebook.catalogue import fit
+    out: list[Problem] = []
+    reach = admitted_by_book(rules)
+    for rule in rules.values():
+        if not rule.cites:
+            continue
+        at = where(rule)
+        if at is None:
+            continue
+        games = reach[rule.id]
+        missed = [(s, v) for s in sorted(games["structure"]) for v in sorted(games["variant"])
+                  if all(fit(k, s, v, None) == 2 for k in rule.cites)]
+        if missed:
+            structures = sorted({s for s, _ in missed})
+            variants = sorted({v for _, v in missed})
+            told = "; ".join(f"{k}: {_speaks(k)}" for k in rule.cites)
+            out.append(at(("cites",), "R116",
+                          f"no source the rule cites speaks for {', '.join(structures)} "
+                          f"{'/'.join(variants) if len(variants) < len(games['variant']) else 'games'}, "
+                          f"which its conditions admit ({told})",
+                          "cite a source written for those games, or limit the rule's when: to the games its "
+                          "sources speak for (structure:, variant:)"))
+    return out
+
+
+def _speaks(key: str) -> str:
+    from rulings.rulebook.catalogue import citations
+    c = citations().get(key)
+    if c is None:
+        return "the room's own rule"
+    parts = [", ".join(c.structures) if c.structures else "every structure",
+             ", ".join(c.games) if c.games else "every game"]
+    return " / ".join(parts)

@@ -327,6 +327,8 @@ def _exceptions(doc: Located, data: dict, book: Rulebook, replaced: dict[str, st
                                         f"{', '.join(sorted(every))} too{deeper}, or replace the rule "
                                         "instead of disabling it"))
     problems += inherit_all(book.rules, lambda r: at_rule({doc.file: doc}, r))
+    from rulings.rulebook.conditions import citations_fit
+    problems += citations_fit(book.rules, lambda r: at_rule({doc.file: doc}, r))
     book.defaults = fact_defaults(book.rules, lambda r: at_rule({doc.file: doc}, r), problems)
     return problems
 

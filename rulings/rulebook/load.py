@@ -554,6 +554,8 @@ def build_book(name: str, title: str, files: list[Path], warnings: list[Problem]
             rules[rule.id] = rule
     by_file = {d.file: d for d, _ in docs}
     problems += inherit_all(rules, lambda r: at_rule(by_file, r))
+    from rulings.rulebook.conditions import citations_fit
+    problems += citations_fit(rules, lambda r: at_rule(by_file, r))
     book = Rulebook(name, title, [str(f) for f in files], params, rules)
     book.defaults = fact_defaults(rules, lambda r: at_rule(by_file, r), problems)
     problems += cross_check(book, by_file, any(rulings_unread(f) for f in faults.values()))
@@ -676,6 +678,8 @@ def _layered(name: str, title: str, files: list[Path], shipped: Rulebook, same: 
     if problems:
         return None
     problems += inherit_all(rules, lambda r: at_rule(by_file, r))
+    from rulings.rulebook.conditions import citations_fit
+    problems += citations_fit(rules, lambda r: at_rule(by_file, r))
     book = Rulebook(name, title, [str(f) for f in files], params, rules)
     book.defaults = fact_defaults(rules, lambda r: at_rule(by_file, r), problems)
     problems += cross_check(book, by_file)

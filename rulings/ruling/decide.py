@@ -26,7 +26,7 @@ from typing import Any
 
 
 from rulings.betting import BettingError
-from rulings.rulebook.catalogue import citations, facts
+from rulings.rulebook.catalogue import by_fit, citations, facts
 from rulings.ruling.matters import matters
 from rulings.problems import ProblemsError
 from rulings.engine.rulesets import Engine, Fired, Memo, field_name, rule_reads
@@ -65,6 +65,8 @@ class Ruling:
     # citations of the rules in the chain that only worked out a fact this ruling read (a derive, no ruling of
     # their own), after the ruling's own: (key, rule id), in chain order
     derived_cites: list[tuple[str, str]] = field(default_factory=list)
+    # what the house book says of the room's own keys this ruling cites (its `citations:`): key -> text
+    house_cites: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -166,6 +168,19 @@ def _make(f: Fired, book: Rulebook, parts: dict[str, tuple]) -> Ruling:
     if len(chain) > 1:   # a chain of the rule alone has no other rule to cite
         out.derived_cites = _derived_cites(book, r.id, chain, out.cites)
     return out
+
+
+def _cite_for_game(rulings: list[Ruling], facts: dict[str, Any], book: Rulebook) -> None:
+    """Each ruling's own citations in the order it cites them for this game (the first is the one it is
+    quoted by): the sources written for the game's structure, variant and setting first, then those its
+    setting adopts beside its own source, then the rest (``applies:`` in rulings/citations.yaml), each
+    group in the rule's order. The citations of the rules its chain stood on stay after them."""
+    game = facts.get("structure"), facts.get("variant"), facts.get("setting")
+    described = book.citations
+    for r in rulings:
+        r.cites = by_fit(r.cites, *game)
+        if described:
+            r.house_cites = {k: described[k] for k in [*r.cites, *(k for k, _ in r.derived_cites)] if k in described}
 
 
 def _changes(later: Ruling, base: Ruling) -> bool:
@@ -563,6 +578,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],
                     problems=[{"rule": rid, "problem": msg} for rid, msg in failures])
+    _cite_for_game(final + overridden, facts_used, book)
     from rulings.ruling.unknowns import pot_may_matter, pot_question, probing
     trial = probing()   # a trial's report is read for its rulings alone (rulings/ruling/unknowns.py ``_trial``)
     if not trial:
@@ -699,8 +715,9 @@ def uncovered(incident: Incident, report: Report) -> list[str]:
     return parts
 
 
-def citation(key: str) -> dict:
+def citation(key: str, house: dict[str, str] | None = None) -> dict:
+    """A citation as a report gives it; a room's own key with what its house book says of it (``house``)."""
     c = citations().get(key)
-    if c is None:   # a house's own rule number
-        return {"key": key, "source": "House rule", "section": key}
+    if c is None:   # a house's own rule number, described by its book (else only the number is known)
+        return {"key": key, "source": "House rule", "section": (house or {}).get(key, key)}
     return {"key": key, "source": c.source, "section": c.section}
