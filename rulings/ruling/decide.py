@@ -86,6 +86,7 @@ class Report:
     not_covered: list[str] = field(default_factory=list)
     given: dict[str, Any] = field(default_factory=dict)
     now: list[str] = field(default_factory=list)
+    next: dict[str, Any] | None = None   # the seat to act after the ruling and his options (rulings/ruling/now.py)
     more_acts: list[Report] = field(default_factory=list)   # the incident's other disputed acts, in hand order
 
     def final(self, name: str) -> Ruling | None:
