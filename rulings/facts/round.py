@@ -207,6 +207,8 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
         for i, p in enumerate(pots))
     who, excess = uncalled(dict(table.total))
     out.update(_split(incident, pots, setting))
+    if not unknown and (table.over or table.next_due() is None):
+        out.update(_takes(incident, pots, setting))
     seat = incident.disputed.seat if incident.disputed else None
     # Chips nobody called go back only once everyone has acted on the bet: never while a seat that can
     # still act (the one left with chips, facing an all-in) is due to act on it.
@@ -524,6 +526,32 @@ def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
     out["split_shares_listed"] = ", ".join(
         f"seat {s} {show(share + (chip if i < odd else 0), setting)}" for i, s in enumerate(winners))
     return out
+
+
+def _takes(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[str, Any]:
+    """Once the betting is over and the log names the winners of every pot: what each winner takes in all.
+    Each pot is cut as ``_split`` cuts a tied one (shares of the smallest chip, an odd chip to each winner
+    from the button's left in turn), and each seat's shares are added up over the pots."""
+    log = incident.log
+    if log is None or not log.awards or sorted(a.pot for a in log.awards) != list(range(len(pots))):
+        return {}
+    game = incident.hand.game
+    chip = (incident.split or {}).get("smallest_chip") or game.small_blind or game.bring_in or 1
+    order = [p.seat for p in incident.hand.players]   # from the button's left
+    takes: dict[int, int] = {}
+    for award in log.awards:
+        pot = pots[award.pot]
+        winners = [s for s in order if s in award.winners]
+        if not winners or any(s not in pot.eligible for s in winners):
+            return {}
+        units = pot.amount // chip
+        share, odd = units // len(winners) * chip, units % len(winners)
+        for i, s in enumerate(winners):
+            takes[s] = takes.get(s, 0) + share + (chip if i < odd else 0)
+        if units * chip != pot.amount:   # chips below the smallest chip in play: not cut here
+            return {}
+    return {"pot_takes_listed": ", ".join(f"seat {s} takes {show(v, setting)}" for s, v in
+                                          sorted(takes.items(), key=lambda kv: order.index(kv[0])))}
 
 
 def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:
