@@ -505,7 +505,24 @@ def test_preflop_the_skipped_first_seat_faces_the_big_blind_and_a_fold_out_of_tu
     del pre["pot"]
     r = rule(standard, **pre, disputed={"seat": 5, "said": "fold"})
     assert r.now[-1] == ("The action goes back to seat 3, who faces $2 to call. Seat 5's fold out of turn binds "
-                         "whatever seat 3 or seat 4 does.")
+                         "whatever seat 3 or seat 4 does. Seat 3 may fold, call $2 or raise to at least $4 and at "
+                         "most $300 (all-in).")
+    assert (r.next["seat"], r.next["to_call"], r.next["min_raise_to"]) == (3, 200, 400)
     r = rule(standard, **pre, disputed={"seat": 5, "said": "raise to 6"},
              after=[{"seat": 3, "action": "call", "to": 2}, {"seat": 4, "action": "call", "to": 2}])
     assert not [x for x in r.rulings if x.decides == "next-to-act"]    # every skipped seat has acted: none is due
+
+
+def test_two_checks_out_of_turn_are_not_substantial_action_and_the_skipped_seat_keeps_every_option(standard):
+    # flop, pot $60, seat 2 checked: seat 5 checks before seats 3 and 4, and seat 6 checks after him (both out
+    # of turn, no chips: not substantial action, TDA 2024 rule 36); the action goes back to seat 3
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}], disputed={"seat": 5, "said": "check"},
+             after=[{"seat": 6, "action": "check"}])
+    (back,) = [x for x in r.rulings if x.decides == "next-to-act"]
+    assert back.effects == {"out_of_turn_back_to": 3, "out_of_turn_back_faces": 0}
+    assert r.next is not None and (r.next["seat"], r.next["to_call"], r.next["min_raise_to"]) == (3, 0, 200)
+    assert any(line.endswith("Seat 3 may check or bet to at least $2 and at most $300 (all-in).") for line in r.now)
+    # a third action is substantial action: the checks stand and nothing goes back
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}], disputed={"seat": 5, "said": "check"},
+             after=[{"seat": 6, "action": "check"}, {"seat": 1, "action": "check"}])
+    assert not [x for x in r.rulings if x.decides == "next-to-act"]

@@ -18,6 +18,8 @@ from rulings.money import show
 from rulings.ruling.matters import beside_wager, follows, matters, now_order
 from rulings.records import evolve
 from rulings.incident.checks import betting_params
+from rulings.facts.acts import skipped_seats
+from rulings.facts.round import skipped_replay
 
 
 def _wager(rulings: list[Any]) -> Any:
@@ -189,6 +191,10 @@ def now(incident: Incident, report: Any, first: Any = None) -> list[str]:
         shown = [first] + [r for r in moving if r is not first]
         for r in shown + [r for r in report.rulings[:1] if r not in shown]:   # and the most specific ruling
             lines.append(_settled(r))
+            if r.decides == "next-to-act" and report.facts.get("in_turn") is False:
+                may = _back_options(incident, report, r)
+                if may:
+                    lines[-1] += f" {may}"
     return lines
 
 
@@ -257,22 +263,31 @@ def _turn(incident: Incident, report: Any) -> str | None:
         next((r for r in report.rulings if r.decides == "next-to-act"), None)   # back to a skipped seat
     if r is None:
         return None
-    line = _settled(r)
+    may = _back_options(incident, report, r)
+    return _settled(r) + (f" {may}" if may else "")
+
+
+def _back_options(incident: Incident, report: Any, r: Any) -> str | None:
+    """For a ruling that sends the action back to a skipped seat, what that seat may do (kept on
+    ``report.next``): the hand replayed with the skipped seats' acts told after the act out of turn; the act
+    out of turn, and acts out of turn after it, wait."""
     seat = r.effects.get("out_of_turn_back_to")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        return line
-    # the skipped seats' acts told after the act out of turn are played first; the act out of turn waits
-    hand = incident.hand
-    hand = evolve(hand, streets=hand.streets[:-1] + (tuple(hand.streets[-1]) + tuple(incident.after),))
+    if not isinstance(seat, int) or isinstance(seat, bool) or incident.disputed is None:
+        return None
+    params = betting_params(report.params)  # type: ignore[arg-type]  # rule_on keeps the ParamValues
     try:
-        pos = position(hand, betting_params(report.params))  # type: ignore[arg-type]
+        due = position(incident.hand, params).actor
+        replay = skipped_replay(incident, skipped_seats(incident, due))
+        if replay is None:
+            return None
+        pos = position(replay[0], params)
     except BettingError:
-        return line
+        return None
     data = options(incident, report, pos, seat) if pos.actor == seat else None
     if data is None:
-        return line
+        return None
     report.next = data | {"after": r.rule}
-    return f"{line} Seat {seat} may {_options_said(data, pos, seat, report)}."
+    return f"Seat {seat} may {_options_said(data, pos, seat, report)}."
 
 
 def _settled(r: Any) -> str:
