@@ -577,6 +577,16 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         for name in f.rule.then.ask:
             if name not in situation.facts and not any(q["fact"] == name for q in asked):
                 asked.append({"fact": name, "question": cat[name].question, "asked_by": f.rule.id})
+    if asked and not trial:   # a question only when its answer changes the ruling
+        from rulings.ruling.unknowns import idle_question
+        kept = []
+        for q in asked:
+            idle = idle_question(incident, report, book, lambda one: rule_on(one, book, engine), q)
+            if idle is None:
+                kept.append(q)
+            elif idle is not True:   # every answer rules alike: that is the ruling, whatever the floor answers
+                return _alike_under_every_answer(rule_on(idle, book, engine), incident, q["fact"])
+        asked = kept
     report.questions = asked + list(situation.questions)
     for group in conflicts:
         report.questions.append({"fact": None, "asked_by": ", ".join(group),
@@ -615,6 +625,16 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     elif not report.rulings:
         report.outcome = "not_covered"
         report.not_covered = uncovered(incident, report)
+    return report
+
+
+def _alike_under_every_answer(report: Report, incident: Incident, fact: str) -> Report:
+    """The report ruled with one answer to a question every answer of which rules alike, shown as the
+    incident's own: the answer was never given, so it is not among the facts, nor among what the floor told
+    (and no rule weighed)."""
+    report.facts.pop(fact, None)
+    report.given = given_facts(incident)
+    report.not_considered = [n for n in report.not_considered if n != fact]
     return report
 
 
