@@ -41,8 +41,10 @@ def _last_pots(t: Table, f: dict, small_bet: int, killed_small_bet: int) -> None
     if not t.pots:
         return
     last = t.pots[-1]
-    f.update(kill_last_split=len(last.winners) > 1, kill_last_pot=last.amount,
-             kill_last_blind_money=last.blind_money, kill_last_live_money=last.amount - last.blind_money,
+    if last.amount is not None and last.blind_money is not None:   # its size not told: what reads it is unknown
+        f.update(kill_last_pot=last.amount, kill_last_blind_money=last.blind_money,
+                 kill_last_live_money=last.amount - last.blind_money)
+    f.update(kill_last_split=len(last.winners) > 1,
              kill_last_full_bet=killed_small_bet if last.kill_seat is not None else small_bet,
              kill_last_killed=last.kill_seat is not None,
              kill_last_killer_won=last.kill_seat is not None and last.winners == (last.kill_seat,),

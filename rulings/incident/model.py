@@ -82,8 +82,8 @@ class Pot(LazyFrozen):
     """One finished pot at the table: who won it, its size, how much was blinds, whether it saw a flop, its kill."""
 
     winners: tuple[int, ...]
-    amount: int
-    blind_money: int
+    amount: int | None                         # None: not told (read only where a rule needs it)
+    blind_money: int | None
     flop: bool | None = None
     kill_seat: int | None = None
     kill_blind: int | None = None
