@@ -37,3 +37,17 @@ def test_where_the_size_decides_it_is_asked():
     assert report.outcome == "questions"
     assert [q["fact"] for q in report.questions] == ["kill_last_pot"]
     assert not [r for r in report.rulings if r.decides == "kill"]   # neither a kill nor a leg on a guess
+
+
+def test_a_kill_due_in_a_game_told_without_blinds_asks_them_instead_of_refusing():
+    book, engine = books.load()
+    data = {"game": {"structure": "fixed-limit", "bet_sizes": [10, 20]}, "button": 1,
+            "players": {1: 500, 2: 500, 3: 500, 4: 500},
+            "table": {"pots": [{"winners": [3]}, {"winners": [3], "amount": 220, "blind_money": 15}]}}
+    report = rule_on(incident_from_data(data, book=book), book, engine)
+    assert report.outcome == "questions"
+    assert [q["fact"] for q in report.questions] == ["kill_blind"]
+    # a first leg needs no blinds either
+    data["table"] = {"pots": [{"winners": [4]}], "kill_button": {"seat": 3}}
+    report = rule_on(incident_from_data(data, book=book), book, engine)
+    assert [(r.ruling, r.effects["kill_button_next"]) for r in report.rulings if r.decides == "kill"] == [("leg-up", 4)]

@@ -394,6 +394,8 @@ def _kill(incident: Incident, values: Any) -> list[Problem]:
                          f"not of a {game.structure} game", "structure: fixed-limit, with bet_sizes")]
     size = values["kill.size"]
     limits = kill_sizes(game)[size]
+    if limits is None and game.big_blind <= 0:
+        return []   # the blinds not given: the kill blind is unknown (asked where a kill is due), nothing to check
     if limits is None:
         return [_problem(incident, ("game", "bet_sizes"), "I123", f"a {size} kill of these limits is not a whole "
                          "amount", "use a full kill (params: {kill.size: full}) or limits that divide evenly")]
