@@ -20,7 +20,7 @@ def kill_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
     t: Table | None = incident.table
     if t is None:
         return {}
-    game = incident.hand.game
+    game = incident.unkilled_game or incident.hand.game   # the next kill is sized on the game's own limits
     sizes = kill_sizes(game)
     limits = sizes[params["kill.size"]]
     # the reader refuses a kill size that is not a whole amount (I123); None here: the blinds were not given,
