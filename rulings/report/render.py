@@ -229,8 +229,9 @@ def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str, facts: dict
     lines = ["", f"{label}  {r.sentence}"]
     if r.effects and (numbers := _numbers(r, setting)):
         lines.append(f"  numbers: {numbers}")
-    if _faced(r, facts) is not None and isinstance((facts or {}).get("options"), str):
-        lines.append(f"  faced:   he could {facts['options']}")
+    options = (facts or {}).get("options")
+    if isinstance(options, str) and _faced(r, facts) is not None:
+        lines.append(f"  faced:   he could {options}")
     quoted = quote_all(primary(r.cites))
     lines.append(f"  rule:    {quoted}" if quoted else f"  rule:    {r.title}")
     lines.append(f"           {r.text}")

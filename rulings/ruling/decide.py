@@ -580,12 +580,12 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     if asked and not trial:   # a question only when its answer changes the ruling
         from rulings.ruling.unknowns import idle_question
         kept = []
-        for q in asked:
-            idle = idle_question(incident, report, book, lambda one: rule_on(one, book, engine), q)
+        for question in asked:
+            idle = idle_question(incident, report, book, lambda one: rule_on(one, book, engine), question)
             if idle is None:
-                kept.append(q)
+                kept.append(question)
             elif idle is not True:   # every answer rules alike: that is the ruling, whatever the floor answers
-                return _alike_under_every_answer(rule_on(idle, book, engine), incident, q["fact"])
+                return _alike_under_every_answer(rule_on(idle, book, engine), incident, question["fact"])
         asked = kept
     report.questions = asked + list(situation.questions)
     for group in conflicts:
