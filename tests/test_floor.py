@@ -45,7 +45,8 @@ def test_raise_said_with_three_100_chips_facing_40_into_60_is_cut_to_180(standar
     assert (w.ruling, w.effects["wager_to"], w.effects["returned"]) == ("raise-by-chips", 18000, 12000)
     assert w.rule == "misdeclared-calls.declared-raise-with-several-chips" and "RRP-PL-1" in w.cites
     assert r.now[0] == "Seat 2 raises to $180: $120 goes back to him."
-    assert r.now[1] == "Seat 3 is next to act and faces $180 to call."
+    assert r.now[1] == ("Seat 3 is next to act and faces $180 to call: he may fold, call $180 or raise to at least "
+                        "$320 and at most $640.")   # a raise of $140 more; the pot-size raise $180 + $460
 
 
 def test_silent_multiple_chips_over_the_pot_are_cut(standard):
@@ -74,7 +75,9 @@ def test_words_only_oversize_raise_sends_nothing_back(standard):
     r = rule(standard, **PLO, pot=100, actions=[{"seat": 1, "action": "bet", "to": 50}],
              disputed={"seat": 2, "said": "raise to four hundred"}, noticed="before_next_action")
     assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 0)
-    assert r.now == ["Seat 2 raises to $250: he puts in $250.", "Seat 3 is next to act and faces $250 to call."]
+    assert r.now == ["Seat 2 raises to $250: he puts in $250.",
+                     "Seat 3 is next to act and faces $250 to call: he may fold, call $250 or raise to at least $450 "
+                     "and at most $900."]
     assert not any("goes back" in line for line in r.now + [x.sentence for x in r.rulings])
 
 
@@ -161,7 +164,8 @@ def test_a_sized_wager_keeps_the_most_specific_ruling_on_the_act_first(standard)
     r = rule_on(incident_from_data(book.rules["declarations.first-declaration-binds"].examples[1].incident),
                 book, engine)
     assert [x.rule for x in r.rulings] == ["declarations.first-declaration-binds", "declarations.tap-is-check"]
-    assert r.now == ["Seat 1 checks.", "Seat 2 is next to act and faces no bet (he may check)."]
+    assert r.now == ["Seat 1 checks.", "Seat 2 is next to act and faces no bet: he may check or bet to at least $2 "
+                                       "and at most $1,000 (all-in)."]
 
 
 def test_every_example_without_a_sized_wager_says_its_ruling_first(standard):
@@ -461,7 +465,8 @@ BACK = ("If seat 3 or seat 4 bets or raises, seat 5's act out of turn is void an
 def test_a_bet_out_of_turn_sends_the_action_back_to_the_first_skipped_seat_facing_what_he_faced(standard):
     r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}],
              disputed={"seat": 5, "said": "bet 40", "chips": [40]})
-    assert r.now == ["Seat 5 bets $40.", "The action goes back to seat 3, who faces no bet. " + BACK]
+    assert r.now == ["Seat 5 bets $40.", "The action goes back to seat 3, who faces no bet. " + BACK
+                     + " Seat 3 may check or bet to at least $2 and at most $300 (all-in)."]
     (back,) = [x for x in r.rulings if x.decides == "next-to-act"]
     assert back.effects == {"out_of_turn_back_to": 3, "out_of_turn_back_faces": 0}
     # the report leads with the rule that decides an act out of turn (TDA 53: it binds), its chips still first
@@ -483,7 +488,8 @@ def test_once_a_skipped_seat_checked_the_next_skipped_seat_is_due(standard):
              disputed={"seat": 5, "said": "bet 40", "chips": [40]}, after=[{"seat": 3, "action": "check"}])
     assert r.now[1] == ("The action goes back to seat 4, who faces no bet. If seat 4 bets or raises, seat 5's act "
                         "out of turn is void and his $40 goes back to him: he has every option when his turn "
-                        "comes. A check, call or fold leaves it binding.")
+                        "comes. A check, call or fold leaves it binding. Seat 4 may check or bet to at least $2 "
+                        "and at most $300 (all-in).")
 
 
 def test_a_skipped_seat_that_bets_voids_the_act_and_the_next_skipped_seat_faces_his_bet(standard):
@@ -492,7 +498,8 @@ def test_a_skipped_seat_that_bets_voids_the_act_and_the_next_skipped_seat_faces_
     assert r.rulings[0].ruling == "out-of-turn-returned"
     assert r.now[1:] == ["Seat 5 gets $40 back and faces $25 to call.",
                          "The action goes back to seat 4, who faces $25 to call. Seat 5 acts when his turn comes, "
-                         "on what he faces then."]
+                         "on what he faces then. Seat 4 may fold, call $25 or raise to at least $50 and at most "
+                         "$300 (all-in)."]
 
 
 def test_preflop_the_skipped_first_seat_faces_the_big_blind_and_a_fold_out_of_turn_binds_whatever_he_does(standard):
@@ -500,7 +507,24 @@ def test_preflop_the_skipped_first_seat_faces_the_big_blind_and_a_fold_out_of_tu
     del pre["pot"]
     r = rule(standard, **pre, disputed={"seat": 5, "said": "fold"})
     assert r.now[-1] == ("The action goes back to seat 3, who faces $2 to call. Seat 5's fold out of turn binds "
-                         "whatever seat 3 or seat 4 does.")
+                         "whatever seat 3 or seat 4 does. Seat 3 may fold, call $2 or raise to at least $4 and at "
+                         "most $300 (all-in).")
+    assert (r.next["seat"], r.next["to_call"], r.next["min_raise_to"]) == (3, 200, 400)
     r = rule(standard, **pre, disputed={"seat": 5, "said": "raise to 6"},
              after=[{"seat": 3, "action": "call", "to": 2}, {"seat": 4, "action": "call", "to": 2}])
     assert not [x for x in r.rulings if x.decides == "next-to-act"]    # every skipped seat has acted: none is due
+
+
+def test_two_checks_out_of_turn_are_not_substantial_action_and_the_skipped_seat_keeps_every_option(standard):
+    # flop, pot $60, seat 2 checked: seat 5 checks before seats 3 and 4, and seat 6 checks after him (both out
+    # of turn, no chips: not substantial action, TDA 2024 rule 36); the action goes back to seat 3
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}], disputed={"seat": 5, "said": "check"},
+             after=[{"seat": 6, "action": "check"}])
+    (back,) = [x for x in r.rulings if x.decides == "next-to-act"]
+    assert back.effects == {"out_of_turn_back_to": 3, "out_of_turn_back_faces": 0}
+    assert r.next is not None and (r.next["seat"], r.next["to_call"], r.next["min_raise_to"]) == (3, 0, 200)
+    assert any(line.endswith("Seat 3 may check or bet to at least $2 and at most $300 (all-in).") for line in r.now)
+    # a third action is substantial action: the checks stand and nothing goes back
+    r = rule(standard, **SIX, actions=[{"seat": 2, "action": "check"}], disputed={"seat": 5, "said": "check"},
+             after=[{"seat": 6, "action": "check"}, {"seat": 1, "action": "check"}])
+    assert not [x for x in r.rulings if x.decides == "next-to-act"]

@@ -97,7 +97,9 @@ def test_generated_incidents_hold_every_invariant_under_every_book():
         outcomes[report.outcome] += 1
         broken += [(book.name, inc, v) for v in violations(report)]
     assert not broken, "\n".join(f"{b}: {v}\n    {inc}" for b, inc, v in broken[:10])
-    assert ruled > INCIDENTS // 2 and all(outcomes.values()), (ruled, outcomes)
+    # the generated acts reach a ruling and open questions; since #43 every one of them is covered (silent
+    # chips with the stack not told were the generator's last "not covered" acts: ruled or asked now)
+    assert ruled > INCIDENTS // 2 and outcomes["ruled"] and outcomes["questions"], (ruled, outcomes)
 
 
 @pytest.mark.parametrize("house", BOOKS)

@@ -163,7 +163,8 @@ def test_what_happens_now_names_who_acts_next_and_what_he_faces(page, server):
     _pot_raise(page, Taps(page))
     page.get_by_role("button", name="Rule", exact=True).click()
     ruled(page)
-    assert _now_lines(page) == ["Seat 2 raises to $250.", "Seat 3 is next to act and faces $250 to call."]
+    assert _now_lines(page) == ["Seat 2 raises to $250.", "Seat 3 is next to act and faces $250 to call: he may fold, "
+                                "call $250 or raise to at least $450 and at most $900."]
     assert page.locator("#result .verdict").first.inner_text().startswith('Ruling: "Pot" is a raise of the maximum')
     main = page.locator("#result").inner_text()
     assert "asked by" not in main and "declarations." not in main and ".yaml:" not in main

@@ -80,7 +80,7 @@ def test_the_editor_names_the_book_s_own_file_never_the_server_s_folders(tmp_pat
     typo = text.replace("  - rule: kill-pots.split-resets-leg-arizona", "  - rule: kill-pots.split-resets-leg-arizonx")
     (p,) = hb.check("pnw-lowball", typo).problems
     assert (p.file, p.line, p.code) == ("pnw-lowball.yaml", 12, "R104")
-    assert p.hint == "did you mean 'kill-pots.split-resets-leg-arizona' (standard/kill-pots.yaml:580)?"
+    assert p.hint == "did you mean 'kill-pots.split-resets-leg-arizona' (standard/kill-pots.yaml:640)?"
     first = text.split("rules:\n", 1)[1].split("\n  - id:", 1)[0].split("\n\n# ", 1)[0]   # not the citations: after it
     twice = text.replace("rules:\n", "rules:\n" + first + "\n", 1)
     dup = [p for p in hb.check("pnw-lowball", twice).problems if p.code == "R103"]
@@ -117,7 +117,7 @@ def test_a_draft_citing_an_undescribed_house_key_checks_ok_with_the_warning_apar
 
 def test_the_diff_against_standard_is_grouped_by_cause(tmp_path):
     """east-coast-limit against the standard book: two house exceptions, six parameters; kill.trigger
-    (consecutive wins -> a pot over a set size) alone changes 48 examples, and 3 more with another change."""
+    (consecutive wins -> a pot over a set size) alone changes 53 examples, and 3 more with another change."""
     from rulings.service.podium.book_pages import diff_groups
     hb = HouseBooks(tmp_path)
     check = hb.standard_diff("east-coast-limit")
@@ -128,7 +128,7 @@ def test_the_diff_against_standard_is_grouped_by_cause(tmp_path):
                                                                 "east-coast-limit.split-big-pot-no-kill"]
     assert groups["changed"]["changes"] == [] and groups["off"]["changes"] == []
     params = {c["name"]: c for c in groups["parameters"]["changes"]}
-    assert len(params) == 6 and groups["parameters"]["examples"] == 110
+    assert len(params) == 6 and groups["parameters"]["examples"] == 115
     trigger = params["kill.trigger"]["examples"]
-    assert len(trigger) == 51 and sum(1 for e in trigger if not e["others"]) == 48
-    assert len(check.diff["examples"]) == 111      # each example once in the diff, under each of its causes here
+    assert len(trigger) == 56 and sum(1 for e in trigger if not e["others"]) == 53
+    assert len(check.diff["examples"]) == 116      # each example once in the diff, under each of its causes here

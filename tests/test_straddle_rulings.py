@@ -93,7 +93,9 @@ def test_after_a_refused_button_straddle_the_next_call_is_read_against_the_blind
     assert not any(r.decides == "out-of-turn" for r in report.rulings)
     assert (report.facts["to_call"], report.facts["min_raise_to"], report.facts["in_turn"]) == (25_00, 50_00, True)
     # the dealer also hands the refused $50 back: said in WHAT HAPPENS NOW after the call that leads it
-    assert report.now == ["Seat 3 calls $25: $25 goes back to him.", "Seat 4 is next to act and faces $25 to call.",
+    assert report.now == ["Seat 3 calls $25: $25 goes back to him.",
+                          "Seat 4 is next to act and faces $25 to call: he may fold, call $25 or raise to at least "
+                          "$50 and at most $2,000 (all-in).",
                           "A straddle from seat 6 (button) is not allowed here: the $50 goes back."]
     assert "$50 in all" not in report_text(report)
 

@@ -20,30 +20,37 @@ def kill_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
     t: Table | None = incident.table
     if t is None:
         return {}
-    game = incident.hand.game
+    game = incident.unkilled_game or incident.hand.game   # the next kill is sized on the game's own limits
     sizes = kill_sizes(game)
     limits = sizes[params["kill.size"]]
-    assert limits is not None, "the reader refuses a kill size that is not a whole amount (I123)"
+    # the reader refuses a kill size that is not a whole amount (I123); None here: the blinds were not given,
+    # so the kill blind and limits are unknown (a rule asks for them where a kill is due)
+    assert limits is not None or game.big_blind <= 0
     f: dict[str, Any] = {"variant": t.variant, "kill_split_game": t.split_game, "kill_new_game": t.new_game,
                          "kill_pots_listed": len(t.pots)}
     for name, lim in sizes.items():
         if lim is not None:
             f.update({f"kill_{name}_blind": lim.kill_blind, f"kill_{name}_small_bet": lim.small_bet,
                       f"kill_{name}_big_bet": lim.big_bet})
-    _last_pots(t, f, game.bet_sizes[0] if game.bet_sizes else game.big_blind, limits.small_bet)
+    _last_pots(t, f, game.bet_sizes[0] if game.bet_sizes else game.big_blind,
+               None if limits is None else limits.small_bet)
     _button(t, f)
     _people(t, f)
-    _this_hand(t, f, limits.kill_blind)
+    _this_hand(t, f, None if limits is None else limits.kill_blind)
     return f
 
 
-def _last_pots(t: Table, f: dict, small_bet: int, killed_small_bet: int) -> None:
+def _last_pots(t: Table, f: dict, small_bet: int, killed_small_bet: int | None) -> None:
     if not t.pots:
         return
     last = t.pots[-1]
-    f.update(kill_last_split=len(last.winners) > 1, kill_last_pot=last.amount,
-             kill_last_blind_money=last.blind_money, kill_last_live_money=last.amount - last.blind_money,
-             kill_last_full_bet=killed_small_bet if last.kill_seat is not None else small_bet,
+    if last.amount is not None and last.blind_money is not None:   # its size not told: what reads it is unknown
+        f.update(kill_last_pot=last.amount, kill_last_blind_money=last.blind_money,
+                 kill_last_live_money=last.amount - last.blind_money)
+    full_bet = killed_small_bet if last.kill_seat is not None else small_bet
+    if full_bet is not None:
+        f["kill_last_full_bet"] = full_bet
+    f.update(kill_last_split=len(last.winners) > 1,
              kill_last_killed=last.kill_seat is not None,
              kill_last_killer_won=last.kill_seat is not None and last.winners == (last.kill_seat,),
              kill_last_killer_in_split=len(last.winners) > 1 and last.kill_seat in last.winners)
@@ -85,7 +92,7 @@ def _people(t: Table, f: dict) -> None:
         f["kill_new_player_seats"] = " and ".join(map(str, t.new_players))
 
 
-def _this_hand(t: Table, f: dict, blind: int) -> None:
+def _this_hand(t: Table, f: dict, blind: int | None) -> None:
     if t.kill_posted:
         k = t.kill_posted
         f.update(kill_posted_seat=k["seat"], kill_posted_amount=k["amount"])
@@ -95,8 +102,9 @@ def _this_hand(t: Table, f: dict, blind: int) -> None:
         f["kill_button_face_up"] = t.face_up
     if t.underpaid:
         u = t.underpaid
-        f.update(kill_underpaid_seat=u["seat"], kill_underpaid_amount=u["amount"],
-                 kill_underpaid_short=blind - u["amount"])
+        f.update(kill_underpaid_seat=u["seat"], kill_underpaid_amount=u["amount"])
+        if blind is not None:
+            f["kill_underpaid_short"] = blind - u["amount"]
     if t.voluntary:
         v = t.voluntary
         f.update(kill_voluntary_seat=v["seat"], kill_voluntary_cards=v["cards_seen"])

@@ -91,6 +91,10 @@ def _button(b: dict[str, Any], order: list[int], f: dict) -> None:
 
 def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_low: bool) -> None:
     live = list(s.get("in_showdown") or order)
+    claimant = s.get("claimant")
+    others = [seat for seat in s.get("in_showdown") or () if seat != claimant]
+    if claimant is not None and claimant in live and len(others) == 1:   # heads-up at the showdown
+        f["sd_other_seat"] = others[0]
     first = s.get("first_to_act")
     if first is None and p.variant not in ("stud", "razz"):      # stud acts by the cards showing, not the button
         first = next((seat for seat in order if seat in live), None)

@@ -207,6 +207,8 @@ def _pots(table: Table, incident: Incident, setting: str) -> dict[str, Any]:
         for i, p in enumerate(pots))
     who, excess = uncalled(dict(table.total))
     out.update(_split(incident, pots, setting))
+    if not unknown and (table.over or table.next_due() is None):
+        out.update(_takes(incident, pots, setting))
     seat = incident.disputed.seat if incident.disputed else None
     # Chips nobody called go back only once everyone has acted on the bet: never while a seat that can
     # still act (the one left with chips, facing an all-in) is due to act on it.
@@ -526,6 +528,32 @@ def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
     return out
 
 
+def _takes(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[str, Any]:
+    """Once the betting is over and the log names the winners of every pot: what each winner takes in all.
+    Each pot is cut as ``_split`` cuts a tied one (shares of the smallest chip, an odd chip to each winner
+    from the button's left in turn), and each seat's shares are added up over the pots."""
+    log = incident.log
+    if log is None or not log.awards or sorted(a.pot for a in log.awards) != list(range(len(pots))):
+        return {}
+    game = incident.hand.game
+    chip = (incident.split or {}).get("smallest_chip") or game.small_blind or game.bring_in or 1
+    order = [p.seat for p in incident.hand.players]   # from the button's left
+    takes: dict[int, int] = {}
+    for award in log.awards:
+        pot = pots[award.pot]
+        winners = [s for s in order if s in award.winners]
+        if not winners or any(s not in pot.eligible for s in winners):
+            return {}
+        units = pot.amount // chip
+        share, odd = units // len(winners) * chip, units % len(winners)
+        for i, s in enumerate(winners):
+            takes[s] = takes.get(s, 0) + share + (chip if i < odd else 0)
+        if units * chip != pot.amount:   # chips below the smallest chip in play: not cut here
+            return {}
+    return {"pot_takes_listed": ", ".join(f"seat {s} takes {show(v, setting)}" for s, v in
+                                          sorted(takes.items(), key=lambda kv: order.index(kv[0])))}
+
+
 def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:
     """For an act out of turn after which a skipped seat bet or raised: the smallest raise the out-of-turn
     seat may make when the action comes back to him (TDA 2024 rule 53: he then has every option). The
@@ -550,25 +578,41 @@ def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) ->
     return {"out_of_turn_min_raise_to": pos.min_raise_to}
 
 
+def skipped_replay(incident: Incident, skipped: set[int]) -> tuple[Any, tuple[Action, ...]] | None:
+    """The hand as it stands for the skipped seats after an act out of turn, and the acts of theirs it plays:
+    the acts told after it from the first skipped seat's on (acts before that were out of turn too and wait
+    with it: whether they made substantial action is the rules' to say). None when a seat that was not
+    skipped acted after a skipped seat did (play went on in turn), or when nothing was skipped."""
+    if not skipped:
+        return None
+    after = incident.after
+    first = next((i for i, a in enumerate(after) if a.seat in skipped), len(after))
+    back = tuple(after[first:])
+    if any(a.seat not in skipped for a in back):
+        return None
+    hand = incident.hand
+    return evolve(hand, streets=hand.streets[:-1] + (tuple(hand.streets[-1]) + back,)), back
+
+
 def out_of_turn_back(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:
     """For an act out of turn while a skipped seat has still to act: whose turn it is now and what he faces
     (TDA 2024 rule 53: the action goes back to the player whose turn it was). The acts of skipped seats
     told after it are replayed in turn first; the act out of turn is not, since it waits for its turn.
 
-    Nothing when a seat that was not skipped acted after it (play went on: the substantial-action rules
-    rule) or when the replay names no skipped seat (every skipped seat has acted, or stud before the bring-in).
+    Nothing when ``skipped_replay`` gives nothing or when the replay names no skipped seat (every skipped
+    seat has acted, or stud before the bring-in).
     """
     d = incident.disputed
-    if d is None or not skipped or any(a.seat not in skipped for a in incident.after):
+    replay = skipped_replay(incident, skipped)
+    if d is None or replay is None:
         return {}
-    hand = incident.hand
-    streets = hand.streets[:-1] + (tuple(hand.streets[-1]) + tuple(incident.after),)
-    pos = position_if_legal(evolve(hand, streets=streets), params)
+    hand, back = replay
+    pos = position_if_legal(hand, params)
     if pos is None or pos.actor is None or pos.actor not in skipped:
         return {}
     seats = [p.seat for p in hand.players]
     start = seats.index(pos.actor)
-    acted = {a.seat for a in incident.after}
+    acted = {a.seat for a in back}
     waiting = [s for s in seats[start:] + seats[:start] if s in skipped and s not in acted]
     return {"out_of_turn_back_to": pos.actor, "out_of_turn_back_faces": pos.to_call,
             "out_of_turn_seat": d.seat,

@@ -189,6 +189,21 @@ def _book(house: str | None) -> Any:
     return book
 
 
+def reader_value(book: Any, house: str | None, params: dict[str, Any], setting: str, name: str) -> Any:
+    """One parameter's value as ``reader_params`` reads the book (None where it cannot be read), for what
+    the reader works out beside the arithmetic (the kill size of a killed hand's limits)."""
+    try:
+        if book is None:
+            book = _book(house)
+        overrides, problems = overrides_of(book, params, None) if params else ({}, [])
+        if problems:
+            return None
+        values = book.param_values(setting, overrides) if overrides else _defaults(book, setting)[0]
+        return values.get(name)
+    except ProblemsError:
+        return None
+
+
 def reader_params(book: Any, house: str | None, params: dict[str, Any], setting: str) -> Params | None:
     """The arithmetic's parameters an incident is read under (the book given, else its house, else the
     standard book; with its own overrides), for what the reader must work out before the replay; None when
@@ -387,13 +402,15 @@ def _kill(incident: Incident, values: Any) -> list[Problem]:
     t = incident.table
     if t is None:
         return []
-    game = incident.hand.game
+    game = incident.unkilled_game or incident.hand.game   # the kill is sized on the game's own limits
     setting = game.setting
     if game.structure not in ("fixed-limit", "spread-limit"):
         return [_problem(incident, ("game", "structure"), "I123", f"kill pots raise the limits of a limit game, "
                          f"not of a {game.structure} game", "structure: fixed-limit, with bet_sizes")]
     size = values["kill.size"]
     limits = kill_sizes(game)[size]
+    if limits is None and game.big_blind <= 0:
+        return []   # the blinds not given: the kill blind is unknown (asked where a kill is due), nothing to check
     if limits is None:
         return [_problem(incident, ("game", "bet_sizes"), "I123", f"a {size} kill of these limits is not a whole "
                          "amount", "use a full kill (params: {kill.size: full}) or limits that divide evenly")]

@@ -555,6 +555,18 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if bba and game is not None and game.ante:
         r.bad(("game", "big_blind_ante"), "I105", "a big blind ante replaces the antes of every player",
               "give ante or big_blind_ante, not both")
+    unkilled = None
+    if game is not None and table is not None and table.kill_posted and game.structure == "fixed-limit" \
+            and game.bet_sizes and not limits_unknown and log and family.index(log[0][0]) > 0:
+        # a killed hand: every bet of it is played at the killed limits (RRP kill pots). Only a hand told from a
+        # later street: on the first the kill blind is a blind of its own, which the replay does not post
+        from rulings.betting.kill import KILL_SIZES
+        from rulings.incident.checks import kill_sizes, reader_value
+        size = reader_value(book, house, params, game.setting, "kill.size")
+        if size in KILL_SIZES and kill_sizes(game).get(size) is not None:
+            numerator, denominator = KILL_SIZES[size]
+            unkilled = game
+            game = replace(game, bet_sizes=tuple(b * numerator // denominator for b in game.bet_sizes))
     if game is None or not log or not stacks:   # no hand to replay; what does not need one is still checked
         from rulings.incident.checks import params_problems
         raise ProblemsError(r.problems + params_problems(params, house, book, doc))
@@ -588,7 +600,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
                         procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown,
-                        limits_unknown=limits_unknown, unsized=unsized,
+                        limits_unknown=limits_unknown, unsized=unsized, unkilled_game=unkilled,
                         blinds_unknown=blinds_unknown(game, bba, amounts))
     if acts:
         incident = focus(incident, acts[0])

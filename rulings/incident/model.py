@@ -82,8 +82,8 @@ class Pot(LazyFrozen):
     """One finished pot at the table: who won it, its size, how much was blinds, whether it saw a flop, its kill."""
 
     winners: tuple[int, ...]
-    amount: int
-    blind_money: int
+    amount: int | None                         # None: not told (read only where a rule needs it)
+    blind_money: int | None
     flop: bool | None = None
     kill_seat: int | None = None
     kill_blind: int | None = None
@@ -169,6 +169,8 @@ class Incident(LazyFrozen):
                                                # limits do not fix: replayed on the smallest allowed, a stand-in
     limits_unknown: bool = False               # a limit game's sizes not given (nothing in the hand is sized by them):
                                                # replayed on a stand-in size, every fact sized by it left out
+    unkilled_game: Any = None                  # a killed hand (table.kill_posted): the game at its own limits;
+                                               # ``hand.game`` then has the killed limits every bet is played at
     blinds_unknown: bool = False               # a big-bet game given without blinds (nor bring-in, ante or betting
                                                # unit): replayed on none posted, every fact the blinds size left out
     # the check's replay of each disputed act (hand up to it, betting params, seat, Position, final table),

@@ -84,6 +84,8 @@ SPEC: dict[str, dict[str, tuple[Any, str | None]]] = {
         "players_left": ("count", "sd_players_left"),
         "dispute": (("reading", "count"), "sd_dispute"),
         "when": (("before_next_hand", "next_hand_started", "after_substantial_action"), "sd_dispute_when"),
+        "paid": ("money", "sd_count_paid"),          # a count in dispute: what the winner was pushed
+        "due": ("money", "sd_count_due"),            # ... and what the pot he won held
     },
 }
 

@@ -60,6 +60,9 @@ def _seat(r, raw: dict, path: tuple, known: set[int]) -> int | None:
 
 
 def _pot(r, raw: Any, path: tuple, known: set[int], split_game: bool) -> Pot | None:
+    """One pot of the history. Only the last pot's size and blind money are read, and only where a rule needs
+    them (whether it makes a second leg, or triggers a kill by its size; kill-pots.ask-last-pot-size asks for
+    it then): any pot may be told by its winners alone."""
     if not isinstance(raw, dict):
         r.bad(path, "I103", "a pot is a mapping like {winners: [3], amount: 220, blind_money: 30, flop: true}")
         return None
@@ -69,8 +72,9 @@ def _pot(r, raw: Any, path: tuple, known: set[int], split_game: bool) -> Pot | N
         r.bad(path + ("winners",), "I102", "who won this pot?", "winners: [3] (two seats for a split pot)")
     if len(set(winners)) != len(winners):
         r.bad(path + ("winners",), "I124", "a seat is listed twice among the winners")
-    amount = r.money(raw.get("amount"), path + ("amount",))
-    blinds = r.money(raw.get("blind_money", 0), path + ("blind_money",))
+    sized = raw.get("amount") is not None
+    amount = r.money(raw.get("amount"), path + ("amount",)) if sized else None
+    blinds = r.money(raw.get("blind_money", 0), path + ("blind_money",)) if sized else None
     if amount is not None and blinds is not None and amount < blinds:
         r.bad(path + ("blind_money",), "I120", f"{show(blinds)} of blind money is more than the "
               f"{show(amount)} pot", "blind_money is the part of the pot that came from blinds")
@@ -88,7 +92,7 @@ def _pot(r, raw: Any, path: tuple, known: set[int], split_game: bool) -> Pot | N
             r.keys(k, KILL, path + ("kill",))
             kill_seat = _seat(r, k, path + ("kill",), known)
             kill_blind = r.money(k.get("amount"), path + ("kill", "amount"))
-    if amount is None or blinds is None:
+    if sized and (amount is None or blinds is None):
         return None
     return Pot(winners, amount, blinds, _flag(r, raw, "flop", path), kill_seat, kill_blind)
 

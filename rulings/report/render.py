@@ -145,7 +145,30 @@ def primary(cites: list[str], n: int = 2, fit=None) -> list[str]:
     return (first + rest)[:n] if first else rest[:1]
 
 
-def _ruling_json(r: Ruling) -> dict:
+NEXT_MONEY = ("to_call", "min_raise_to", "max_raise_to")
+
+
+def _next_json(data: dict | None) -> dict | None:
+    """The seat to act after the ruling and his options (rulings/ruling/now.py ``options``), money in the
+    game's units."""
+    if data is None:
+        return None
+    return {k: major(v) if k in NEXT_MONEY else v for k, v in data.items()}
+
+
+FACED = ("to_call", "min_raise_to", "max_raise_to", "can_raise")
+
+
+def _faced(r: Ruling, facts: dict | None) -> dict | None:
+    """For a ruling that sizes the disputed wager, what the seat faced when he made it: his call, his smallest
+    and largest raise-to, whether raising was open (the facts the wager was measured against; one not
+    known is left out)."""
+    if facts is None or r.decides != "wager" or "wager_to" not in r.effects or "to_call" not in facts:
+        return None
+    return {k: (major(facts[k]) if k != "can_raise" else facts[k]) for k in FACED if facts.get(k) is not None}
+
+
+def _ruling_json(r: Ruling, nxt: dict | None = None, facts: dict | None = None) -> dict:
     file, _, line = shown(str(r.origin)).rpartition(":")   # as the text report's "from:" (never absolute)
     out = {
         "rule": r.rule, "ruling": r.ruling, "decides": r.decides, "title": r.title, "sentence": r.sentence,
@@ -155,6 +178,10 @@ def _ruling_json(r: Ruling) -> dict:
         + [citation(c, r.house_cites) | {"via": rid} for c, rid in getattr(r, "derived_cites", ())],
         "origin": {"file": file, "line": int(line)}, "chain": r.chain, "house": r.house, "modifies": r.modifies,
     }
+    if (faced := _faced(r, facts)) is not None:
+        out["faced"] = faced
+    if nxt is not None and nxt.get("after") == r.rule:   # what this ruling leaves the next seat
+        out["next"] = nxt
     if r.overridden_by:
         out.update(overridden_by=r.overridden_by, reason=r.reason)
     return out
@@ -169,7 +196,8 @@ def report_json(report: Report) -> dict:
         "setting": report.setting,
         "outcome": report.outcome,
         "now": list(report.now),
-        "rulings": [_ruling_json(r) for r in report.rulings],
+        "next": (nxt := _next_json(report.next)),
+        "rulings": [_ruling_json(r, nxt, report.facts) for r in report.rulings],
         "overridden": [_ruling_json(r) for r in report.overridden],
         "derived": [{"fact": d["fact"], "value": _value(d["fact"], d["value"]), "by": d["by"], "chain": d["chain"]}
                     for d in report.derived],
@@ -209,6 +237,9 @@ def _ruling_text(r: Ruling, setting: str, verbose: bool, label: str, facts: dict
     lines = ["", f"{label}  {r.sentence}"]
     if r.effects and (numbers := _numbers(r, setting)):
         lines.append(f"  numbers: {numbers}")
+    options = (facts or {}).get("options")
+    if isinstance(options, str) and _faced(r, facts) is not None:
+        lines.append(f"  faced:   he could {options}")
     game = [(facts or {}).get(name) for name in ("structure", "variant", "setting")]
     quoted = quote_all(primary(r.cites, fit=lambda k: fit(k, *game)), house=r.house_cites)
     lines.append(f"  rule:    {quoted}" if quoted else f"  rule:    {r.title}")

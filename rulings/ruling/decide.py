@@ -88,6 +88,7 @@ class Report:
     not_covered: list[str] = field(default_factory=list)
     given: dict[str, Any] = field(default_factory=dict)
     now: list[str] = field(default_factory=list)
+    next: dict[str, Any] | None = None   # the seat to act after the ruling and his options (rulings/ruling/now.py)
     more_acts: list[Report] = field(default_factory=list)   # the incident's other disputed acts, in hand order
 
     def final(self, name: str) -> Ruling | None:
@@ -592,6 +593,16 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         for name in f.rule.then.ask:
             if name not in situation.facts and not any(q["fact"] == name for q in asked):
                 asked.append({"fact": name, "question": cat[name].question, "asked_by": f.rule.id})
+    if asked and not trial:   # a question only when its answer changes the ruling
+        from rulings.ruling.unknowns import idle_question
+        kept = []
+        for question in asked:
+            idle = idle_question(incident, report, book, lambda one: rule_on(one, book, engine), question)
+            if idle is None:
+                kept.append(question)
+            elif idle is not True:   # every answer rules alike: that is the ruling, whatever the floor answers
+                return _alike_under_every_answer(rule_on(idle, book, engine), incident, question["fact"])
+        asked = kept
     report.questions = asked + list(situation.questions)
     for group in conflicts:
         report.questions.append({"fact": None, "asked_by": ", ".join(group),
@@ -630,6 +641,16 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     elif not report.rulings:
         report.outcome = "not_covered"
         report.not_covered = uncovered(incident, report)
+    return report
+
+
+def _alike_under_every_answer(report: Report, incident: Incident, fact: str) -> Report:
+    """The report ruled with one answer to a question every answer of which rules alike, shown as the
+    incident's own: the answer was never given, so it is not among the facts, nor among what the floor told
+    (and no rule weighed)."""
+    report.facts.pop(fact, None)
+    report.given = given_facts(incident)
+    report.not_considered = [n for n in report.not_considered if n != fact]
     return report
 
 

@@ -18,6 +18,8 @@ from rulings.money import show
 from rulings.ruling.matters import beside_wager, follows, matters, now_order
 from rulings.records import evolve
 from rulings.incident.checks import betting_params
+from rulings.facts.acts import skipped_seats
+from rulings.facts.round import skipped_replay
 
 
 def _wager(rulings: list[Any]) -> Any:
@@ -36,7 +38,8 @@ def _kind(to: int, f: dict) -> str | None:
 
 
 def _next(incident: Incident, report: Any, to: int) -> str | None:
-    """Whose turn it is after the act as ruled, and what he faces; None when it cannot be said."""
+    """Whose turn it is after the act as ruled, and what he may do; None when it cannot be said. The
+    numbers (``options``) are kept on ``report.next``."""
     f = report.facts
     if incident.after or not f.get("in_turn") or incident.disputed is None:
         return None
@@ -50,11 +53,70 @@ def _next(incident: Incident, report: Any, to: int) -> str | None:
         pos = position(hand, betting_params(report.params))  # type: ignore[arg-type]  # rule_on keeps the ParamValues
     except BettingError:
         return None
-    money = lambda v: show(v, report.setting)  # noqa: E731
     if pos.actor is None:
         return "The betting on this street is complete."
-    faces = f"{money(pos.to_call)} to call" if pos.to_call else "no bet (he may check)"
-    return f"Seat {pos.actor} is next to act and faces {faces}."
+    return _faces(incident, report, pos, pos.actor)
+
+
+def _faces(incident: Incident, report: Any, pos: Any, seat: int) -> str:
+    """"Seat N is next to act ...": what he faces and, where the arithmetic can tell it from what the floor
+    gave, what he may do (``options``, kept on ``report.next``)."""
+    money = lambda v: show(v, report.setting)  # noqa: E731
+    data = options(incident, report, pos, seat)
+    faces = f"{money(pos.to_call)} to call" if pos.to_call else "no bet" if data else "no bet (he may check)"
+    line = f"Seat {seat} is next to act and faces {faces}"
+    if data is None:
+        return line + "."
+    report.next = data
+    return f"{line}: he may {_options_said(data, pos, seat, report)}."
+
+
+def options(incident: Incident, report: Any, pos: Any, seat: int) -> dict[str, Any] | None:
+    """The next seat's options as the betting arithmetic gives them: his call, his smallest and largest
+    raise-to and whether raising is open to him (and why not). None when a number would rest on a
+    stand-in: an action told without its amount, a limit game's sizes or a big-bet game's blinds not
+    given. A pot-limit maximum over a pot not given, and a no-limit maximum over a stack not given,
+    are left out (unknown), never guessed."""
+    if incident.unsized or incident.limits_unknown or incident.blinds_unknown:
+        return None
+    out: dict[str, Any] = {"seat": seat, "to_call": pos.to_call, "can_raise": bool(pos.can_raise)}
+    if pos.can_raise:
+        if pos.min_raise_to is not None:
+            out["min_raise_to"] = pos.min_raise_to
+        if pos.max_raise_to is not None and not (incident.pot_unknown
+                                                 and report.facts.get("structure") == "pot-limit"):
+            out["max_raise_to"] = pos.max_raise_to
+    elif pos.reason:
+        out["reason"] = pos.reason
+    return out
+
+
+def _options_said(data: dict[str, Any], pos: Any, seat: int, report: Any) -> str:
+    """The options of ``options`` in the floor's words: "fold, call $150 or raise to at least $400 and at
+    most $1,000 (all-in)"."""
+    money = lambda v: show(v, report.setting)  # noqa: E731
+    stack = pos.stacks.get(seat)
+    all_in_to = None if stack is None else pos.committed.get(seat, 0) + stack
+    call = data["to_call"]
+    if not call:
+        parts = ["check"]
+    else:
+        parts = ["fold", f"call {money(call)}" + (" (all-in)" if stack is not None and call >= stack else "")]
+    if not data["can_raise"]:
+        why = f" ({data['reason']})" if data.get("reason") else ""
+        return " or ".join(parts) + f"; raising is not open to him{why}"
+    verb = "raise" if pos.current_bet > 0 else "bet"
+    low, high = data.get("min_raise_to"), data.get("max_raise_to")
+    all_in = " (all-in)" if high is not None and high == all_in_to else ""
+    if low is not None and high is not None and low == high:
+        parts.append(f"{verb} to {money(low)}{all_in}")
+    elif low is not None and high is not None and report.facts.get("structure") == "fixed-limit":
+        parts.append(f"{verb} to {money(low)} or {money(high)}")   # stud's open pair: the small or the big bet
+    elif low is not None and high is not None:
+        parts.append(f"{verb} to at least {money(low)} and at most {money(high)}{all_in}")
+    elif low is not None:
+        parts.append(f"{verb} to at least {money(low)}")
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
 def now(incident: Incident, report: Any, first: Any = None) -> list[str]:
@@ -74,7 +136,7 @@ def now(incident: Incident, report: Any, first: Any = None) -> list[str]:
             named.append(f"faces {money(faces)} to call" if faces else "faces no bet")
         if named and seat is not None:
             lines.append(f"Seat {seat} " + " and ".join(named) + ".")
-        turn = _turn(report)
+        turn = _turn(incident, report)
         if turn:
             lines.append(turn)
         return lines
@@ -115,7 +177,10 @@ def now(incident: Incident, report: Any, first: Any = None) -> list[str]:
         each = w.effects.get("callers_add")
         if isinstance(each, int) and each > 0:
             lines.append(f"Each player who called it puts in {money(each)} more.")
-        nxt = _next(incident, report, to) or _turn(report)
+        nxt = _next(incident, report, to)
+        if report.next is not None:
+            report.next["after"] = w.rule
+        nxt = nxt or _turn(incident, report)
         if nxt:
             lines.append(nxt)
         lines += _beside(report, w, lines)
@@ -126,6 +191,10 @@ def now(incident: Incident, report: Any, first: Any = None) -> list[str]:
         shown = [first] + [r for r in moving if r is not first]
         for r in shown + [r for r in report.rulings[:1] if r not in shown]:   # and the most specific ruling
             lines.append(_settled(r))
+            if r.decides == "next-to-act" and report.facts.get("in_turn") is False:
+                may = _back_options(incident, report, r)
+                if may:
+                    lines[-1] += f" {may}"
     return lines
 
 
@@ -185,14 +254,40 @@ def _numbers(r: Any) -> tuple:
     return tuple(sorted((k, str(v)) for k, v in r.effects.items()))
 
 
-def _turn(report: Any) -> str | None:
+def _turn(incident: Incident, report: Any) -> str | None:
     """When the act was out of turn, the ruling in force on whose turn it is (stud: back to the bring-in; else
-    back to the skipped seat due, and what he faces)."""
+    back to the skipped seat due, and what he faces), and what that seat may do."""
     if report.facts.get("in_turn") is not False:
         return None
     r = next((r for r in report.rulings if r.decides == "turn"), None) or \
         next((r for r in report.rulings if r.decides == "next-to-act"), None)   # back to a skipped seat
-    return None if r is None else _settled(r)
+    if r is None:
+        return None
+    may = _back_options(incident, report, r)
+    return _settled(r) + (f" {may}" if may else "")
+
+
+def _back_options(incident: Incident, report: Any, r: Any) -> str | None:
+    """For a ruling that sends the action back to a skipped seat, what that seat may do (kept on
+    ``report.next``): the hand replayed with the skipped seats' acts told after the act out of turn; the act
+    out of turn, and acts out of turn after it, wait."""
+    seat = r.effects.get("out_of_turn_back_to")
+    if not isinstance(seat, int) or isinstance(seat, bool) or incident.disputed is None:
+        return None
+    params = betting_params(report.params)  # type: ignore[arg-type]  # rule_on keeps the ParamValues
+    try:
+        due = position(incident.hand, params).actor
+        replay = skipped_replay(incident, skipped_seats(incident, due))
+        if replay is None:
+            return None
+        pos = position(replay[0], params)
+    except BettingError:
+        return None
+    data = options(incident, report, pos, seat) if pos.actor == seat else None
+    if data is None:
+        return None
+    report.next = data | {"after": r.rule}
+    return f"Seat {seat} may {_options_said(data, pos, seat, report)}."
 
 
 def _settled(r: Any) -> str:

@@ -524,3 +524,63 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
                     "why": f"no rule decides this {parts[1]} question without it ({', '.join(readers[:3])} read it)",
                     "under_each": lines})
     return out
+
+
+def ruled_as(report: Any) -> tuple:
+    """What a report rules, as two answers to a question are told apart: on each matter, the numbers of the
+    ruling in force (its name where it has none), and the open conflicts. Two routes to the same raise to
+    $40 rule alike; a ruling on another matter, or other numbers, do not."""
+    return (tuple(sorted((r.decides, tuple(sorted((k, str(v)) for k, v in r.effects.items())) or r.ruling)
+                         for r in report.rulings)), tuple(tuple(c) for c in report.conflicts))
+
+
+def _written(data: dict, path: tuple, value: Any) -> dict | None:
+    """The incident data with ``value`` written at ``path`` (the mappings on the path copied, the rest
+    shared); None when a mapping on the path is not there (the answer needs another field first)."""
+    out = dict(data)
+    node: Any = out
+    for p in path[:-1]:
+        inner = node.get(p)
+        if not isinstance(inner, dict):
+            return None
+        node[p] = node = dict(inner)
+    node[path[-1]] = value
+    return out
+
+
+def idle_question(incident: Any, report: Any, book: Any, rule: Callable[[Any], Any], question: dict) -> Any:
+    """Whether a question a rule asked can change the ruling, for a fact the floor answers with one value (an
+    input flag or choice written at one field): each answer the reader takes is read from the incident's own
+    text with that field set and ruled on as a trial. None when two answers rule differently (``ruled_as``):
+    the question stands. True when every answer rules as the report does without it: the question is not
+    asked. Else every answer rules alike, though not as the report without it: the incident read with the
+    first answer, to rule on instead (the ruling is the same whatever the floor answers). An incident ruled
+    act by act, one without its text, or a fact some answer of which needs another field first keeps its
+    question (None)."""
+    from rulings.incident import read_incident
+    from rulings.rulebook.catalogue import facts
+    from rulings.yamlsrc import Located
+    fact = facts().get(question.get("fact") or "")
+    doc = incident.source
+    if fact is None or fact.kind != "input" or fact.type not in ("bool", "enum") or not fact.source \
+            or "[" in fact.source or doc is None or not isinstance(doc.data, dict) or len(incident.acts) > 1:
+        return None
+    path = tuple(fact.source.split("."))
+    rulings: set[tuple] = set()
+    first = None
+    for value in ((True, False) if fact.type == "bool" else fact.values):
+        data = _written(doc.data, path, value)
+        if data is None:
+            return None
+        try:
+            one = read_incident(Located(doc.file, data, doc.marks), book)
+            got = _trial(rule, one)
+        except (ProblemsError, BettingError):
+            continue   # not an answer the reader takes here
+        rulings.add(ruled_as(got))
+        if len(rulings) > 1:
+            return None
+        first = first or one
+    if first is None:
+        return None
+    return True if rulings == {ruled_as(report)} else first
