@@ -14,6 +14,8 @@
   head's size, and caps on open connections, in all and per client address.
 - ``cpu``: CPU work (book checks, examples, consultations, publishing, page rendering) on a bounded set
   of threads (anyio's ``CapacityLimiter``, Starlette's own thread mechanism), so the event loop stays free.
+- ``login``: a login's password checked on the service's login threads, behind the per-address bucket and the
+  bounded queue (``core.LoginGate``), never on the floor's threads.
 - ``bounded``: a parsed JSON value checked for nesting depth and control characters, without recursion.
 """
 from __future__ import annotations
@@ -332,6 +334,24 @@ async def cpu(fn, *args, **kwargs):
     if _LIMITER is None:
         _LIMITER = anyio.CapacityLimiter(cpu_threads())
     return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=_LIMITER)
+
+
+# ---------------------------------------------------------------- logins off the floor's threads
+
+def client_address(request) -> str:
+    """The client's address: the connection's peer, or what a trusted proxy said it is (``--trusted-proxy``;
+    uvicorn reads ``X-Forwarded-For`` only from those)."""
+    return request.client.host if request.client else "?"
+
+
+async def login(request, username: str, password: str):
+    """``Auth.login`` for this request: refused at once (429, 503; AuthError) by the service's ``LoginGate``
+    when the client's address has spent its logins or the login threads have enough waiting, else hashed on
+    the login threads while the event loop and the floor's threads go on."""
+    svc = request.app.state.service
+    client = client_address(request)
+    svc.logins.admit(client)
+    return await asyncio.wrap_future(svc.logins.run(client, svc.auth.login, username, password, client))
 
 
 # ---------------------------------------------------------------- the HTTP protocol

@@ -214,10 +214,12 @@ def form_data(request: Request) -> dict[str, list[str]]:
     return request.scope.get("rulings.form") or {}
 
 
-def page(handler, login: bool = False, needs_account: bool = True):
-    """A page's endpoint: a POST's form read and checked on the event loop (``read_form``), then ``handler``
-    (plain, blocking code: book checks, consultations, rulings, rendering) on the bounded CPU threads
-    (guard.cpu), so the event loop goes on answering the floor while a manager's check runs."""
+def page(handler, login: bool = False, needs_account: bool = True, before=None):
+    """A page's endpoint: a POST's form read and checked on the event loop (``read_form``), then ``before``
+    (an async step on the event loop, given the request once its form is read: the login's password check,
+    which waits on the login threads), then ``handler`` (plain, blocking code: book checks, consultations,
+    rulings, rendering) on the bounded CPU threads (guard.cpu), so the event loop goes on answering the floor
+    while a manager's check runs."""
 
     async def endpoint(request: Request) -> Response:
         if request.method == "POST":
@@ -230,6 +232,8 @@ def page(handler, login: bool = False, needs_account: bool = True):
                 if exc.status == 413:       # the rest of the body is not read: the connection ends here
                     response.headers["Connection"] = "close"
                 return response
+            if before is not None:
+                await before(request)
         return await cpu(handler, request)
     endpoint.__name__ = getattr(handler, "__name__", "page")
     return endpoint
