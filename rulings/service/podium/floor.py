@@ -71,11 +71,11 @@ def login_post(request: Request) -> Response:
                  f"Too many failed logins; wait {exc.retry_after or 60} seconds and try again." if exc.status == 429
                  else "The podium is busy checking other logins; try again in a moment." if exc.status == 503
                  else exc.message)
-        response = render(request, "login.html", status=exc.status, account=None, next=nxt, error=words,
-                          username=username)
+        refused = render(request, "login.html", status=exc.status, account=None, next=nxt, error=words,
+                         username=username)
         if exc.retry_after:
-            response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+            refused.headers["Retry-After"] = str(exc.retry_after)
+        return refused
     token = outcome[0]
     response = RedirectResponse(nxt, status_code=303)
     hours = getattr(service_of(request).auth, "ttl", None)
