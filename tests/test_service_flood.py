@@ -159,3 +159,110 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "cli.main", "serve", "--data", str(data), "--trusted-proxy",
                            "the proxy"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "'the proxy' is not an IP address" in proc.stderr, proc.stderr
+
+
+# ---------------------------------------------------------------- a manager's check that does not end
+
+def _checkers(server_pid: int) -> set[int]:
+    """The server's checking processes (the pool's spawned interpreters), by their process ids."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == server_pid and b"spawn_main" in cmdline:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _podium_login(base: str, name: str) -> httpx.Client:
+    import re
+    c = httpx.Client(base_url=base, timeout=120)
+    token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text)[1]
+    r = c.post("/podium/login", data={"username": name, "password": PASSWORDS[name], "csrf": token, "next": "/podium"})
+    assert r.status_code == 303 and c.cookies.get("rulings_session"), r.text
+    return c
+
+
+@pytest.mark.slow
+def test_a_check_that_does_not_end_is_stopped_at_its_limit_and_never_delays_the_floor(tmp_path):
+    """A house book whose check takes minutes (a generated book of 30 rules, each example run against the
+    standard book and diffed: a real slow input) is stopped at RULINGS_CHECK_SECONDS and refused as too long,
+    its checking process killed, while the floor's page and consultations are answered within 1 s; a check
+    running when the service is stopped is ended with it."""
+    import re
+    import threading
+    from big_book import write_big_house
+    limit = 6.0
+    draft = write_big_house(tmp_path, 30).read_text(encoding="utf-8")
+    data = tmp_path / "data"
+    seed_log(data)
+    base, proc = serve(data, env={"RULINGS_CHECK_SECONDS": str(limit)})
+    try:
+        manager = _podium_login(base, "manny")
+        floor = _podium_login(base, "fiona")
+        assert floor.get("/podium").status_code == 200
+        body = {"incident": overchip(), "table": "7"}
+        assert floor.post("/api/consult", json=body).status_code == 200
+        csrf = re.search(r'name="csrf" value="([^"]+)"', manager.get("/podium/books/big-house/edit").text)[1]
+        answers: dict = {}
+
+        def check(go: str) -> None:
+            started = time.monotonic()
+            r = manager.post("/podium/books/big-house/edit", data={"text": draft, "csrf": csrf, "go": go})
+            answers[go] = (r.status_code, r.text, time.monotonic() - started)
+
+        # two at once, a check and a publish: the second waits behind the first in the one checking process,
+        # which is killed at the limit; the second goes on in a fresh process, within the same limit
+        checks = [threading.Thread(target=check, args=(go,)) for go in ("check", "publish")]
+        for t in checks:
+            t.start()
+        slowest, pages, seen_checkers = 0.0, 0, set()
+        while any(t.is_alive() for t in checks):
+            started = time.monotonic()
+            assert floor.get("/podium").status_code == 200
+            assert floor.post("/api/consult", json=body).status_code == 200
+            slowest = max(slowest, time.monotonic() - started)
+            pages += 1
+            seen_checkers |= _checkers(proc.pid)
+            time.sleep(0.1)
+        for t in checks:
+            t.join()
+        print(f"floor: {pages} pages and consultations during the checks, slowest {slowest:.3f} s; "
+              f"checks answered in {answers['check'][2]:.1f} s and {answers['publish'][2]:.1f} s")
+        assert pages >= 5 and slowest < 1.0, f"the floor waited {slowest:.2f} s while a check ran"
+        for go, (status, text, took) in answers.items():
+            assert status == 422 and "took too long" in text and f"stopped after {limit:g} s" in text, (go, text[-800:])
+            assert limit - 0.5 <= took < limit + 20, f"the {go} was answered after {took:.1f} s"
+        assert manager.get("/podium/books/big-house/edit").status_code == 200
+        assert "big-house" not in httpx.get(base + "/health").text         # nothing published
+        assert seen_checkers and not any(_alive(pid) for pid in seen_checkers), "a stopped check's process lives on"
+        # a check running when the service is told to stop ends with it
+        again = threading.Thread(target=lambda: manager.post("/podium/books/big-house/edit",
+                                                             data={"text": draft + "# again\n", "csrf": csrf}))
+        again.start()
+        deadline = time.monotonic() + 30
+        while not (running := _checkers(proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert running, "the third check did not start a checking process"
+    finally:
+        err = stop(proc)
+        manager.close()
+        floor.close()
+    again.join(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in running) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in running), "the checking process outlived the service"
+    assert "Traceback" not in err, err[-3000:]
+

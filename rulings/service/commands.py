@@ -139,7 +139,8 @@ def cmd_serve(args) -> int:
     _announce(args, data, where, dialect, password, f"{len(service.books.books)} rulebooks")
     app = create_app(service=service)
     freeze_heap()
-    uvicorn.run(app, **common)
+    from rulings.service.accept import run
+    run(uvicorn.Config(app, **common))
     return 0
 
 

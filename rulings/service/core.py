@@ -28,7 +28,7 @@ from rulings.rulebook.house import house_names
 from rulings.rulebook.load import ROOT
 from rulings.service.store import db
 from rulings.service.store.auth import Auth, AuthError, Limiter
-from rulings.service.store.housebook import HouseBooks
+from rulings.service.store.housebook import HouseBooks, stop_checks
 from rulings.service.store.log import DUPLICATE, Log, dumps, ruling_row
 
 log = logging.getLogger("rulings.service")
@@ -376,6 +376,7 @@ class Service:
         return done
 
     def close(self) -> None:
+        stop_checks()          # a manager's check still running is ended, never left behind the service
         self.logins.close()
         self.rulers.shutdown(wait=True)
         self.log.close()

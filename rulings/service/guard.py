@@ -12,8 +12,9 @@
 - ``GuardedHttpTools``, uvicorn's httptools protocol with what uvicorn lacks: a deadline for a request's
   head (uvicorn's ``timeout_keep_alive`` covers only the idle time *between* requests), a bound on the
   head's size, and caps on open connections, in all and per client address.
-- ``cpu``: CPU work (book checks, examples, consultations, publishing, page rendering) on a bounded set
-  of threads (anyio's ``CapacityLimiter``, Starlette's own thread mechanism), so the event loop stays free.
+- ``cpu``: CPU work (consultations, page rendering) on a bounded set of threads (anyio's ``CapacityLimiter``,
+  Starlette's own thread mechanism), so the event loop stays free; ``manager_work``: the house-book pages, whose
+  checks wait for the checking process, on threads of their own, never the floor's.
 - ``login``: a login's password checked on the service's login threads, behind the per-address bucket and the
   bounded queue (``core.LoginGate``), never on the floor's threads.
 - ``bounded``: a parsed JSON value checked for nesting depth and control characters, without recursion.
@@ -335,6 +336,20 @@ async def cpu(fn, *args, **kwargs):
     if _LIMITER is None:
         _LIMITER = anyio.CapacityLimiter(cpu_threads())
     return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=_LIMITER)
+
+
+CHECK_THREADS = 4
+_CHECK_LIMITER = None
+
+
+async def manager_work(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` on one of ``CHECK_THREADS`` threads of the managers' own: the house-book pages,
+    whose checks wait (up to ``housebook.check_seconds()``) for the checking process. On the floor's threads
+    (``cpu``), two managers' checks that never ended held both, and every podium page and consultation waited."""
+    global _CHECK_LIMITER
+    if _CHECK_LIMITER is None:
+        _CHECK_LIMITER = anyio.CapacityLimiter(CHECK_THREADS)
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=_CHECK_LIMITER)
 
 
 # ---------------------------------------------------------------- logins off the floor's threads
