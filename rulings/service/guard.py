@@ -3,7 +3,8 @@
 - ``Guard``, ASGI middleware around every route: a state-changing request whose ``Origin`` (or, without
   one, ``Referer``) names another origin than the one it was sent to is refused (403); a body is bounded
   while it is read (413 at the limit, the declared ``Content-Length`` refused before a byte is read) and
-  must arrive within ``body_seconds`` (408).
+  must arrive within ``body_seconds`` (408); a client that leaves before its body is in is one line at info
+  level, never a traceback.
 - CSRF tokens for the podium's forms (``csrf_token``, ``csrf_ok``): tied to the session (an HMAC of
   the session token) and, before a login, to a random pre-login cookie signed with the data folder's
   secret. Starlette ships no CSRF mechanism, and the double-submit-cookie packages (starlette-csrf,
@@ -25,6 +26,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import logging
 import os
 import re
 import secrets
@@ -36,6 +38,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.to_thread
 from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, JSONResponse
 
 from rulings.service.session import current_account, token_of
@@ -50,6 +53,7 @@ RESERVED = 64                    # of MAX_CONNECTIONS, kept for connections whos
 MAX_DEPTH = 64                   # nesting of a JSON value (an incident is 4-5 levels deep)
 SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 LOGIN_COOKIE = "rulings_prelogin"
+log = logging.getLogger("rulings.service")
 
 
 class Refused(Exception):
@@ -161,6 +165,9 @@ class Guard:
 
         try:
             await self.app(scope, bounded_receive, watched_send)
+        except ClientDisconnect:      # the client left before its body was in: nobody to answer, nothing wrong here
+            log.info("%s %s: the client left after %d byte(s) of its body", scope["method"], scope.get("path", "")[:200],
+                     seen)
         except (_TooLarge, _TooSlow) as exc:
             if started:
                 raise
