@@ -208,8 +208,8 @@ class LoginGate:
     MAX_ADDRESSES = 10_000     # addresses remembered; past it those whose bucket has filled again are forgotten
 
     def __init__(self, burst: int = 10, every: float = 3.0, queue: int = 8, threads: int = LOGIN_THREADS):
-        self.burst, self.every, self.queue = burst, every, queue
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="rulings-login")
+        self.burst, self.every, self.queue, self.threads = burst, every, queue, threads
+        self.pool: ThreadPoolExecutor | None = None      # started by the first login (again after ``close``)
         self._lock = threading.Lock()
         self._buckets: dict[str, tuple[float, float]] = {}   # address -> (tokens left, when counted)
         self._waiting = 0
@@ -244,24 +244,35 @@ class LoginGate:
         """``login(*args)`` on the login threads, once ``admit(client)`` has let it in; its token comes back when
         it succeeds."""
         def attempt():
-            try:
-                out = login(*args)
-            finally:
-                with self._lock:
-                    self._waiting -= 1
+            out = login(*args)
             with self._lock:
                 tokens, at = self._buckets.get(client, (0.0, time.monotonic()))
                 self._buckets[client] = (min(float(self.burst), tokens + 1), at)
             return out
+
+        def done(_: Future) -> None:      # run, failed or dropped by ``close``: its place in the queue is free
+            with self._lock:
+                self._waiting -= 1
+        with self._lock:
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="rulings-login")
+            pool = self.pool
         try:
-            return self.pool.submit(attempt)
-        except RuntimeError:       # the worker is stopping
+            future = pool.submit(attempt)
+        except RuntimeError:       # closed meanwhile: the worker is stopping
             with self._lock:
                 self._waiting -= 1
             raise AuthError(503, "busy", "the service is stopping; try again in a moment", 5) from None
+        future.add_done_callback(done)
+        return future
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the login threads (logins waiting are dropped); a later login starts them again, as the rest of a
+        closed Service still answers (an app's lifespan closes it; a program may go on using it)."""
+        with self._lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 RULING_THREADS = 1
