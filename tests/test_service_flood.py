@@ -4,6 +4,7 @@ a floor client consults as a tablet does. Bounded in time: the floods run for ``
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -35,8 +36,10 @@ def test_a_floor_tablet_is_answered_promptly_through_a_login_flood_and_a_half_op
         with httpx.Client(base_url=base, headers=auth, timeout=30) as warm:
             assert warm.post("/api/consult", json=body).status_code == 200      # the book warmed before the floods
         port = base.rsplit(":", 1)[1]
+        # the stranger's own CPU is his, on another machine: here his process gives way to the server's
         flooding = subprocess.Popen([sys.executable, str(ROOT / "tests" / "flood.py"), port, str(FLOOD_SECONDS)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=lambda: os.nice(19))
         try:
             time.sleep(5)        # the floods at full strength: every flood connection opened, the login queue full
             times, answers = [], 0

@@ -196,7 +196,7 @@ class LoginGate:
 
     An Argon2id hash costs 64 MiB and tens of milliseconds of a core, and anyone on the network may ask for one:
     a login needs no account. So a worker hashes passwords on ``LOGIN_THREADS`` threads of their own (argon2-cffi
-    lets go of the interpreter while it hashes), holds at most ``queue`` logins waiting for or in a hash (the
+    lets go of the interpreter while it hashes; on Linux at a lower priority, ``LOGINS_BEHIND``), holds at most ``queue`` logins waiting for or in a hash (the
     next is refused 503, to come back in a second) and lets one client address start ``burst`` logins, then
     one each ``every`` seconds (a bucket of tokens; the next is refused 429 with the seconds to wait). Both are
     checked on the event loop before anything else is done, in this process's memory: no hash, no database. A
@@ -255,7 +255,7 @@ class LoginGate:
                 self._waiting -= 1
         with self._lock:
             if self.pool is None:
-                self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="rulings-login")
+                self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="rulings-login", initializer=_behind)
             pool = self.pool
         try:
             future = pool.submit(attempt)
@@ -273,6 +273,17 @@ class LoginGate:
             pool, self.pool = self.pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+LOGINS_BEHIND = 10    # the login threads' nice value over the worker's: on a busy machine the floor goes first
+
+
+def _behind() -> None:
+    """Lower this thread's priority by ``LOGINS_BEHIND`` (Linux: a thread's own nice value); elsewhere as it is."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + LOGINS_BEHIND)
+    except (AttributeError, OSError):
+        pass
 
 
 RULING_THREADS = 1
