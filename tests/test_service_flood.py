@@ -23,7 +23,6 @@ CONSULTATIONS = 40
 @pytest.mark.slow
 def test_a_floor_tablet_is_answered_promptly_through_a_login_flood_and_a_half_open_flood(tmp_path):
     from rulings.service.core import Config
-    from rulings.service.guard import MAX_PER_ADDRESS
     import flood
     data = tmp_path / "data"
     seed_log(data)
@@ -78,7 +77,6 @@ def test_a_floor_tablet_is_answered_promptly_through_a_login_flood_and_a_half_op
     config = Config()
     hashed = seen.get("401", 0)       # logins that got as far as a hash: the address's bucket, no more
     assert hashed <= config.address_logins + FLOOD_SECONDS / config.address_every + 1, seen
-    assert MAX_PER_ADDRESS * 4 < 512
     assert "Traceback" not in err, err[-3000:]
 
 
