@@ -256,10 +256,8 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
     requests) waiting for it; a draft whose check never ends (a value the reader takes for ever) would hold
     it for good. The process runs at a lower priority (``BEHIND``); when the time is up it is killed (a check
     stuck in C code answers no signal it could catch), the check is refused as too long, and the next check
-    starts a fresh process. ``RULINGS_CHECK_IN_PROCESS=1`` checks here instead, with no time limit (the
-    command line's tests)."""
-    if os.environ.get("RULINGS_CHECK_IN_PROCESS") == "1":
-        return _check_file(name, draft, with_diff, live)
+    starts a fresh process. A check is never run in the service's own process: one that cannot start is
+    refused, saying so."""
     from concurrent.futures import TimeoutError as TooLong
     from concurrent.futures.process import BrokenProcessPool
     limit = check_seconds()
