@@ -118,3 +118,48 @@ def accounts_of(svc) -> dict:
     from rulings.service.store.auth import Account
     with svc.engine.connect() as conn:
         return {r.username: Account(r.id, r.username, r.role, r.room) for r in conn.execute(sa.select(db.accounts))}
+
+
+def serve(data: Path, *args: str, env: dict | None = None, light_hashes: bool = True):
+    """`rulings serve` on a free loopback port as a process of its own: (base URL, process), once it answers
+    /health. ``light_hashes`` false: Argon2id at its production cost (64 MiB), as a stranger's logins cost it.
+    Stop it with ``stop``."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import httpx
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, **(env or {}))
+    if not light_hashes:
+        env.pop("RULINGS_ARGON2_MEMORY_KIB", None)
+        env.pop("RULINGS_ARGON2_TIME", None)
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
+                             *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        if proc.poll() is not None:
+            raise AssertionError(proc.stderr.read().decode()[-2000:])
+        if time.monotonic() > deadline:
+            stop(proc)
+            raise AssertionError("the service did not answer within 120 s")
+        try:
+            if httpx.get(base + "/health", timeout=5).status_code == 200:
+                return base, proc
+        except httpx.TransportError:
+            time.sleep(0.2)
+
+
+def stop(proc) -> str:
+    """Stop a served process (SIGTERM, then SIGKILL after 30 s); what it wrote on standard error."""
+    import subprocess
+    proc.terminate()
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate(timeout=30)
+    return err.decode("utf-8", "replace")

@@ -380,6 +380,27 @@ def test_wrong_passwords_from_one_address_do_not_lock_the_account_elsewhere(svc)
     assert stranger.post("/api/login", json={"username": "manny", "password": PASSWORDS["manny"]}).status_code == 200
 
 
+def test_fresh_names_from_one_address_are_held_before_any_hash_and_a_podium_elsewhere_logs_in(svc):
+    """A stranger trying a new name each time (which the per-name limit never holds) gets the address's
+    logins and then 429s that say how long to wait, on the API and on the podium's form alike; the room's
+    tablets, elsewhere, log in; a right password gives its token back."""
+    from starlette.testclient import TestClient
+    app = _app(svc)
+    burst = svc.config.address_logins
+    stranger = TestClient(app, client=("10.9.9.7", 40000))
+    answers = [stranger.post("/api/login", json={"username": f"nobody{i}", "password": "guess"})
+               for i in range(burst + 3)]
+    assert [r.status_code for r in answers] == [401] * burst + [429] * 3
+    assert all(1 <= int(r.headers["retry-after"]) <= svc.config.address_every + 1 for r in answers[burst:])
+    assert "from this address" in answers[-1].json()["error"]["message"]
+    form = form_client(app, client=("10.9.9.7", 40001))
+    r = form.post("/podium/login", data={"username": "fiona", "password": PASSWORDS["fiona"], "next": "/podium"})
+    assert r.status_code == 429 and "wait" in r.text and int(r.headers["retry-after"]) >= 1
+    podium = TestClient(app, client=("10.0.0.5", 40001))
+    for _ in range(burst + 3):    # right passwords: each gives its token back
+        assert podium.post("/api/login", json={"username": "fiona", "password": PASSWORDS["fiona"]}).status_code == 200
+
+
 def test_the_waits_grow_with_each_failure():
     from rulings.service.store.auth import Limiter
     waits = [Limiter(None).wait_after(n) for n in range(12)]

@@ -102,7 +102,15 @@ class Acceptor:
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server; given the supervisor's shared sockets, it takes connections through ``Acceptor``."""
+    """uvicorn's server; given the supervisor's shared sockets, it takes connections through ``Acceptor``. Its
+    shutdown first ends a manager's house-book check still running (``housebook.stop_checks``): uvicorn waits
+    for the requests in flight, and a check that never ends would hold its request, and the shutdown, until
+    the graceful timeout cancelled it with a traceback, while the checking process ran on."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        from rulings.service.store.housebook import stop_checks
+        stop_checks(for_good=True)
+        await super().shutdown(sockets)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         if not sockets:
@@ -137,6 +145,14 @@ class Process(multiprocess.Process):
         if self._server is None:
             self._server = Server(config=self.config)
         return self._server
+
+
+def run(config: uvicorn.Config) -> None:
+    """``uvicorn.run`` for one worker, with ``Server`` (its shutdown ends a running check first)."""
+    try:
+        Server(config=config).run()
+    except KeyboardInterrupt:   # as uvicorn.run
+        pass
 
 
 def run_workers(config: uvicorn.Config) -> None:

@@ -23,6 +23,9 @@ def add_commands(sub) -> None:
                    "name such as America/Los_Angeles (default UTC; times are stored in UTC)")
     s.add_argument("--room-zone", action="append", default=[], metavar="ROOM=ZONE",
                    help="a room's own time zone where it differs from --time-zone (repeat for each room)")
+    s.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For names the client (an address or a network such as "
+                        "10.0.0.0/24; repeat for each). Default none: the headers are ignored, from loopback too")
     s.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
     s.set_defaults(run=cmd_serve)
     u = sub.add_parser("users", help="accounts of the ruling service")
@@ -115,8 +118,13 @@ def cmd_serve(args) -> int:
         return 2
     where = url.split("@")[-1] if dialect != "sqlite" else str((data / "rulings.db").resolve())
     from rulings.service.guard import uvicorn_options
+    try:
+        guarded = uvicorn_options(args.trusted_proxy)    # limits, timeouts and proxies: API.md, "Security"
+    except ValueError as exc:
+        print(f"rulings: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
     common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                  timeout_graceful_shutdown=5, **uvicorn_options())    # limits and timeouts: API.md, "Security"
+                  timeout_graceful_shutdown=5, **guarded)
     if args.workers > 1:
         os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours), RULINGS_SERVE_TIME_ZONE=args.time_zone,
@@ -131,7 +139,8 @@ def cmd_serve(args) -> int:
     _announce(args, data, where, dialect, password, f"{len(service.books.books)} rulebooks")
     app = create_app(service=service)
     freeze_heap()
-    uvicorn.run(app, **common)
+    from rulings.service.accept import run
+    run(uvicorn.Config(app, **common))
     return 0
 
 

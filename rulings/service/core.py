@@ -9,6 +9,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,8 +27,8 @@ from rulings.report.render import report_json
 from rulings.rulebook.house import house_names
 from rulings.rulebook.load import ROOT
 from rulings.service.store import db
-from rulings.service.store.auth import Auth, Limiter
-from rulings.service.store.housebook import HouseBooks
+from rulings.service.store.auth import Auth, AuthError, Limiter
+from rulings.service.store.housebook import HouseBooks, stop_checks
 from rulings.service.store.log import DUPLICATE, Log, dumps, ruling_row
 
 log = logging.getLogger("rulings.service")
@@ -59,6 +60,9 @@ class Config:
     session_check_seconds: float = 1.0   # how long a worker trusts a session it has checked (logout bound)
     time_zone: str = "UTC"               # the room's clock on the podium's pages (IANA name); stored times stay UTC
     room_zones: dict = field(default_factory=dict)   # a room's own zone, where it differs: {"main": "America/New_York"}
+    address_logins: int = 10             # failed logins one client address may start at once (LoginGate) ...
+    address_every: float = 3.0           # ... and one more each this many seconds
+    login_queue: int = 8                 # logins waiting for or in a password hash, per worker (LoginGate)
 
     def __post_init__(self) -> None:
         for name in (self.time_zone, *self.room_zones.values()):
@@ -184,6 +188,104 @@ class Books:
             self.books[name] = WarmBook(name, book, engine, self._house_hash(live), self._extends(live), str(live))
 
 
+LOGIN_THREADS = 1      # threads that hash passwords, per worker: never the floor's (guard.cpu) nor the rulers
+
+
+class LoginGate:
+    """Where a login waits for its password hash, kept apart from the floor's work.
+
+    An Argon2id hash costs 64 MiB and tens of milliseconds of a core, and anyone on the network may ask for one:
+    a login needs no account. So a worker hashes passwords on ``LOGIN_THREADS`` threads of their own (argon2-cffi
+    lets go of the interpreter while it hashes; on Linux at a lower priority, ``LOGINS_BEHIND``), holds at most ``queue`` logins waiting for or in a hash (the
+    next is refused 503, to come back in a second) and lets one client address start ``burst`` logins, then
+    one each ``every`` seconds (a bucket of tokens; the next is refused 429 with the seconds to wait). Both are
+    checked on the event loop before anything else is done, in this process's memory: no hash, no database. A
+    login that succeeds gives its token back, so a room whose tablets share one address logs them all in; a
+    wrong password, or a name that has no account, keeps it spent, so fresh names get no further than one.
+    The per-name limit (``store.auth.Limiter``, in the database) still holds behind this one.
+    """
+
+    MAX_ADDRESSES = 10_000     # addresses remembered; past it those whose bucket has filled again are forgotten
+
+    def __init__(self, burst: int = 10, every: float = 3.0, queue: int = 8, threads: int = LOGIN_THREADS):
+        self.burst, self.every, self.queue, self.threads = burst, every, queue, threads
+        self.pool: ThreadPoolExecutor | None = None      # started by the first login (again after ``close``)
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}   # address -> (tokens left, when counted)
+        self._waiting = 0
+
+    def admit(self, client: str) -> None:
+        """Take a token of ``client``'s bucket and a place in the queue; AuthError 429 or 503 when there is none."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, at = self._buckets.get(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) / self.every)
+            if tokens < 1:
+                self._buckets[client] = (tokens, now)
+                wait = int((1 - tokens) * self.every) + 1
+                raise AuthError(429, "rate_limited", f"too many failed logins from this address; try again in {wait} s",
+                                wait)
+            if self._waiting >= self.queue:
+                raise AuthError(503, "busy", "the service is checking other logins; try again in a moment", 1)
+            self._waiting += 1
+            self._buckets[client] = (tokens - 1, now)
+            if len(self._buckets) > self.MAX_ADDRESSES:
+                self._forget(now)
+
+    def _forget(self, now: float) -> None:
+        full = [a for a, (tokens, at) in self._buckets.items() if tokens + (now - at) / self.every >= self.burst]
+        for a in full:
+            del self._buckets[a]
+        if len(self._buckets) > self.MAX_ADDRESSES:    # every one still spending: the oldest go
+            for a in list(self._buckets)[: len(self._buckets) - self.MAX_ADDRESSES]:
+                del self._buckets[a]
+
+    def run(self, client: str, login, *args) -> Future:
+        """``login(*args)`` on the login threads, once ``admit(client)`` has let it in; its token comes back when
+        it succeeds."""
+        def attempt():
+            out = login(*args)
+            with self._lock:
+                tokens, at = self._buckets.get(client, (0.0, time.monotonic()))
+                self._buckets[client] = (min(float(self.burst), tokens + 1), at)
+            return out
+
+        def done(_: Future) -> None:      # run, failed or dropped by ``close``: its place in the queue is free
+            with self._lock:
+                self._waiting -= 1
+        with self._lock:
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="rulings-login", initializer=_behind)
+            pool = self.pool
+        try:
+            future = pool.submit(attempt)
+        except RuntimeError:       # closed meanwhile: the worker is stopping
+            with self._lock:
+                self._waiting -= 1
+            raise AuthError(503, "busy", "the service is stopping; try again in a moment", 5) from None
+        future.add_done_callback(done)
+        return future
+
+    def close(self) -> None:
+        """Stop the login threads (logins waiting are dropped); a later login starts them again, as the rest of a
+        closed Service still answers (an app's lifespan closes it; a program may go on using it)."""
+        with self._lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+LOGINS_BEHIND = 10    # the login threads' nice value over the worker's: on a busy machine the floor goes first
+
+
+def _behind() -> None:
+    """Lower this thread's priority by ``LOGINS_BEHIND`` (Linux: a thread's own nice value); elsewhere as it is."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + LOGINS_BEHIND)
+    except (AttributeError, OSError):
+        pass
+
+
 RULING_THREADS = 1
 
 
@@ -217,6 +319,7 @@ class Service:
         self.log = Log(self.engine, config.time_zone, config.room_zones)
         self.books = Books(Path(config.data_dir))
         self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
+        self.logins = LoginGate(config.address_logins, config.address_every, config.login_queue)
 
     @property
     def database(self) -> str:
@@ -295,6 +398,8 @@ class Service:
         return done
 
     def close(self) -> None:
+        stop_checks()          # a manager's check still running is ended, never left behind the service
+        self.logins.close()
         self.rulers.shutdown(wait=True)
         self.log.close()
         self.engine.dispose()

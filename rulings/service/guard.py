@@ -3,7 +3,8 @@
 - ``Guard``, ASGI middleware around every route: a state-changing request whose ``Origin`` (or, without
   one, ``Referer``) names another origin than the one it was sent to is refused (403); a body is bounded
   while it is read (413 at the limit, the declared ``Content-Length`` refused before a byte is read) and
-  must arrive within ``body_seconds`` (408).
+  must arrive within ``body_seconds`` (408); a client that leaves before its body is in is one line at info
+  level, never a traceback.
 - CSRF tokens for the podium's forms (``csrf_token``, ``csrf_ok``): tied to the session (an HMAC of
   the session token) and, before a login, to a random pre-login cookie signed with the data folder's
   secret. Starlette ships no CSRF mechanism, and the double-submit-cookie packages (starlette-csrf,
@@ -12,8 +13,11 @@
 - ``GuardedHttpTools``, uvicorn's httptools protocol with what uvicorn lacks: a deadline for a request's
   head (uvicorn's ``timeout_keep_alive`` covers only the idle time *between* requests), a bound on the
   head's size, and caps on open connections, in all and per client address.
-- ``cpu``: CPU work (book checks, examples, consultations, publishing, page rendering) on a bounded set
-  of threads (anyio's ``CapacityLimiter``, Starlette's own thread mechanism), so the event loop stays free.
+- ``cpu``: CPU work (consultations, page rendering) on a bounded set of threads (anyio's ``CapacityLimiter``,
+  Starlette's own thread mechanism), so the event loop stays free; ``manager_work``: the house-book pages, whose
+  checks wait for the checking process, on threads of their own, never the floor's.
+- ``login``: a login's password checked on the service's login threads, behind the per-address bucket and the
+  bounded queue (``core.LoginGate``), never on the floor's threads.
 - ``bounded``: a parsed JSON value checked for nesting depth and control characters, without recursion.
 """
 from __future__ import annotations
@@ -22,6 +26,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import logging
 import os
 import re
 import secrets
@@ -33,6 +38,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.to_thread
 from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, JSONResponse
 
 from rulings.service.session import current_account, token_of
@@ -42,10 +48,12 @@ BODY_SECONDS = float(os.environ.get("RULINGS_BODY_SECONDS") or 30.0)   # the who
 HEAD_SECONDS = float(os.environ.get("RULINGS_HEAD_SECONDS") or 10.0)   # a request's line and headers arrive within this
 MAX_HEAD = 64 * 1024             # bytes of request line and headers
 MAX_CONNECTIONS = 512            # open connections per worker (well under the usual 1,024 descriptors)
-MAX_PER_ADDRESS = 64             # open connections per client address
+MAX_PER_ADDRESS = 16             # open connections per client address, not counting those with a live session
+RESERVED = 64                    # of MAX_CONNECTIONS, kept for connections whose requests carry a live session
 MAX_DEPTH = 64                   # nesting of a JSON value (an incident is 4-5 levels deep)
 SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 LOGIN_COOKIE = "rulings_prelogin"
+log = logging.getLogger("rulings.service")
 
 
 class Refused(Exception):
@@ -157,6 +165,9 @@ class Guard:
 
         try:
             await self.app(scope, bounded_receive, watched_send)
+        except ClientDisconnect:      # the client left before its body was in: nobody to answer, nothing wrong here
+            log.info("%s %s: the client left after %d byte(s) of its body", scope["method"], scope.get("path", "")[:200],
+                     seen)
         except (_TooLarge, _TooSlow) as exc:
             if started:
                 raise
@@ -334,6 +345,38 @@ async def cpu(fn, *args, **kwargs):
     return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=_LIMITER)
 
 
+CHECK_THREADS = 4
+_CHECK_LIMITER = None
+
+
+async def manager_work(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` on one of ``CHECK_THREADS`` threads of the managers' own: the house-book pages,
+    whose checks wait (up to ``housebook.check_seconds()``) for the checking process. On the floor's threads
+    (``cpu``), two managers' checks that never ended held both, and every podium page and consultation waited."""
+    global _CHECK_LIMITER
+    if _CHECK_LIMITER is None:
+        _CHECK_LIMITER = anyio.CapacityLimiter(CHECK_THREADS)
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=_CHECK_LIMITER)
+
+
+# ---------------------------------------------------------------- logins off the floor's threads
+
+def client_address(request) -> str:
+    """The client's address: the connection's peer, or what a trusted proxy said it is (``--trusted-proxy``;
+    uvicorn reads ``X-Forwarded-For`` only from those)."""
+    return request.client.host if request.client else "?"
+
+
+async def login(request, username: str, password: str):
+    """``Auth.login`` for this request: refused at once (429, 503; AuthError) by the service's ``LoginGate``
+    when the client's address has spent its logins or the login threads have enough waiting, else hashed on
+    the login threads while the event loop and the floor's threads go on."""
+    svc = request.app.state.service
+    client = client_address(request)
+    svc.logins.admit(client)
+    return await asyncio.wrap_future(svc.logins.run(client, svc.auth.login, username, password, client))
+
+
 # ---------------------------------------------------------------- the HTTP protocol
 
 try:
@@ -344,39 +387,101 @@ except ImportError:          # pragma: no cover - uvicorn[standard] is a depende
 
 if HttpToolsProtocol is not None:
     class GuardedHttpTools(HttpToolsProtocol):   # type: ignore[misc,valid-type]
-        """uvicorn's httptools protocol with a deadline and a size bound on each request's head, and caps
-        on open connections (``MAX_CONNECTIONS`` in all, ``MAX_PER_ADDRESS`` from one client address).
+        """uvicorn's httptools protocol with a deadline and a size bound on each request's head, and caps on
+        open connections that a stranger cannot fill.
 
         uvicorn has a keep-alive timeout (idle time between requests) and ``limit_concurrency`` (a 503
         once a request's head has arrived), but nothing that ends a connection whose head never
         completes: held open by the thousand, such connections use up the process's file descriptors.
+
+        A connection is a stranger's until one of its requests carries a live session (``_known``). One
+        client address holds at most ``MAX_PER_ADDRESS`` strangers' connections (a trusted proxy, which
+        speaks for many, is not held to it): the next from there is closed at once. Strangers' connections
+        together hold at most ``MAX_CONNECTIONS - RESERVED``, and every connection at most
+        ``MAX_CONNECTIONS``: past either, the oldest stranger's connection that is idle (a head still
+        coming, or kept alive between requests) is closed to make room, and only with none idle is the
+        new one closed. So the ``RESERVED`` connections are always there for the room's logged-in
+        tablets, and a flood of half-open connections from many addresses sheds itself, not the floor.
         """
         head_seconds = HEAD_SECONDS
         max_head = MAX_HEAD
         max_connections = MAX_CONNECTIONS
         max_per_address = MAX_PER_ADDRESS
-        _per_address: dict[str, int] = {}
+        reserved = RESERVED
+        _open: dict[Any, None] = {}         # this worker's open connections, oldest first
+        _refused: list = [0, 0.0]           # connections closed unserved since the last warning, and its time
+        _trusted: tuple[Any, Any] | None = None    # (forwarded_allow_ips as given, the networks it names)
 
         def connection_made(self, transport):
             super().connection_made(transport)
             self._head_timer = None
             self._in_head, self._head_bytes = True, 0
-            address = self.client[0] if self.client else "?"
-            self._address = address
-            n = self._per_address[address] = self._per_address.get(address, 0) + 1
-            if len(self.connections) > self.max_connections or n > self.max_per_address:
-                self.logger.warning("connection from %s refused: too many open connections", address)
+            self._session = False
+            self._address = self.client[0] if self.client else "?"
+            self._open[self] = None
+            why = self._admit()
+            if why:
+                self._open.pop(self, None)
+                self._said(why)
                 transport.close()
                 return
             self._arm()
 
+        def _admit(self) -> str | None:
+            """Why this new connection is closed at once, or None (room made, when it must be, by closing
+            the oldest idle stranger's connection)."""
+            strangers = [c for c in self._open if not c._known()]
+            if not self._proxy(self._address) and \
+                    sum(1 for c in strangers if c._address == self._address) > self.max_per_address:
+                return f"{self._address} holds {self.max_per_address} connections without a session"
+            if len(strangers) <= self.max_connections - self.reserved and len(self._open) <= self.max_connections:
+                return None
+            victim = next((c for c in strangers if c is not self and c._idle()), None)
+            if victim is None:
+                return f"{len(self._open) - 1} connections open, none idle to close"
+            self._open.pop(victim, None)      # counted out now: its connection_lost comes on a later turn
+            victim._disarm()
+            victim.transport.close()
+            return None
+
+        def _known(self) -> bool:
+            """Whether a request on this connection carried a live session (the app names the account it found
+            in the request's scope, session.current_account)."""
+            if not self._session:
+                scope = getattr(self, "scope", None)
+                self._session = bool(scope and scope.get("rulings.account"))
+            return self._session
+
+        def _idle(self) -> bool:
+            """Nothing asked and unanswered: a head still coming, or kept alive between two requests."""
+            if self.transport.is_closing():
+                return False
+            return self._in_head or self.cycle is None or (self.cycle.response_complete and not self.pipeline)
+
+        def _proxy(self, address: str) -> bool:
+            """Whether ``address`` is a proxy ``rulings serve --trusted-proxy`` names."""
+            config = self.config
+            if not getattr(config, "proxy_headers", False):
+                return False
+            given = getattr(config, "forwarded_allow_ips", None) or ()
+            cls = type(self)
+            if cls._trusted is None or cls._trusted[0] is not given:
+                cls._trusted = (given, trusted_networks(given))
+            return in_networks(address, cls._trusted[1])
+
+        def _said(self, why: str) -> None:
+            """One warning line every 10 s at most, with the count, however many connections a flood sends."""
+            count = self._refused
+            count[0] += 1
+            now = self.loop.time()
+            if now - count[1] >= 10:
+                self.logger.warning("%d connection(s) closed unserved in the last %.0f s (the last: %s)",
+                                    count[0], min(now - count[1], 10), why)
+                count[0], count[1] = 0, now
+
         def connection_lost(self, exc):
             self._disarm()
-            n = self._per_address.get(self._address, 1) - 1
-            if n <= 0:
-                self._per_address.pop(self._address, None)
-            else:
-                self._per_address[self._address] = n
+            self._open.pop(self, None)
             super().connection_lost(exc)
 
         def _arm(self):
@@ -401,6 +506,7 @@ if HttpToolsProtocol is not None:
                     self.send_400_response("Request head too large")   # closes the connection
 
         def on_message_begin(self) -> None:
+            self._known()           # before the request before it gives way to this one
             super().on_message_begin()
             self._in_head, self._head_bytes = True, 0
             self._arm()
@@ -411,7 +517,39 @@ if HttpToolsProtocol is not None:
             super().on_headers_complete()
 
 
-def uvicorn_options() -> dict:
-    """The uvicorn settings `rulings serve` runs with (API.md, "Security")."""
-    return dict(http="rulings.service.guard:GuardedHttpTools", limit_concurrency=256, timeout_keep_alive=5,
-                backlog=512, h11_max_incomplete_event_size=MAX_HEAD)
+def trusted_networks(given) -> list:
+    """The networks a ``--trusted-proxy`` list names (addresses or CIDR networks, a list or comma-separated);
+    ValueError naming one that is neither."""
+    import ipaddress
+    items = given.split(",") if isinstance(given, str) else list(given)
+    out = []
+    for item in (i.strip() for i in items):
+        if item:
+            try:
+                out.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                raise ValueError(f"'{item}' is not an IP address or network (e.g. 10.0.0.2 or 10.0.0.0/24)") from None
+    return out
+
+
+def in_networks(address: str, networks: list) -> bool:
+    import ipaddress
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in n for n in networks if n.version == ip.version)
+
+
+def uvicorn_options(trusted_proxies: list[str] | tuple = ()) -> dict:
+    """The uvicorn settings `rulings serve` runs with (API.md, "Security").
+
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are read only from ``trusted_proxies`` (``--trusted-proxy``):
+    uvicorn's own default trusts them from 127.0.0.1, so any program on the host could name the address a
+    login is counted against. With none given, the headers are not read at all."""
+    proxies = ",".join(str(n) for n in trusted_networks(list(trusted_proxies)))
+    # no limit_concurrency: uvicorn's 503 counts every open connection, so a stranger's idle connections made
+    # it refuse the floor's requests; GuardedHttpTools's caps hold the connections, and so the requests
+    return dict(http="rulings.service.guard:GuardedHttpTools", limit_concurrency=None, timeout_keep_alive=5,
+                backlog=512, h11_max_incomplete_event_size=MAX_HEAD, proxy_headers=bool(proxies),
+                forwarded_allow_ips=proxies or "")

@@ -31,6 +31,7 @@ from rulings.ruling.decide import citation
 from rulings.service.api.openapi import document
 from rulings.service.core import ApiError, Config, Service, WarmBook, replayed, step_json
 from rulings.service.guard import MAX_DEPTH, Guard, bounded, cpu, read_body
+from rulings.service.guard import login as guarded_login
 from rulings.service.session import look_up, require, token_of
 from rulings.service.store.auth import COOKIE, AuthError, add_account, has_admin, list_accounts, update_account
 from rulings.service.store.log import DUPLICATE, ENTRY_ID_MAX, LogError, dumps
@@ -143,9 +144,8 @@ async def login(request: Request) -> Response:
     if not isinstance(username, str) or not isinstance(password, str) or len(username) > 64 or len(password) > 1024:
         raise ApiError(422, "request", "give username and password as text",
                        [_request_problem("username", "expected text"), _request_problem("password", "expected text")])
-    client = request.client.host if request.client else "?"
     svc = _service(request)
-    token, expires, account = await cpu(svc.auth.login, username, password, client)
+    token, expires, account = await guarded_login(request, username, password)   # off the floor's threads
     resp = json_response({"token": token, "expires_at": expires, **account.to_json()})
     resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
                     max_age=int(svc.auth.ttl.total_seconds()))

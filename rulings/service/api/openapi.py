@@ -7,12 +7,14 @@ _ERR = {"$ref": "#/components/responses/Error"}
 
 
 def _op(summary: str, *, body: str | None = None, ok: str = "Object", status: str = "200",
-        public: bool = False, params: list | None = None, role: str = "floor") -> dict:
+        public: bool = False, params: list | None = None, role: str = "floor", busy: bool = False) -> dict:
     op: dict = {"summary": summary + ("" if public else f" (role: {role} or above)"),
                 "responses": {status: {"description": "done", "content": {"application/json": {
                     "schema": {"$ref": f"#/components/schemas/{ok}"}}}},
                     "400": _ERR, "401": _ERR, "403": _ERR, "404": _ERR, "413": _ERR, "415": _ERR,
                     "422": _ERR, "429": _ERR}}
+    if busy:     # the login: 503 when too many logins wait for a password hash (API.md, "Auth")
+        op["responses"]["503"] = _ERR
     if public:
         op["security"] = []
     if body:
@@ -135,7 +137,7 @@ def document() -> dict:
         "/health": {"get": _op("Is the service up", public=True)},
         "/openapi.json": {"get": _op("This document")},
         "/api/login": {"post": _op("Log in: a session token (also set as the rulings_session cookie)",
-                                   body="Login", ok="Session", public=True)},
+                                   body="Login", ok="Session", public=True, busy=True)},
         "/api/logout": {"post": _op("Revoke the session", status="204")},
         "/api/me": {"get": _op("The logged-in account")},
         "/api/consult": {"post": _op("One consultation step: the ruling so far and the questions that change it; "

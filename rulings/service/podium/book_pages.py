@@ -224,10 +224,21 @@ def book_check(request: Request) -> Response:
             _reload(request, name)
             return RedirectResponse(f"/podium/books/{name}?published={info['version']}", status_code=303)
         return _editor(request, account, name, text, status=422, checked=checked,
-                       message="Not published: the book must load and every example must pass. Fix what is listed.")
+                       message=_unchecked(checked) or "Not published: the book must load and every example must "
+                                                      "pass. Fix what is listed.")
     checked = hb.check(name, text)
     return _editor(request, account, name, text, status=200 if checked.ok else 422, checked=checked,
-                   message="Checked — not live yet." if checked.ok else "This draft has problems.")
+                   message="Checked — not live yet." if checked.ok else _unchecked(checked) or
+                   "This draft has problems.")
+
+
+def _unchecked(checked) -> str:
+    """What the editor says when the check itself did not finish (too long, or its process ended), or ''."""
+    stopped = next((p for p in checked.problems if p.code in ("P004", "P005")), None)
+    if stopped is None:
+        return ""
+    return ("The check took too long and was stopped; nothing was published." if stopped.code == "P004"
+            else "The draft could not be checked; nothing was published.")
 
 
 # the diff grouped by cause: each group a kind of change, each change with the examples it changed
@@ -319,12 +330,12 @@ def book_version(request: Request) -> Response:
 def routes() -> list:
     return [
         *account_pages.routes(),
-        Route("/podium/books", page(books_list), methods=["GET"]),
-        Route("/podium/books/{name}", page(book_page), methods=["GET"]),
-        Route("/podium/books/{name}/document", page(book_document), methods=["GET"]),
-        Route("/podium/books/{name}/diff", page(book_diff), methods=["GET"]),
-        Route("/podium/books/{name}/edit", page(book_edit), methods=["GET"]),
-        Route("/podium/books/{name}/edit", page(book_check), methods=["POST"]),
-        Route("/podium/books/{name}/params", page(book_params), methods=["POST"]),
-        Route("/podium/books/{name}/version/{digest}", page(book_version), methods=["GET"]),
+        Route("/podium/books", page(books_list, managers=True), methods=["GET"]),
+        Route("/podium/books/{name}", page(book_page, managers=True), methods=["GET"]),
+        Route("/podium/books/{name}/document", page(book_document, managers=True), methods=["GET"]),
+        Route("/podium/books/{name}/diff", page(book_diff, managers=True), methods=["GET"]),
+        Route("/podium/books/{name}/edit", page(book_edit, managers=True), methods=["GET"]),
+        Route("/podium/books/{name}/edit", page(book_check, managers=True), methods=["POST"]),
+        Route("/podium/books/{name}/params", page(book_params, managers=True), methods=["POST"]),
+        Route("/podium/books/{name}/version/{digest}", page(book_version, managers=True), methods=["GET"]),
     ]

@@ -20,6 +20,7 @@ from rulings.ruling.consult import answered
 from rulings.money import whole_number
 from rulings.problems import ProblemsError
 from rulings.service.core import ApiError
+from rulings.service.guard import login as guarded_login
 from rulings.service.podium import book_pages, kill_page, log_pages
 from rulings.service.podium import form as pf
 from rulings.service.podium.kit import (STATIC, Assets, account_of, book_names, first, form_data, login_redirect, page,
@@ -46,19 +47,37 @@ def _safe_next(nxt: str) -> str:
     return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/podium"
 
 
-def login_post(request: Request) -> Response:
-    """The service's own login (same password check, rate limit and session), from an HTML form."""
+async def check_login(request: Request) -> None:
+    """The login form's password, checked on the login threads (guard.login) before the page is made: its
+    session token, or the AuthError that refused it, for ``login_post``."""
     form = form_data(request)
     username, password = first(form, "username"), first(form, "password")
-    nxt = _safe_next(first(form, "next") or "/podium")
-    client = request.client.host if request.client else "unknown"
     try:
-        token, _expires, _acct = service_of(request).auth.login(username, password, client)
+        if len(username) > 64 or len(password) > 1024:    # no account has such a name or password: no hash spent
+            raise AuthError(401, "auth", "wrong account name or password")
+        request.scope["rulings.login"] = await guarded_login(request, username, password)
     except AuthError as exc:
+        request.scope["rulings.login"] = exc
+
+
+def login_post(request: Request) -> Response:
+    """The service's own login (same password check, rate limits and session), from an HTML form."""
+    form = form_data(request)
+    username = first(form, "username")
+    nxt = _safe_next(first(form, "next") or "/podium")
+    outcome = request.scope.get("rulings.login")
+    if not isinstance(outcome, tuple):
+        exc = outcome if isinstance(outcome, AuthError) else AuthError(401, "auth", "wrong account name or password")
         words = ("Wrong name or password." if exc.status == 401 else
-                 "Too many failed logins; wait a minute and try again." if exc.status == 429 else exc.message)
-        return render(request, "login.html", status=exc.status, account=None, next=nxt, error=words,
-                      username=username)
+                 f"Too many failed logins; wait {exc.retry_after or 60} seconds and try again." if exc.status == 429
+                 else "The podium is busy checking other logins; try again in a moment." if exc.status == 503
+                 else exc.message)
+        refused = render(request, "login.html", status=exc.status, account=None, next=nxt, error=words,
+                         username=username)
+        if exc.retry_after:
+            refused.headers["Retry-After"] = str(exc.retry_after)
+        return refused
+    token = outcome[0]
     response = RedirectResponse(nxt, status_code=303)
     hours = getattr(service_of(request).auth, "ttl", None)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
@@ -323,7 +342,8 @@ def routes() -> list:
     return [
         Route("/", page(root), methods=["GET"]),
         Route("/login", page(login_page, needs_account=False), methods=["GET"]),
-        Route("/podium/login", page(login_post, login=True, needs_account=False), methods=["POST"]),
+        Route("/podium/login", page(login_post, login=True, needs_account=False, before=check_login),
+              methods=["POST"]),
         Route("/podium/logout", page(logout_post), methods=["POST"]),
         Route("/podium", page(floor_get), methods=["GET"]),
         Route("/podium", page(floor_post), methods=["POST"]),

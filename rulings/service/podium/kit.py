@@ -23,7 +23,8 @@ from rulings.rulebook.catalogue import facts
 from rulings.money import show, to_minor
 from rulings.report.render import quote_all
 from rulings.service.core import room_zone, step_json, zone
-from rulings.service.guard import LOGIN_COOKIE, control_characters, cpu, csrf_ok, csrf_token, read_body
+from rulings.service.guard import (LOGIN_COOKIE, control_characters, cpu, csrf_ok, csrf_token, manager_work,
+                                   read_body)
 from rulings.service.podium import form as pf
 from rulings.service.session import current_account
 from rulings.service.store.log import LogError
@@ -214,10 +215,13 @@ def form_data(request: Request) -> dict[str, list[str]]:
     return request.scope.get("rulings.form") or {}
 
 
-def page(handler, login: bool = False, needs_account: bool = True):
-    """A page's endpoint: a POST's form read and checked on the event loop (``read_form``), then ``handler``
-    (plain, blocking code: book checks, consultations, rulings, rendering) on the bounded CPU threads
-    (guard.cpu), so the event loop goes on answering the floor while a manager's check runs."""
+def page(handler, login: bool = False, needs_account: bool = True, before=None, managers: bool = False):
+    """A page's endpoint: a POST's form read and checked on the event loop (``read_form``), then ``before``
+    (an async step on the event loop, given the request once its form is read: the login's password check,
+    which waits on the login threads), then ``handler`` (plain, blocking code: book checks, consultations,
+    rulings, rendering) on the bounded CPU threads (guard.cpu), so the event loop goes on answering the floor
+    while a manager's check runs; ``managers``: on the managers' threads instead (guard.manager_work: the
+    house-book pages, which wait for a check's process), so a check never holds a thread of the floor's."""
 
     async def endpoint(request: Request) -> Response:
         if request.method == "POST":
@@ -230,7 +234,9 @@ def page(handler, login: bool = False, needs_account: bool = True):
                 if exc.status == 413:       # the rest of the body is not read: the connection ends here
                     response.headers["Connection"] = "close"
                 return response
-        return await cpu(handler, request)
+            if before is not None:
+                await before(request)
+        return await (manager_work if managers else cpu)(handler, request)
     endpoint.__name__ = getattr(handler, "__name__", "page")
     return endpoint
 

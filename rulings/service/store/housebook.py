@@ -19,6 +19,7 @@ import os
 import re
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -235,40 +236,94 @@ def _write(path: Path, text: str) -> None:
 
 _POOL: Any = None
 _POOL_LOCK = threading.Lock()
+_STOPPING = threading.Event()    # the service is stopping: no check starts a new checking process
+CHECK_SECONDS = 120.0    # a check (loading, linting, every example, the diff) is ended after this long
+
+
+def check_seconds() -> float:
+    """How long a check may take before it is ended (``RULINGS_CHECK_SECONDS``, default ``CHECK_SECONDS``)."""
+    try:
+        value = float(os.environ.get("RULINGS_CHECK_SECONDS") or CHECK_SECONDS)
+    except ValueError:
+        return CHECK_SECONDS
+    return value if value > 0 else CHECK_SECONDS
 
 
 def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Check:
     """``_check_file`` in a process of its own (a pool of ``RULINGS_CHECK_PROCESSES``, default 1, started on
-    the first check): loading, linting and running every example of a book holds the interpreter for
-    seconds, and in a thread of the service it would keep the event loop (and the floor's requests)
-    waiting for it. The process runs at a lower priority (``BEHIND``) and ends with the service.
-    ``RULINGS_CHECK_IN_PROCESS=1`` checks here instead (as when the pool cannot start)."""
-    global _POOL
-    if os.environ.get("RULINGS_CHECK_IN_PROCESS") == "1":
-        return _check_file(name, draft, with_diff, live)
+    the first check), within ``check_seconds()``: loading, linting and running every example of a book holds
+    the interpreter for seconds, and in a thread of the service it would keep the event loop (and the floor's
+    requests) waiting for it; a draft whose check never ends (a value the reader takes for ever) would hold
+    it for good. The process runs at a lower priority (``BEHIND``); when the time is up it is killed (a check
+    stuck in C code answers no signal it could catch), the check is refused as too long, and the next check
+    starts a fresh process. A check is never run in the service's own process: one that cannot start is
+    refused, saying so."""
+    from concurrent.futures import TimeoutError as TooLong
     from concurrent.futures.process import BrokenProcessPool
+    limit = check_seconds()
+    ends = time.monotonic() + limit
+    for _ in range(3):     # a pool ended under this check (another check's time ran out, a crash): a fresh one
+        if _STOPPING.is_set():
+            return _not_checked(name, "the service is stopping")
+        try:
+            pool = _pool()
+            future = pool.submit(_check_file, name, draft, with_diff, live)
+        except (BrokenProcessPool, OSError, RuntimeError) as exc:
+            return _not_checked(name, f"the checking process could not start ({exc.__class__.__name__})")
+        try:
+            return future.result(timeout=max(ends - time.monotonic(), 0.001))
+        except TooLong:
+            _end(pool)
+            return Check([Problem(f"{name}.yaml", 0, 0, "P004", f"the check took too long: it was stopped after "
+                                  f"{limit:g} s, and the book was not published",
+                                  hint="look for a value that is far too large, or check the book with "
+                                       "`rulings test --house` and `rulings lint` on a computer of your own")])
+        except BrokenProcessPool:
+            _end(pool)
+    return _not_checked(name, "the checking process ended before the check did")
+
+
+def _not_checked(name: str, why: str) -> Check:
+    return Check([Problem(f"{name}.yaml", 0, 0, "P005", f"the book was not checked: {why}",
+                          hint="try again; the service's log says more")])
+
+
+def _pool() -> Any:
+    global _POOL
     with _POOL_LOCK:
         if _POOL is None:
             from rulings.workers import pool as start
             raw = os.environ.get("RULINGS_CHECK_PROCESSES") or ""
             _POOL = start(int(raw) if raw.isdigit() and int(raw) > 0 else 1, nice=BEHIND)
             import atexit
-            atexit.register(_stop_pool)     # stopped before the interpreter's teardown, never collected in it
-        pool = _POOL
-    try:
-        return pool.submit(_check_file, name, draft, with_diff, live).result()
-    except (BrokenProcessPool, OSError):      # the checking process died or could not start: check here
-        with _POOL_LOCK:
-            _POOL = None
-        return _check_file(name, draft, with_diff, live)
+            atexit.register(stop_checks)     # stopped before the interpreter's teardown, never collected in it
+        return _POOL
 
 
-def _stop_pool() -> None:
+def _end(pool: Any) -> None:
+    """Kill ``pool``'s processes (a check in them is abandoned) and let the next check start a fresh pool."""
     global _POOL
     with _POOL_LOCK:
-        pool, _POOL = _POOL, None
+        if _POOL is pool:
+            _POOL = None
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):    # already gone
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def stop_checks(for_good: bool = False) -> None:
+    """End the checking processes, and any check running in them, at once (the service is stopping: a check
+    that never ends must not keep a process, 64 MiB and a core after the service is gone). ``for_good``: the
+    process is stopping, and a check waiting for the one ended is answered at once, never started again."""
+    if for_good:
+        _STOPPING.set()
+    with _POOL_LOCK:
+        pool = _POOL
     if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+        _end(pool)
 
 
 # The checking process gives way to the service's own: on a busy machine the floor's requests are answered
