@@ -40,11 +40,14 @@ RRP_SECTIONS = {
     "KILL": "§13 Kill Pots", "NL": "§14 NL", "PL": "§14 PL", "NLPL": "§14 No-Limit and Pot-Limit",
     "BR": "§3 Betting & Raising", "SD": "§3 Showdown", "TIE": "§3 Ties", "BB": "§4 Button & Blind Use",
     "LB": "§11 Lowball", "TRN": "§15 Tournaments", "BUYIN": "§3 The Buy-in",
+    "MISDEAL": "§3 Misdeals", "IRR": "§3 Irregularities", "DEAD": "§3 Dead Hands",
 }
 RRP_SHORT = {"BR": ("B&R",)}   # other spellings of a section's name in the inventory
 ADDENDUM = re.compile(r",\s*(?=TDA-\d{4}-ADD)")   # "r.47-A, TDA-2024-ADD47-EX2": the addendum, after " + "
 LINE = re.compile(r"^- ((?:`[A-Z0-9][A-Za-z0-9./-]*`(?: / )?)+) — ([^—]+) — ")
 TOPIC = re.compile(r"^## (\d+)\. (.+)$")
+# the inventory's topics whose keys rules may cite: 1-15, and 20-23 (the deal and its irregularities, #44)
+COVERED = set(range(1, 16)) | set(range(20, 24))
 
 
 def source_of(key: str) -> str:
@@ -100,13 +103,14 @@ def build(text: str) -> dict:
     for raw in text.splitlines():
         t = TOPIC.match(raw)
         if t:
-            topic = t.group(2).strip() if int(t.group(1)) <= 15 else None
+            topic = t.group(2).strip() if int(t.group(1)) in COVERED else None
             continue
         m = LINE.match(raw)
         if not m or topic is None:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
-            out.setdefault(key, {"source": source_of(key), "section": m.group(2).replace("`", "").strip(), "topic": topic})
+            section = re.sub(r"\s*·\s*[TC/]+$", "", m.group(2).replace("`", "").strip())   # §20-23 mark T(ournament)/C(ash)
+            out.setdefault(key, {"source": source_of(key), "section": section, "topic": topic})
     for key, c in out.items():
         c["section"] = findable(key, c["section"], out)
     return out

@@ -47,10 +47,11 @@ def test_citation_catalogue_round_trips_through_the_refresh_script(tmp_path):
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     known = citations()
-    assert len(known) == 196
+    assert len(known) == 364
     topics = list(dict.fromkeys(c.topic for c in known.values()))
+    numbers = [n for n in range(1, 30) if n in gen.COVERED]   # the inventory's topics the catalogue takes
     lines = []
-    for n, topic in enumerate(topics, 1):
+    for n, topic in zip(numbers, topics):
         lines += [f"## {n}. {topic}", ""]
         lines += [f"- `{c.key}` — {c.section} — a restated fact." for c in known.values() if c.topic == topic]
     lines += ["## 16. House parameters", "- `NOT-A-KEY` — x — parameters are not citation keys"]

@@ -195,7 +195,7 @@ def test_a_damaged_shipped_copy_is_ignored_and_runs_nothing(cache, from_files, t
     assert b"pot-size bet" in parts["book"]
     marker = tmp_path / "ran"
     damaged = {
-        "truncated": good[: len(good) // 2],
+        "truncated": good[: len(good) // 4],   # within the book part, whatever the catalogues weigh
         "garbage": os.urandom(5000),
         "empty": b"",
         "content changed": _with_part(good, "book", parts["book"].replace(b"pot-size bet", b"pot-size BET", 1),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
-from rulings.incident.procedure import DEFAULT_FALSE, SPEC
+from rulings.incident.procedure import absent_facts
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
     """The procedure facts of an incident with a `procedure:` section (empty without one)."""
@@ -21,9 +21,8 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     if p is None:
         return {}
     f: dict[str, Any] = {"variant": p.variant}
-    if "posting" in p.raw:      # a posting flag the floor leaves out did not happen
-        f.update({fact: False for key in DEFAULT_FALSE if (fact := SPEC["posting"][key][1])})
-        f["post_amount"] = 0
+    for name in p.raw:          # what a field left out stands for, as declared (a posting flag: it did not happen)
+        f.update(absent_facts(name))
     f.update(p.facts)
     order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
     if "button" in p.raw:
