@@ -70,6 +70,7 @@ def findable(key: str, section: str, known: dict) -> str:
         return section
     section = re.sub(r"(r\.\d+) parenthesis\b", r"\1 (its parenthesis)", section)
     section = re.sub(r"(^|\band )RRP (?=§)", r"\1", section)   # the source already says Robert's Rules
+    section = re.sub(r"^RRP (?=[A-Z])", "", section)               # ... and "RRP Hold'em r.1" is its Hold'em r.1
     group = key.split("-")[1]
     if group not in RRP_SECTIONS:
         return section
@@ -109,7 +110,7 @@ def build(text: str) -> dict:
         if not m or topic is None:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
-            section = re.sub(r"\s*·\s*[TC/]+$", "", m.group(2).replace("`", "").strip())   # §20-23 mark T(ournament)/C(ash)
+            section = re.sub(r"\s*·\s*[TC/]+(?=,|$)", "", m.group(2).replace("`", "").strip())   # §20-23 mark T(ournament)/C(ash)
             out.setdefault(key, {"source": source_of(key), "section": section, "topic": topic})
     for key, c in out.items():
         c["section"] = findable(key, c["section"], out)

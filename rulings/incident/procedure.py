@@ -85,11 +85,12 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int], decl: dict 
             r.bad(path, "I105", f"seat {s} is not in the hand", "seats: " + ", ".join(map(str, sorted(players))))
             return None
         return s
-    if kind == "seats":
+    if kind in ("seats", "table_seats"):    # seats dealt in; any seats of the table
         if not isinstance(value, list):
             r.bad(path, "I103", "expected a list of seats, e.g. [3, 5]")
             return None
-        out = [_value(r, "hand_seat", v, path + (i,), players) for i, v in enumerate(value)]
+        one = "hand_seat" if kind == "seats" else "seat"
+        out = [_value(r, one, v, path + (i,), players) for i, v in enumerate(value)]
         return tuple(out) if None not in out else None
     if kind == "seat_or_seats":
         if isinstance(value, list) and value:
@@ -115,10 +116,59 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int], decl: dict 
             if s is not None and c is not None:
                 hands[s] = c
         return hands
+    if kind == "seat_counts":
+        if not isinstance(value, dict):
+            r.bad(path, "I103", "a mapping of seat to how many cards he holds, e.g. {3: 3, 5: 1}")
+            return None
+        from rulings.incident.reader import twice_keyed
+        skip = twice_keyed(r, value, path)
+        counts = {}
+        for seat, n in value.items():
+            if seat in skip:
+                continue
+            seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+            s = _value(r, "seat", seat, path + (seat,), players)
+            c = r.whole(n, path + (seat,), low=0)
+            if s is not None and c is not None:
+                counts[s] = c
+        return counts
+    if kind == "items":
+        return _items(r, value, path, players, decl or {})
     raise AssertionError(kind)
 
 
-def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -> Procedure | None:
+def _items(r, value: Any, path: tuple, players: set[int], decl: dict) -> tuple[dict, ...] | None:
+    """A list of entries, each a mapping of the declared item fields (``items:``), read by field."""
+    most = decl.get("maximum", 100)
+    if not isinstance(value, list):
+        r.bad(path, "I103", "expected a list of entries", "e.g. [{" + ", ".join(
+            f"{k}: ..." for k, d in decl["items"].items() if d.get("needed")) + "}]")
+        return None
+    if len(value) > most:
+        r.bad(path, "I103", f"{len(value):,} entries; at most {most}")
+        return None
+    out = []
+    for i, item in enumerate(value):
+        sub = r.mapping(item, path + (i,))
+        if sub is None:
+            continue
+        r.keys(sub, tuple(decl["items"]), path + (i,))
+        got: dict[str, Any] = {}
+        for key, d in decl["items"].items():
+            if sub.get(key) is None:
+                if d.get("needed"):
+                    r.bad(path + (i,), "I102", f"{key} is needed", f"{key}: ...")
+                continue
+            kind = tuple(d["values"]) if d["kind"] == "choice" else d["kind"]
+            v = _value(r, kind, sub[key], path + (i, key), players)
+            if v is not None:
+                got[key] = v
+        out.append(got)
+    return tuple(out)
+
+
+def read_procedure(r, raw: Any, players: set[int], variant: str | None = None,
+                   button: int | None = None) -> Procedure | None:
     """Read the `procedure:` section with the incident's reader ``r``; every problem is reported by field.
     Its sections, their fields and kinds come from the declarations (``spec()``)."""
     if raw is None:
@@ -163,13 +213,120 @@ def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -
     _card_counts(r, values.get("showdown", {}), variant or "holdem")
     for name, check in CHECKS.items():
         if name in values:
-            check(r, values[name], players, variant or "holdem")
+            check(r, values[name], players, variant or "holdem", button)
     return Procedure(facts, values, variant or "holdem")
+
+
+# the cards each player gets on the deal, by game (a game not listed: not known)
+DEALT = {"holdem": 2, "omaha": 4, "stud": 3, "razz": 3, "draw": 5, "lowball": 5}
+SHOWN = ("exposed", "face_up", "flashed", "off_table")   # how a card of the deal can be seen
+
+
+def deal_order(deal: dict[str, Any], players: set[int], button: int | None) -> list[int] | None:
+    """The seats in the order the deal went round: every seat that got cards (the players, and seats with no
+    right to a hand that got some, but not a seat dealt out), from the seat that got the first card (else the
+    first on the button's left). None when neither the first card's seat nor the button is known."""
+    seats = sorted((set(players) | set(deal.get("not_entitled") or ())) - set(deal.get("dealt_out") or ()))
+    first = deal.get("first_card_seat")
+    if not seats:
+        return None
+    if first is None or first not in seats:
+        if button is None:
+            return None
+        first = next((s for s in seats if s > button), seats[0])
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
+
+
+def proper_first(deal: dict[str, Any], players: set[int], button: int | None) -> int | None:
+    """The seat the deal should start at: the first seat on the button's left with a right to a hand."""
+    if button is None:
+        return None
+    right = sorted((set(players) | set(deal.get("dealt_out") or ())) - set(deal.get("not_entitled") or ()))
+    return next((s for s in right if s > button), right[0] if right else None)
+
+
+def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, button: int | None) -> None:
+    """The deal as told must be one deal: each card once, where the deal order puts it, no more cards to a
+    player than he holds, no cards to a seat dealt out, actions only when noticed after some; every problem
+    at once (I130)."""
+    at = ("procedure", "deal")
+    order = deal_order(deal, players, button)
+    hands = deal.get("hands") or {}
+    out = set(deal.get("dealt_out") or ())
+    seen: dict[int, int] = {}
+    listed: dict[int, int] = {}
+    for i, card in enumerate(deal.get("cards") or ()):
+        pos = card.get("position")
+        if pos is None:
+            continue
+        if card.get("how") not in (None, "boxed") and card.get("by") is None:
+            r.bad(at + ("cards", i), "I102", f"who let card {pos} be seen: the dealer, the player or another "
+                  "player?", "by: dealer")
+        if pos < 1:
+            r.bad(at + ("cards", i, "position"), "I130", "the deal's cards are counted from 1 (the first card "
+                  "off the deck)")
+            continue
+        if pos in seen:
+            r.bad(at + ("cards", i, "position"), "I130", f"card {pos} of the deal is listed twice",
+                  f"give card {pos} once (it is entry {seen[pos] + 1})")
+        seen[pos] = i
+        if card.get("how") == "boxed":
+            continue     # a boxed card is found in the deck: it goes to no one
+        seat = card.get("seat")
+        if order is not None:
+            due = order[(pos - 1) % len(order)]
+            if seat is not None and seat != due:
+                r.bad(at + ("cards", i, "seat"), "I130", f"card {pos} of a deal starting at seat {order[0]} "
+                      f"goes to seat {due}, not seat {seat}", f"seat: {due}, or check first_card_seat")
+                continue
+            seat = due
+            nth = (pos - 1) // len(order) + 1
+            if seat in hands and nth > hands[seat]:
+                r.bad(at + ("cards", i), "I130", f"card {pos} is seat {seat}'s card number {nth}, but he holds "
+                      f"{hands[seat]}", "check the card's place in the deal, or the cards he holds")
+        if seat is None:
+            continue
+        listed[seat] = listed.get(seat, 0) + 1
+        if seat in out:
+            r.bad(at + ("cards", i), "I130", f"seat {seat} was dealt out, so no card of the deal went to him",
+                  "remove him from dealt_out, or the card")
+        elif seat in hands and listed[seat] > hands[seat]:
+            r.bad(at + ("cards", i), "I130", f"{listed[seat]} cards are listed to seat {seat}, who holds "
+                  f"{hands[seat]}", "check the cards he holds")
+    for seat, n in hands.items():
+        if seat in out and n:
+            r.bad(at + ("hands", seat), "I130", f"seat {seat} was dealt out, but holds {n} card(s)",
+                  "remove him from dealt_out, or give 0")
+        if seat not in players and seat not in (deal.get("not_entitled") or ()):
+            r.bad(at + ("hands", seat), "I105", f"seat {seat} is not in the hand",
+                  "seats: " + ", ".join(map(str, sorted(players))))
+    wrong = deal.get("first_card_wrong_seat")
+    proper = proper_first(deal, players, button)
+    if wrong is not None and proper is not None and deal.get("first_card_seat") is not None and \
+            wrong != (deal["first_card_seat"] != proper):
+        r.bad(at + ("first_card_wrong_seat",), "I130", f"with the button on seat {button} the deal starts at "
+              f"seat {proper}, and the first card went to seat {deal['first_card_seat']}",
+              "leave first_card_wrong_seat out (the button and the first card decide it)")
+    if deal.get("actions") and deal.get("noticed") in ("during_deal", "before_any_action"):
+        r.bad(at + ("actions",), "I130", "actions are listed, but it was noticed before anyone acted",
+              "noticed: after_action, or remove the actions")
+    if deal.get("flop_cards") is not None and deal["flop_cards"] < 3:
+        r.bad(at + ("flop_cards",), "I130", "a flop is three cards; give the number turned (4 for a four-card "
+              "flop)")
+    for key in ("killed_identifiable", "killed_uncalled"):
+        if key in deal and "killed_seat" not in deal:
+            r.bad(at + (key,), "I102", "whose hand did the dealer kill?", "killed_seat: 4")
+    for key in ("away", "on_penalty"):
+        for seat in deal.get(key) or ():
+            if seat in out:
+                r.bad(at + (key,), "I130", f"seat {seat} is both {key.replace('_', ' ')} and dealt out",
+                      "a player away or on a penalty is dealt in")
 
 
 # a section's own checks across its fields (each refuses by field, I130), by section; a section without
 # cross-field checks needs none
-CHECKS: dict[str, Any] = {}
+CHECKS: dict[str, Any] = {"deal": _deal_checks}
 
 
 def _requests(r, raw: Any, players: set[int], name: str = "showdown", rep: str = "requests",

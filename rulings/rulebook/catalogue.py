@@ -67,7 +67,7 @@ def _parse(text: str):
 # its input facts, so a new section is one declaration. A field's kind and the type of the fact it gives:
 SECTION_KINDS = {"bool": "bool", "count": "count", "money": "money", "seat": "seat", "hand_seat": "seat",
                  "choice": "enum", "seats": None, "seat_or_seats": None, "cards": None, "board": None,
-                 "items": None}
+                 "items": None, "seat_counts": None, "table_seats": None}
 SECTION_KEYS = ("fields", "needs", "repeats", "stands_alone")
 FIELD_KEYS = ("kind", "values", "fact", "absent", "asked_if", "description", "question", "items", "maximum")
 
