@@ -283,3 +283,34 @@ STANDARD: list = []
 @pytest.fixture(autouse=True)
 def _keep(standard):
     STANDARD[:] = [standard]
+
+
+# --- stud and cards the game does not use -----------------------------------------------------------------
+
+STUD8 = [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+@pytest.mark.parametrize("setting,positions,params,matter,ruling", [
+    ("tournament", [3], {}, "exposed-card", "downcard-becomes-upcard"),     # TDA RP-10-A
+    ("cash", [3], {}, "exposed-card", "downcard-becomes-upcard"),           # RRP stud r.5: third card down
+    ("tournament", [3], {"stud.exposed_downcard_initial_deal": "misdeal"}, "deal", "misdeal"),  # RRP tournament
+    ("cash", [3, 11], {}, "exposed-card", "hand-dead"),                     # both of seat 3's: dead, ante back
+    ("tournament", [3, 11], {}, "deal", "misdeal"),                         # WSOP T88-a
+    ("tournament", [3, 19], {}, "exposed-card", None),   # card 19 is seat 3's upcard (third round): one downcard
+])
+def test_stud_downcards_exposed_on_the_deal(standard, setting, positions, params, matter, ruling):
+    rep = report(standard, deal({"first_card_seat": 1, "cards": exposed(*positions, how="face_up"),
+                                 "noticed": "during_deal"}, game={"variant": "stud", "setting": setting},
+                                players=STUD8, button=None, params=params))
+    got = next((r for r in rep.rulings if r.decides == matter), None)
+    if ruling is None:
+        assert rep.facts["deal_downcards_shown"] == 1
+        return
+    assert got.ruling == ruling
+
+
+@pytest.mark.parametrize("game,matter,ruling", [(TOURNEY, "deal", "misdeal"),          # TDA 35-A(6)
+                                                ({"variant": "holdem"}, "boxed-card", "card-replaced")])  # RRP-IRR-8
+def test_a_joker_in_the_deal(standard, game, matter, ruling):
+    got = ruled(standard, deal({"nonstandard_card": True, "noticed": "before_any_action"}, game=game), matter)
+    assert got.ruling == ruling

@@ -72,6 +72,12 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
         seat = first.get("seat") or (order[(first["position"] - 1) % len(order)] if order else None)
         if seat is not None:
             f["deal_dealer_shown_seat"] = seat
+    dealt = len(order) if order else len(players | set(d.get("not_entitled") or ())) - len(d.get("dealt_out") or ())
+    down = [c for c in shown if variant not in ("stud", "razz") or c["position"] <= 2 * dealt]
+    f["deal_downcards_shown"] = len(down)
+    seats = [c.get("seat") or (order[(c["position"] - 1) % len(order)] if order else None) for c in down]
+    if len(down) < 2 or None not in seats:
+        f["deal_both_downcards_shown"] = len(set(seats)) < len(seats)
     f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
     f["deal_player_flashed"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
                                    ("exposed", "face_up", "flashed"))
