@@ -40,9 +40,14 @@ RRP_SECTIONS = {
     "KILL": "§13 Kill Pots", "NL": "§14 NL", "PL": "§14 PL", "NLPL": "§14 No-Limit and Pot-Limit",
     "BR": "§3 Betting & Raising", "SD": "§3 Showdown", "TIE": "§3 Ties", "BB": "§4 Button & Blind Use",
     "LB": "§11 Lowball", "TRN": "§15 Tournaments", "BUYIN": "§3 The Buy-in",
-    "MISDEAL": "§3 Misdeals", "IRR": "§3 Irregularities", "DEAD": "§3 Dead Hands",
+    "MISDEAL": "§3 Misdeals", "IRR": "§3 Irregularities", "DEAD": "§3 Dead Hands", "EXPOSED": "§5 Texas Hold'em",
+    "STUD": "§8 Seven-Card Stud",
 }
-RRP_SHORT = {"BR": ("B&R",)}   # other spellings of a section's name in the inventory
+RRP_SHORT = {"BR": ("B&R",), "EXPOSED": ("Hold'em",)}   # other spellings of a section's name in the inventory
+RRP_DRAW = {"Lowball": "§11", "Draw High": "§12"}   # RRP-DRAW-IRR-*: the draw games' own sections
+RRP_DRAW_PART = {"LB": "§11 Lowball", "A5": "§11 Lowball, Ace-to-Five", "27": "§11 Lowball, Deuce-to-Seven",
+                 "NL": "§11 Lowball, No-Limit and Pot-Limit", "DH": "§12 Draw High",
+                 "JB": "§12 Draw High, Jacks-or-Better"}   # ... by the key's part, for a line written "r.10" alone
 ADDENDUM = re.compile(r",\s*(?=TDA-\d{4}-ADD)")   # "r.47-A, TDA-2024-ADD47-EX2": the addendum, after " + "
 LINE = re.compile(r"^- ((?:`[A-Z0-9][A-Za-z0-9./-]*`(?: / )?)+) — ([^—]+) — ")
 TOPIC = re.compile(r"^## (\d+)\. (.+)$")
@@ -72,6 +77,14 @@ def findable(key: str, section: str, known: dict) -> str:
     section = re.sub(r"(^|\band )RRP (?=§)", r"\1", section)   # the source already says Robert's Rules
     section = re.sub(r"^RRP (?=[A-Z])", "", section)               # ... and "RRP Hold'em r.1" is its Hold'em r.1
     group = key.split("-")[1]
+    if section.startswith("verify"):   # a line of ours where the source has no rule: say so, in its section
+        section = "(no rule found)"
+        if group == "DRAW":
+            return "§11 Lowball and §12 Draw High (no rule found)"
+    if group == "DRAW" and not section.startswith("§"):
+        part = re.sub(r"\d+$", "", key.split("-")[3]) if key.count("-") >= 3 else ""
+        named = next((f"{n} {section}" for name, n in RRP_DRAW.items() if section.startswith(name)), None)
+        return named or (f"{RRP_DRAW_PART[part]} {section}" if part in RRP_DRAW_PART else section)
     if group not in RRP_SECTIONS:
         return section
     return _rrp_named(group, section)
@@ -110,7 +123,7 @@ def build(text: str) -> dict:
         if not m or topic is None:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
-            section = re.sub(r"\s*·\s*[TC/]+(?=,|$)", "", m.group(2).replace("`", "").strip())   # §20-23 mark T(ournament)/C(ash)
+            section = re.sub(r"\s*·\s*[TC/]+(?=,|$)", "", m.group(2).replace("`", "").replace("**", "").strip())   # §20-23 mark T(ournament)/C(ash)
             out.setdefault(key, {"source": source_of(key), "section": section, "topic": topic})
     for key, c in out.items():
         c["section"] = findable(key, c["section"], out)

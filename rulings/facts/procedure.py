@@ -55,6 +55,7 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     the first of them is in the deal order, the cards held against the game's count, who was dealt in, and
     the actions in turn before it was noticed (``actions_since``, ``chip_actions_since``: the counts the one
     substantial-action rule reads). What any of it means is decided in rulebooks/standard/deal.yaml."""
+    f["deal_in_dispute"] = True
     players = {pl.seat for pl in incident.hand.players}
     button = _button_given(incident)
     variant = incident.procedure.variant
