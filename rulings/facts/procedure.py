@@ -58,7 +58,7 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     f["deal_in_dispute"] = True
     players = {pl.seat for pl in incident.hand.players}
     button = _button_given(incident)
-    variant = incident.procedure.variant
+    variant = incident.procedure.variant if incident.procedure is not None else "holdem"
     each = DEALT.get(variant)
     if each is not None:
         f["deal_cards_each"] = each

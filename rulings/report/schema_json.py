@@ -208,13 +208,14 @@ def incident_schema() -> dict[str, Any]:
                  "who won one pot (0: the main pot, then side pots in order)", ("winners",))
     seats_or_map = {"anyOf": [{"type": "object", "additionalProperties": {"anyOf": [_MONEY, {"type": "null"}]}},
                               {"type": "array", "items": _SEAT}]}
-    kinds = {"bool": _BOOL, "count": {"type": "integer", "minimum": 0}, "money": _MONEY, "seat": _SEAT,
+    kinds: dict[str, Any] = {"bool": _BOOL, "count": {"type": "integer", "minimum": 0}, "money": _MONEY, "seat": _SEAT,
              "hand_seat": _SEAT, "seats": {"type": "array", "items": _SEAT},
              "seat_or_seats": {"anyOf": [_SEAT, {"type": "array", "items": _SEAT}]}, "board": _CARDS,
              "cards": {"type": "object", "additionalProperties": _CARDS}, "table_seats": {"type": "array", "items": _SEAT},
              "seat_counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}
 
-    def field(kind: Any, decl: dict) -> dict:   # a declared field of a section (rulings/facts/*.yaml sections:)
+    def field(kind: Any, decl: dict) -> dict[str, Any]:   # a declared field of a section (facts/*.yaml sections:)
+        out: dict[str, Any]
         if isinstance(kind, tuple) or kind == "choice":
             out = {"enum": list(kind if isinstance(kind, tuple) else decl["values"])}
         elif kind == "items":
