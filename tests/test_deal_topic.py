@@ -314,3 +314,17 @@ def test_stud_downcards_exposed_on_the_deal(standard, setting, positions, params
 def test_a_joker_in_the_deal(standard, game, matter, ruling):
     got = ruled(standard, deal({"nonstandard_card": True, "noticed": "before_any_action"}, game=game), matter)
     assert got.ruling == ruling
+
+
+@pytest.mark.parametrize("actions,ruling", [(["fold"], "level-corrected"), (["fold", "call"], "level-stands"),
+                                            (["fold", "fold", "fold"], "level-stands")])
+def test_a_hand_dealt_at_the_old_level(standard, actions, ruling):
+    """TDA 23: corrected before substantial action, played at the old level after it."""
+    acts = [{"seat": i + 3, "action": a} for i, a in enumerate(actions)]
+    got = ruled(standard, deal({"old_level": True, "noticed": "after_action", "actions": acts}, game=TOURNEY), "level")
+    assert got.ruling == ruling
+
+
+def test_cards_thrown_into_another_hand_are_dead(standard):
+    got = ruled(standard, deal({"threw_seat": 5, "noticed": "before_any_action"}), "thrown-cards")
+    assert got.ruling == "hand-dead" and got.discretion and "Seat 5" in got.sentence
