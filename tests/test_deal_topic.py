@@ -328,3 +328,12 @@ def test_a_hand_dealt_at_the_old_level(standard, actions, ruling):
 def test_cards_thrown_into_another_hand_are_dead(standard):
     got = ruled(standard, deal({"threw_seat": 5, "noticed": "before_any_action"}), "thrown-cards")
     assert got.ruling == "hand-dead" and got.discretion and "Seat 5" in got.sentence
+
+
+def test_a_cause_with_the_actions_not_told_gives_both_answers_and_asks(standard):
+    rep = report(standard, deal({"cards": exposed(2), "noticed": "after_action"}))
+    got = next(r for r in rep.rulings if r.decides == "deal")
+    assert got.ruling == "misdeal-if-in-time" and "two players had acted" in got.sentence
+    assert "actions_since" in {q["fact"] for q in rep.questions}
+    tda = ruled(standard, deal({"cards": exposed(2), "noticed": "after_action"}, game=TOURNEY), "deal")
+    assert "substantial action" in tda.sentence
