@@ -1,11 +1,12 @@
-"""Procedure incidents (the clock, calling time, posting, the button, showdown) turned into facts.
+"""Procedure incidents (the clock, calling time, posting, the button, showdown, the deal) turned into facts.
 
 The `procedure:` section of an incident describes a table procedure in
 dispute; it needs no disputed act. The reader (rulings/incident/procedure.py)
 reads and checks its fields; here we work out definitions: where the button
-and blinds fall under each button mode, which seat shows first by each order.
-Whether a hand is dead, what a player owes and who wins is decided in
-rulebooks/standard/clock.yaml, posting.yaml, button.yaml and showdown.yaml.
+and blinds fall under each button mode, which seat shows first by each order,
+the deal's counts and places. Whether a hand is dead, what a player owes, who
+wins and whether a deal is a misdeal is decided in rulebooks/standard/clock.yaml,
+posting.yaml, button.yaml, showdown.yaml and deal.yaml.
 Nothing here refuses.
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The `procedure:` section (the clock, calling time, posting, the button, showdown), read and checked by field.
+"""The `procedure:` section (the clock, calling time, posting, the button, showdown, the deal), read and checked by field.
 
-Every problem goes to the incident's reader; nothing here raises. The facts
+Its sections, their fields and kinds are declared once, in the fact catalogue (`sections:`); every problem
+goes to the incident's reader and nothing here raises. The facts
 are worked out from the checked values in rulings/facts/procedure.py.
 """
 from __future__ import annotations
