@@ -51,14 +51,22 @@ RRP_SECTIONS = {
     "LB": "§11 Lowball", "TRN": "§15 Tournaments", "BUYIN": "§3 The Buy-in",
     "O8": "§7 Omaha High-Low", "STUD8": "§10 Seven-Card Stud High-Low", "DH": "§12 Draw High",
     "JOKER": "§12 The Joker",
+    "MISDEAL": "§3 Misdeals", "IRR": "§3 Irregularities", "DEAD": "§3 Dead Hands", "EXPOSED": "§5 Texas Hold'em",
+    "STUD": "§8 Seven-Card Stud",
 }
 # The later topics (§30 on) write notes of their own into a line's section: how sure a number is, the
 # private-games edition's numbering, that a source has no text. A reader of a ruling gets none of them.
 NOTES = (re.compile(r"\s*\([^()]*(?:RRP-PG|verify|cardroom|confirmed)[^()]*(?:\)|$)"), re.compile(r";\s*no TDA 2024 text"))
-RRP_SHORT = {"BR": ("B&R",)}   # other spellings of a section's name in the inventory
+RRP_SHORT = {"BR": ("B&R",), "EXPOSED": ("Hold'em",)}   # other spellings of a section's name in the inventory
+RRP_DRAW = {"Lowball": "§11", "Draw High": "§12"}   # RRP-DRAW-IRR-*: the draw games' own sections
+RRP_DRAW_PART = {"LB": "§11 Lowball", "A5": "§11 Lowball, Ace-to-Five", "27": "§11 Lowball, Deuce-to-Seven",
+                 "NL": "§11 Lowball, No-Limit and Pot-Limit", "DH": "§12 Draw High",
+                 "JB": "§12 Draw High, Jacks-or-Better"}   # ... by the key's part, for a line written "r.10" alone
 ADDENDUM = re.compile(r",\s*(?=TDA-\d{4}-ADD)")   # "r.47-A, TDA-2024-ADD47-EX2": the addendum, after " + "
 LINE = re.compile(r"^- ((?:`[A-Z0-9][A-Za-z0-9./-]*`(?: / )?)+) — ([^—]+) — ")
 TOPIC = re.compile(r"^## (\d+)\. (.+)$")
+# the inventory's topics whose keys rules may cite: 1-15, and 20-23 (the deal and its irregularities, #44)
+COVERED = set(range(1, 16)) | set(range(20, 24)) | set(range(30, 33))   # betting, the deal, showdown; split, antes, lowball
 
 
 def source_of(key: str) -> str:
@@ -81,7 +89,16 @@ def findable(key: str, section: str, known: dict) -> str:
         return section
     section = re.sub(r"(r\.\d+) parenthesis\b", r"\1 (its parenthesis)", section)
     section = re.sub(r"(^|\band )RRP (?=§)", r"\1", section)   # the source already says Robert's Rules
+    section = re.sub(r"^RRP (?=[A-Z])", "", section)               # ... and "RRP Hold'em r.1" is its Hold'em r.1
     group = key.split("-")[1]
+    if section.startswith("verify"):   # a line of ours where the source has no rule: say so, in its section
+        section = "(no rule found)"
+        if group == "DRAW":
+            return "§11 Lowball and §12 Draw High (no rule found)"
+    if group == "DRAW" and not section.startswith("§"):
+        part = re.sub(r"\d+$", "", key.split("-")[3]) if key.count("-") >= 3 else ""
+        named = next((f"{n} {section}" for name, n in RRP_DRAW.items() if section.startswith(name)), None)
+        return named or (f"{RRP_DRAW_PART[part]} {section}" if part in RRP_DRAW_PART else section)
     if group not in RRP_SECTIONS:
         return section
     return _rrp_named(group, section)
@@ -114,17 +131,17 @@ def build(text: str) -> dict:
     for raw in text.splitlines():
         t = TOPIC.match(raw)
         if t:
-            topic = t.group(2).strip() if int(t.group(1)) <= 15 or int(t.group(1)) >= 30 else None   # betting, showdown
+            topic = t.group(2).strip() if int(t.group(1)) in COVERED else None
             later = int(t.group(1)) >= 30
             continue
         m = LINE.match(raw)
         if not m or topic is None:
             continue
         for key in re.findall(r"`([^`]+)`", m.group(1)):
-            section = re.sub(r"\s*·\s*[A-Z/]+$", "", m.group(2).replace("`", "").replace("**", "").strip())  # "· T/C": setting
+            section = re.sub(r"\s*·\s*[TC/]+(?=,|$)", "", m.group(2).replace("`", "").replace("**", "").strip())   # T/C
             for note in NOTES if later or "verify" in section or section.count("(") > section.count(")") else ():
                 section = note.sub("", section)
-            if section.startswith("same section"):    # the line before's section, as the inventory means
+            if section == "same" or section.startswith("same section"):    # the line before's section
                 section = last or section
             last = section
             out.setdefault(key, {"source": source_of(key), "section": section, "topic": topic})

@@ -108,29 +108,37 @@ def test_a_round_not_finished_says_nothing_of_the_last_aggressor(standard):
 
 def test_substantial_action_is_counted_from_the_hand(standard):
     # TDA 2024 rule 34-A's example: the button moved two seats; UTG raises and UTG+1 calls before it is found.
-    # Two actions in turn, both with chips: substantial action (TDA-2024-36), the hand plays on.
+    # Two actions in turn, both with chips: substantial action (TDA-2024-36), the hand plays on. The hand gives
+    # the counts; the one substantial-action rule (pot-limit.substantial-action) says what they are.
     six = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 1,
            "players": {s: 20000 for s in range(1, 7)}, "street": "preflop",
            "procedure": {"button": {"wrong_move": True}}}
     raise_call = [{"seat": 4, "action": "raise", "to": 600}, {"seat": 5, "action": "call"}]
+
+    def substantial(report):
+        return next(d for d in report.derived if d["fact"] == "substantial_action")
+
     report = _rule(standard, {**six, "actions": raise_call})
-    assert report.facts["button_substantial_action"] is True
+    assert (report.facts["actions_since"], report.facts["chip_actions_since"]) == (2, 2)
+    assert substantial(report) == {"fact": "substantial_action", "value": True, "by": "pot-limit.substantial-action",
+                                   "chain": ["pot-limit.substantial-action"]}
     assert [r.rule for r in report.rulings] == ["button.wrong-move-stands"]
     # one action (the raise alone), or two folds (two actions, no chips): not yet; the button is put right
     for actions in (raise_call[:1], [{"seat": 4, "action": "fold"}, {"seat": 5, "action": "fold"}]):
         fixed = _rule(standard, {**six, "actions": actions})
-        assert fixed.facts["button_substantial_action"] is False
+        assert substantial(fixed)["value"] is False
         assert [r.rule for r in fixed.rulings] == ["button.wrong-move-corrected"]
     # three folds are three actions: substantial
     three = [{"seat": s, "action": "fold"} for s in (4, 5, 6)]
-    assert _rule(standard, {**six, "actions": three}).facts["button_substantial_action"] is True
-    # the floor saying there was none after a raise and a call is refused
-    problems = _refused({**six, "actions": raise_call, "procedure": {"button": {"wrong_move": True,
-                                                                                "substantial_action": False}}})
-    assert [p.code for p in problems] == ["I145"]
+    assert substantial(_rule(standard, {**six, "actions": three}))["value"] is True
+    # the floor saying whether there was any, with the actions listed, is refused: the hand decides it
+    for told in (False, True):
+        problems = _refused({**six, "actions": raise_call, "procedure": {"button": {"wrong_move": True,
+                                                                                    "substantial_action": told}}})
+        assert [p.code for p in problems] == ["I145"]
     # with no actions listed the hand says nothing: the floor's word stands
     told = _rule(standard, {**six, "procedure": {"button": {"wrong_move": True, "substantial_action": True}}})
-    assert told.facts["button_substantial_action"] is True
+    assert substantial(told)["by"] == "deal.substantial-action-as-told" and substantial(told)["value"] is True
 
 
 def test_the_hand_is_not_asked_for_what_it_shows(standard):

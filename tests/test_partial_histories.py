@@ -31,7 +31,7 @@ def test_a_raise_without_its_amount_still_counts_as_substantial_action(standard)
     data = {**SIX, "street": "preflop", "actions": [{"seat": 4, "action": "raised"}, {"seat": 5, "action": "called"}],
             "procedure": {"button": {"wrong_move": True}}}
     report = _rule(standard, data)
-    assert report.facts["button_substantial_action"] is True
+    assert any(d["fact"] == "substantial_action" and d["value"] is True for d in report.derived)
     assert [r.rule for r in report.rulings] == ["button.wrong-move-stands"]
     # "folded" and "checked" are read as the actions themselves: two folds are not substantial action
     folds = _rule(standard, {**data, "actions": [{"seat": 4, "action": "folded"}, {"seat": 5, "action": "folds"}]})

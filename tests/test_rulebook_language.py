@@ -270,8 +270,9 @@ def test_a_default_is_given_only_once_no_rule_can_derive_the_fact(tmp_path):
 
 def test_the_kill_mirror_rules_are_gone_and_the_standard_book_defaults_the_second_leg():
     book = standard_book()
-    # straddle_refused: no straddle rule sent a straddle back (straddles.straddle-stands reads it)
-    assert book.defaults == {"kill_second_leg": False, "straddle_refused": False}
+    # straddle_refused: no straddle rule sent a straddle back (straddles.straddle-stands reads it); misdeal_cause:
+    # nothing in the deal is a cause of a misdeal (the single exposed or boxed card's rules read it)
+    assert book.defaults == {"kill_second_leg": False, "straddle_refused": False, "misdeal_cause": False}
     assert not any(dict(r.then.derive).get("kill_second_leg") == "false" for r in book.rules.values())
 
 

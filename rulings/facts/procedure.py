@@ -1,11 +1,12 @@
-"""Procedure incidents (the clock, calling time, posting, the button, showdown) turned into facts.
+"""Procedure incidents (the clock, calling time, posting, the button, showdown, the deal) turned into facts.
 
 The `procedure:` section of an incident describes a table procedure in
 dispute; it needs no disputed act. The reader (rulings/incident/procedure.py)
 reads and checks its fields; here we work out definitions: where the button
-and blinds fall under each button mode, which seat shows first by each order.
-Whether a hand is dead, what a player owes and who wins is decided in
-rulebooks/standard/clock.yaml, posting.yaml, button.yaml and showdown.yaml.
+and blinds fall under each button mode, which seat shows first by each order,
+the deal's counts and places. Whether a hand is dead, what a player owes, who
+wins and whether a deal is a misdeal is decided in rulebooks/standard/clock.yaml,
+posting.yaml, button.yaml, showdown.yaml and deal.yaml.
 Nothing here refuses.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
-from rulings.incident.procedure import DEFAULT_FALSE, SPEC
+from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
     """The procedure facts of an incident with a `procedure:` section (empty without one)."""
@@ -21,13 +22,18 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     if p is None:
         return {}
     f: dict[str, Any] = {"variant": p.variant}
-    if "posting" in p.raw:      # a posting flag the floor leaves out did not happen
-        f.update({fact: False for key in DEFAULT_FALSE if (fact := SPEC["posting"][key][1])})
-        f["post_amount"] = 0
+    for name in p.raw:          # what a field left out stands for, as declared (a posting flag: it did not happen)
+        f.update(absent_facts(name))
     f.update(p.facts)
     order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
     if "button" in p.raw:
         _button(p.raw["button"], order, f)
+        b = p.raw["button"]
+        if b.get("actions_in_turn") is not None:   # the counts the one substantial-action rule reads
+            f["actions_since"] = b["actions_in_turn"]
+            f["chip_actions_since"] = b.get("chip_actions", 0)
+    if "deal" in p.raw:
+        _deal(incident, p.raw["deal"], f)
     if "showdown" in p.raw:
         _showdown(p, p.raw["showdown"], order, f, bool(incident.inputs.get("high_low")))
         if "sd_first_to_act" not in f and p.variant in ("stud", "razz"):   # stud shows by the boards
@@ -36,6 +42,87 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
             if first is not None:
                 f["sd_first_to_act"] = first
     return f
+
+
+CHIP_ACTIONS = ("call", "bet", "raise", "complete", "bring-in")
+
+
+def _seats(seats: Any) -> str:
+    return ", ".join(map(str, sorted(seats))) if seats else "none"
+
+
+def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
+    """The deal's counts and places (rulings/facts/deal.yaml): which cards the dealer let be seen and where
+    the first of them is in the deal order, the cards held against the game's count, who was dealt in, and
+    the actions in turn before it was noticed (``actions_since``, ``chip_actions_since``: the counts the one
+    substantial-action rule reads). What any of it means is decided in rulebooks/standard/deal.yaml."""
+    f["deal_in_dispute"] = True
+    players = {pl.seat for pl in incident.hand.players}
+    button = _button_given(incident)
+    variant = incident.procedure.variant if incident.procedure is not None else "holdem"
+    each = DEALT.get(variant)
+    if each is not None:
+        f["deal_cards_each"] = each
+    order = deal_order(d, players, button)
+    cards = list(d.get("cards") or ())
+    shown = sorted((c for c in cards if c.get("by") == "dealer" and c.get("how") in SHOWN and "position" in c),
+                   key=lambda c: c["position"])
+    f["deal_dealer_shown"] = len(shown)
+    if shown:
+        first = shown[0]
+        f["deal_dealer_shown_first"] = first["position"]
+        seat = first.get("seat") or (order[(first["position"] - 1) % len(order)] if order else None)
+        if seat is not None:
+            f["deal_dealer_shown_seat"] = seat
+    dealt = len(order) if order else len(players | set(d.get("not_entitled") or ())) - len(d.get("dealt_out") or ())
+    down = [c for c in shown if variant not in ("stud", "razz") or c["position"] <= 2 * dealt]
+    f["deal_downcards_shown"] = len(down)
+    seats = [c.get("seat") or (order[(c["position"] - 1) % len(order)] if order else None) for c in down]
+    if len(down) < 2 or None not in seats:
+        f["deal_both_downcards_shown"] = len(set(seats)) < len(seats)
+    f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
+    f["deal_player_flashed"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
+                                   ("exposed", "face_up", "flashed"))
+    f["deal_player_dropped"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
+                                   ("dropped", "off_table"))
+    f["deal_other_exposed"] = sum(1 for c in cards if c.get("by") == "other_player")
+    hands = d.get("hands") or {}
+    if each is not None and hands:
+        ranked = sorted(hands, key=lambda s: order.index(s) if order and s in order else s)
+        extra = [s for s in ranked if hands[s] > each]
+        short = [s for s in ranked if hands[s] < each and s not in (d.get("dealt_out") or ())]
+        f["deal_extra_cards"] = sum(hands[s] - each for s in extra)
+        f["deal_short_seats"] = len(short)
+        if extra:
+            f["deal_extra_seat"] = extra[0]
+        if short:
+            f["deal_short_seat"] = short[0]
+        if button is not None:
+            f["deal_short_is_button"] = short == [button] and hands[button] == each - 1 and not extra
+    f["deal_not_entitled"] = len(d.get("not_entitled") or ())
+    f["deal_dealt_out"] = len(d.get("dealt_out") or ())
+    if "first_card_wrong_seat" not in d and d.get("first_card_seat") is not None:
+        proper = proper_first(d, players, button)
+        if proper is not None:
+            f["deal_wrong_first_seat"] = d["first_card_seat"] != proper
+    f["deal_seats_in"] = _seats(players - set(d.get("not_entitled") or ()) | set(d.get("dealt_out") or ()))
+    f["deal_away_seats"] = _seats(d.get("away"))
+    f["deal_penalty_seats"] = _seats(d.get("on_penalty"))
+    if button is not None:
+        f["deal_button_seat"] = button
+    acts = [a for a in d.get("actions") or () if a.get("action") != "post"]
+    if acts or d.get("noticed") in ("during_deal", "before_any_action"):
+        f["actions_since"] = len(acts)
+        f["chip_actions_since"] = sum(1 for a in acts if a.get("action") in CHIP_ACTIONS)
+
+
+def _button_given(incident: Incident) -> int | None:
+    """The button's seat when the incident gives it (a deal told without it has none)."""
+    data = incident.source.data if incident.source is not None else None
+    if isinstance(data, dict):
+        b = data.get("button")
+        return b if isinstance(b, int) and not isinstance(b, bool) else None
+    return None
 
 
 def _next(seat: int, occupied: list[int], size: int) -> int:

@@ -118,6 +118,8 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     }
     if game.bet_sizes and not incident.limits_unknown:
         f["small_bet"], f["big_bet"] = game.bet_sizes[0], game.bet_sizes[-1]
+    if incident.no_betting:   # the deal told without its game's structure: a stand-in, never read
+        f["structure"] = None
     f.update(incident.inputs)
     sit = Situation(f)
     seat = incident.disputed.seat if incident.disputed else None

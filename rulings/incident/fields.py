@@ -448,7 +448,13 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         if whole and k in data:
             r.bad((k,), "I105", f"{k} belongs to the one-street form, and this incident gives the whole hand "
                   "(streets)", "give the hand's streets in streets:, or use street, pot and actions alone")
-    game_raw = r.mapping(data.get("game"), ("game",))
+    alone = stands_alone(data)
+    game_raw = r.mapping(data.get("game"), ("game",), required=not alone)
+    no_structure = alone and (game_raw or {}).get("structure") is None
+    if no_structure:
+        # a section that needs no betting (the deal): its game told without a structure is replayed on a
+        # stand-in, and the structure's fact is left out (``no_betting``); the button may be left out too
+        game_raw = {**(game_raw or {}), "structure": "no-limit"}
     game, variant = _game(r, game_raw) if game_raw is not None else (None, None)
     family = STREETS[VARIANT_STREETS.get(variant or "holdem", "board")]
     players_raw = data.get("players")
@@ -462,13 +468,13 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     order = sorted(stacks)
     if button is not None:
         order = [s for s in order if s > button] + [s for s in order if s <= button]
-    elif stacks and family is not STREETS["stud"]:   # stud has no button: the upcards set who acts
+    elif stacks and family is not STREETS["stud"] and not alone:   # stud: the upcards set who acts
         r.bad(("button",), "I102", "which seat has the button?",
               f"button: {order[-1]} (a seat of the hand: {', '.join(map(str, order))}; "
               "or the empty seat a dead button is on)")
     seats = set(stacks)
     table = read_table(r, data.get("table"), seats, variant)
-    procedure = read_procedure(r, data.get("procedure"), seats, variant)
+    procedure = read_procedure(r, data.get("procedure"), seats, variant, button)
     log: list[tuple[str, list[Action], list[tuple]]] = []
     board: tuple[str, ...] = ()
     street_upcards: dict[str, dict[int, tuple[str, ...]]] = {}
@@ -601,7 +607,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
                         procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown,
                         limits_unknown=limits_unknown, unsized=unsized, unkilled_game=unkilled,
-                        blinds_unknown=blinds_unknown(game, bba, amounts))
+                        blinds_unknown=blinds_unknown(game, bba, amounts), no_betting=no_structure)
     if acts:
         incident = focus(incident, acts[0])
     from rulings.incident.checks import check_read
@@ -609,6 +615,19 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if r.problems or later:
         raise ProblemsError(r.problems + later)
     return evolve(incident, checked=checked, replays=replays)
+
+
+def stands_alone(data: dict) -> bool:
+    """An incident about a section that needs no betting (declared ``stands_alone``: the deal) and nothing
+    else: no disputed act, no actions or streets, no table history, and only such sections under
+    ``procedure:``. It may then leave out the game's structure and the button (no rule reads them)."""
+    from rulings.incident.procedure import declared
+    proc = data.get("procedure")
+    if not isinstance(proc, dict) or not proc or any(data.get(k) is not None for k in
+                                                      ("disputed", "actions", "streets", "after", "table")):
+        return False
+    decls = declared()
+    return all(name in decls and decls[name]["stands_alone"] for name in proc)
 
 
 def _open_pair(variant: str | None, family: tuple[str, ...], log: list, upcards: dict, order: list[int]) -> tuple[int, ...]:

@@ -40,7 +40,8 @@ SAYS = {
                  "betting_done": "whether the betting is over",
                  "claimant_folded": "whether the claimant folded",
                  "asker_called": "whether the asker called the final bet"},
-    "button": {"substantial_action": "whether there has been substantial action (TDA 36)"},
+    "button": {"actions_in_turn": "how many actions were taken in turn", "chip_actions": "how many of them put "
+               "chips in"},
     "clock": {"facing_bet": "whether the seat on the clock faces a bet"},
 }
 
@@ -108,12 +109,15 @@ def hand_says(incident: Incident, params: Params) -> dict[str, dict[str, Any]]:
             sd["asker_called"] = bool(mine) and mine[-1].kind == "call"
         out["showdown"] = sd
     if "button" in p.raw:
+        # the counts only: what is substantial action is the one rule's to say (pot-limit.substantial-action)
         voluntary = [a for a in actions if a.kind != "post"]
         chips = sum(1 for a in voluntary if a.kind in CHIP_KINDS)
-        substantial = len(voluntary) >= 3 or (len(voluntary) >= 2 and chips >= 1)
-        # a hand told from a later street had actions before it that are not listed: only a yes is sure
-        if substantial or hand.first_street == 0:
-            out["button"] = {"substantial_action": substantial}
+        if hand.first_street == 0:
+            out["button"] = {"actions_in_turn": len(voluntary), "chip_actions": chips}
+        elif final == "river":
+            # told from a later street of a flop game: the first round, not listed, took at least a call and
+            # a check (or a second call) to reach it
+            out["button"] = {"actions_in_turn": len(voluntary) + 2, "chip_actions": chips + 1}
     if "clock" in p.raw:
         c = p.raw["clock"]
         if c.get("seat") is not None and end.actor is not None and c["seat"] == end.actor:
@@ -136,7 +140,8 @@ def contradictions(incident: Incident, params: Params) -> list[tuple[tuple, str,
     out: list[tuple[tuple, str, str]] = []
     if p is None:
         return out
-    for section, fields in hand_says(incident, params).items():
+    says = hand_says(incident, params)
+    for section, fields in says.items():
         given = p.raw.get(section, {})
         for key, value in fields.items():
             stated = given.get(key)
@@ -148,6 +153,10 @@ def contradictions(incident: Incident, params: Params) -> list[tuple[tuple, str,
                         f"the floor says {_word(stated)}, but the hand's actions say {_word(value)} "
                         f"({SAYS[section][key]})",
                         f"leave {key} out (the hand decides it), or check the actions listed"))
+    if "button" in says and p.raw["button"].get("substantial_action") is not None:
+        out.append((("procedure", "button", "substantial_action"),
+                    "the hand's actions are listed, and they decide whether there has been substantial action",
+                    "leave substantial_action out (the hand decides it), or leave the actions out"))
     if "showdown" in p.raw:   # a seat said to be in the showdown that folded: wrong whatever the rest
         hand = incident.whole_hand or incident.hand
         folded = {a.seat for street in hand.streets for a in street if a.kind == "fold"}

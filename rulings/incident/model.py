@@ -173,6 +173,8 @@ class Incident(LazyFrozen):
                                                # ``hand.game`` then has the killed limits every bet is played at
     blinds_unknown: bool = False               # a big-bet game given without blinds (nor bring-in, ante or betting
                                                # unit): replayed on none posted, every fact the blinds size left out
+    no_betting: bool = False                   # a section that needs no betting (the deal), told without a structure:
+                                               # replayed on a stand-in, the structure and button facts left out
     # the check's replay of each disputed act (hand up to it, betting params, seat, Position, final table),
     # read by the fact builders of that act's ruling (rulings/incident/checks.py ``replayed_position``);
     # what the reader worked out, not what the incident says: left out of comparisons and repr

@@ -1,6 +1,7 @@
-"""The `procedure:` section (the clock, calling time, posting, the button, showdown), read and checked by field.
+"""The `procedure:` section (the clock, calling time, posting, the button, showdown, the deal), read and checked by field.
 
-Every problem goes to the incident's reader; nothing here raises. The facts
+Its sections, their fields and kinds are declared once, in the fact catalogue (`sections:`); every problem
+goes to the incident's reader and nothing here raises. The facts
 are worked out from the checked values in rulings/facts/procedure.py.
 """
 from __future__ import annotations
@@ -9,92 +10,48 @@ from typing import Any
 
 from rulings.incident.cards import RANKS, SUITS
 from rulings.incident.model import Procedure
-
-SECTIONS = ("clock", "time", "posting", "button", "showdown")
-# field: (kind, fact). kind: bool | count | money | hand_seat (dealt in) | seat (any seat) | a tuple of choices
-SPEC: dict[str, dict[str, tuple[Any, str | None]]] = {
-    "clock": {
-        "seat": ("hand_seat", "clock_seat"),
-        "called_by": (("player", "floor", "dealer"), "clock_called_by"),
-        "caller_seat": ("seat", "clock_caller_seat"),
-        "caller_seated": ("bool", "clock_caller_seated"),
-        "facing_bet": ("bool", "clock_facing_bet"),
-        "seconds_taken": ("count", "clock_seconds_taken"),
-    },
-    "time": {
-        "seat": ("hand_seat", "time_seat"),
-        "called_time": ("bool", "time_called"),
-        "at_seat": ("bool", "time_at_seat"),
-        "acted_behind": ("count", "time_acted_behind"),
-        "earlier_to_act": ("bool", "time_earlier_to_act"),
-    },
-    "posting": {
-        "seat": ("seat", "post_seat"),
-        "player": (("new", "returning", "seat_change", "dealt_off", "played_over", "rebuy_after_bust"),
-                   "post_player"),
-        "missed": (("none", "small", "big", "both"), "post_missed"),
-        "choice": (("post", "wait"), "post_choice"),
-        "due_big_blind": ("bool", "post_due_big_blind"),
-        "between_bb_and_button": ("bool", "post_between_bb_and_button"),
-        "dealt_in_unposted": ("bool", "post_dealt_in_unposted"),
-        "looked": ("bool", "post_looked"),
-        "acted": ("bool", "post_acted"),
-        "new_game": ("bool", "post_new_game"),
-        "blind_passed_seat": ("bool", "post_blind_passed_seat"),
-        "button_passed": ("bool", "post_button_passed"),
-        "same_position": ("bool", "post_same_position"),
-        "absent": ("bool", "post_absent"),
-        "posted": ("money", "post_amount"),
-    },
-    "button": {
-        "last_button": ("seat", None),
-        "last_small": ("seat", None),
-        "last_big": ("seat_or_seats", None),   # several seats when a moving button had more than one
-        "table_seats": ("count", None),
-        "wrong_move": ("bool", "button_wrong_move"),
-        "substantial_action": ("bool", "button_substantial_action"),
-        "blind_first_turn": ("hand_seat", "button_blind_first_turn"),
-        "dodged_blind": ("bool", "button_dodged_blind"),
-    },
-    "showdown": {
-        "last_aggressor": ("hand_seat", "sd_last_aggressor"),
-        "river_checked": ("bool", "sd_river_checked"),
-        "in_showdown": ("seats", None),
-        "first_to_act": ("hand_seat", None),   # stud and razz: the high (razz: low) hand showing
-        "claimant": ("hand_seat", "sd_claimant"),
-        "claimant_folded": ("bool", "sd_claimant_folded"),
-        "tabled": (("all", "some", "none"), "sd_tabled"),
-        "winning_if_tabled": ("bool", "sd_winning_if_tabled"),
-        "mucked": ("bool", "sd_mucked"),
-        "identifiable": ("bool", "sd_identifiable"),
-        "asker": ("hand_seat", "sd_asker"),
-        "asker_kept_cards": ("bool", "sd_asker_kept_cards"),
-        "asker_called": ("bool", "sd_asker_called"),
-        "asked_to_see": ("hand_seat", "sd_asked_to_see"),
-        "asked_mucked": ("bool", "sd_asked_mucked"),              # the hand asked for was thrown away
-        "asked_identifiable": ("bool", "sd_asked_identifiable"),  # ... and can still be told apart from the muck
-        "river_bet": ("bool", "sd_river_bet"),
-        "player_all_in": ("bool", "sd_player_all_in"),
-        "betting_done": ("bool", "sd_betting_done"),
-        "dealer_read": ("hand_seat", "sd_dealer_read_winner"),
-        "hands": ("cards", None),
-        "board": ("board", None),
-        "miscall": (("none", "first_card", "second_card", "pair_unannounced"), "sd_miscall"),
-        "other_fouled": ("bool", "sd_other_fouled"),
-        "players_left": ("count", "sd_players_left"),
-        "dispute": (("reading", "count"), "sd_dispute"),
-        "when": (("before_next_hand", "next_hand_started", "after_substantial_action"), "sd_dispute_when"),
-        "paid": ("money", "sd_count_paid"),          # a count in dispute: what the winner was pushed
-        "due": ("money", "sd_count_due"),            # ... and what the pot he won held
-    },
-}
+from rulings.rulebook import catalogue
 
 
-# procedure.showdown.requests: several requests to see hands in one dispute, each with these fields
-REQUEST = ("asker", "asker_called", "asker_kept_cards", "asked_to_see", "asked_mucked", "asked_identifiable")
+def declared() -> dict[str, dict]:
+    """The declared sections (the catalogue's ``sections()``), looked up on each call."""
+    return catalogue.sections()
 
-DEFAULT_FALSE = ("due_big_blind", "between_bb_and_button", "dealt_in_unposted", "new_game", "button_passed",
-                 "absent", "acted")
+
+_SPEC: list = [None, None]   # the declarations last read and the reader's table made from them
+
+
+def spec() -> dict[str, dict[str, tuple[Any, str | None]]]:
+    """Each declared section's fields as the reader reads them: field -> (kind, fact). kind: bool | count |
+    money | hand_seat (dealt in) | seat (any seat) | seats | seat_or_seats | cards | board | items | a tuple of
+    choices. Made from the catalogue's declarations (rulings/facts/*.yaml ``sections:``), never written here."""
+    decls = declared()
+    if _SPEC[0] is not decls:
+        _SPEC[:] = [decls, {name: {key: (tuple(f["values"]) if f["kind"] == "choice" else f["kind"], f.get("fact"))
+                                   for key, f in decl["fields"].items()}
+                            for name, decl in decls.items()}]
+    return _SPEC[1]
+
+
+def __getattr__(name: str) -> Any:
+    """``SPEC`` (``spec()``), ``SECTIONS`` (the declared sections' names), ``REQUEST`` (showdown's repeated
+    request fields) and ``DEFAULT_FALSE`` (posting's flags that are false when left out), as the modules that
+    read the reader's tables name them; all made from the declarations."""
+    if name == "SPEC":
+        return spec()
+    if name == "SECTIONS":
+        return tuple(declared())
+    if name == "REQUEST":
+        return tuple(declared()["showdown"]["repeats"]["requests"])
+    if name == "DEFAULT_FALSE":
+        return tuple(k for k, f in declared()["posting"]["fields"].items() if f.get("absent") is False)
+    raise AttributeError(name)
+
+
+def absent_facts(name: str) -> dict[str, Any]:
+    """The facts a section's fields left out stand for (a posting flag left out did not happen), as declared."""
+    return {f["fact"]: f["absent"] for f in declared()[name]["fields"].values()
+            if f.get("fact") and f.get("absent") is not None}
 
 
 def _cards(r, value: Any, path: tuple) -> tuple[str, ...] | None:
@@ -111,7 +68,7 @@ def _cards(r, value: Any, path: tuple) -> tuple[str, ...] | None:
     return out
 
 
-def _value(r, kind: Any, value: Any, path: tuple, players: set[int]) -> Any:
+def _value(r, kind: Any, value: Any, path: tuple, players: set[int], decl: dict | None = None) -> Any:
     if isinstance(kind, tuple):
         return r.choice(value, kind, path)
     if kind == "bool":
@@ -129,11 +86,12 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int]) -> Any:
             r.bad(path, "I105", f"seat {s} is not in the hand", "seats: " + ", ".join(map(str, sorted(players))))
             return None
         return s
-    if kind == "seats":
+    if kind in ("seats", "table_seats"):    # seats dealt in; any seats of the table
         if not isinstance(value, list):
             r.bad(path, "I103", "expected a list of seats, e.g. [3, 5]")
             return None
-        out = [_value(r, "hand_seat", v, path + (i,), players) for i, v in enumerate(value)]
+        one = "hand_seat" if kind == "seats" else "seat"
+        out = [_value(r, one, v, path + (i,), players) for i, v in enumerate(value)]
         return tuple(out) if None not in out else None
     if kind == "seat_or_seats":
         if isinstance(value, list) and value:
@@ -159,52 +117,226 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int]) -> Any:
             if s is not None and c is not None:
                 hands[s] = c
         return hands
+    if kind == "seat_counts":
+        if not isinstance(value, dict):
+            r.bad(path, "I103", "a mapping of seat to how many cards he holds, e.g. {3: 3, 5: 1}")
+            return None
+        from rulings.incident.reader import twice_keyed
+        skip = twice_keyed(r, value, path)
+        counts = {}
+        for seat, n in value.items():
+            if seat in skip:
+                continue
+            seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+            s = _value(r, "seat", seat, path + (seat,), players)
+            c = r.whole(n, path + (seat,), low=0)
+            if s is not None and c is not None:
+                counts[s] = c
+        return counts
+    if kind == "items":
+        return _items(r, value, path, players, decl or {})
     raise AssertionError(kind)
 
 
-def read_procedure(r, raw: Any, players: set[int], variant: str | None = None) -> Procedure | None:
-    """Read the `procedure:` section with the incident's reader ``r``; every problem is reported by field."""
+def _items(r, value: Any, path: tuple, players: set[int], decl: dict) -> tuple[dict, ...] | None:
+    """A list of entries, each a mapping of the declared item fields (``items:``), read by field."""
+    most = decl.get("maximum", 100)
+    if not isinstance(value, list):
+        r.bad(path, "I103", "expected a list of entries", "e.g. [{" + ", ".join(
+            f"{k}: ..." for k, d in decl["items"].items() if d.get("needed")) + "}]")
+        return None
+    if len(value) > most:
+        r.bad(path, "I103", f"{len(value):,} entries; at most {most}")
+        return None
+    out = []
+    for i, item in enumerate(value):
+        sub = r.mapping(item, path + (i,))
+        if sub is None:
+            continue
+        r.keys(sub, tuple(decl["items"]), path + (i,))
+        got: dict[str, Any] = {}
+        for key, d in decl["items"].items():
+            if sub.get(key) is None:
+                if d.get("needed"):
+                    r.bad(path + (i,), "I102", f"{key} is needed", f"{key}: ...")
+                continue
+            kind = tuple(d["values"]) if d["kind"] == "choice" else d["kind"]
+            v = _value(r, kind, sub[key], path + (i, key), players)
+            if v is not None:
+                got[key] = v
+        out.append(got)
+    return tuple(out)
+
+
+def read_procedure(r, raw: Any, players: set[int], variant: str | None = None,
+                   button: int | None = None) -> Procedure | None:
+    """Read the `procedure:` section with the incident's reader ``r``; every problem is reported by field.
+    Its sections, their fields and kinds come from the declarations (``spec()``)."""
     if raw is None:
         return None
     data = r.mapping(raw, ("procedure",))
     if data is None:
         return None
-    r.keys(data, SECTIONS, ("procedure",))
+    decls = declared()
+    table = spec()
+    r.keys(data, tuple(decls), ("procedure",))
     facts: dict[str, Any] = {}
     values: dict[str, dict[str, Any]] = {}
-    for name in SECTIONS:
+    for name, decl in decls.items():
         if data.get(name) is None:
             continue
         sub = r.mapping(data[name], ("procedure", name))
         if sub is None:
             continue
-        spec = SPEC[name]
-        r.keys(sub, tuple(spec) + (("requests",) if name == "showdown" else ()), ("procedure", name))
-        if name in ("clock", "time", "posting") and sub.get("seat") is None:
-            r.bad(("procedure", name), "I102", "which seat is this about?", "seat: 4")
+        fields = table[name]
+        r.keys(sub, tuple(fields) + tuple(decl["repeats"]), ("procedure", name))
+        for need in decl["needs"]:
+            if sub.get(need) is None:
+                question = decl["fields"][need]["question"]
+                r.bad(("procedure", name), "I102", "which seat is this about?" if need == "seat" else question,
+                      f"{need}: 4" if need == "seat" else None)
         got = values.setdefault(name, {})
-        for key, (kind, fact) in spec.items():
+        for key, (kind, fact) in fields.items():
             if sub.get(key) is None:
                 continue
-            v = _value(r, kind, sub[key], ("procedure", name, key), players)
+            v = _value(r, kind, sub[key], ("procedure", name, key), players, decl["fields"][key])
             if v is None:
                 continue
             got[key] = v
             if fact is not None:
                 facts[fact] = v
-    if "showdown" in values and isinstance(data.get("showdown"), dict) and data["showdown"].get("requests") is not None:
-        requests = _requests(r, data["showdown"]["requests"], players)
-        if requests is not None:
-            values["showdown"]["requests"] = requests
+        for rep, keys in decl["repeats"].items():
+            if sub.get(rep) is not None:
+                entries = _requests(r, sub[rep], players, name, rep, keys)
+                if entries is not None:
+                    got[rep] = entries
     _contradictions(r, values)
     _card_counts(r, values.get("showdown", {}), variant or "holdem")
+    for name, check in CHECKS.items():
+        if name in values:
+            check(r, values[name], players, variant or "holdem", button)
     return Procedure(facts, values, variant or "holdem")
 
 
-def _requests(r, raw: Any, players: set[int]) -> tuple[tuple[dict, dict], ...] | None:
-    """procedure.showdown.requests: each request to see a hand, read with the showdown's own fields, as
-    (values, facts); every problem by field."""
-    path = ("procedure", "showdown", "requests")
+# the cards each player gets on the deal, by game (a game not listed: not known)
+DEALT = {"holdem": 2, "omaha": 4, "stud": 3, "razz": 3, "draw": 5, "lowball": 5}
+SHOWN = ("exposed", "face_up", "flashed", "off_table")   # how a card of the deal can be seen
+
+
+def deal_order(deal: dict[str, Any], players: set[int], button: int | None) -> list[int] | None:
+    """The seats in the order the deal went round: every seat that got cards (the players, and seats with no
+    right to a hand that got some, but not a seat dealt out), from the seat that got the first card (else the
+    first on the button's left). None when neither the first card's seat nor the button is known."""
+    seats = sorted((set(players) | set(deal.get("not_entitled") or ())) - set(deal.get("dealt_out") or ()))
+    first = deal.get("first_card_seat")
+    if not seats:
+        return None
+    if first is None or first not in seats:
+        if button is None:
+            return None
+        first = next((s for s in seats if s > button), seats[0])
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
+
+
+def proper_first(deal: dict[str, Any], players: set[int], button: int | None) -> int | None:
+    """The seat the deal should start at: the first seat on the button's left with a right to a hand."""
+    if button is None:
+        return None
+    right = sorted((set(players) | set(deal.get("dealt_out") or ())) - set(deal.get("not_entitled") or ()))
+    return next((s for s in right if s > button), right[0] if right else None)
+
+
+def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, button: int | None) -> None:
+    """The deal as told must be one deal: each card once, where the deal order puts it, no more cards to a
+    player than he holds, no cards to a seat dealt out, actions only when noticed after some; every problem
+    at once (I130)."""
+    at = ("procedure", "deal")
+    order = deal_order(deal, players, button)
+    hands = deal.get("hands") or {}
+    out = set(deal.get("dealt_out") or ())
+    seen: dict[int, int] = {}
+    listed: dict[int, int] = {}
+    for i, card in enumerate(deal.get("cards") or ()):
+        pos = card.get("position")
+        if pos is None:
+            continue
+        if card.get("how") not in (None, "boxed") and card.get("by") is None:
+            r.bad(at + ("cards", i), "I102", f"who let card {pos} be seen: the dealer, the player or another "
+                  "player?", "by: dealer")
+        if pos < 1:
+            r.bad(at + ("cards", i, "position"), "I130", "the deal's cards are counted from 1 (the first card "
+                  "off the deck)")
+            continue
+        if pos in seen:
+            r.bad(at + ("cards", i, "position"), "I130", f"card {pos} of the deal is listed twice",
+                  f"give card {pos} once (it is entry {seen[pos] + 1})")
+        seen[pos] = i
+        if card.get("how") == "boxed":
+            continue     # a boxed card is found in the deck: it goes to no one
+        seat = card.get("seat")
+        if order is not None:
+            due = order[(pos - 1) % len(order)]
+            if seat is not None and seat != due:
+                r.bad(at + ("cards", i, "seat"), "I130", f"card {pos} of a deal starting at seat {order[0]} "
+                      f"goes to seat {due}, not seat {seat}", f"seat: {due}, or check first_card_seat")
+                continue
+            seat = due
+            nth = (pos - 1) // len(order) + 1
+            if seat in hands and nth > hands[seat]:
+                r.bad(at + ("cards", i), "I130", f"card {pos} is seat {seat}'s card number {nth}, but he holds "
+                      f"{hands[seat]}", "check the card's place in the deal, or the cards he holds")
+        if seat is None:
+            continue
+        listed[seat] = listed.get(seat, 0) + 1
+        if seat in out:
+            r.bad(at + ("cards", i), "I130", f"seat {seat} was dealt out, so no card of the deal went to him",
+                  "remove him from dealt_out, or the card")
+        elif seat in hands and listed[seat] > hands[seat]:
+            r.bad(at + ("cards", i), "I130", f"{listed[seat]} cards are listed to seat {seat}, who holds "
+                  f"{hands[seat]}", "check the cards he holds")
+    for seat, n in hands.items():
+        if seat in out and n:
+            r.bad(at + ("hands", seat), "I130", f"seat {seat} was dealt out, but holds {n} card(s)",
+                  "remove him from dealt_out, or give 0")
+        if seat not in players and seat not in (deal.get("not_entitled") or ()):
+            r.bad(at + ("hands", seat), "I105", f"seat {seat} is not in the hand",
+                  "seats: " + ", ".join(map(str, sorted(players))))
+    wrong = deal.get("first_card_wrong_seat")
+    proper = proper_first(deal, players, button)
+    if wrong is not None and proper is not None and deal.get("first_card_seat") is not None and \
+            wrong != (deal["first_card_seat"] != proper):
+        r.bad(at + ("first_card_wrong_seat",), "I130", f"with the button on seat {button} the deal starts at "
+              f"seat {proper}, and the first card went to seat {deal['first_card_seat']}",
+              "leave first_card_wrong_seat out (the button and the first card decide it)")
+    if deal.get("actions") and deal.get("noticed") in ("during_deal", "before_any_action"):
+        r.bad(at + ("actions",), "I130", "actions are listed, but it was noticed before anyone acted",
+              "noticed: after_action, or remove the actions")
+    if deal.get("flop_cards") is not None and deal["flop_cards"] < 3:
+        r.bad(at + ("flop_cards",), "I130", "a flop is three cards; give the number turned (4 for a four-card "
+              "flop)")
+    for key in ("killed_identifiable", "killed_uncalled"):
+        if key in deal and "killed_seat" not in deal:
+            r.bad(at + (key,), "I102", "whose hand did the dealer kill?", "killed_seat: 4")
+    for key in ("away", "on_penalty"):
+        for seat in deal.get(key) or ():
+            if seat in out:
+                r.bad(at + (key,), "I130", f"seat {seat} is both {key.replace('_', ' ')} and dealt out",
+                      "a player away or on a penalty is dealt in")
+
+
+# a section's own checks across its fields (each refuses by field, I130), by section; a section without
+# cross-field checks needs none
+CHECKS: dict[str, Any] = {"deal": _deal_checks}
+
+
+def _requests(r, raw: Any, players: set[int], name: str = "showdown", rep: str = "requests",
+              keys: Any = None) -> tuple[tuple[dict, dict], ...] | None:
+    """A section's repeated entries (procedure.showdown.requests: each request to see a hand), each read with
+    the section's own fields, as (values, facts); every problem by field."""
+    path = ("procedure", name, rep)
+    keys = tuple(keys or declared()[name]["repeats"][rep])
+    fields = spec()[name]
     if not isinstance(raw, list) or not raw:
         r.bad(path, "I103", "requests is a list of requests to see a hand",
               "requests: [{asker: 1, asked_to_see: 3}, {asker: 2, asked_to_see: 3}]")
@@ -214,15 +346,15 @@ def _requests(r, raw: Any, players: set[int]) -> tuple[tuple[dict, dict], ...] |
         sub = r.mapping(item, path + (i,))
         if sub is None:
             continue
-        r.keys(sub, REQUEST, path + (i,))
+        r.keys(sub, keys, path + (i,))
         if sub.get("asker") is None or sub.get("asked_to_see") is None:
             r.bad(path + (i,), "I102", "who asked, and to see whose hand?", "asker: 1, asked_to_see: 3")
         got: dict[str, Any] = {}
         facts: dict[str, Any] = {}
-        for key in REQUEST:
+        for key in keys:
             if sub.get(key) is None:
                 continue
-            kind, fact = SPEC["showdown"][key]
+            kind, fact = fields[key]
             v = _value(r, kind, sub[key], path + (i, key), players)
             if v is not None:
                 got[key] = v
@@ -260,7 +392,7 @@ def _contradictions(r, v: dict[str, dict[str, Any]]) -> None:
         r.bad(("procedure", "clock", "caller_seated"), "I130", "only a player calling the clock has a seat to "
               "be at", "called_by: player, or remove caller_seated")
     sd = v.get("showdown", {})
-    if sd.get("requests") and any(key in sd for key in REQUEST):
+    if sd.get("requests") and any(key in sd for key in declared()["showdown"]["repeats"]["requests"]):
         r.bad(("procedure", "showdown", "requests"), "I130", "give one request with asker and asked_to_see, or "
               "several under requests, not both", "move the single request into requests")
     board = sd.get("board") or ()

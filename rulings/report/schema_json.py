@@ -209,12 +209,28 @@ def incident_schema() -> dict[str, Any]:
                  "who won one pot (0: the main pot, then side pots in order)", ("winners",))
     seats_or_map = {"anyOf": [{"type": "object", "additionalProperties": {"anyOf": [_MONEY, {"type": "null"}]}},
                               {"type": "array", "items": _SEAT}]}
-    kinds = {"bool": _BOOL, "count": {"type": "integer", "minimum": 0}, "money": _MONEY, "seat": _SEAT,
+    kinds: dict[str, Any] = {"bool": _BOOL, "count": {"type": "integer", "minimum": 0}, "money": _MONEY, "seat": _SEAT,
              "hand_seat": _SEAT, "seats": {"type": "array", "items": _SEAT},
              "seat_or_seats": {"anyOf": [_SEAT, {"type": "array", "items": _SEAT}]}, "board": _CARDS,
-             "cards": {"type": "object", "additionalProperties": _CARDS}}
-    fields = {name: {k: ({"enum": list(kind)} if isinstance(kind, tuple) else kinds[kind])
-                     for k, (kind, _) in spec.items()} for name, spec in procedure.SPEC.items()}
+             "cards": {"type": "object", "additionalProperties": _CARDS}, "table_seats": {"type": "array", "items": _SEAT},
+             "seat_counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}
+
+    def field(kind: Any, decl: dict) -> dict[str, Any]:   # a declared field of a section (facts/*.yaml sections:)
+        out: dict[str, Any]
+        if isinstance(kind, tuple) or kind == "choice":
+            out = {"enum": list(kind if isinstance(kind, tuple) else decl["values"])}
+        elif kind == "items":
+            out = {"type": "array", "maxItems": decl.get("maximum", 100), "items": _obj(
+                {k: field(d["kind"], d) for k, d in decl["items"].items()}, "one entry",
+                tuple(k for k, d in decl["items"].items() if d.get("needed")))}
+        else:
+            out = dict(kinds[kind])
+        if decl.get("description"):
+            out["description"] = decl["description"]
+        return out
+    declared = procedure.declared()
+    fields = {name: {k: field(kind, declared[name]["fields"][k]) for k, (kind, _) in spec.items()}
+              for name, spec in procedure.SPEC.items()}
     request = _obj({k: fields["showdown"][k] for k in procedure.REQUEST}, "one request to see a hand",
                    ("asker", "asked_to_see"))
     fields["showdown"]["requests"] = {"type": "array", "minItems": 1, "items": request,

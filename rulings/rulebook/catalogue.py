@@ -103,17 +103,81 @@ def _parse(text: str):
     return yaml.load(text, Loader=_LOADER)
 
 
+# A section of an incident's `procedure:` part is declared once, under `sections:` in a catalogue file: each
+# field's kind (how the reader reads it), its fact (or null), what it means and the question asked when it is
+# left out. The reader (rulings/incident/procedure.py) takes its fields and checks from it and the catalogue
+# its input facts, so a new section is one declaration. A field's kind and the type of the fact it gives:
+SECTION_KINDS = {"bool": "bool", "count": "count", "money": "money", "seat": "seat", "hand_seat": "seat",
+                 "choice": "enum", "seats": None, "seat_or_seats": None, "cards": None, "board": None,
+                 "items": None, "seat_counts": None, "table_seats": None}
+SECTION_KEYS = ("fields", "needs", "repeats", "stands_alone")
+FIELD_KEYS = ("kind", "values", "fact", "absent", "asked_if", "description", "question", "items", "maximum")
+
+
+def _catalogue_files() -> list[tuple[Path, dict]]:
+    from rulings.rulebook.cache import yaml_data   # parsed once, then read back as JSON
+    paths = sorted((HERE / "facts").glob("*.yaml"))
+    return [(path, part or {}) for path, part in zip(paths, yaml_data(paths, _parse))]
+
+
+@lru_cache(maxsize=1)
+def sections() -> dict[str, dict]:
+    """Every section of the `procedure:` part, by name, as declared (``sections:`` of the catalogue files): its
+    ``fields`` (key -> declaration, in order), ``needs`` (fields it cannot be read without), ``repeats`` (a
+    list of entries made of some of its fields, e.g. showdown's requests) and ``stands_alone`` (true: an
+    incident with only this section needs no betting: no structure, button or blinds)."""
+    out: dict[str, dict] = {}
+    for path, part in _catalogue_files():
+        for name, decl in (part.get("sections") or {}).items():
+            if name in out:
+                raise ValueError(f"{path.name} declares the section {name} already declared")
+            bad = set(decl) - set(SECTION_KEYS)
+            if bad:
+                raise ValueError(f"{path.name}: section {name}: unknown keys {', '.join(sorted(bad))}")
+            for key, field in decl["fields"].items():
+                if field["kind"] not in SECTION_KINDS or set(field) - set(FIELD_KEYS):
+                    raise ValueError(f"{path.name}: section {name}: field {key}: bad kind or keys")
+                if field.get("fact") and SECTION_KINDS[field["kind"]] is None:
+                    raise ValueError(f"{path.name}: section {name}: field {key}: a {field['kind']} gives no fact")
+            out[name] = {"fields": dict(decl["fields"]), "needs": tuple(decl.get("needs") or ()),
+                         "repeats": dict(decl.get("repeats") or {}), "stands_alone": bool(decl.get("stands_alone"))}
+    return out
+
+
+def _section_facts(name: str, decl: dict) -> dict[str, dict]:
+    """The input facts a section's declaration gives, in the catalogue's own form."""
+    out = {}
+    for key, field in decl["fields"].items():
+        if not field.get("fact"):
+            continue
+        spec = {"kind": "input", "from": f"procedure.{name}.{key}", "type": SECTION_KINDS[field["kind"]],
+                "description": field["description"], "question": field["question"]}
+        if field.get("values"):
+            spec["values"] = field["values"]
+        if field.get("asked_if"):
+            spec["asked_if"] = field["asked_if"]
+        out[field["fact"]] = spec
+    return out
+
+
 @lru_cache(maxsize=1)
 def facts() -> dict[str, Fact]:
-    """Every fact of every catalogue file under rulings/facts/ (one file per topic)."""
-    from rulings.rulebook.cache import yaml_data   # parsed once, then read back as JSON
+    """Every fact of every catalogue file under rulings/facts/ (one file per topic), with the input facts of
+    every section declared there (``sections()``)."""
     raw: dict = {}
-    paths = sorted((HERE / "facts").glob("*.yaml"))
-    for path, part in zip(paths, yaml_data(paths, _parse)):
-        part = part or {}
+    declared = sections()
+    left = dict(declared)   # each section's facts where its file declares it; any other section's after them
+    parts = []
+    for path, part in _catalogue_files():
+        part = dict(part)
+        for name in part.pop("sections", None) or {}:
+            part = {**_section_facts(name, left.pop(name)), **part}
+        parts.append((path.name, part))
+    parts += [(f"section {name}", _section_facts(name, decl)) for name, decl in left.items()]
+    for where, part in parts:
         clash = set(part) & set(raw)
         if clash:
-            raise ValueError(f"{path.name} declares facts already declared: {', '.join(sorted(clash))}")
+            raise ValueError(f"{where} declares facts already declared: {', '.join(sorted(clash))}")
         raw.update(part)
     out = {}
     for name, spec in raw.items():
