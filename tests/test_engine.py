@@ -160,7 +160,7 @@ FUZZ = textwrap.dedent('''
             when = {n: cond(n) for n in rng.sample(sorted(facts), rng.randint(1, 4))}
             derive = rng.choice(['{oversize: true}', '{wager_to: "pot + 1"}', "{}"])
             then = ("{derive: %s}" % derive) if derive != "{}" else "{ruling: r%d, decides: q}" % rng.randint(1, 3)
-            rules.append("  - id: t.r%d\\n    title: x\\n    cites: [RRP-PL-1]\\n    text: x\\n    when: {%s}\\n    then: %s\\n"
+            rules.append("  - id: t.r%d\\n    title: x\\n    cites: [TDA-2024-1]\\n    text: x\\n    when: {%s}\\n    then: %s\\n"
                          "    examples: [{name: a, incident: {}, expect: {}}, {name: b, incident: {}, expect: {fires: false}}]\\n"
                          % (i, ", ".join("%s: %s" % kv for kv in when.items()), then))
         tmp = tempfile.TemporaryDirectory(); d = pathlib.Path(tmp.name)

@@ -501,23 +501,27 @@ def procedure_questions(incident: Any, book: Any, rule: Callable[[Any], Any],
         if not readers:
             continue
         lines = []
+        outcomes: set = set()    # what each answer rules: a question whose answers all rule alike is not asked
         if fact.type in ("bool", "enum"):
             for value in ((True, False) if fact.type == "bool" else fact.values):
                 tried = {**data, "procedure": {**proc, parts[1]: {**section, parts[2]: value}}}
                 try:
                     quick = answered(incident, parts[1], parts[2], value) if may_rule is not None else None
                     if may_rule is not None and quick is not None and not may_rule(quick):
+                        outcomes.add(())
                         continue   # no rule giving a ruling can fire: the answer brings none
                     one = read_incident(Located(doc.file, tried, doc.marks), book)
                     if may_rule is not None and quick is None and not may_rule(one):
+                        outcomes.add(())
                         continue
                     got = _trial(rule, one)
                 except (ProblemsError, BettingError):
                     continue
+                outcomes.add(ruled_as(got) if got.rulings else ())
                 if got.rulings:
                     word = ("yes" if value else "no") if fact.type == "bool" else str(value)
                     lines.append(f"if {word}: " + " ".join(r.sentence for r in got.rulings[:1]))
-            if not lines:
+            if not lines or len(outcomes) < 2:
                 continue
         out.append({"fact": name, "question": fact.question, "asked_by": readers[0], "rules": readers,
                     "field": fact.source, "type": fact.type,

@@ -620,9 +620,9 @@ def warm_up() -> None:
     profile: 6% of the server's CPU in a 3,000-ruling run)."""
     from rulings.facts.strength import GAMES, strength
     from rulings.incident.cards import read_cards
-    hole, board = read_cards("As Kd Qh Jc"), read_cards("9s 8s 7d 3c 2h")
+    hole, board = read_cards("As 2d Qh Jc"), read_cards("9s 8s 7d 3c 4h")    # a hand with a low, for the low games
     for game in GAMES:
-        strength(hole[:2] if game != "omaha" else hole, board, game)
+        strength(hole if game.startswith("omaha") else hole[:2], board, game)
 
 
 def app_from_environment() -> Starlette:
