@@ -11,7 +11,7 @@ from typing import Any
 
 from rulings.facts.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
-from rulings.facts.hand import hand_facts
+from rulings.facts.hand import bba_facts, hand_facts
 from rulings.facts.hilo import hilo_facts
 from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.hand_says import completed
@@ -119,6 +119,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     if game.bet_sizes and not incident.limits_unknown:
         f["small_bet"], f["big_bet"] = game.bet_sizes[0], game.bet_sizes[-1]
     f.update(incident.inputs)
+    f.update(bba_facts(incident))   # a big blind ante: what the big blind posted as blind and as ante
     sit = Situation(f)
     seat = incident.disputed.seat if incident.disputed else None
     pos = replayed_position(incident, hand, bparams, seat)   # the reader's replay, when it asked the same question
