@@ -75,12 +75,16 @@ disputed: {seat: 4, said: call}
     assert (f["pot"], f["to_call"], f["min_raise_to"], f["bba_short"]) == (500000, 200000, 400000, False)
 
 
-@pytest.mark.parametrize("bba, pot_raise", [(", big_blind_ante: 200", 900), ("", 700)])
-def test_the_pot_limit_pot_counts_the_ante(bba, pot_raise):
+@pytest.mark.parametrize("bba, bb_stack, pot_raise", [
+    (", big_blind_ante: 200", 9000, 900),
+    ("", 9000, 700),
+    (", big_blind_ante: 200", 250, 750),      # blind first: 200 blind, 50 ante, the 50 posted is what counts
+])
+def test_the_pot_limit_pot_counts_the_ante(bba, bb_stack, pot_raise):
     f = facts_of(f"""\
 game: {{variant: omaha, structure: pot-limit, setting: tournament, blinds: [100, 200]{bba}}}
 button: 1
-players: {{1: 9000, 2: 9000, 3: 9000, 4: 9000}}
+players: {{1: 9000, 2: 9000, 3: {bb_stack}, 4: 9000}}
 street: preflop
 disputed: {{seat: 4, said: pot}}
 """)
