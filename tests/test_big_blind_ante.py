@@ -89,3 +89,10 @@ street: preflop
 disputed: {{seat: 4, said: pot}}
 """)
     assert f["max_raise_to"] == pot_raise * 100
+
+
+def test_the_whole_hand_form_keeps_the_ante_due_not_the_part_posted():
+    f = facts_of(SHORT.replace("players: {1: 50000, 2: 50000, 3: 800, 4: 50000}", "players: {1: 50000, 2: 50000, 3: 1100, 4: 50000}")
+                 .replace("street: preflop\nactions:", "streets:\n  - street: preflop\n    actions:"))
+    assert (f["big_blind_ante"], f["bba_blind_posted"], f["bba_ante_posted"]) == (100000, 100000, 10000)
+    assert f["main_pot"] == 2600 * 100

@@ -577,6 +577,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     if first > 0:
         bba = 0          # a hand described from a later street: the big blind's ante is in its pot
     bba_posts: tuple = ()
+    bba_due = bba    # the ante the table owes; ``bba`` becomes what the big blind could post of it
     if bba:
         # the big blind posts the table's ante: his chips behind for the replay are what is left after it; a
         # stack too short for both is split in the room's order (Params.bba_short_order, TDA 2024 RP-11)
@@ -609,7 +610,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     acts.sort(key=lambda a: (family.index(a.street), a.after_count))
     if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
         acts[0] = replace(acts[0], after=tuple(top_after))
-    hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba,
+    hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba_due,
                        tuple(sorted(folded)), tuple(told)) \
         if whole or showdown or awards else None
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
