@@ -66,7 +66,7 @@ from rulings.incident.phh_hand import read_phh  # noqa: E402
 SAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "phh-sample" / "data"
 VOLUNTARY = ("fold", "check", "call", "bet", "raise")
 # The standard book's cash values, written out (the arithmetic has no defaults of its own).
-CASH = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+CASH = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
 
 
 class Case:

@@ -7,7 +7,7 @@ from rulings.betting import Action, Game, Hand, Params, Player, position
 from rulings.betting.arithmetic import _walk
 from rulings.facts.round import pots_now
 
-PARAMS = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+PARAMS = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
                Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,

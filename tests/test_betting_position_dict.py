@@ -5,7 +5,7 @@ from dataclasses import fields
 from rulings.betting import Action, Game, Hand, Params, Player, Position, positions
 from rulings.betting.model import STORED
 
-PARAMS = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+PARAMS = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
 
 
 def test_a_replayed_position_is_the_dataclass_position():

@@ -50,6 +50,17 @@ OTHERS = {
     # one silent chip short of a call: the same act is the undercall rules' example; the call it makes leads
     "misdeclared-calls.tiny-chip:0": ALL,
     "misdeclared-calls.tiny-chip:1": ALL,   # the same, a 1,000 chip against 5,000
+    # the big blind ante's price, dead money and pot-limit pot only follow (matters.yaml follows:): the
+    # disputed call or "pot" the example is told with leads
+    "antes.short-big-blind-full-call:0": ALL,
+    # once the betting is over the chips going back lead what happens now; the split follows with its numbers
+    "antes.short-big-blind-blind-first:0": ALL,
+    "antes.short-big-blind-blind-first:1": ALL,
+    "antes.short-big-blind-blind-first:2": ALL,
+    "antes.big-blind-ante-is-dead:0": ALL,
+    "antes.big-blind-ante-is-dead:1": ALL,
+    "antes.pot-limit-pot-counts-the-ante:0": ALL,
+    "antes.pot-limit-pot-counts-the-ante:1": ALL,
 }
 
 

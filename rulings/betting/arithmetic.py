@@ -27,7 +27,7 @@ def positions(hand: Hand, params: Params) -> Iterator[tuple[int, Action, Positio
     name. OLR-PL-1 ($1/$2 pot-limit): the first player in may raise to 4..7.
 
     >>> from rulings.betting.model import Game, Player
-    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
     >>> hand = Hand(Game("pot-limit", small_blind=100, big_blind=200),
     ...             tuple(Player(seat) for seat in (1, 2, 3)), ((Action(3, "raise", 700),),))
     >>> [(i, a.kind, p.min_raise_to, p.max_raise_to) for i, a, p in positions(hand, params)]
@@ -59,7 +59,7 @@ def position(hand: Hand, params: Params, after: int | None = None,
     RRP-NLPL-INTRO: a $100 pot and a $50 bet allow a raise to $250.
 
     >>> from rulings.betting.model import Game, Player
-    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
     >>> hand = Hand(Game("pot-limit", big_blind=500), (Player(1), Player(2)),
     ...             ((Action(1, "bet", 5000),),), first_street=1, pot_before=10000)
     >>> position(hand, params).max_raise_to

@@ -87,7 +87,7 @@ def minimum_bet(game: Game, street: int) -> Money:
 def raise_cap(game: Game, params: Params) -> int:
     """How many bets (the bet plus its raises) a limit round allows (RRP-BR-3).
 
-    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+    >>> params = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
     >>> raise_cap(Game("fixed-limit"), params)
     4
     >>> raise_cap(Game("fixed-limit", betting_rounds=2), params)
@@ -105,7 +105,7 @@ def is_full(increment: Money, full: Money, game: Game, params: Params) -> bool:
     all-in on a $20 round counts as a bet).
 
     >>> from dataclasses import replace
-    >>> half = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True)
+    >>> half = Params(False, False, 0, "half_bet", 3, 4, "before_cap", False, True, "big_blind_first")
     >>> is_full(1500, 2000, Game("fixed-limit"), half)
     True
     >>> is_full(1500, 2000, Game("fixed-limit"), replace(half, limit_reopen="full_bet"))

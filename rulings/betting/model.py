@@ -67,6 +67,8 @@ class Params:
     heads_up_exception: str            # none | before_cap | at_round_start | before_third_bet
     count_all_in_players: bool         # does an all-in player count toward "three or more"
     open_pair_big_bet: bool            # TDA-2024-RP10: stud's open pair on fourth street lets a player bet the big bet
+    bba_short_order: str               # TDA-2024-RP11: a big blind too short for blind and big blind ante posts
+                                       # big_blind_first | ante_first (the reader splits his chips: posts.py)
 
 
 PARAM_NAMES = tuple(f.name for f in fields(Params))

@@ -102,3 +102,23 @@ def _open_pots(contributions: dict[int, Money], folded: set[int] | frozenset[int
             pots.append(SidePot(amount, eligible))
         floor = level
     return tuple(pots) if top else ()
+
+
+def big_blind_ante_split(stack: Money, big_blind: Money, ante: Money, order: str) -> tuple[Money, Money]:
+    """What a big blind with ``stack`` chips posts as his blind and as the big blind ante (``ante``), in the
+    ``order`` the room takes them (``Params.bba_short_order``): ``big_blind_first`` (TDA 2024 RP-11) fills the
+    blind first and the ante gets the rest; ``ante_first`` fills the ante first. A stack that covers both
+    posts both in full.
+
+    >>> big_blind_ante_split(300000, 200000, 200000, "big_blind_first")
+    (200000, 100000)
+    >>> big_blind_ante_split(300000, 200000, 200000, "ante_first")
+    (100000, 200000)
+    >>> big_blind_ante_split(900000, 200000, 200000, "ante_first")
+    (200000, 200000)
+    """
+    if order == "ante_first":
+        ante_posted = min(ante, stack)
+        return min(big_blind, stack - ante_posted), ante_posted
+    blind = min(big_blind, stack)
+    return blind, min(ante, stack - blind)

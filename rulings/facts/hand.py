@@ -106,6 +106,16 @@ def _showdown(events: tuple[ShowdownEvent, ...], board: tuple[str, ...], variant
     return out
 
 
+def bba_facts(incident: Incident) -> dict[str, Any]:
+    """A big blind ante's posts (the reader split a short big blind's chips in the room's order): who posted,
+    his chips before posting, his blind and his ante as posted, and whether he was short of both."""
+    if not incident.bba_posts:
+        return {}
+    seat, stack, blind, ante, _order, due = incident.bba_posts
+    return {"big_blind_ante": due, "bba_seat": seat, "bba_stack": stack, "bba_blind_posted": blind,
+            "bba_ante_posted": ante, "bba_short": stack < incident.hand.game.big_blind + due}
+
+
 def hand_facts(incident: Incident, params: Params) -> dict[str, Any]:
     """The whole-hand facts (empty for a one-street incident with one act)."""
     out: dict[str, Any] = {}

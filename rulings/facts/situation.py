@@ -11,7 +11,7 @@ from typing import Any
 
 from rulings.facts.acts import act_facts, before_noticed, skipped_seats
 from rulings.betting import Hand
-from rulings.facts.hand import hand_facts
+from rulings.facts.hand import bba_facts, hand_facts
 from rulings.facts.hilo import hilo_facts
 from rulings.incident.checks import betting_params, replayed_position
 from rulings.incident.hand_says import completed
@@ -121,6 +121,7 @@ def build(incident: Incident, params: ParamValues) -> Situation:
     if incident.no_betting:   # the deal told without its game's structure: a stand-in, never read
         f["structure"] = None
     f.update(incident.inputs)
+    f.update(bba_facts(incident))   # a big blind ante: what the big blind posted as blind and as ante
     sit = Situation(f)
     seat = incident.disputed.seat if incident.disputed else None
     pos = replayed_position(incident, hand, bparams, seat)   # the reader's replay, when it asked the same question

@@ -582,10 +582,26 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     first = family.index(log[0][0])
     if first > 0:
         bba = 0          # a hand described from a later street: the big blind's ante is in its pot
+    bba_posts: tuple = ()
+    bba_due = bba    # the ante the table owes; ``bba`` becomes what the big blind could post of it
     if bba:
+        # the big blind posts the table's ante: his chips behind for the replay are what is left after it; a
+        # stack too short for both is split in the room's order (Params.bba_short_order, TDA 2024 RP-11)
         bb_seat = order[0] if len(order) == 2 else order[1]
-        players = [Player(p.seat, None if p.stack is None else max(p.stack - bba, 0)) if p.seat == bb_seat else p
-                   for p in players]
+        bb_stack = stacks.get(bb_seat)
+        ante_posted = bba
+        if bb_stack is not None and bb_stack < game.big_blind + bba:
+            from rulings.betting.pots import big_blind_ante_split
+            from rulings.incident.checks import reader_params
+            bparams = reader_params(book, house, params, game.setting)
+            split_order = bparams.bba_short_order if bparams is not None else "big_blind_first"
+            blind_posted, ante_posted = big_blind_ante_split(bb_stack, game.big_blind, bba, split_order)
+            bba_posts = (bb_seat, bb_stack, blind_posted, ante_posted, split_order, bba)
+        elif bb_stack is not None:
+            bba_posts = (bb_seat, bb_stack, game.big_blind, bba, None, bba)
+        players = [Player(p.seat, None if p.stack is None else max(p.stack - ante_posted, 0))
+                   if p.seat == bb_seat else p for p in players]
+        bba = ante_posted
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
                       pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts),
                       open_pair=_open_pair(variant, family, log, street_upcards, order))
@@ -600,13 +616,13 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
     acts.sort(key=lambda a: (family.index(a.street), a.after_count))
     if acts and not isinstance(data.get("disputed"), list) and data.get("after") is not None:
         acts[0] = replace(acts[0], after=tuple(top_after))
-    hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba,
+    hand_log = HandLog(tuple(name for name, _, _ in log), board, street_upcards, showdown, awards, bba_due,
                        tuple(sorted(folded)), tuple(told)) \
         if whole or showdown or awards else None
     incident = Incident(str(data.get("incident") or Path(doc.file).stem), whole_hand, log[-1][0], None,
                         tuple(top_after), inputs, params, house, pot_now, doc, table, upcards, exposed, split,
                         procedure, tuple(acts), hand_log, action_paths, None, whole_hand, pot_unknown=pot_unknown,
-                        limits_unknown=limits_unknown, unsized=unsized, unkilled_game=unkilled,
+                        limits_unknown=limits_unknown, unsized=unsized, unkilled_game=unkilled, bba_posts=bba_posts,
                         blinds_unknown=blinds_unknown(game, bba, amounts), no_betting=no_structure)
     if acts:
         incident = focus(incident, acts[0])

@@ -171,6 +171,10 @@ class Incident(LazyFrozen):
                                                # replayed on a stand-in size, every fact sized by it left out
     unkilled_game: Any = None                  # a killed hand (table.kill_posted): the game at its own limits;
                                                # ``hand.game`` then has the killed limits every bet is played at
+    bba_posts: tuple = ()                      # a big blind ante: (the big blind's seat, his chips before posting,
+                                               # blind posted, ante posted, the order a short stack was split in or
+                                               # None when he covered both, the ante due); () without one, on a
+                                               # later street, or his stack not given
     blinds_unknown: bool = False               # a big-bet game given without blinds (nor bring-in, ante or betting
                                                # unit): replayed on none posted, every fact the blinds size left out
     no_betting: bool = False                   # a section that needs no betting (the deal), told without a structure:
