@@ -189,35 +189,33 @@ def _book(house: str | None) -> Any:
     return book
 
 
+def _reader_values(book: Any, house: str | None, params: dict[str, Any], setting: str) -> dict[str, Any] | None:
+    """The book's parameter values an incident is read under (the book given, else its house, else the standard
+    book; with the incident's own overrides); None when there is no book to read under or an override is wrong
+    (reported with the other problems)."""
+    try:
+        if book is None:
+            book = _book(house)
+        overrides, problems = overrides_of(book, params, None) if params else ({}, [])
+        if problems:
+            return None
+        return book.param_values(setting, overrides) if overrides else _defaults(book, setting)[0]
+    except ProblemsError:
+        return None
+
+
 def reader_value(book: Any, house: str | None, params: dict[str, Any], setting: str, name: str) -> Any:
     """One parameter's value as ``reader_params`` reads the book (None where it cannot be read), for what
     the reader works out beside the arithmetic (the kill size of a killed hand's limits)."""
-    try:
-        if book is None:
-            book = _book(house)
-        overrides, problems = overrides_of(book, params, None) if params else ({}, [])
-        if problems:
-            return None
-        values = book.param_values(setting, overrides) if overrides else _defaults(book, setting)[0]
-        return values.get(name)
-    except ProblemsError:
-        return None
+    values = _reader_values(book, house, params, setting)
+    return None if values is None else values.get(name)
 
 
 def reader_params(book: Any, house: str | None, params: dict[str, Any], setting: str) -> Params | None:
-    """The arithmetic's parameters an incident is read under (the book given, else its house, else the
-    standard book; with its own overrides), for what the reader must work out before the replay; None when
-    there is no book to read under or an override is wrong (reported with the other problems)."""
-    try:
-        if book is None:
-            book = _book(house)
-        overrides, problems = overrides_of(book, params, None) if params else ({}, [])
-        if problems:
-            return None
-        values = book.param_values(setting, overrides) if overrides else _defaults(book, setting)[0]
-        return betting_params(values)
-    except ProblemsError:
-        return None
+    """The arithmetic's parameters an incident is read under, for what the reader must work out before the
+    replay; None when there is no book to read under or an override is wrong."""
+    values = _reader_values(book, house, params, setting)
+    return None if values is None else betting_params(values)
 
 
 def check_read(incident: Incident, book: Any, replay: bool) -> tuple[list[Problem], tuple | None, tuple]:
