@@ -73,6 +73,13 @@ def to_minor(value: object, *, allow_negative: bool = False) -> int:
     return -minor if sign else minor
 
 
+def digits(text: object) -> int | None:
+    """The number written by ``text`` when it is 1 to 18 ASCII digits, else None: the one test for "a
+    number written as text" (a seat as a mapping key, a count in an environment variable, a header).
+    ``str.isdigit`` is not it: '²'.isdigit() is True and int('²') raises, and int() of 5,000 digits raises."""
+    return int(text) if isinstance(text, str) and _WHOLE.fullmatch(text) else None
+
+
 def whole_number(value: object, low: int, high: int) -> int | None:
     """A whole number from ``low`` to ``high`` given by a client or a form (an int, or text of ASCII digits
     only); None for anything else. Never ``int()`` of unbounded text: at most 18 digits are read, and a

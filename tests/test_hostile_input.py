@@ -50,6 +50,8 @@ def hostile(tmp_path_factory):
         "noname.yaml": INCIDENT + "house: tda-serie\n",
         "named.yaml": INCIDENT + "house: tda-series\n",
         "big.yaml": "incident: big\nnote: " + "x" * 300_000 + "\n",
+        "seat-superscript.yaml": INCIDENT.replace("3: 815", '"\u00b2": 815'),
+        "seat-5000-digits.json": json.dumps({**yaml.safe_load(INCIDENT), "players": {1: 1000, 2: 640, "9" * 5000: 815}}),
         "secret.txt": "root:$6$secret-hash:19000:0:99999:7:::\nbin:*:19000:0:99999:7:::\n",
     }
     assert len(files["bomb.yaml"].encode()) <= 468
@@ -77,6 +79,8 @@ def hostile(tmp_path_factory):
         "lint-bomb": ["lint", str(d / "bomb.yaml")],
         "lint-fifo": ["lint", str(d / "fifo.yaml")],
         "calc-urandom": ["calc", "/dev/urandom"],
+        "seat-superscript": ["rule", str(d / "seat-superscript.yaml")],
+        "seat-5000-digits": ["rule", str(d / "seat-5000-digits.json")],
     }
     cases, peak = run_cli(list(names.values()))
     return dict(zip(names, cases)), peak, d
@@ -128,6 +132,15 @@ def test_only_regular_files_are_opened(hostile, name, what):
 def test_a_file_over_the_byte_limit_is_refused_by_reading_not_by_stat(hostile):
     text = refused(hostile[0]["big"], "Y007")
     assert "over the limit of 256,000 bytes" in text
+
+
+@pytest.mark.parametrize("name, code", [("seat-superscript", "I103"), ("seat-5000-digits", "Y001")])
+def test_a_seat_key_that_is_no_ascii_number_is_refused_as_a_seat(hostile, name, code):
+    """'²' passes str.isdigit and int('²') raises (it was a traceback): now a seat that is not a seat.
+    A key of 5,000 digits is past what a YAML (or JSON) key may be: the reader refuses the text."""
+    cases, _, _ = hostile
+    text = refused(cases[name], code)
+    assert len(text) < 3000
 
 
 def test_house_in_an_incident_is_a_name_never_a_path(hostile):

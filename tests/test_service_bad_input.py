@@ -284,3 +284,33 @@ def test_a_house_book_whose_sentence_holds_a_nul_is_never_published(env, nul, co
     r = _post(client, "/api/rule", {"incident": split, "book": "east-coast-limit"})
     assert r.status_code == 200, r.text
     assert "east-coast-limit.split-big-pot-no-kill" in r.text and "\\u0000" not in r.text
+
+
+@pytest.mark.parametrize("length", [SUPERSCRIPT_TWO, "9" * 5000, "-1", "1e3", "\u0663"])
+def test_a_content_length_that_is_no_number_of_bytes_is_a_bad_request(length):
+    """The body guard reads the declared length before a byte of the body: a header no number of bytes
+    ('²' passes str.isdigit, 5,000 digits pass it too and int() refuses them) is a 400, never a 500."""
+    import asyncio
+
+    from rulings.service.guard import Guard
+    reached: list = []
+    sent: list = []
+
+    async def app(scope, receive, send):          # the service behind the guard: must never be reached
+        reached.append(scope["path"])
+
+    async def receive():
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/rule", "query_string": b"", "scheme": "http",
+             "server": ("127.0.0.1", 8080), "headers": [(b"host", b"127.0.0.1:8080"),
+                                                         (b"content-type", b"application/json"),
+                                                         (b"content-length", length.encode())]}
+    asyncio.run(Guard(app)(scope, receive, send))
+    assert reached == []
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 400
+    body = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+    assert body["error"]["code"] == "bad_length"

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 import yaml
 
+from rulings.money import whole_number
 from rulings.incident import shorthand as sh
 from rulings.problems import ProblemsError, render_text
 
@@ -489,7 +490,7 @@ def _pick(asker, draft: Draft, out) -> tuple[str, ...]:
 
     def check(text: str) -> str | None:
         picks = text.replace(",", " ").split()
-        ok = picks and all(p.isdigit() and 1 <= int(p) <= len(names) for p in picks)
+        ok = picks and all(whole_number(p, 1, len(names)) is not None for p in picks)
         return None if ok or text.lower() in ("q", "quit") else f"the numbers of the answers to change, 1 to " \
                                                                f"{len(names)} (or q to stop; the draft is kept)"
     text = _ask(asker, "Which answers to change (numbers)", check, what="the answers to change")
@@ -511,8 +512,9 @@ def _choice(q: dict, text: str) -> tuple[str, Any]:
         return "finish", None
     if choice in ("s", "skip") or (q.get("type") == "enum" and choice in ("0", "none", "none of these")):
         return "skip", None
-    if choice.isdigit() and 1 <= int(choice) <= len(q["values"]):
-        return "answer", q["values"][int(choice) - 1]["value"]
+    picked = whole_number(choice, 1, len(q["values"]))
+    if picked is not None:
+        return "answer", q["values"][picked - 1]["value"]
     for v in q["values"]:
         if choice in (str(v["value"]).lower(), _words(v["value"])):
             return "answer", v["value"]

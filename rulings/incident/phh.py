@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulings.money import major
+from rulings.money import digits, major
 from rulings.problems import Problem, ProblemsError
 from rulings.yamlsrc import LimitError, Located, read_bounded
 
@@ -80,7 +80,7 @@ def load_phh_document(path: str | Path) -> Located:
 def _plain(value: Any) -> Any:
     """TOML's Decimal amounts stay exact; mappings keep their keys (seats are numbers)."""
     if isinstance(value, dict):
-        return {(int(k) if isinstance(k, str) and k.isdigit() else k): _plain(v) for k, v in value.items()}
+        return {(k if digits(k) is None else digits(k)): _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value

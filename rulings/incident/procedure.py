@@ -10,6 +10,7 @@ from typing import Any
 
 from rulings.incident.cards import RANKS, SUITS
 from rulings.incident.model import Procedure
+from rulings.incident.reader import seat_key
 from rulings.rulebook import catalogue
 
 
@@ -111,7 +112,7 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int], decl: dict 
         for seat, cards in value.items():
             if seat in skip:
                 continue
-            seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+            seat = seat_key(seat)
             s = _value(r, "hand_seat", seat, path + (seat,), players)
             c = _cards(r, cards, path + (seat,))
             if s is not None and c is not None:
@@ -127,7 +128,7 @@ def _value(r, kind: Any, value: Any, path: tuple, players: set[int], decl: dict 
         for seat, n in value.items():
             if seat in skip:
                 continue
-            seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+            seat = seat_key(seat)
             s = _value(r, "seat", seat, path + (seat,), players)
             c = r.whole(n, path + (seat,), low=0)
             if s is not None and c is not None:

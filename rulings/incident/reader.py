@@ -11,7 +11,7 @@ from typing import Any
 
 from rulings.incident.cards import CARD_HINT, card, split_cards
 from rulings.rulebook.catalogue import did_you_mean
-from rulings.money import MAX_AMOUNT, SCALE, MoneyError, to_minor
+from rulings.money import MAX_AMOUNT, SCALE, MoneyError, digits, to_minor
 from rulings.problems import Problem
 from rulings.yamlsrc import Located
 
@@ -112,7 +112,8 @@ def read_cards(r: Reader, value: Any, path: tuple) -> tuple[str, ...] | None:
 
 def seat_key(key: Any) -> Any:
     """A seat given as a mapping key: JSON keys are text."""
-    return int(key) if isinstance(key, str) and key.isdigit() else key
+    n = digits(key)
+    return key if n is None else n
 
 
 def twice_keyed(r: "Reader", mapping: dict, path: tuple) -> set:

@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from jinja2 import nodes
 
+from rulings.money import digits
 from rulings.problems import control_character
 from rulings.rulebook.catalogue import facts
 from rulings.rulebook.bounds import bound, type_of
@@ -201,8 +202,8 @@ class _Kinds:
                            for v in (side.node, side.args[0]))
         if isinstance(right, nodes.Const) and type(right.value) is int and right.value <= 0:
             return self.sign(left, known)
-        if any(x == a and y.lstrip("-").isdigit() and isinstance(right, nodes.Const) and type(right.value) is int
-               and int(y) >= right.value for x, y in known):
+        if any(x == a and digits(y.lstrip("-")) is not None and isinstance(right, nodes.Const)
+               and type(right.value) is int and int(y) >= right.value for x, y in known):
             return NONNEG
         taken = [right] + list(right.find_all(nodes.Node))
         if any(isinstance(n, nodes.Const) and type(n.value) is int or isinstance(n, nodes.Getattr) for n in taken):

@@ -30,6 +30,7 @@ from rulings.service.store import db
 from rulings.service.store.auth import Auth, AuthError, Limiter
 from rulings.service.store.housebook import HouseBooks, stop_checks
 from rulings.service.store.log import DUPLICATE, Log, dumps, ruling_row
+from rulings.settings import env_whole
 
 log = logging.getLogger("rulings.service")
 
@@ -301,8 +302,7 @@ def ruling_threads() -> int:
     load on the machine eight did better; more cores means more workers, not threads.) Requests wait
     in order for the thread; consultation steps run in the general thread pool, not behind rulings.
     """
-    raw = os.environ.get("RULINGS_RULING_THREADS") or ""
-    return int(raw) if raw.isdigit() and int(raw) > 0 else RULING_THREADS
+    return env_whole("RULINGS_RULING_THREADS", RULING_THREADS, 1, 64)
 
 
 class Service:

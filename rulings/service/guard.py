@@ -42,6 +42,8 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, JSONResponse
 
 from rulings.service.session import current_account, token_of
+from rulings.settings import env_whole
+from rulings.money import digits
 
 MAX_REQUEST = 1024 * 1024        # every route's body bound (the JSON API cuts at 256 KiB itself)
 BODY_SECONDS = float(os.environ.get("RULINGS_BODY_SECONDS") or 30.0)   # the whole body arrives within this
@@ -129,7 +131,10 @@ class Guard:
             if why:
                 return await _refuse(scope, receive, send, Refused(403, "origin", "refused: " + why))
         declared = headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
+        if declared is not None and digits(declared.strip()) is None:   # '²', 5,000 digits, '-1', '1e9'
+            return await _refuse(scope, receive, send, Refused(
+                400, "bad_length", "the Content-Length header is not a number of bytes"))
+        if declared is not None and int(declared) > self.max_body:
             return await _refuse(scope, receive, send, Refused(
                 413, "too_large", f"the body is {declared[:20]} bytes, over the limit of {self.max_body:,}"))
         started = False
@@ -184,7 +189,7 @@ async def _refuse(scope, receive, send, exc: Refused) -> None:
         response: Any = JSONResponse({"error": {"status": exc.status, "code": exc.code, "message": exc.message,
                                                 "problems": []}}, exc.status, headers=headers)
     else:
-        words = {403: "Refused", 408: "Too slow", 413: "Too large"}.get(exc.status, "Refused")
+        words = {400: "Bad request", 403: "Refused", 408: "Too slow", 413: "Too large"}.get(exc.status, "Refused")
         response = HTMLResponse(f"<!doctype html><title>{words}</title><h1>{words}</h1><p>{escape(exc.message)}"
                                 "</p><p><a href=\"/podium\">Back to the podium</a></p>", exc.status, headers=headers)
     await response(scope, receive, send)
@@ -332,8 +337,7 @@ _LIMITER = None
 
 
 def cpu_threads() -> int:
-    raw = os.environ.get("RULINGS_CPU_THREADS") or ""
-    return int(raw) if raw.isdigit() and int(raw) > 0 else CPU_THREADS
+    return env_whole("RULINGS_CPU_THREADS", CPU_THREADS, 1, 64)
 
 
 async def cpu(fn, *args, **kwargs):

@@ -36,6 +36,7 @@ from rulings.service.session import look_up, require, token_of
 from rulings.service.store.auth import COOKIE, AuthError, add_account, has_admin, list_accounts, update_account
 from rulings.service.store.log import DUPLICATE, ENTRY_ID_MAX, LogError, dumps
 from rulings.yamlsrc import Located, json_number, load_text
+from rulings.settings import env_seconds
 
 MAX_BODY = 256 * 1024
 log = logging.getLogger("rulings.service")
@@ -599,7 +600,7 @@ def tune_worker() -> None:
     5 ms for a ruling thread to let go of the interpreter; at 0.5 ms they get in promptly. Measured with
     benchmarks/service_speed.py: more rulings a second and a lower p99 at the same load.
     """
-    sys.setswitchinterval(float(os.environ.get("RULINGS_SWITCH_INTERVAL") or SWITCH_INTERVAL))
+    sys.setswitchinterval(env_seconds("RULINGS_SWITCH_INTERVAL", SWITCH_INTERVAL, 0.0001, 1.0))
 
 
 def freeze_heap() -> None:

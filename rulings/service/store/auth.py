@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from rulings.service.store import db
+from rulings.settings import env_whole
 
 ROLES = ("floor", "manager", "admin")
 RANK = {r: i for i, r in enumerate(ROLES)}
@@ -56,9 +57,9 @@ class _Hasher:
             import os
             kwargs: dict[str, Any] = {}
             if os.environ.get("RULINGS_ARGON2_MEMORY_KIB"):
-                kwargs["memory_cost"] = int(os.environ["RULINGS_ARGON2_MEMORY_KIB"])
+                kwargs["memory_cost"] = env_whole("RULINGS_ARGON2_MEMORY_KIB", 65536, 8, 4 * 1024 * 1024)
             if os.environ.get("RULINGS_ARGON2_TIME"):
-                kwargs["time_cost"] = int(os.environ["RULINGS_ARGON2_TIME"])
+                kwargs["time_cost"] = env_whole("RULINGS_ARGON2_TIME", 3, 1, 100)
             ph = PasswordHasher(**kwargs)
             made = self._made = (ph, ph.hash("not a password anyone has"))
         return made

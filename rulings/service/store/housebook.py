@@ -29,6 +29,7 @@ import yaml
 
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.load import ROOT
+from rulings.settings import env_seconds, env_whole
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 MAX_TEXT = 256 * 1024
@@ -242,11 +243,7 @@ CHECK_SECONDS = 120.0    # a check (loading, linting, every example, the diff) i
 
 def check_seconds() -> float:
     """How long a check may take before it is ended (``RULINGS_CHECK_SECONDS``, default ``CHECK_SECONDS``)."""
-    try:
-        value = float(os.environ.get("RULINGS_CHECK_SECONDS") or CHECK_SECONDS)
-    except ValueError:
-        return CHECK_SECONDS
-    return value if value > 0 else CHECK_SECONDS
+    return env_seconds("RULINGS_CHECK_SECONDS", CHECK_SECONDS, 0.1, 86400)
 
 
 def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Check:
@@ -293,8 +290,7 @@ def _pool() -> Any:
     with _POOL_LOCK:
         if _POOL is None:
             from rulings.workers import pool as start
-            raw = os.environ.get("RULINGS_CHECK_PROCESSES") or ""
-            _POOL = start(int(raw) if raw.isdigit() and int(raw) > 0 else 1, nice=BEHIND)
+            _POOL = start(env_whole("RULINGS_CHECK_PROCESSES", 1, 1, 16), nice=BEHIND)
             import atexit
             atexit.register(stop_checks)     # stopped before the interpreter's teardown, never collected in it
         return _POOL
