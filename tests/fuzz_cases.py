@@ -510,6 +510,7 @@ def fuzz_houses(n: int, tally: Tally) -> None:
         "{game: {structure: no-limit, blinds: [1, 2]}, button: 3, players: {1: 1000, 2: 640, 3: 815}, "
         "street: flop, pot: 80, actions: [{seat: 1, action: bet, to: 50}], disputed: {seat: 2, said: raise, "
         "chips: [100]}}")]
+    probe += _plausible_incidents(PROBES - len(probe))
 
     def one(text: str) -> None:
         path = folder / "fz.yaml"
@@ -534,6 +535,22 @@ def fuzz_houses(n: int, tally: Tally) -> None:
         for f in folder.iterdir():
             f.unlink()
         folder.rmdir()
+
+
+PROBES = 15      # the incidents every fuzzed house book rules on (two written here, the rest plausible hands)
+
+
+def _plausible_incidents(n: int) -> list:
+    """``n`` plausible hands the reader takes, the same every run (a fixed seed): what a house book is ruled on."""
+    from rulings.incident import incident_from_data
+    from rulings.problems import ProblemsError
+    rng, out = random.Random(20261207), []
+    while len(out) < n:
+        try:
+            out.append(incident_from_data(gen_plausible(Source(rng=rng))))
+        except ProblemsError:
+            continue
+    return out
 
 
 def fuzz_declarations(n: int, tally: Tally) -> None:
