@@ -1448,8 +1448,11 @@ class Engine:
             finally:
                 del matched[:]
                 for p in gated:   # straight to the C core, as the host's own delete_state does
-                    if p.name in states:
-                        durable_rules_engine.delete_state(p.handle, sid)
+                    if p.name in states and p._handle:   # a ruleset never registered holds no state
+                        try:
+                            durable_rules_engine.delete_state(p._handle, sid)
+                        except durable_rules_engine.error:   # no state to delete (the run stopped before
+                            pass                             # its first fact): never hide why it stopped
                 del self._runs[sid]
         return run
 
