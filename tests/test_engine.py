@@ -575,3 +575,35 @@ def test_the_c_core_refuses_a_node_it_cannot_hold_instead_of_hanging(children, n
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == out
+
+
+def test_an_engine_without_a_rule_rules_as_the_book_without_it(standard):
+    """Engine.without (the house diff's undo): the silent $500 chip into an $80 pot is the pot-size bet
+    ($80, $420 back, RRP-PL-6); with that rule taken out of the runs, the report is the one a book compiled
+    without it gives (the bet of the chip's value), for this incident and for 40 random ones."""
+    from dataclasses import replace
+    book, engine = standard
+    inc = incident_from_data(chip(80, 500))
+    from rulings.problems import ProblemsError
+    ruled = rule_on(inc, book, engine).final("pot-size-bet")
+    assert ruled.effects == {"wager_to": 8000, "returned": 42000}
+    rule_id = ruled.rule
+    smaller = replace(book, rules={k: v for k, v in book.rules.items() if k != rule_id})
+    compiled = Engine(smaller)
+    try:
+        view = engine.without({rule_id})
+        read = []
+        for data in random_incidents(7, 60):
+            try:
+                read.append(incident_from_data(data))
+            except ProblemsError:
+                continue
+        assert len(read) >= 20
+        for incident in [inc, *read]:
+            a, b = rule_on(incident, book, view), rule_on(incident, smaller, compiled)
+            assert [(r.rule, r.ruling, r.effects) for r in a.rulings] == \
+                [(r.rule, r.ruling, r.effects) for r in b.rulings]
+            assert all(r.rule != rule_id for r in a.rulings)
+        assert rule_on(inc, book, view).final("pot-size-bet") is None
+    finally:
+        compiled.close()

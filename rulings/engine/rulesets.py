@@ -1378,11 +1378,17 @@ class Engine:
                 self._gated[key] = got
         return got
 
-    def run(self, situation: dict[str, Any], params: dict[str, Any], memo: Memo | None = None) -> Run:
+    def without(self, rule_ids: set[str] | frozenset[str]) -> "Without":
+        """This engine with the rules named taken out of every run (see ``Without``)."""
+        return Without(self, frozenset(self._by_id[r].index for r in rule_ids if r in self._by_id))
+
+    def run(self, situation: dict[str, Any], params: dict[str, Any], memo: Memo | None = None,
+            off: frozenset[int] = frozenset()) -> Run:
         """Rule on one incident's facts in a fresh session; the session is deleted afterwards.
 
         ``memo``, shared by the runs of one incident (the two strata), keeps what each fact posted to a
         ruleset matched and what each firing gave, so a second run does again only what differs.
+        ``off``: rules (by index) that never fire in this run, as if the book did not have them.
         """
         if self._closed:
             raise EngineError("this engine was closed")
@@ -1406,7 +1412,7 @@ class Engine:
             states: set[str] = set()           # parts with a session state to delete
             matched = self._matched
             rules = self._rules
-            done: set[int] = set()
+            done: set[int] = set(off)   # a rule taken out is as one already fired: never matched, never fired
             try:
                 del matched[:]
                 for p in gated:
@@ -1471,3 +1477,23 @@ class Engine:
             host._ruleset_directory.pop(rs._name, None)
             host._ruleset_list.remove(rs)
             durable_rules_engine.delete_ruleset(rs._handle)
+
+
+class Without:
+    """An engine with some rules taken out of every run, sharing the engine's compiled rulesets: what a book
+    without those rules would rule, with no ruleset compiled again. A rule taken out is marked as already
+    fired before the run starts, so it is neither matched (its flag is posted with the facts, as for a rule
+    that fired) nor put on the agenda; a fact only it derives takes its default, as in a book without it.
+    Used by the house diff to undo one added rule at a time (rulings/report/diff.py)."""
+
+    def __init__(self, engine: Engine, off: frozenset[int]) -> None:
+        self._engine, self._off = engine, off
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def run(self, situation: dict[str, Any], params: dict[str, Any], memo: Memo | None = None) -> Run:
+        return self._engine.run(situation, params, memo, off=self._off)
+
+    def close(self) -> None:
+        """The engine is not this view's to close."""
