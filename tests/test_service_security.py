@@ -349,7 +349,7 @@ def test_a_log_that_already_holds_a_request_id_twice_is_upgraded_and_answers_wit
     old.dispose()
     svc = Service(Config(data_dir=tmp_path / "data", database=database))
     try:
-        assert db.revision(svc.engine) == "0005"
+        assert db.revision(svc.engine) == "0006"
         account = add_account(svc.engine, "fiona", PASSWORDS["fiona"], "floor")
         again = svc.rule_and_record(account, incident=overchip(), request_id="r-1")
         assert again["replayed"] and again["entry"]["id"] == 1 and again["outcome"] == "ruled"

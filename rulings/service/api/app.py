@@ -360,7 +360,7 @@ async def correction(request: Request) -> Response:
             step = await cpu(warm.consultation.rule, ruled, answers)
         except ProblemsError as exc:
             raise _incident_error(exc) from None
-        ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
+        ruling = {"book": warm.name, "book_hash": warm.hash, "book_version": warm.version, "incident": incident, "outcome": step.outcome,
                   "report": step_json(step)["report"], "answers": answered(answers)}
     out = await run_in_threadpool(svc.log.follow_up, account, _entry_id(request), "correction", body, ruling)
     return json_response(out, 201)

@@ -219,7 +219,7 @@ def book_check(request: Request) -> Response:
     text = first(form, "text").replace("\r\n", "\n")
     hb = store(request)
     if first(form, "go") == "publish":
-        checked, info = hb.publish(name, text, account["username"], first(form, "note"))
+        checked, info = hb.publish(name, text, account["username"], first(form, "note"), room=account["room"])
         if info is not None:
             _reload(request, name)
             return RedirectResponse(f"/podium/books/{name}?published={info['version']}", status_code=303)

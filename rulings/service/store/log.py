@@ -266,14 +266,15 @@ def ruling_keys(report: dict | None) -> list[dict]:
 
 def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: str, incident: Any,
                answers: list, report: dict, outcome: str, request_id: str | None,
-               report_text: str | None = None, consultation: str | None = None) -> dict:
+               report_text: str | None = None, consultation: str | None = None,
+               book_version: int | None = None) -> dict:
     """A ruling's log row; ``report_text`` is the report already written as JSON, when the caller has it."""
     acts = _acts(report)       # every disputed act's rulings are searchable
     rules = [r["rule"] for one in acts for r in one.get("rulings", [])]
     cites = [c["key"] for one in acts for r in one.get("rulings", []) for c in r.get("citations", [])]
     return dict(kind="ruling", refers_to=None, at=db.now(), room=room, table_name=table,
-                floorperson=account.username, book=book, book_hash=book_hash, outcome=outcome,
-                incident=dumps(incident), answers=dumps(answers),
+                floorperson=account.username, book=book, book_hash=book_hash, book_version=book_version,
+                outcome=outcome, incident=dumps(incident), answers=dumps(answers),
                 report=report_text if report_text is not None else dumps(report),
                 rules=_padded(rules), topics=_padded(r.split(".")[0] for r in rules), citations=_padded(cites),
                 request_id=request_id, consultation=consultation, _keys=ruling_keys(report))
@@ -283,7 +284,8 @@ def entry_json(row) -> dict:
     return {
         "id": row["id"], "kind": row["kind"], "refers_to": row["refers_to"], "at": row["at"], "room": row["room"],
         "table": row["table_name"], "floorperson": row["floorperson"], "book": row["book"],
-        "book_hash": row["book_hash"], "outcome": row["outcome"], "incident": loads(row["incident"]),
+        "book_hash": row["book_hash"], "book_version": row["book_version"], "outcome": row["outcome"],
+        "incident": loads(row["incident"]),
         "answers": loads(row["answers"]), "report": loads(row["report"]),
         "rules": row["rules"].split(), "topics": row["topics"].split(), "citations": row["citations"].split(),
         "decision": row["decision"], "reason": row["reason"], "note": row["note"], "request_id": row["request_id"],
@@ -608,14 +610,15 @@ class Log:
             raise LogError(422, "request", f"the {kind} has {len(problems)} problem(s)", problems)
         row = dict(kind=kind, refers_to=entry_id, at=db.now(), room=target["room"],
                    table_name=table if table is not None else target["table"], floorperson=account.username,
-                   book=target["book"], book_hash=target["book_hash"], outcome=target["outcome"],
-                   decision=decision, reason=reason, note=note, rules=_padded(target["rules"]),
+                   book=target["book"], book_hash=target["book_hash"], book_version=target.get("book_version"),
+                   outcome=target["outcome"], decision=decision, reason=reason, note=note, rules=_padded(target["rules"]),
                    topics=_padded(target["topics"]), citations=_padded(target["citations"]))
         if ruling is not None:
             fresh = ruling_row(account, room=target["room"], table=row["table_name"], book=ruling["book"],
                                book_hash=ruling["book_hash"], incident=ruling["incident"], answers=ruling["answers"],
-                               report=ruling["report"], outcome=ruling["outcome"], request_id=None)
-            row.update({k: fresh[k] for k in ("book", "book_hash", "incident", "answers", "report", "outcome",
+                               report=ruling["report"], outcome=ruling["outcome"], request_id=None,
+                               book_version=ruling.get("book_version"))
+            row.update({k: fresh[k] for k in ("book", "book_hash", "book_version", "incident", "answers", "report", "outcome",
                                               "rules", "topics", "citations")})
         new_id = self.record(row).result(timeout=60)
         written = self.get(new_id)
