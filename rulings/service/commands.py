@@ -1,4 +1,4 @@
-"""`rulings serve` and `rulings users`: the command-line side of the service (the web stack imported lazily)."""
+"""`rulings serve`, `rulings users` and `rulings chain`: the command-line side of the service (the web stack imported lazily)."""
 from __future__ import annotations
 
 import getpass
@@ -42,6 +42,15 @@ def add_commands(sub) -> None:
                        help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     add.set_defaults(run=cmd_users_add)
     ls.set_defaults(run=cmd_users_list)
+    ch = sub.add_parser("chain", help="a chain of rooms on one PostgreSQL (docs/service.md)")
+    chsub = ch.add_subparsers(dest="verb", required=True, parser_class=type(ch))
+    imp = chsub.add_parser("import-books", help="a single host's published house books (DATA/houses/) into the "
+                           "chain's database, the version in force last")
+    imp.add_argument("--data", help="the single host's data folder (default $RULINGS_DATA, else $XDG_DATA_HOME/rulings "
+                     "or ~/.local/share/rulings)")
+    imp.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                     help="the chain's postgresql://user@host/db (default $RULINGS_DATABASE)")
+    imp.set_defaults(run=cmd_chain_import)
 
 
 def _engine(args):
@@ -85,6 +94,38 @@ def cmd_users_list(args) -> int:
     for a in list_accounts(engine):
         print(f"{a['username']:24} {a['role']:8} {a['room']:16} {'disabled' if a['disabled'] else ''}")
     engine.dispose()
+    return 0
+
+
+def cmd_chain_import(args) -> int:
+    """Copy a single host's published house books into the chain's database (run again: nothing twice)."""
+    from rulings.service.store import db
+    from rulings.service.store.chain import import_folder, is_chain
+    if not args.database:
+        print("rulings: give the chain's database: --database postgresql://user@host/db (or $RULINGS_DATABASE)",
+              file=sys.stderr)
+        return 2
+    data = Path(args.data) if args.data else db.default_data_dir()
+    if not (data / "houses").is_dir():
+        print(f"rulings: {data} has no published house books (no folder {data / 'houses'})", file=sys.stderr)
+        return 2
+    try:
+        engine = db.make_engine(db.database_url(args.database, data))
+        if not is_chain(engine):
+            print("rulings: the chain's database is a PostgreSQL one (postgresql://...)", file=sys.stderr)
+            return 2
+        db.migrate(engine)
+    except Exception as exc:   # a database that cannot be reached or migrated: one line, exit 2
+        print(f"rulings: cannot open the database: {exc.__class__.__name__}: {str(exc).splitlines()[0]}",
+              file=sys.stderr)
+        return 2
+    try:
+        done = import_folder(engine, data)
+    finally:
+        engine.dispose()
+    for d in done:
+        print(f"{d['name']} {d['file']} -> version {d['version']} ({d['hash'][:19]}…)")
+    print(f"{len(done)} version(s) imported; every server of the chain serves them within 2 s")
     return 0
 
 

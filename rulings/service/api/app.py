@@ -397,7 +397,8 @@ async def export(request: Request) -> Response:
 
 
 def _book_summary(warm: WarmBook) -> dict:
-    return {"name": warm.name, "title": warm.book.title, "hash": warm.hash, "extends": warm.extends,
+    return {"name": warm.name, "title": warm.book.title, "hash": warm.hash, "version": warm.version,
+            "extends": warm.extends,
             "rules": len(warm.book.rules), "parameters": len(warm.book.parameters)}
 
 
