@@ -41,6 +41,7 @@ def test_a_version_stored_by_one_service_is_in_force_on_another_and_recorded_wit
         assert b.books.get("chain-room").book.settings == {"kill.size": "half"}
         store_version(b.engine, "chain-room", _text("full"), "manny", "second", room="main")
         _in_force(a, "chain-room", 2)
+        _in_force(b, "chain-room", 2)
         assert a.books.get("chain-room").book.settings == {"kill.size": "full"}
         assert a.books.get("chain-room").hash == b.books.get("chain-room").hash   # one version, one hash
         fiona = accounts_of(a)["fiona"]
