@@ -51,6 +51,15 @@ def add_commands(sub) -> None:
     imp.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
                      help="the chain's postgresql://user@host/db (default $RULINGS_DATABASE)")
     imp.set_defaults(run=cmd_chain_import)
+    rb = chsub.add_parser("room-book", help="give a room its own house book: its managers change only that one "
+                          "(--none: any again)")
+    rb.add_argument("room")
+    rb.add_argument("book", nargs="?", help="the room's house book")
+    rb.add_argument("--none", action="store_true", help="the room has no book of its own")
+    rb.add_argument("--data", help="data folder (default $RULINGS_DATA, else $XDG_DATA_HOME/rulings or ~/.local/share/rulings)")
+    rb.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                    help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
+    rb.set_defaults(run=cmd_chain_room_book)
 
 
 def _engine(args):
@@ -126,6 +135,24 @@ def cmd_chain_import(args) -> int:
     for d in done:
         print(f"{d['name']} {d['file']} -> version {d['version']} ({d['hash'][:19]}…)")
     print(f"{len(done)} version(s) imported; every server of the chain serves them within 2 s")
+    return 0
+
+
+def cmd_chain_room_book(args) -> int:
+    from rulings.service.store.chain import set_room_book
+    if bool(args.book) == bool(args.none):
+        print("rulings: give the room's book, or --none", file=sys.stderr)
+        return 2
+    engine, _ = _engine(args)
+    try:
+        set_room_book(engine, args.room, None if args.none else args.book)
+    except ValueError as exc:
+        print(f"rulings: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    print(f"room {args.room}: " + (f"its managers change only {args.book}" if args.book else
+                                   "its managers change any house book"))
     return 0
 
 

@@ -117,11 +117,11 @@ def document() -> dict:
             "reason": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]},
             "consultation": {"type": ["string", "null"]}, "trail": {"type": "array", "items": obj}}},
         "Earlier": {"type": "object", "properties": {
-            "room": {"type": "string"}, "rule": {"type": "string"}, "matter": {"type": "string"},
+            "room": {"type": ["string", "null"], "description": "null: every room of the chain (rooms=all)"}, "rule": {"type": "string"}, "matter": {"type": "string"},
             "more": {"type": "boolean", "description": "there are more: search the log by rule and matter"},
             "earlier": {"type": "array", "items": {"type": "object", "properties": {
-                "entry": {"type": "integer"}, "at": {"type": "string"}, "floorperson": {"type": "string"},
-                "table": {"type": ["string", "null"]}, "book": {"type": ["string", "null"]},
+                "entry": {"type": "integer"}, "at": {"type": "string"}, "room": {"type": "string"},
+                "floorperson": {"type": "string"}, "table": {"type": ["string", "null"]}, "book": {"type": ["string", "null"]},
                 "sentence": {"type": ["string", "null"]},
                 "decision": {"type": ["object", "null"], "description": "the floor's last decision on it"},
                 "corrected": {"type": "boolean"}, "corrections": {"type": "array", "items": obj}}}}}},
@@ -158,11 +158,13 @@ def document() -> dict:
                 {**_q("rule", "rule id"), "required": True},
                 {**_q("matter", "the matter the ruling decides"), "required": True},
                 _q("room", "the account's own room by default (managers: any)"),
+                _q("rooms", "all: every room of the chain (managers)", {"enum": ["all"]}),
                 _q("before", "only entries before this entry id", {"type": "integer"}),
                 _q("limit", "at most this many (1-50, default 5)", {"type": "integer"})])},
         "/api/log/{id}/earlier": {"get": _op(
             "For each ruling in force of a logged ruling, the room's earlier rulings by the same rule on the same "
-            "matter", params=[_p("id", {"type": "integer"})])},
+            "matter", params=[_p("id", {"type": "integer"}),
+                              _q("rooms", "all: every room of the chain (managers)", {"enum": ["all"]})])},
         "/api/log/{id}": {"get": _op("One entry, with the entries referring to it", ok="Entry",
                                      params=[_p("id", {"type": "integer"})])},
         "/api/log/{id}/decision": {"post": _op("The floor's decision on a ruling: a new entry", body="Decision",

@@ -245,3 +245,25 @@ def save_table_state(engine: sa.Engine, room: str, table: str, state: dict) -> N
     with engine.begin() as conn:
         conn.execute(stmt.on_conflict_do_update(index_elements=[t.c.room, t.c.table_name],
                                                 set_={"state": stmt.excluded.state, "at": stmt.excluded.at}))
+
+
+# ---- a room's own house book: its managers change only that one (both databases)
+
+def room_book(engine: sa.Engine, room: str) -> str | None:
+    """The house book of ``room``, when the room has one of its own (``rulings chain room-book``)."""
+    t = db.room_books
+    with engine.connect() as conn:
+        return conn.execute(sa.select(t.c.book).where(t.c.room == room)).scalar()
+
+
+def set_room_book(engine: sa.Engine, room: str, book: str | None) -> None:
+    """Give ``room`` its own house book (None: none; its managers change any book again)."""
+    if book is not None and not NAME.match(book):
+        raise ValueError(f"'{book}' is not a house book name (lower-case letters, digits and dashes)")
+    if not room or len(room) > 64:
+        raise ValueError("a room is named by 1 to 64 characters")
+    t = db.room_books
+    with engine.begin() as conn:
+        conn.execute(sa.delete(t).where(t.c.room == room))
+        if book is not None:
+            conn.execute(sa.insert(t).values(room=room, book=book, at=db.now()))

@@ -118,6 +118,12 @@ shared_secrets = sa.Table(
     sa.Column("name", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
 )
+room_books = sa.Table(
+    "room_books", meta,
+    sa.Column("room", sa.String(64), primary_key=True),
+    sa.Column("book", sa.String(128), nullable=False),
+    sa.Column("at", sa.String(32), nullable=False),
+)
 table_states = sa.Table(
     "table_states", meta,
     sa.Column("room", sa.String(64), primary_key=True),

@@ -474,7 +474,7 @@ class Log:
             sub = sub.where(k.c.matter == matter[:64])
         return sa.or_(e.c.id.in_(sub), e.c.refers_to.in_(sub))
 
-    def earlier(self, account, room: str, rule: str, matter: str, *, before: int | None = None,
+    def earlier(self, account, room: str | None, rule: str, matter: str, *, before: int | None = None,
                 limit: int = EARLIER) -> dict:
         """The room's rulings by ``rule`` on ``matter``, newest first (before entry ``before`` when given), at
         most ``limit``: when, by whom, the ruling's sentence, the floor's decision and any corrections.
@@ -482,8 +482,9 @@ class Log:
         One range read of index ``ruling_keys_lookup`` (key, matter, room, entry_id), backwards from
         ``before``, stopping after ``limit`` + 1 rows (``more``: whether there are others), then the entries
         referring to those (index ``entries_refers_to``). LogError 403 for another room's log on a floor
-        account: only the room's own rulings are ever shown."""
-        if not _sees(account, room):
+        account: only the room's own rulings are ever shown. ``room`` None: every room of the chain (index
+        ``ruling_keys_chain``), for a manager; each ruling says its room."""
+        if not (_sees(account, room) if room is not None else account.may("manager")):
             raise LogError(403, "role", f"a floor account reads only its own room's log ({account.room})")
         e = db.entries
         with self.engine.connect() as conn:
@@ -503,7 +504,7 @@ class Log:
             sentence = r.sentence if r.sentence is not None else _sentence(loads(reports.get(r.entry_id)), rule,
                                                                             matter)
             out.append({
-                "entry": r.entry_id, "at": r.at, "floorperson": r.floorperson, "table": r.table_name,
+                "entry": r.entry_id, "at": r.at, "room": r.room, "floorperson": r.floorperson, "table": r.table_name,
                 "book": r.book, "sentence": sentence,
                 "decision": {"decision": decided[-1].decision, "reason": decided[-1].reason,
                              "floorperson": decided[-1].floorperson, "at": decided[-1].at} if decided else None,
@@ -514,9 +515,9 @@ class Log:
                                 for x in follow if x.kind == "correction"]})
         return {"room": room, "rule": rule, "matter": matter, "earlier": out, "more": more}
 
-    def earlier_for(self, entry: dict, account, limit: int = EARLIER) -> list[dict]:
+    def earlier_for(self, entry: dict, account, limit: int = EARLIER, chain: bool = False) -> list[dict]:
         """For each ruling in force of a ruling entry (every act's), the room's rulings before it by the same
-        rule on the same matter (``earlier``); the entry as ``get`` gives it."""
+        rule on the same matter (``earlier``; ``chain``: every room's); the entry as ``get`` gives it."""
         out: list[dict] = []
         if entry.get("kind") != "ruling":
             return out
@@ -526,8 +527,8 @@ class Log:
                 key = (r.get("rule"), r.get("decides") or "")
                 if isinstance(key[0], str) and key not in seen:
                     seen.add(key)
-                    out.append({"act": n, **self.earlier(account, entry["room"], key[0], key[1], before=entry["id"],
-                                                         limit=limit)})
+                    out.append({"act": n, **self.earlier(account, None if chain else entry["room"], key[0], key[1],
+                                                         before=entry["id"], limit=limit)})
         return out
 
     def recent_incidents(self, room, account, limit: int) -> list[str]:
@@ -632,13 +633,16 @@ def _acts(report: dict | None) -> list[dict]:
     return [report, *(report.get("more_acts") or [])] if report else []
 
 
-def earlier_query(room: str, rule: str, matter: str, before: int | None, limit: int):
+def earlier_query(room: str | None, rule: str, matter: str, before: int | None, limit: int):
     """The room's ruling entries by ``rule`` (a rule id or citation key) on ``matter``, newest first: an index
-    range of ``ruling_keys_lookup`` (key, matter, room, entry_id) read backwards, each joined to its entry."""
+    range of ``ruling_keys_lookup`` (key, matter, room, entry_id) read backwards, each joined to its entry.
+    ``room`` None: every room's (``ruling_keys_chain``: key, matter, entry_id)."""
     k, e = db.ruling_keys, db.entries
-    q = (sa.select(k.c.entry_id, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
+    q = (sa.select(k.c.entry_id, k.c.room, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
          .join(e, e.c.id == k.c.entry_id)
-         .where(k.c.key == rule[:KEY_CHARS], k.c.matter == matter[:64], k.c.room == room))
+         .where(k.c.key == rule[:KEY_CHARS], k.c.matter == matter[:64]))
+    if room is not None:
+        q = q.where(k.c.room == room)
     if before is not None:
         q = q.where(k.c.entry_id < before)
     return q.order_by(k.c.entry_id.desc()).limit(limit)
