@@ -195,8 +195,9 @@ def _logged_in(svc, name: str):
 
 
 def _published(svc, name: str) -> int:
-    from rulings.service.store.housebook import HouseBooks
-    return len(HouseBooks(Path(svc.config.data_dir)).versions(name))
+    """The versions of a house book the service's own store lists (the data folder's on SQLite, the database's
+    on PostgreSQL)."""
+    return len(svc.books.published.versions(name))
 
 
 def test_a_forged_publish_with_a_managers_session_is_refused(svc):

@@ -482,8 +482,9 @@ class Log:
         One range read of index ``ruling_keys_lookup`` (key, matter, room, entry_id), backwards from
         ``before``, stopping after ``limit`` + 1 rows (``more``: whether there are others), then the entries
         referring to those (index ``entries_refers_to``). LogError 403 for another room's log on a floor
-        account: only the room's own rulings are ever shown. ``room`` None: every room of the chain (index
-        ``ruling_keys_chain``), for a manager; each ruling says its room."""
+        account: only the room's own rulings are ever shown. ``room`` None: every room of the chain, for a
+        manager (the range of (key, matter) in the same index, every room's, sorted by entry); each ruling
+        says its room."""
         if not (_sees(account, room) if room is not None else account.may("manager")):
             raise LogError(403, "role", f"a floor account reads only its own room's log ({account.room})")
         e = db.entries
@@ -636,7 +637,7 @@ def _acts(report: dict | None) -> list[dict]:
 def earlier_query(room: str | None, rule: str, matter: str, before: int | None, limit: int):
     """The room's ruling entries by ``rule`` (a rule id or citation key) on ``matter``, newest first: an index
     range of ``ruling_keys_lookup`` (key, matter, room, entry_id) read backwards, each joined to its entry.
-    ``room`` None: every room's (``ruling_keys_chain``: key, matter, entry_id)."""
+    ``room`` None: every room's (the index's (key, matter) range, sorted by entry id)."""
     k, e = db.ruling_keys, db.entries
     q = (sa.select(k.c.entry_id, k.c.room, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
          .join(e, e.c.id == k.c.entry_id)

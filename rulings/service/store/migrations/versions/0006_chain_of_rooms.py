@@ -10,8 +10,6 @@
 - ``table_states``: each table's last pots for the kill page, one row per room and table, replaced as pots
   are added (a state, not a record: the rulings made from it are in the log).
 - ``room_books``: a room's own house book, when it has one: its managers change only that book.
-- index ``ruling_keys_chain`` (key, matter, entry_id): the same dispute's earlier rulings in every room of
-  the chain, newest first, as one range read (``ruling_keys_lookup`` has the room before the entry).
 
 Revision ID: 0006
 """
@@ -46,7 +44,6 @@ def upgrade() -> None:
         sa.Column("book", sa.String(128), nullable=False),
         sa.Column("at", sa.String(32), nullable=False),
     )
-    op.create_index("ruling_keys_chain", "ruling_keys", ["key", "matter", "entry_id"])
 
 
 def downgrade() -> None:
