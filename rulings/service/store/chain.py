@@ -131,7 +131,8 @@ class ChainBooks(HouseBooks):
                 pg.execute(f"LISTEN {CHANNEL}")
                 while not self._stop.is_set():
                     # the newest id, asked on this connection: a notice lost while it was down is found here
-                    if pg.execute("SELECT coalesce(max(id), 0) FROM book_versions").fetchone()[0] > self._seen:
+                    newest = pg.execute("SELECT coalesce(max(id), 0) FROM book_versions").fetchone()[0]
+                    if newest > self._seen and not self._stop.is_set():
                         self._tell()
                     for _ in pg.notifies(timeout=POLL_SECONDS, stop_after=1):
                         pass
