@@ -103,7 +103,9 @@ class Books:
 
     The one owner of the warm books: the API, the podium's pages and the podium's publishing all reach a book
     through ``get`` (or ``names``), which serve the version of a house book published last (``published``:
-    the data folder's store of published versions), also when another worker published it."""
+    the data folder's store of published versions), also when another worker published it. On PostgreSQL
+    (``chain``) ``published`` is the database's (``store.chain.ChainBooks``), and its watcher thread puts a
+    version published by any server of the chain in force here (``_published_elsewhere``)."""
 
     def __init__(self, data_dir: Path | None = None, engine: Any = None):
         cat = Path(bookstore.__file__).resolve().parents[1]   # the package's folder (books is in ruling/)
@@ -348,6 +350,8 @@ class Service:
         self.books = Books(Path(config.data_dir), self.engine)
         self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
         self.logins = LoginGate(config.address_logins, config.address_every, config.login_queue)
+        if self.books.chain:
+            self.shared_secret("csrf")      # read once here: a login page never waits for the database for it
 
     @property
     def database(self) -> str:
