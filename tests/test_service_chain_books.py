@@ -156,3 +156,25 @@ def test_sqlite_keeps_the_data_folder(tmp_path):
         assert not svc.books.chain and svc.shared_secret("csrf") is None
     finally:
         svc.close()
+
+
+def test_a_version_published_while_the_watcher_was_cut_off_comes_in_force_when_it_is_back(tmp_path, caplog):
+    """The watcher's connection is ended by the database (a restart, a network cut): it says so, connects
+    again, and finds the version published meanwhile without its notice."""
+    from rulings.service.store.chain import store_version
+    svc = make_service(tmp_path, "postgresql")
+    try:
+        listening = "SELECT pid FROM pg_stat_activity WHERE query LIKE '%max(id)%FROM book_versions%' " \
+                    "AND pid <> pg_backend_pid()"
+        deadline = time.monotonic() + 30
+        with svc.engine.connect() as conn:
+            while not conn.execute(sa.text(listening)).all():
+                assert time.monotonic() < deadline, "no watcher connection found"
+                time.sleep(0.05)
+        with svc.engine.begin() as conn:
+            conn.execute(sa.text(f"SELECT pg_terminate_backend(pid) FROM ({listening}) AS w"))
+        store_version(svc.engine, "chain-room", _text("half"), "manny")
+        _in_force(svc, "chain-room", 1)
+        assert any("watcher lost the database" in r.getMessage() for r in caplog.records)
+    finally:
+        svc.close()
