@@ -559,8 +559,8 @@ class Log:
         if fmt == "json":
             return dumps({"entries": entries})
         out = io.StringIO()
-        cols = ["id", "kind", "refers_to", "at", "room", "table", "floorperson", "book", "book_hash", "outcome",
-                "rules", "citations", "rulings", "decision", "reason", "note"]
+        cols = ["id", "kind", "refers_to", "at", "room", "table", "floorperson", "book", "book_hash", "book_version",
+                "outcome", "rules", "citations", "rulings", "decision", "reason", "note"]
         w = csv.writer(out)
         w.writerow(cols)
         for en in entries:
