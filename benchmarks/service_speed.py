@@ -16,8 +16,13 @@ Each backend is run --runs times (3), the two taking turns (SQLite, PostgreSQL, 
 the machine alike; every run's line carries the load average, and the summary gives each backend's median and
 spread and the paired PostgreSQL/SQLite ratios.
 
+`--backend chain`: a chain of rooms (docs/service.md) beside one server: two `rulings serve` processes on
+one PostgreSQL behind the system's nginx (tests/proxy.py, the test's configuration), the clients sending
+every request through the proxy, taking turns with one server on PostgreSQL without the proxy; the rates
+and p99s are printed beside each other, with their ratio.
+
 Run: .venv/bin/python benchmarks/service_speed.py [--requests 3000] [--clients 8] [--workers 1]
-     [--backend sqlite|postgresql|both] [--runs 3]
+     [--backend sqlite|postgresql|both|chain] [--runs 3]
 """
 from __future__ import annotations
 
@@ -82,19 +87,23 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def start(data: Path, database: str | None, workers: int = 1, clients: int = 8) -> tuple[subprocess.Popen, int]:
+def start(data: Path, database: str | None, workers: int = 1, clients: int = 8, accounts: bool = True,
+          proxy: bool = False) -> tuple[subprocess.Popen, int]:
     from rulings.service.store import db
     from rulings.service.store.auth import add_account
-    engine = db.make_engine(db.database_url(database, data))
-    db.migrate(engine)
-    for n in range(clients):     # one floorperson per podium, each with its own login
-        add_account(engine, f"floor{n}", "bench-password", "floor")
-    engine.dispose()
+    if accounts:
+        engine = db.make_engine(db.database_url(database, data))
+        db.migrate(engine)
+        for n in range(clients):     # one floorperson per podium, each with its own login
+            add_account(engine, f"floor{n}", "bench-password", "floor")
+        engine.dispose()
     port = _port()
     cmd = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
            "--workers", str(workers)]
     if database:
         cmd += ["--database", database]
+    if proxy:
+        cmd += ["--trusted-proxy", "127.0.0.1"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return listening(proc, port, "the server did not start")
 
@@ -196,27 +205,42 @@ def cpu_seconds(pid: int) -> float:
 
 
 def run(backend: str, requests: int, clients: int, workers: int = 1) -> tuple[float, float, float, float, float]:
+    """One timed run: ``sqlite`` or ``postgresql`` (one server, the clients straight to it), or ``chain`` (two
+    servers on one PostgreSQL, the clients through nginx)."""
     pg = None
     database = None
-    if backend == "postgresql":
+    nginx = None
+    if backend in ("postgresql", "chain"):
         import pgtemp
         pg = pgtemp.TempPostgres()
         database = pg.new_database()
-    data = Path(tempfile.mkdtemp(prefix="rulings-bench-"))
-    proc, port = start(data, database, workers, clients)
+    folders = [Path(tempfile.mkdtemp(prefix="rulings-bench-")) for _ in range(2 if backend == "chain" else 1)]
+    servers: list[subprocess.Popen] = []
     try:
-        every_worker_up(port, workers, proc)   # a worker still loading its books would take no connection
-        cpu0, mine = cpu_seconds(proc.pid), time.process_time()
+        for n, data in enumerate(folders):
+            proc, port = start(data, database, workers, clients, accounts=n == 0, proxy=backend == "chain")
+            servers.append(proc)
+            every_worker_up(port, workers, proc)   # a worker still loading its books would take no connection
+        if backend == "chain":
+            import proxy
+            ports = [int(p.args[p.args.index("--port") + 1]) for p in servers]
+            nginx = proxy.Nginx(ports)
+            port = nginx.port
+        cpu0, mine = sum(cpu_seconds(p.pid) for p in servers), time.process_time()
         wall, lat = asyncio.run(drive(port, requests, clients))
         sent = len(lat) + 4 * clients        # the timed requests, the warm-up ones and the logins
-        cpu = (cpu_seconds(proc.pid) - cpu0) / sent * 1000
+        cpu = (sum(cpu_seconds(p.pid) for p in servers) - cpu0) / sent * 1000
         client_cpu = (time.process_time() - mine) / sent * 1000
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        if nginx is not None:
+            nginx.stop()
+        for proc in servers:
+            proc.terminate()
+            proc.wait(timeout=30)
         if pg:
             pg.stop()
-        shutil.rmtree(data, ignore_errors=True)   # its log of 3,000 rulings: tens of MB a run
+        for data in folders:
+            shutil.rmtree(data, ignore_errors=True)   # its log of 3,000 rulings: tens of MB a run
     return len(lat) / wall, pct(lat, 50) * 1000, pct(lat, 99) * 1000, cpu, client_cpu
 
 
@@ -230,7 +254,8 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=3000)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, default=1, help="server worker processes")
-    ap.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    ap.add_argument("--backend", choices=("sqlite", "postgresql", "both", "chain"), default="both",
+                    help="chain: two servers on PostgreSQL behind nginx, beside one server without the proxy")
     ap.add_argument("--runs", type=int, default=3, help="runs per backend, the backends taking turns")
     args = ap.parse_args()
     os.environ.setdefault("RULINGS_ARGON2_MEMORY_KIB", "8192")   # the login is not what is measured
@@ -239,7 +264,7 @@ def main() -> None:
     print(f"in-process ruling of the {len(incidents())} example incidents in turn (parse + rule, no HTTP, no log): "
           f"median {med:.2f} ms, p99 {p99:.2f} ms; CPU {mean:.2f} ms per ruling (= {1000 / mean:.0f}/s on one core); "
           f"{load()}")
-    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    backends = {"both": ["sqlite", "postgresql"], "chain": ["postgresql", "chain"]}.get(args.backend, [args.backend])
     got: dict[str, list[tuple]] = {b: [] for b in backends}
     for n in range(max(1, min(args.runs, 20))):      # the backends take turns, so both see the machine alike
         for backend in backends:
@@ -257,7 +282,14 @@ def main() -> None:
               f"({min(rates):.0f}-{max(rates):.0f}), p99 {statistics.median(p99s):.1f} ms "
               f"({min(p99s):.1f}-{max(p99s):.1f}), server CPU {statistics.median(cpus):.2f} ms per ruling "
               f"({min(cpus):.2f}-{max(cpus):.2f})")
-    if len(backends) == 2:
+    if backends == ["postgresql", "chain"]:
+        pairs = list(zip(got["chain"], got["postgresql"]))
+        rate_ratio = [p[0] / q[0] for p, q in pairs]
+        p99_ratio = [p[2] / q[2] for p, q in pairs]
+        print(f"two servers through nginx / one server without it, paired runs: rate "
+              f"{statistics.median(rate_ratio):.2f}x ({min(rate_ratio):.2f}-{max(rate_ratio):.2f}), p99 "
+              f"{statistics.median(p99_ratio):.2f}x ({min(p99_ratio):.2f}-{max(p99_ratio):.2f})")
+    elif len(backends) == 2:
         pairs = list(zip(got["postgresql"], got["sqlite"]))
         rate_ratio = [p[0] / q[0] for p, q in pairs]
         cpu_ratio = [p[3] / q[3] for p, q in pairs]

@@ -120,18 +120,19 @@ def accounts_of(svc) -> dict:
         return {r.username: Account(r.id, r.username, r.role, r.room) for r in conn.execute(sa.select(db.accounts))}
 
 
-def serve(data: Path, *args: str, env: dict | None = None, light_hashes: bool = True):
-    """`rulings serve` on a free loopback port as a process of its own: (base URL, process), once it answers
-    /health. ``light_hashes`` false: Argon2id at its production cost (64 MiB), as a stranger's logins cost it.
-    Stop it with ``stop``."""
+def serve(data: Path, *args: str, env: dict | None = None, light_hashes: bool = True, port: int | None = None):
+    """`rulings serve` on a free loopback port (or ``port``) as a process of its own: (base URL, process), once it
+    answers /health. ``light_hashes`` false: Argon2id at its production cost (64 MiB), as a stranger's logins
+    cost it. Stop it with ``stop``."""
     import socket
     import subprocess
     import sys
     import time
     import httpx
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    if port is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
     env = dict(os.environ, **(env or {}))
     if not light_hashes:
         env.pop("RULINGS_ARGON2_MEMORY_KIB", None)

@@ -304,7 +304,7 @@ def test_migrations_upgrade_in_place(tmp_path, backend):
                                                 citations="", report='{"rulings":[]}'))
     old.dispose()
     svc = Service(Config(data_dir=tmp_path / "data", database=database))
-    assert db.revision(svc.engine) == "0005"
+    assert db.revision(svc.engine) == "0006"
     indexes = {i["name"] for i in sa.inspect(svc.engine).get_indexes("entries")}
     assert {"entries_floorperson_at", "entries_consultation", "entries_request_once"} <= indexes
     kept = svc.log.get(1)

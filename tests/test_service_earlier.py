@@ -180,7 +180,7 @@ def test_migration_fills_the_keys_of_entries_already_logged(tmp_path, backend):
                                                        report=None, at="2026-11-28T20:01:00.000000Z")))
         conn.execute(db.entries.insert().values(**dict(old, report=None, outcome="not_covered")))   # nothing to key
     db.migrate(engine)
-    assert db.revision(engine) == "0005"
+    assert db.revision(engine) == "0006"
     log = Log(engine)
     try:
         from rulings.service.store.auth import Account

@@ -195,8 +195,9 @@ def _logged_in(svc, name: str):
 
 
 def _published(svc, name: str) -> int:
-    from rulings.service.store.housebook import HouseBooks
-    return len(HouseBooks(Path(svc.config.data_dir)).versions(name))
+    """The versions of a house book the service's own store lists (the data folder's on SQLite, the database's
+    on PostgreSQL)."""
+    return len(svc.books.published.versions(name))
 
 
 def test_a_forged_publish_with_a_managers_session_is_refused(svc):
@@ -349,7 +350,7 @@ def test_a_log_that_already_holds_a_request_id_twice_is_upgraded_and_answers_wit
     old.dispose()
     svc = Service(Config(data_dir=tmp_path / "data", database=database))
     try:
-        assert db.revision(svc.engine) == "0005"
+        assert db.revision(svc.engine) == "0006"
         account = add_account(svc.engine, "fiona", PASSWORDS["fiona"], "floor")
         again = svc.rule_and_record(account, incident=overchip(), request_id="r-1")
         assert again["replayed"] and again["entry"]["id"] == 1 and again["outcome"] == "ruled"

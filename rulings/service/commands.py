@@ -1,4 +1,4 @@
-"""`rulings serve` and `rulings users`: the command-line side of the service (the web stack imported lazily)."""
+"""`rulings serve`, `rulings users` and `rulings chain`: the command-line side of the service (the web stack imported lazily)."""
 from __future__ import annotations
 
 import getpass
@@ -42,6 +42,24 @@ def add_commands(sub) -> None:
                        help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
     add.set_defaults(run=cmd_users_add)
     ls.set_defaults(run=cmd_users_list)
+    ch = sub.add_parser("chain", help="a chain of rooms on one PostgreSQL (docs/service.md)")
+    chsub = ch.add_subparsers(dest="verb", required=True, parser_class=type(ch))
+    imp = chsub.add_parser("import-books", help="a single host's published house books (DATA/houses/) into the "
+                           "chain's database, the version in force last")
+    imp.add_argument("--data", help="the single host's data folder (default $RULINGS_DATA, else $XDG_DATA_HOME/rulings "
+                     "or ~/.local/share/rulings)")
+    imp.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                     help="the chain's postgresql://user@host/db (default $RULINGS_DATABASE)")
+    imp.set_defaults(run=cmd_chain_import)
+    rb = chsub.add_parser("room-book", help="give a room its own house book: its managers change only that one "
+                          "(--none: any again)")
+    rb.add_argument("room")
+    rb.add_argument("book", nargs="?", help="the room's house book")
+    rb.add_argument("--none", action="store_true", help="the room has no book of its own")
+    rb.add_argument("--data", help="data folder (default $RULINGS_DATA, else $XDG_DATA_HOME/rulings or ~/.local/share/rulings)")
+    rb.add_argument("--database", default=os.environ.get("RULINGS_DATABASE") or None,
+                    help="postgresql://user@host/db (default $RULINGS_DATABASE, else SQLite in the data folder)")
+    rb.set_defaults(run=cmd_chain_room_book)
 
 
 def _engine(args):
@@ -85,6 +103,56 @@ def cmd_users_list(args) -> int:
     for a in list_accounts(engine):
         print(f"{a['username']:24} {a['role']:8} {a['room']:16} {'disabled' if a['disabled'] else ''}")
     engine.dispose()
+    return 0
+
+
+def cmd_chain_import(args) -> int:
+    """Copy a single host's published house books into the chain's database (run again: nothing twice)."""
+    from rulings.service.store import db
+    from rulings.service.store.chain import import_folder, is_chain
+    if not args.database:
+        print("rulings: give the chain's database: --database postgresql://user@host/db (or $RULINGS_DATABASE)",
+              file=sys.stderr)
+        return 2
+    data = Path(args.data) if args.data else db.default_data_dir()
+    if not (data / "houses").is_dir():
+        print(f"rulings: {data} has no published house books (no folder {data / 'houses'})", file=sys.stderr)
+        return 2
+    try:
+        engine = db.make_engine(db.database_url(args.database, data))
+        if not is_chain(engine):
+            print("rulings: the chain's database is a PostgreSQL one (postgresql://...)", file=sys.stderr)
+            return 2
+        db.migrate(engine)
+    except Exception as exc:   # a database that cannot be reached or migrated: one line, exit 2
+        print(f"rulings: cannot open the database: {exc.__class__.__name__}: {str(exc).splitlines()[0]}",
+              file=sys.stderr)
+        return 2
+    try:
+        done = import_folder(engine, data)
+    finally:
+        engine.dispose()
+    for d in done:
+        print(f"{d['name']} {d['file']} -> version {d['version']} ({d['hash'][:19]}…)")
+    print(f"{len(done)} version(s) imported; every server of the chain serves them within 2 s")
+    return 0
+
+
+def cmd_chain_room_book(args) -> int:
+    from rulings.service.store.chain import set_room_book
+    if bool(args.book) == bool(args.none):
+        print("rulings: give the room's book, or --none", file=sys.stderr)
+        return 2
+    engine, _ = _engine(args)
+    try:
+        set_room_book(engine, args.room, None if args.none else args.book)
+    except ValueError as exc:
+        print(f"rulings: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    print(f"room {args.room}: " + (f"its managers change only {args.book}" if args.book else
+                                   "its managers change any house book"))
     return 0
 
 

@@ -28,6 +28,7 @@ from rulings.rulebook.house import house_names
 from rulings.rulebook.load import ROOT
 from rulings.service.store import db
 from rulings.service.store.auth import Auth, AuthError, Limiter
+from rulings.service.store.chain import ChainBooks, is_chain, shared_secret
 from rulings.service.store.housebook import HouseBooks, stop_checks
 from rulings.service.store.log import DUPLICATE, Log, dumps, ruling_row
 from rulings.settings import env_whole
@@ -84,6 +85,7 @@ class WarmBook:
     hash: str
     extends: str | None
     path: str | None = None      # the file a house book was loaded from
+    version: int | None = None   # the published version (None: the standard book, or a house book as shipped)
 
     @property
     def consultation(self) -> Consultation:
@@ -102,27 +104,48 @@ class Books:
 
     The one owner of the warm books: the API, the podium's pages and the podium's publishing all reach a book
     through ``get`` (or ``names``), which serve the version of a house book published last (``published``:
-    the data folder's store of published versions), also when another worker published it."""
+    the data folder's store of published versions), also when another worker published it. On PostgreSQL
+    (``chain``) ``published`` is the database's (``store.chain.ChainBooks``), and its watcher thread puts a
+    version published by any server of the chain in force here (``_published_elsewhere``)."""
 
-    def __init__(self, data_dir: Path | None = None):
+    def __init__(self, data_dir: Path | None = None, engine: Any = None):
         cat = Path(bookstore.__file__).resolve().parents[1]   # the package's folder (books is in ruling/)
         self.standard_hash = _files_hash(sorted((ROOT / "standard").glob("*.yaml")) +
                                          sorted((cat / "facts").glob("*.yaml")) + [cat / "citations.yaml"])
         self.books: dict[str, WarmBook] = {}
-        book, engine = bookstore.load()
-        self.books["standard"] = WarmBook("standard", book, engine, self.standard_hash, None)
-        published = self.published = HouseBooks(data_dir, hasher=self._house_hash) if data_dir is not None else None
+        book, engine_ = bookstore.load()
+        self.books["standard"] = WarmBook("standard", book, engine_, self.standard_hash, None)
+        # on PostgreSQL the chain's database holds the published versions, and a watcher thread puts a version
+        # published by any server in force here (off the floor's threads: a request never loads a book); on
+        # SQLite the data folder holds them, and a request follows the version published last (a file read)
+        self.chain = engine is not None and is_chain(engine)
+        published: HouseBooks | None = None
+        if self.chain:
+            published = ChainBooks(engine, data_dir or Path("."), hasher=self._house_hash)
+        elif data_dir is not None:
+            published = HouseBooks(data_dir, hasher=self._house_hash)
+        self.published = published
         self._lock = threading.Lock()
         for name in sorted(set(house_names()) | set(published.names() if published else ())):
             live = published.live_path(name) if published else None   # a version published from the podium
             path = live or bookstore.house_path(name)
             try:
-                book, engine = bookstore.load(str(live) if live else name)
+                book, engine_ = bookstore.load(str(live) if live else name)
             except ProblemsError as exc:   # a broken house book is left out and said so; the others serve
                 log.warning("house book %s not served: %d problem(s)", name, len(exc.problems))
                 continue
-            self.books[name] = WarmBook(name, book, engine, self._house_hash(path), self._extends(path),
-                                        str(path))
+            self.books[name] = WarmBook(name, book, engine_, self._house_hash(path), self._extends(path),
+                                        str(path), _version(live))
+        if isinstance(published, ChainBooks):
+            published.watch(self._published_elsewhere)
+
+    def _published_elsewhere(self, names: set[str]) -> None:
+        for name in sorted(names):
+            self._follow(name)
+
+    def close(self) -> None:
+        if isinstance(self.published, ChainBooks):
+            self.published.close()
 
     def _extends(self, path: Path) -> str | None:
         try:
@@ -147,7 +170,7 @@ class Books:
 
     def get(self, name: str | None) -> WarmBook:
         name = name or "standard"
-        if isinstance(name, str) and name != "standard":
+        if isinstance(name, str) and name != "standard" and not self.chain:
             self._follow(name)
         if not isinstance(name, str) or name not in self.books:
             close = did_you_mean(str(name), self.books)
@@ -159,7 +182,7 @@ class Books:
 
     def names(self) -> list[str]:
         """The books served: standard first, then every house book (each published one in its live version)."""
-        for name in (self.published.names() if self.published is not None else ()):
+        for name in (self.published.names() if self.published is not None and not self.chain else ()):
             self._follow(name)
         return ["standard"] + sorted(n for n in self.books if n != "standard")
 
@@ -186,7 +209,14 @@ class Books:
             except ProblemsError as exc:
                 log.warning("published house book %s not served: %d problem(s)", name, len(exc.problems))
                 return
-            self.books[name] = WarmBook(name, book, engine, self._house_hash(live), self._extends(live), str(live))
+            self.books[name] = WarmBook(name, book, engine, self._house_hash(live), self._extends(live), str(live),
+                                        _version(live))
+            log.info("house book %s: version %s in force", name, _version(live))
+
+
+def _version(live: Path | None) -> int | None:
+    """The version number of a published version's file (``0003.yaml``: 3); None for the repository's file."""
+    return int(live.stem) if live is not None and live.stem.isdigit() else None
 
 
 LOGIN_THREADS = 1      # threads that hash passwords, per worker: never the floor's (guard.cpu) nor the rulers
@@ -317,13 +347,26 @@ class Service:
                          Limiter(self.engine, config.login_attempts, config.login_window),
                          config.session_check_seconds)
         self.log = Log(self.engine, config.time_zone, config.room_zones)
-        self.books = Books(Path(config.data_dir))
+        self.books = Books(Path(config.data_dir), self.engine)
         self.rulers = ThreadPoolExecutor(ruling_threads(), thread_name_prefix="rulings-ruler")
         self.logins = LoginGate(config.address_logins, config.address_every, config.login_queue)
+        if self.books.chain:
+            self.shared_secret("csrf")      # read once here: a login page never waits for the database for it
 
     @property
     def database(self) -> str:
         return self.engine.dialect.name
+
+    def shared_secret(self, name: str) -> bytes | None:
+        """The chain's secret ``name``, the same on every server (PostgreSQL); None on SQLite, where the data
+        folder keeps it (``guard.data_secret``)."""
+        if not self.books.chain:
+            return None
+        kept = self.__dict__.setdefault("_secrets", {})
+        if name not in kept:
+            import secrets
+            kept[name] = shared_secret(self.engine, name, secrets.token_bytes(32))
+        return kept[name]
 
     def consult(self, incident: Any, book: str | None = None, answers: dict | None = None) -> Step:
         """One consultation step (no record); ProblemsError when the incident or an answer is refused."""
@@ -375,7 +418,8 @@ class Service:
             asked = answered(step.answers)
         room = room or account.room
         report_text = dumps(out["report"])     # written once: stored in the log and sent in the answer
-        row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash, incident=incident,
+        row = ruling_row(account, room=room, table=table, book=warm.name, book_hash=warm.hash,
+                         book_version=warm.version, incident=incident,
                          answers=asked, report=out["report"], outcome=step.outcome, request_id=request_id,
                          report_text=report_text, consultation=consultation)
         done: Future = Future()
@@ -392,13 +436,14 @@ class Service:
                 done.set_exception(fut.exception())
                 return
             out["entry"] = {"id": fut.result(), "at": row["at"], "book": warm.name, "book_hash": warm.hash,
-                            "room": room, "table": table, "consultation": consultation}
+                            "book_version": warm.version, "room": room, "table": table, "consultation": consultation}
             done.set_result(out)
         self.log.record(row).add_done_callback(committed)
         return done
 
     def close(self) -> None:
         stop_checks()          # a manager's check still running is ended, never left behind the service
+        self.books.close()
         self.logins.close()
         self.rulers.shutdown(wait=True)
         self.log.close()
@@ -410,7 +455,7 @@ def replayed(entry: dict) -> dict:
     return {"outcome": entry["outcome"], "report": entry["report"], "questions": [], "open": [],
             "incident": entry["incident"], "answers": entry["answers"], "replayed": True,
             "entry": {"id": entry["id"], "at": entry["at"], "book": entry["book"], "book_hash": entry["book_hash"],
-                      "room": entry["room"], "table": entry["table"], "consultation": entry["consultation"]}}
+                      "book_version": entry.get("book_version"), "room": entry["room"], "table": entry["table"], "consultation": entry["consultation"]}}
 
 
 def step_json(step: Step) -> dict:

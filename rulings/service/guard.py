@@ -263,6 +263,9 @@ def _logged_in(request) -> bool:
 
 def _secret(request) -> bytes:
     svc = request.app.state.service
+    shared = svc.shared_secret("csrf") if hasattr(svc, "shared_secret") else None
+    if shared is not None:        # a chain on PostgreSQL: one secret for every server behind the balancer
+        return shared
     return data_secret(Path(getattr(getattr(svc, "config", None), "data_dir", None) or "rulings-data"))
 
 

@@ -309,29 +309,45 @@ async def entry(request: Request) -> Response:
 
 async def earlier(request: Request) -> Response:
     """The room's rulings by a rule on a matter, newest first: ``rule`` and ``matter`` required, ``room`` (the
-    account's own by default; another room's for a manager), ``before`` (an entry id), ``limit`` (1-50)."""
+    account's own by default; another room's for a manager; ``rooms=all``: every room of the chain, for a
+    manager), ``before`` (an entry id), ``limit`` (1-50)."""
     account = require(request, "floor")
     q = request.query_params
     problems = [_request_problem(name, "is required") for name in ("rule", "matter") if not q.get(name)]
+    chain = _rooms_all(q, problems)
     problems += [_request_problem(name, "is longer than 128 characters") for name in ("rule", "matter", "room")
                  if len(q.get(name) or "") > 128]
     before = _query_number(q, "before", None, 1, ENTRY_ID_MAX, problems)
     limit = _query_number(q, "limit", 5, 1, 50, problems) or 5
     if problems:
         raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
-    found = await run_in_threadpool(_service(request).log.earlier, account, q.get("room") or account.room,
+    found = await run_in_threadpool(_service(request).log.earlier, account,
+                                    None if chain else q.get("room") or account.room,
                                     q["rule"], q["matter"], before=before, limit=limit)
     return json_response(found)
 
 
+def _rooms_all(q, problems: list) -> bool:
+    """Whether ``rooms=all`` asks for every room of the chain (the only value ``rooms`` takes)."""
+    rooms = q.get("rooms")
+    if rooms not in (None, "all"):
+        problems.append(_request_problem("rooms", "takes only the value all (every room of the chain)"))
+    return rooms == "all"
+
+
 async def entry_earlier(request: Request) -> Response:
-    """For each ruling in force of a logged ruling, the room's rulings before it by the same rule on the same matter."""
+    """For each ruling in force of a logged ruling, the room's rulings before it by the same rule on the same matter
+    (``rooms=all``: every room's, for a manager)."""
     account = require(request, "floor")
+    problems: list = []
+    chain = _rooms_all(request.query_params, problems)
+    if problems:
+        raise ApiError(422, "request", f"the request has {len(problems)} problem(s)", problems)
     svc = _service(request)
     found = await run_in_threadpool(svc.log.get, _entry_id(request), account)
     if found is None:
         raise ApiError(404, "not_found", f"no log entry {_entry_id(request)}")
-    rulings = await run_in_threadpool(svc.log.earlier_for, found, account)
+    rulings = await run_in_threadpool(svc.log.earlier_for, found, account, chain=chain)
     return json_response({"entry": found["id"], "room": found["room"], "rulings": rulings})
 
 
@@ -361,7 +377,7 @@ async def correction(request: Request) -> Response:
             step = await cpu(warm.consultation.rule, ruled, answers)
         except ProblemsError as exc:
             raise _incident_error(exc) from None
-        ruling = {"book": warm.name, "book_hash": warm.hash, "incident": incident, "outcome": step.outcome,
+        ruling = {"book": warm.name, "book_hash": warm.hash, "book_version": warm.version, "incident": incident, "outcome": step.outcome,
                   "report": step_json(step)["report"], "answers": answered(answers)}
     out = await run_in_threadpool(svc.log.follow_up, account, _entry_id(request), "correction", body, ruling)
     return json_response(out, 201)
@@ -398,7 +414,8 @@ async def export(request: Request) -> Response:
 
 
 def _book_summary(warm: WarmBook) -> dict:
-    return {"name": warm.name, "title": warm.book.title, "hash": warm.hash, "extends": warm.extends,
+    return {"name": warm.name, "title": warm.book.title, "hash": warm.hash, "version": warm.version,
+            "extends": warm.extends,
             "rules": len(warm.book.rules), "parameters": len(warm.book.parameters)}
 
 

@@ -17,6 +17,7 @@ from rulings.service.podium import account_pages
 from rulings.service.podium.form import amount
 from rulings.service.podium.kit import (MANAGERS, account_of, first, form_data, login_redirect, page, refuse, render,
                                         service_of)
+from rulings.service.store.chain import room_book
 from rulings.service.store.housebook import NAME, HouseBooks, content_hash, set_parameter
 
 
@@ -37,6 +38,18 @@ def _manager(request: Request) -> tuple[dict, Response | None]:
         return account, refuse(request, "Managers only", "House books are changed by a manager. Your account ("
                                f"{account['role']}) may rule, consult and record, but not open these pages.", 403)
     return account, None
+
+
+def _not_his_book(request: Request, account: dict, name: str) -> Response | None:
+    """The refusal for a manager whose room has a book of its own (``rulings chain room-book``) and who asks to
+    change another; None when he may (an admin changes every book)."""
+    if account.get("role") != "manager":
+        return None
+    own = room_book(service_of(request).engine, account.get("room") or "main")
+    if own is None or own == name:
+        return None
+    return refuse(request, "Not your room's book", f"Your room ({account.get('room')}) changes only its own book, "
+                  f"{own}. Another room's book is changed by its managers or an admin.", 403)
 
 
 def _load(hb: HouseBooks, name: str):
@@ -171,6 +184,9 @@ def book_edit(request: Request) -> Response:
     if refused:
         return refused
     name = request.path_params["name"]
+    refused = _not_his_book(request, account, name)
+    if refused:
+        return refused
     hb = store(request)
     if not NAME.match(name) or name == "standard":
         return refuse(request, "Not editable", "The standard book is not changed here; a house book is.", 404)
@@ -185,6 +201,9 @@ def book_params(request: Request) -> Response:
     if refused:
         return refused
     name = request.path_params["name"]
+    refused = _not_his_book(request, account, name)
+    if refused:
+        return refused
     hb = store(request)
     if not NAME.match(name) or name not in hb.names():
         return refuse(request, "No such book", f"There is no house book '{name}'.", 404)
@@ -213,13 +232,16 @@ def book_check(request: Request) -> Response:
     if refused:
         return refused
     name = request.path_params["name"]
+    refused = _not_his_book(request, account, name)
+    if refused:
+        return refused
     if not NAME.match(name) or name == "standard":
         return refuse(request, "Not editable", f"'{name}' is not a house book name.", 404)
     form = form_data(request)
     text = first(form, "text").replace("\r\n", "\n")
     hb = store(request)
     if first(form, "go") == "publish":
-        checked, info = hb.publish(name, text, account["username"], first(form, "note"))
+        checked, info = hb.publish(name, text, account["username"], first(form, "note"), room=account["room"])
         if info is not None:
             _reload(request, name)
             return RedirectResponse(f"/podium/books/{name}?published={info['version']}", status_code=303)

@@ -1,7 +1,7 @@
 """The table's kill: each table's last pots kept, so the kill for the next hand is shown without retyping history.
 
 A table's state is a small JSON file in the data directory (``DATA/tables/ROOM/TABLE.json``,
-replaced atomically): the game, the book, the last pots (oldest first, each with the kill
+replaced atomically; on PostgreSQL a row of ``table_states``, shared by every server of a chain): the game, the book, the last pots (oldest first, each with the kill
 posted in it, if any), where the kill button is going into the next pot, and the seats that
 just sat down. The kill ruling itself is the book's: the page writes the README's incident
 ``table:`` section and asks the same consultation as the floor page; as there, each step a POST
@@ -28,6 +28,7 @@ from rulings.service.podium.kit import (account_of, book_names, service_of, firs
                                    problems_view, record_ruling, record_step, refuse, render, rule, ruling_view,
                                    shown)
 from rulings.service.podium.log_pages import with_earlier
+from rulings.service.store.chain import load_table_state, save_table_state
 from rulings.service.store.housebook import _write
 
 KEEP = 4                       # pots kept per table (the book reads the last two)
@@ -52,7 +53,18 @@ def _file(request: Request, room: str, table: str) -> Path:
     return data_dir(request) / "tables" / safe_room / f"{table.replace(' ', '_')}.json"
 
 
+def _chain(request: Request) -> Any:
+    """The chain's database engine when the tables are kept there (PostgreSQL), else None (the data folder)."""
+    svc = service_of(request)
+    books = getattr(svc, "books", None)
+    return svc.engine if getattr(books, "chain", False) else None
+
+
 def load_table(request: Request, room: str, table: str) -> dict:
+    engine = _chain(request)
+    if engine is not None:
+        kept = load_table_state(engine, room or "main", table)
+        return {**json.loads(json.dumps(DEFAULT)), **(kept or {})}
     p = _file(request, room, table)
     if p.exists():
         state = json.loads(p.read_text(encoding="utf-8"))
@@ -61,6 +73,10 @@ def load_table(request: Request, room: str, table: str) -> dict:
 
 
 def save_table(request: Request, room: str, table: str, state: dict) -> None:
+    engine = _chain(request)
+    if engine is not None:
+        save_table_state(engine, room or "main", table, state)
+        return
     p = _file(request, room, table)
     with _LOCK:
         p.parent.mkdir(parents=True, exist_ok=True)

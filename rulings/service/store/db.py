@@ -62,6 +62,7 @@ entries = sa.Table(
     sa.Column("note", sa.Text),
     sa.Column("request_id", sa.String(128)),
     sa.Column("consultation", sa.String(64)),
+    sa.Column("book_version", sa.Integer),      # the published version of the house book ruled under (0006)
 )
 consult_steps = sa.Table(
     "consult_steps", meta,
@@ -107,6 +108,27 @@ book_versions = sa.Table(
     sa.Column("content", sa.Text, nullable=False),
     sa.Column("hash", sa.String(80), nullable=False),
     sa.Column("published_by", sa.String(64), nullable=False),
+    sa.Column("at", sa.String(32), nullable=False),
+    sa.Column("note", sa.Text),
+    sa.Column("room", sa.String(64)),
+)
+# on PostgreSQL, what every server of a chain shares that a single host keeps in its data folder (0006)
+shared_secrets = sa.Table(
+    "shared_secrets", meta,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+room_books = sa.Table(
+    "room_books", meta,
+    sa.Column("room", sa.String(64), primary_key=True),
+    sa.Column("book", sa.String(128), nullable=False),
+    sa.Column("at", sa.String(32), nullable=False),
+)
+table_states = sa.Table(
+    "table_states", meta,
+    sa.Column("room", sa.String(64), primary_key=True),
+    sa.Column("table_name", sa.String(64), primary_key=True),
+    sa.Column("state", sa.Text, nullable=False),
     sa.Column("at", sa.String(32), nullable=False),
 )
 

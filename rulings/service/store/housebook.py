@@ -6,6 +6,7 @@ A published book lives in the service's data directory::
     DATA/houses/NAME/0001.json      who published it, when (UTC), its content hash
     DATA/houses/NAME/current        the file name of the version in force (replaced atomically)
 
+On PostgreSQL (a chain of rooms) the versions are rows of the database instead: ``chain.ChainBooks``.
 A book never published from the podium is the repository's ``rulebooks/houses/NAME.yaml``.
 A draft is checked the same way ``rulings lint`` and ``rulings test --house`` check a
 file: it must load (every problem with its line), and none of its own or the standard
@@ -174,7 +175,8 @@ class HouseBooks:
             cache[key] = self.check(name, text, against_standard=True)
         return cache[key]
 
-    def publish(self, name: str, text: str, by: str, note: str = "") -> tuple[Check, dict | None]:
+    def publish(self, name: str, text: str, by: str, note: str = "", room: str | None = None
+                ) -> tuple[Check, dict | None]:
         """Make the draft the live version, only if it lints and its tests pass; the earlier ones stay."""
         result = self.check(name, text, with_diff=False)
         if not result.ok:
@@ -185,7 +187,7 @@ class HouseBooks:
             number = 1 + max((int(p.stem) for p in folder.glob("[0-9]*.yaml")), default=0)
             stem = f"{number:04d}"
             info = {"version": number, "hash": content_hash(text), "by": by, "note": note,
-                    "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+                    "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "room": room}
             _write(folder / f"{stem}.yaml", text)
             _write(folder / f"{stem}.json", json.dumps(info, indent=1))
             _write(folder / "current", f"{stem}.yaml\n")

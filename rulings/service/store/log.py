@@ -266,14 +266,15 @@ def ruling_keys(report: dict | None) -> list[dict]:
 
 def ruling_row(account, *, room: str, table: str | None, book: str, book_hash: str, incident: Any,
                answers: list, report: dict, outcome: str, request_id: str | None,
-               report_text: str | None = None, consultation: str | None = None) -> dict:
+               report_text: str | None = None, consultation: str | None = None,
+               book_version: int | None = None) -> dict:
     """A ruling's log row; ``report_text`` is the report already written as JSON, when the caller has it."""
     acts = _acts(report)       # every disputed act's rulings are searchable
     rules = [r["rule"] for one in acts for r in one.get("rulings", [])]
     cites = [c["key"] for one in acts for r in one.get("rulings", []) for c in r.get("citations", [])]
     return dict(kind="ruling", refers_to=None, at=db.now(), room=room, table_name=table,
-                floorperson=account.username, book=book, book_hash=book_hash, outcome=outcome,
-                incident=dumps(incident), answers=dumps(answers),
+                floorperson=account.username, book=book, book_hash=book_hash, book_version=book_version,
+                outcome=outcome, incident=dumps(incident), answers=dumps(answers),
                 report=report_text if report_text is not None else dumps(report),
                 rules=_padded(rules), topics=_padded(r.split(".")[0] for r in rules), citations=_padded(cites),
                 request_id=request_id, consultation=consultation, _keys=ruling_keys(report))
@@ -283,7 +284,8 @@ def entry_json(row) -> dict:
     return {
         "id": row["id"], "kind": row["kind"], "refers_to": row["refers_to"], "at": row["at"], "room": row["room"],
         "table": row["table_name"], "floorperson": row["floorperson"], "book": row["book"],
-        "book_hash": row["book_hash"], "outcome": row["outcome"], "incident": loads(row["incident"]),
+        "book_hash": row["book_hash"], "book_version": row["book_version"], "outcome": row["outcome"],
+        "incident": loads(row["incident"]),
         "answers": loads(row["answers"]), "report": loads(row["report"]),
         "rules": row["rules"].split(), "topics": row["topics"].split(), "citations": row["citations"].split(),
         "decision": row["decision"], "reason": row["reason"], "note": row["note"], "request_id": row["request_id"],
@@ -472,7 +474,7 @@ class Log:
             sub = sub.where(k.c.matter == matter[:64])
         return sa.or_(e.c.id.in_(sub), e.c.refers_to.in_(sub))
 
-    def earlier(self, account, room: str, rule: str, matter: str, *, before: int | None = None,
+    def earlier(self, account, room: str | None, rule: str, matter: str, *, before: int | None = None,
                 limit: int = EARLIER) -> dict:
         """The room's rulings by ``rule`` on ``matter``, newest first (before entry ``before`` when given), at
         most ``limit``: when, by whom, the ruling's sentence, the floor's decision and any corrections.
@@ -480,8 +482,10 @@ class Log:
         One range read of index ``ruling_keys_lookup`` (key, matter, room, entry_id), backwards from
         ``before``, stopping after ``limit`` + 1 rows (``more``: whether there are others), then the entries
         referring to those (index ``entries_refers_to``). LogError 403 for another room's log on a floor
-        account: only the room's own rulings are ever shown."""
-        if not _sees(account, room):
+        account: only the room's own rulings are ever shown. ``room`` None: every room of the chain, for a
+        manager (the range of (key, matter) in the same index, every room's, sorted by entry); each ruling
+        says its room."""
+        if not (_sees(account, room) if room is not None else account.may("manager")):
             raise LogError(403, "role", f"a floor account reads only its own room's log ({account.room})")
         e = db.entries
         with self.engine.connect() as conn:
@@ -501,7 +505,7 @@ class Log:
             sentence = r.sentence if r.sentence is not None else _sentence(loads(reports.get(r.entry_id)), rule,
                                                                             matter)
             out.append({
-                "entry": r.entry_id, "at": r.at, "floorperson": r.floorperson, "table": r.table_name,
+                "entry": r.entry_id, "at": r.at, "room": r.room, "floorperson": r.floorperson, "table": r.table_name,
                 "book": r.book, "sentence": sentence,
                 "decision": {"decision": decided[-1].decision, "reason": decided[-1].reason,
                              "floorperson": decided[-1].floorperson, "at": decided[-1].at} if decided else None,
@@ -512,9 +516,9 @@ class Log:
                                 for x in follow if x.kind == "correction"]})
         return {"room": room, "rule": rule, "matter": matter, "earlier": out, "more": more}
 
-    def earlier_for(self, entry: dict, account, limit: int = EARLIER) -> list[dict]:
+    def earlier_for(self, entry: dict, account, limit: int = EARLIER, chain: bool = False) -> list[dict]:
         """For each ruling in force of a ruling entry (every act's), the room's rulings before it by the same
-        rule on the same matter (``earlier``); the entry as ``get`` gives it."""
+        rule on the same matter (``earlier``; ``chain``: every room's); the entry as ``get`` gives it."""
         out: list[dict] = []
         if entry.get("kind") != "ruling":
             return out
@@ -524,8 +528,8 @@ class Log:
                 key = (r.get("rule"), r.get("decides") or "")
                 if isinstance(key[0], str) and key not in seen:
                     seen.add(key)
-                    out.append({"act": n, **self.earlier(account, entry["room"], key[0], key[1], before=entry["id"],
-                                                         limit=limit)})
+                    out.append({"act": n, **self.earlier(account, None if chain else entry["room"], key[0], key[1],
+                                                         before=entry["id"], limit=limit)})
         return out
 
     def recent_incidents(self, room, account, limit: int) -> list[str]:
@@ -555,8 +559,8 @@ class Log:
         if fmt == "json":
             return dumps({"entries": entries})
         out = io.StringIO()
-        cols = ["id", "kind", "refers_to", "at", "room", "table", "floorperson", "book", "book_hash", "outcome",
-                "rules", "citations", "rulings", "decision", "reason", "note"]
+        cols = ["id", "kind", "refers_to", "at", "room", "table", "floorperson", "book", "book_hash", "book_version",
+                "outcome", "rules", "citations", "rulings", "decision", "reason", "note"]
         w = csv.writer(out)
         w.writerow(cols)
         for en in entries:
@@ -608,14 +612,15 @@ class Log:
             raise LogError(422, "request", f"the {kind} has {len(problems)} problem(s)", problems)
         row = dict(kind=kind, refers_to=entry_id, at=db.now(), room=target["room"],
                    table_name=table if table is not None else target["table"], floorperson=account.username,
-                   book=target["book"], book_hash=target["book_hash"], outcome=target["outcome"],
-                   decision=decision, reason=reason, note=note, rules=_padded(target["rules"]),
+                   book=target["book"], book_hash=target["book_hash"], book_version=target.get("book_version"),
+                   outcome=target["outcome"], decision=decision, reason=reason, note=note, rules=_padded(target["rules"]),
                    topics=_padded(target["topics"]), citations=_padded(target["citations"]))
         if ruling is not None:
             fresh = ruling_row(account, room=target["room"], table=row["table_name"], book=ruling["book"],
                                book_hash=ruling["book_hash"], incident=ruling["incident"], answers=ruling["answers"],
-                               report=ruling["report"], outcome=ruling["outcome"], request_id=None)
-            row.update({k: fresh[k] for k in ("book", "book_hash", "incident", "answers", "report", "outcome",
+                               report=ruling["report"], outcome=ruling["outcome"], request_id=None,
+                               book_version=ruling.get("book_version"))
+            row.update({k: fresh[k] for k in ("book", "book_hash", "book_version", "incident", "answers", "report", "outcome",
                                               "rules", "topics", "citations")})
         new_id = self.record(row).result(timeout=60)
         written = self.get(new_id)
@@ -629,13 +634,16 @@ def _acts(report: dict | None) -> list[dict]:
     return [report, *(report.get("more_acts") or [])] if report else []
 
 
-def earlier_query(room: str, rule: str, matter: str, before: int | None, limit: int):
+def earlier_query(room: str | None, rule: str, matter: str, before: int | None, limit: int):
     """The room's ruling entries by ``rule`` (a rule id or citation key) on ``matter``, newest first: an index
-    range of ``ruling_keys_lookup`` (key, matter, room, entry_id) read backwards, each joined to its entry."""
+    range of ``ruling_keys_lookup`` (key, matter, room, entry_id) read backwards, each joined to its entry.
+    ``room`` None: every room's (the index's (key, matter) range, sorted by entry id)."""
     k, e = db.ruling_keys, db.entries
-    q = (sa.select(k.c.entry_id, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
+    q = (sa.select(k.c.entry_id, k.c.room, k.c.sentence, e.c.at, e.c.floorperson, e.c.table_name, e.c.book)
          .join(e, e.c.id == k.c.entry_id)
-         .where(k.c.key == rule[:KEY_CHARS], k.c.matter == matter[:64], k.c.room == room))
+         .where(k.c.key == rule[:KEY_CHARS], k.c.matter == matter[:64]))
+    if room is not None:
+        q = q.where(k.c.room == room)
     if before is not None:
         q = q.where(k.c.entry_id < before)
     return q.order_by(k.c.entry_id.desc()).limit(limit)
