@@ -1,0 +1,297 @@
+"""The tournament floor's numbers (issue #47): from the `procedure:` sections at_seat, moved, tables,
+chip_race, chips, conduct and penalty (declared in rulings/facts/tournament.yaml).
+
+Counts and places only, never a verdict: the place of the last card of the initial deal and what an absent
+player's killed hand leaves in the pot; where a moved player's seat falls against the button and the blinds;
+how short a table is of the fullest, who would be big blind next and the open seat where the big blind comes
+soonest; the chip race worked out card by card under the house's cap, rounding and raced-out rule; the hands
+a penalty lasts at this table, the hands in which the blinds find the penalised seat, and what it posts
+meanwhile. Whether a hand is dead, who moves, whether play stops and what penalty is due is decided in
+rulebooks/standard/tournament.yaml and penalties.yaml. Every number is an exact integer (money in hundredths)
+and every loop is bounded by the reader's limits (seats, tables and race cards are whole numbers the reader
+checked; a race deals at most MAX_RACE_CARDS cards). Nothing here refuses.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.incident.model import Incident
+from rulings.incident.procedure import DEALT
+from rulings.money import to_minor
+
+MAX_RACE_CARDS = 1000      # a race deals one card per odd chip: more than this is told, never dealt out here
+MAX_SEATS = 100            # seats of a table counted round (the reader's seat numbers are whole and small)
+
+
+def tournament_facts(incident: Incident, raw: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
+    """Add the facts of each tournament section the incident gives (``raw``: its procedure sections)."""
+    seats = sorted(pl.seat for pl in incident.hand.players)
+    button = _given(incident, "button")
+    game = incident.hand.game
+    bba = _bba(incident)
+    if "at_seat" in raw:
+        _at_seat(raw["at_seat"], seats, button, game, bba, f)
+    if "moved" in raw:
+        _moved(raw["moved"], seats, button, f)
+    if "tables" in raw:
+        _tables(raw["tables"], seats, f)
+    if "chip_race" in raw:
+        _race(raw["chip_race"], params, f)
+    if "chips" in raw:
+        f["chips_in_dispute"] = True
+    if "conduct" in raw:
+        f["conduct_in_dispute"] = True
+    if "penalty" in raw:
+        _penalty(raw["penalty"], seats, button, game, bba, f)
+
+
+def _given(incident: Incident, key: str) -> int | None:
+    data = incident.source.data if incident.source is not None else None
+    if isinstance(data, dict):
+        v = data.get(key)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    return None
+
+
+def _bba(incident: Incident) -> int:
+    """The big blind ante the game names (hundredths), 0 without one (the reader has checked it)."""
+    data = incident.source.data if incident.source is not None else None
+    game = data.get("game") if isinstance(data, dict) else None
+    v = game.get("big_blind_ante") if isinstance(game, dict) else None
+    try:
+        return to_minor(v) if v is not None else 0
+    except (ValueError, TypeError):
+        return 0
+
+
+def _left_of(seat: int, occupied: list[int], steps: int = 1) -> int:
+    """The occupied seat ``steps`` players to the left of ``seat`` (clockwise), in seat order wrapping."""
+    ring = sorted(set(occupied) | {seat})
+    i = ring.index(seat)
+    ring_players = [s for s in ring[i + 1:] + ring[:i + 1] if s in occupied]
+    if not ring_players:
+        return seat
+    return ring_players[(steps - 1) % len(ring_players)]
+
+
+def _blind_seats(button: int | None, seats: list[int]) -> tuple[int | None, int | None]:
+    """The small and big blind seats this hand under a plain moving button (heads-up: the button is the small
+    blind)."""
+    if button is None or len(seats) < 2:
+        return None, None
+    if len(seats) == 2:
+        return button, _left_of(button, seats)
+    return _left_of(button, seats), _left_of(button, seats, 2)
+
+
+def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
+             f: dict[str, Any]) -> None:
+    f["at_seat_in_dispute"] = True
+    variant = f.get("variant") or "holdem"
+    each = DEALT.get(variant)
+    f["at_seat_last_card"] = len(seats) * each if each is not None and seats else 0   # 0: not known
+    seat = d.get("seat")
+    parts: list[tuple[str, int]] = []
+    if game.ante:
+        parts.append(("ante", game.ante))
+    sb, bb = _blind_seats(button, seats)
+    if seat is not None and seat == sb and game.small_blind:
+        parts.append(("small blind", game.small_blind))
+    if seat is not None and seat == bb:
+        if game.big_blind:
+            parts.append(("big blind", game.big_blind))
+        if bba:
+            parts.append(("big blind ante", bba))
+    if d.get("bring_in_card") and game.bring_in:
+        parts.append(("bring-in", game.bring_in))
+    f["at_seat_forfeit"] = sum(v for _, v in parts)      # 0: nothing posted, or not known (no button, no ante)
+    f["at_seat_forfeit_parts"] = " + ".join(f"{name} {_chips(v)}" for name, v in parts)
+
+
+def _chips(v: int) -> str:
+    return f"{v // 100:,}" if v % 100 == 0 else f"{v / 100:,.2f}"
+
+
+def _moved(d: dict[str, Any], seats: list[int], button: int | None, f: dict[str, Any]) -> None:
+    f["moved_in_dispute"] = True
+    seat = d.get("seat")
+    others = [s for s in seats if s != seat]
+    if button is None or seat is None or not others:
+        return
+    f["moved_button"] = button
+    sb = d.get("small_blind")
+    if sb is None:
+        sb = _left_of(button, others) if len(others) > 1 else None
+    if sb is None:
+        return
+    f["moved_sb_seat"] = sb
+    bb = _left_of(sb, others)
+    between = _strictly_between(button, sb, seat)
+    f["moved_between_sb_and_button"] = between
+    f["moved_position"] = ("button" if seat == button else "small_blind" if seat == sb else
+                           "big_blind" if _strictly_between(sb, bb, seat) or seat == bb else
+                           "between_sb_and_button" if between else "other")
+
+
+def _strictly_between(a: int, b: int, s: int) -> bool:
+    """Seat ``s`` lies clockwise after ``a`` and before ``b`` (seat numbers rising clockwise, wrapping)."""
+    if a == b:
+        return False
+    if a < b:
+        return a < s < b
+    return s > a or s < b
+
+
+def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
+    f["tables_in_dispute"] = True
+    counts = d.get("players_at") or {}
+    if counts:
+        live = {t: n for t, n in counts.items() if n > 0}
+        f["tables_count"] = len(live)
+        f["tables_fullest"] = max(counts.values())
+        table = d.get("table")
+        if table is None and live:
+            table = min(live, key=lambda t: (live[t], t))     # the shortest table
+        if table in counts:
+            f["tables_this_count"] = counts[table]
+            f["tables_short_by"] = f["tables_fullest"] - counts[table]
+        if d.get("players_left") is None:
+            f["tables_players_left"] = sum(counts.values())
+    left = d.get("players_left", f.get("tables_players_left"))
+    handed = d.get("handed")
+    if left is not None and handed:
+        f["tables_over_handed"] = max(left - handed, 0)
+        f["tables_fit_one"] = left <= handed
+    bb = d.get("big_blind")
+    if bb is not None and len(seats) > 1:
+        f["tables_next_big_blind"] = _left_of(bb, seats)
+    open_seats = sorted(set(d.get("open_seats") or ()))
+    nxt = d.get("next_big_blind_there")
+    f["tables_worst_seat"] = 0          # 0: not known (the open seats or where the big blind falls not told)
+    if open_seats and nxt is not None:
+        later = [s for s in open_seats if s >= nxt]
+        f["tables_worst_seat"] = (later or open_seats)[0]
+
+
+def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
+    """The chip race (TDA 24, RRP's chip race): direct changes, the odd chips' pool, the chips raced, the race
+    cards' places, and who wins what under the house's cap, rounding and raced-out rule."""
+    f["race_in_dispute"] = True
+    removed, smallest = d.get("removed"), d.get("smallest_left")
+    if not removed or not smallest or smallest <= removed:
+        return
+    per = smallest // removed if smallest % removed == 0 else 0
+    if per:
+        f["race_per_chip"] = per
+    found = d.get("found_after") or {}
+    if found:
+        seat, n = sorted(found.items())[0]
+        value = n * removed
+        f["race_found_seat"] = seat
+        f["race_found"] = n
+        f["race_found_changed"] = value // smallest
+        f["race_found_dropped"] = value % smallest
+    chips = d.get("chips") or {}
+    if not chips:
+        return
+    changed, odd = {}, {}
+    for seat, n in sorted(chips.items()):
+        value = n * removed
+        if value // smallest:
+            changed[seat] = value // smallest
+        rest = (value % smallest) // removed
+        if rest:
+            odd[seat] = rest
+    f["race_changed"] = ", ".join(f"seat {s}: {n}" for s, n in changed.items()) or "none"
+    total = sum(odd.values())
+    value = total * removed
+    f["race_odd_chips"] = total
+    f["race_cards"] = total
+    f["race_odd_value"] = value
+    f["race_whole"] = value // smallest
+    f["race_remainder"] = value % smallest
+    f["race_half_or_more"] = value % smallest * 2 >= smallest and value % smallest > 0
+    up = 1 if params.get("chip_race.round_half_up", True) and f["race_half_or_more"] else 0
+    to_race = value // smallest + up
+    f["race_chips_cap"] = to_race
+    places, at = [], 1
+    for seat, n in odd.items():
+        places.append(f"seat {seat}: card {at}" if n == 1 else f"seat {seat}: cards {at}-{at + n - 1}")
+        at += n
+    f["race_card_places"] = "; ".join(places) or "none"
+    cards = list(d.get("cards") or ())
+    f["race_awards"] = ""               # not known until the cards are told
+    if total > MAX_RACE_CARDS or len(cards) != total or any(cards.count(s) != n for s, n in odd.items()):
+        return      # the cards are not told (or do not match the odd chips): who wins is asked, not guessed
+    cap = params.get("chip_race.max_chips_per_player", 1) or 0
+    out_rule = params.get("chip_race.raced_out_award", "lowest_denomination_in_play")
+    whole_stack = sorted(set(d.get("nothing_else") or ()) & set(odd))
+    won: dict[int, int] = {}
+    left, added = to_race, 0
+    first: list[int] = []
+    if out_rule == "new_denomination_first":    # RRP: each player left with nothing gets his chip before any other
+        for seat in whole_stack:
+            won[seat] = 1
+            first.append(seat)
+            if left:
+                left -= 1
+            else:
+                added += 1
+    for seat in cards:                          # then the highest card first, at most the cap each
+        if not left:
+            break
+        if cap and won.get(seat, 0) >= cap:
+            continue
+        won[seat] = won.get(seat, 0) + 1
+        left -= 1
+    if out_rule != "new_denomination_first":    # TDA: nobody is raced out: one chip of the smallest left, added
+        for seat in whole_stack:
+            if not won.get(seat):
+                won[seat] = 1
+                first.append(seat)
+                added += 1
+    f["race_awards"] = ", ".join(f"seat {s}: {n}" for s, n in sorted(won.items()) if n) or "none"
+    f["race_raced_out"] = ", ".join(f"seat {s}" for s in first) or "none"
+    f["race_chips_added"] = added
+    f["race_raced_out_count"] = len(first)
+
+
+def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
+             f: dict[str, Any]) -> None:
+    """The hands a penalty lasts at this table (TDA 71-A: the players at the table when it is given, the offender
+    included, times the rounds), the hands in which the blinds and the button find his seat (the offence's
+    hand is hand 0) and what his seat posts meanwhile (TDA 71-C)."""
+    f["penalty_in_dispute"] = True
+    size = d.get("at_table") or len(seats)
+    if not size:
+        return
+    f["penalty_round_size"] = size
+    given = d.get("given")
+    rounds, hands = d.get("rounds"), d.get("hands")
+    if given == "missed_round" and rounds is None:
+        rounds = 1
+    if given == "missed_hand" and hands is None:
+        hands = 1
+    if given == "missed_round":
+        missed = size * rounds
+    elif given == "missed_hand":
+        missed = hands
+    else:
+        return
+    f["penalty_hands_missed"] = missed
+    f["penalty_back_hand"] = missed + 1
+    full = given == "missed_round" or (missed % size == 0 and missed > 0)
+    f["penalty_full_rounds"] = full
+    seat = d.get("seat")
+    if button is not None and seat in seats and button in seats and len(seats) == size and size > 2:
+        b, o = seats.index(button), seats.index(seat)
+        f["penalty_button_hand"] = (o - b) % size or size
+        f["penalty_sb_hand"] = (o - b - 1) % size or size
+        f["penalty_bb_hand"] = (o - b - 2) % size or size
+    if full and size > 1:
+        r = missed // size
+        blinds = r * (game.small_blind + game.big_blind + bba)
+        antes = missed * game.ante
+        f["penalty_blinds_owed"] = blinds
+        f["penalty_antes_owed"] = antes
+        f["penalty_forfeit"] = blinds + antes
