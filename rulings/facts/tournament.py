@@ -41,6 +41,8 @@ def tournament_facts(incident: Incident, raw: dict[str, Any], params: dict[str, 
         f["chips_in_dispute"] = True
     if "conduct" in raw:
         f["conduct_in_dispute"] = True
+        f["conduct_round_size"] = len(seats)
+        f["conduct_blinds"] = game.small_blind + game.big_blind + bba   # both blinds, with the big blind ante
     if "penalty" in raw:
         _penalty(raw["penalty"], seats, button, game, bba, f)
 
@@ -278,7 +280,11 @@ def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
         missed = hands
     else:
         return
+    f["penalty_rounds_served"] = rounds if given == "missed_round" else 0
     f["penalty_hands_missed"] = missed
+    for key in ("penalty_bb_hand", "penalty_sb_hand", "penalty_button_hand", "penalty_blinds_owed",
+                "penalty_antes_owed", "penalty_forfeit"):
+        f[key] = 0          # 0: not known (the button or the whole table not told, or not whole rounds)
     f["penalty_back_hand"] = missed + 1
     full = given == "missed_round" or (missed % size == 0 and missed > 0)
     f["penalty_full_rounds"] = full
