@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident
+from rulings.incident.cards import RANKS, SUITS
 from rulings.incident.procedure import DEALT
 from rulings.money import to_minor
 
@@ -38,10 +39,11 @@ def tournament_facts(incident: Incident, raw: dict[str, Any], params: dict[str, 
     if "chip_race" in raw:
         _race(raw["chip_race"], params, f)
     if "chips" in raw:
-        f["chips_in_dispute"] = True
+        _chips_kept(raw["chips"], f)
     if "conduct" in raw:
         f["conduct_in_dispute"] = True
         f["conduct_round_size"] = len(seats)
+        f["conduct_hand_note"] = "; his hand stays live" if raw["conduct"].get("in_hand") else ""
         f["conduct_blinds"] = game.small_blind + game.big_blind + bba   # both blinds, with the big blind ante
     if "penalty" in raw:
         _penalty(raw["penalty"], seats, button, game, bba, f)
@@ -93,6 +95,7 @@ def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     each = DEALT.get(variant)
     f["at_seat_last_card"] = len(seats) * each if each is not None and seats else 0   # 0: not known
     seat = d.get("seat")
+    f["at_seat_left_seat"] = _left_of(seat, seats) if seat is not None and len(seats) > 1 else 0
     parts: list[tuple[str, int]] = []
     if game.ante:
         parts.append(("ante", game.ante))
@@ -168,11 +171,25 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
     if bb is not None and len(seats) > 1:
         f["tables_next_big_blind"] = _left_of(bb, seats)
     open_seats = sorted(set(d.get("open_seats") or ()))
-    nxt = d.get("next_big_blind_there")
-    f["tables_worst_seat"] = 0          # 0: not known (the open seats or where the big blind falls not told)
-    if open_seats and nxt is not None:
-        later = [s for s in open_seats if s >= nxt]
+    bb_there = d.get("big_blind_there")
+    f["tables_worst_seat"] = 0          # 0: not known (the open seats or the big blind there not told)
+    if open_seats and bb_there is not None:
+        later = [s for s in open_seats if s > bb_there]
         f["tables_worst_seat"] = (later or open_seats)[0]
+    draw = d.get("draw_cards") or {}
+    if draw:
+        ranked = sorted(draw, key=lambda seat: _card_rank(draw[seat][0]), reverse=True)
+        f["tables_draw_order"] = ", ".join(f"seat {seat} ({draw[seat][0]})" for seat in ranked)
+        f["tables_draw_first"] = ranked[0]
+        ranks = [draw[seat][0][0] for seat in ranked]
+        f["tables_draw_ties"] = len(ranks) - len(set(ranks))
+        away = sorted(d.get("absent") or ())
+        f["tables_absent"] = ", ".join(f"seat {seat}" for seat in away) or "none"
+
+
+def _card_rank(card: str) -> tuple[int, int]:
+    """A card's place for a draw or a race: rank first, then suit (spades, hearts, diamonds, clubs)."""
+    return RANKS.index(card[0]), SUITS.index(card[1])
 
 
 def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
@@ -187,12 +204,17 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
         f["race_per_chip"] = per
     found = d.get("found_after") or {}
     if found:
-        seat, n = sorted(found.items())[0]
-        value = n * removed
-        f["race_found_seat"] = seat
-        f["race_found"] = n
-        f["race_found_changed"] = value // smallest
-        f["race_found_dropped"] = value % smallest
+        words = []
+        for seat, n in sorted(found.items()):
+            value = n * removed
+            new, drop = value // smallest, value % smallest
+            words.append(f"seat {seat}: {n} old chips worth {_chips(value)} change for {new} of {_chips(smallest)}"
+                         + (f", {_chips(drop)} taken out of play" if drop else ""))
+        f["race_found_seat"] = min(found)
+        f["race_found"] = sum(found.values())
+        f["race_found_changed"] = sum(n * removed // smallest for n in found.values())
+        f["race_found_dropped"] = sum(n * removed % smallest for n in found.values())
+        f["race_found_words"] = "; ".join(words)
     chips = d.get("chips") or {}
     if not chips:
         return
@@ -221,10 +243,12 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
         places.append(f"seat {seat}: card {at}" if n == 1 else f"seat {seat}: cards {at}-{at + n - 1}")
         at += n
     f["race_card_places"] = "; ".join(places) or "none"
-    cards = list(d.get("cards") or ())
+    dealt = d.get("cards") or {}
     f["race_awards"] = ""               # not known until the cards are told
-    if total > MAX_RACE_CARDS or len(cards) != total or any(cards.count(s) != n for s, n in odd.items()):
+    if total > MAX_RACE_CARDS or not dealt or any(len(dealt.get(s, ())) != n for s, n in odd.items()):
         return      # the cards are not told (or do not match the odd chips): who wins is asked, not guessed
+    cards = [seat for seat, _card in sorted(((seat, c) for seat, cs in dealt.items() for c in cs),
+                                             key=lambda sc: _card_rank(sc[1]), reverse=True)]
     cap = params.get("chip_race.max_chips_per_player", 1) or 0
     out_rule = params.get("chip_race.raced_out_award", "lowest_denomination_in_play")
     whole_stack = sorted(set(d.get("nothing_else") or ()) & set(odd))
@@ -252,10 +276,30 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
                 won[seat] = 1
                 first.append(seat)
                 added += 1
-    f["race_awards"] = ", ".join(f"seat {s}: {n}" for s, n in sorted(won.items()) if n) or "none"
+    f["race_awards"] = ", ".join(f"seat {s}: " + (f"{_chips(n * smallest)} ({n} chip{'s' if n != 1 else ''})" if n else "0")
+                                 for s, n in sorted({**{s: 0 for s in odd}, **won}.items()))
     f["race_raced_out"] = ", ".join(f"seat {s}" for s in first) or "none"
     f["race_chips_added"] = added
     f["race_raced_out_count"] = len(first)
+
+
+def _chips_kept(d: dict[str, Any], f: dict[str, Any]) -> None:
+    """His stack by denomination: the total, and what was hidden on him or out of view at the table."""
+    f["chips_in_dispute"] = True
+    for key in ("chips_stack_total", "chips_hidden_value", "chips_out_of_view_value", "chips_in_view_value"):
+        f[key] = 0          # 0: his chips by denomination not told
+    stack = d.get("stack") or ()
+    if not stack:
+        return
+    value = [(item["denomination"] * item["chips"], item) for item in stack]
+    f["chips_stack_total"] = sum(v for v, _ in value)
+    f["chips_hidden_value"] = sum(v for v, i in value if i.get("hidden"))
+    f["chips_out_of_view_value"] = sum(v for v, i in value if i.get("out_of_view") and not i.get("hidden"))
+    f["chips_in_view_value"] = f["chips_stack_total"] - f["chips_hidden_value"] - f["chips_out_of_view_value"]
+    if f["chips_hidden_value"]:
+        f["chips_hidden"] = True
+    if f["chips_out_of_view_value"]:
+        f["chips_big_out_of_view"] = True
 
 
 def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
@@ -286,6 +330,7 @@ def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
                 "penalty_antes_owed", "penalty_forfeit"):
         f[key] = 0          # 0: not known (the button or the whole table not told, or not whole rounds)
     f["penalty_back_hand"] = missed + 1
+    f["penalty_deals"] = missed + (d.get("misdeals") or 0)
     full = given == "missed_round" or (missed % size == 0 and missed > 0)
     f["penalty_full_rounds"] = full
     seat = d.get("seat")
