@@ -248,6 +248,19 @@ def test_the_seat_draw_goes_by_suit():
     assert f["tables_draw_ties"] == 1 and f["tables_absent"] == "seat 8"
 
 
+def test_hand_for_hand_bubble_and_clock(standard):
+    """TDA RP-8-A: 50 paid, 52 left, 3 out on the announcement hand: 49 left, the 3 share 50th place. 10 hands at
+    2 minutes take 20 minutes off (TDA's cap of 3 would allow 30)."""
+    d = data("hand_for_hand", {"players_left": 52, "paid": 50, "busted": 3, "clock_seconds": 1800, "hands": 10})
+    f = facts(d)
+    assert (f["hfh_left_after"], f["hfh_places_shared"], f["hfh_share_places"]) == (49, 1, "50th")
+    assert (f["hfh_minutes_off"], f["hfh_clock_after"]) == (20, "10:00")
+    assert facts(d, {"hand_for_hand.minutes_per_hand": 3})["hfh_minutes_off"] == 30
+    assert "1/3 each" in ruled(standard, d, "hand-for-hand").sentence
+    one = data("hand_for_hand", {"players_left": 52, "paid": 50, "busted": 1})
+    assert facts(one)["hfh_places_shared"] == 0 and ruled(standard, one, "hand-for-hand") is None
+
+
 # --- coverage ------------------------------------------------------------------------------------------------
 
 def test_every_key_of_sections_24_and_25_is_cited_or_explained():

@@ -38,6 +38,8 @@ def tournament_facts(incident: Incident, raw: dict[str, Any], params: dict[str, 
         _tables(raw["tables"], seats, f)
     if "chip_race" in raw:
         _race(raw["chip_race"], params, f)
+    if "hand_for_hand" in raw:
+        _hand_for_hand(raw["hand_for_hand"], params, f)
     if "chips" in raw:
         _chips_kept(raw["chips"], f)
     if "conduct" in raw:
@@ -281,6 +283,34 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
     f["race_raced_out"] = ", ".join(f"seat {s}" for s in first) or "none"
     f["race_chips_added"] = added
     f["race_raced_out_count"] = len(first)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _hand_for_hand(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
+    """Hand-for-hand (TDA RP-8): the places of the players knocked out on the announcement hand against the
+    places paid, and the clock after the hands played at the house's minutes a hand."""
+    f["hfh_in_dispute"] = True
+    left, paid, out = d.get("players_left"), d.get("paid"), d.get("busted")
+    f["hfh_share_places"] = ""
+    if left is not None and paid is not None and out is not None and 0 < out <= left:
+        after = left - out
+        f["hfh_left_after"] = after
+        shared = max(0, min(paid, left) - after)
+        f["hfh_places_shared"] = shared
+        if shared:
+            first, last = after + 1, after + shared
+            f["hfh_share_places"] = _ordinal(first) if first == last else f"{_ordinal(first)}-{_ordinal(last)}"
+    f["hfh_clock_after"] = ""
+    clock, hands = d.get("clock_seconds"), d.get("hands")
+    if clock is not None and hands is not None:
+        per = params.get("hand_for_hand.minutes_per_hand", 2)
+        off = min(per * hands, clock // 60)
+        rest = clock - off * 60
+        f["hfh_minutes_off"] = off
+        f["hfh_clock_after"] = f"{rest // 60}:{rest % 60:02d}"
 
 
 def _chips_kept(d: dict[str, Any], f: dict[str, Any]) -> None:
