@@ -278,3 +278,22 @@ def test_every_key_of_sections_24_and_25_is_cited_or_explained():
                 if key in listed:
                     assert re.search(rf"^\| `{re.escape(key)}` \|.*`{re.escape(rule['id'])}`", doc, re.M), \
                         (key, rule["id"])
+
+
+# --- the service takes these incidents (the generic incident path and the consultation's questions) ----------
+
+def test_the_service_rules_and_asks_on_a_tournament_incident(client):
+    from service_support import login
+    floor = login(client, "fiona")
+    incident = data("penalty", {"seat": 6, "given": "missed_round", "rounds": 1},
+                    game={"blinds": [2000, 4000], "big_blind_ante": 4000})
+    out = client.post("/api/rule", json={"incident": incident, "table": "4"}, headers=floor)
+    assert out.status_code == 200, out.text
+    first = out.json()["report"]["rulings"][0]
+    assert first["rule"] == "penalties.missed-round" and "10,000 in all" in first["sentence"]   # 2,000 + 4,000 + 4,000
+    partial = data("conduct", {"seat": 2, "act": "exposed_cards", "in_hand": True})
+    step = client.post("/api/consult", json={"incident": partial}, headers=floor).json()
+    assert "conduct_action_pending" in [q["fact"] for q in step["questions"]]
+    after = client.post("/api/consult", json={"incident": partial, "answers": {"conduct_action_pending": True}},
+                        headers=floor).json()
+    assert "penalty-may-be-given" in [r["ruling"] for r in after["report"]["rulings"]]
