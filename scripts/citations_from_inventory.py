@@ -34,6 +34,7 @@ SOURCES = [  # key prefix -> the source's name as a ruling prints it
     ("BARGE", "BARGE tournament rulebook"),
     ("HOUSE", "A card room's posted house rules"),
     ("CP", "Card Player commentary"),
+    ("FORUM-TDA", "Poker TDA forum commentary"),
     ("FIDPA", "FIDPA international rules"),
     ("REG-", "A state's gaming regulation"),
     ("NEWS-", "Poker news report"),
@@ -65,8 +66,9 @@ RRP_DRAW_PART = {"LB": "§11 Lowball", "A5": "§11 Lowball, Ace-to-Five", "27": 
 ADDENDUM = re.compile(r",\s*(?=TDA-\d{4}-ADD)")   # "r.47-A, TDA-2024-ADD47-EX2": the addendum, after " + "
 LINE = re.compile(r"^- ((?:`[A-Z0-9][A-Za-z0-9./-]*`(?: / )?)+) — ([^—]+) — ")
 TOPIC = re.compile(r"^## (\d+)\. (.+)$")
-# the inventory's topics whose keys rules may cite: 1-15, and 20-23 (the deal and its irregularities, #44)
-COVERED = set(range(1, 16)) | set(range(20, 24)) | set(range(30, 33))   # betting, the deal, showdown; split, antes, lowball
+# the inventory's topics whose keys rules may cite: 1-15, 20-23 (the deal and its irregularities, #44), 24-25 (tournament
+# procedure, penalties and etiquette, #47)
+COVERED = set(range(1, 16)) | set(range(20, 26)) | set(range(30, 33))   # betting, the deal, the tournament floor, showdown; split, antes, lowball
 
 
 def source_of(key: str) -> str:

@@ -39,8 +39,8 @@ def test_every_rule_cites_inventory_keys_and_has_both_sides():
 
 
 def test_citation_catalogue_round_trips_through_the_refresh_script(tmp_path):
-    """rulings/citations.yaml is the source of truth (444 keys of the inventory: the betting and showdown topics
-    §1-§15 and §30-§32, the deal's §20-§23); the script that refreshes it reads an inventory-shaped document back
+    """rulings/citations.yaml is the source of truth (554 keys of the inventory: the betting and showdown topics
+    §1-§15 and §30-§32, the deal's §20-§23, the tournament floor's §24-§25); the script that refreshes it reads an inventory-shaped document back
     into exactly the same catalogue, and leaves out the other topics (house parameters, disagreements)."""
     import importlib.util
     import yaml
@@ -48,7 +48,7 @@ def test_citation_catalogue_round_trips_through_the_refresh_script(tmp_path):
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     known = citations()
-    assert len(known) == 444
+    assert len(known) == 554
     topics = list(dict.fromkeys(c.topic for c in known.values()))
     # the later topics' lines (§30 on) have their notes taken out of the section: only topics whose sections
     # hold none can stand there and read back the same

@@ -6,7 +6,8 @@ reads and checks its fields; here we work out definitions: where the button
 and blinds fall under each button mode, which seat shows first by each order,
 the deal's counts and places. Whether a hand is dead, what a player owes, who
 wins and whether a deal is a misdeal is decided in rulebooks/standard/clock.yaml,
-posting.yaml, button.yaml, showdown.yaml and deal.yaml.
+posting.yaml, button.yaml, showdown.yaml and deal.yaml; the tournament sections' numbers are worked out in
+rulings/facts/tournament.py and decided in tournament.yaml and penalties.yaml.
 Nothing here refuses.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
+from rulings.facts.tournament import tournament_facts
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
@@ -34,6 +36,7 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
             f["chip_actions_since"] = b.get("chip_actions", 0)
     if "deal" in p.raw:
         _deal(incident, p.raw["deal"], f)
+    tournament_facts(incident, p.raw, params, f)   # at your seat, seating, tables, chip race, penalties (#47)
     if "showdown" in p.raw:
         _showdown(p, p.raw["showdown"], order, f, bool(incident.inputs.get("high_low")))
         if "sd_first_to_act" not in f and p.variant in ("stud", "razz"):   # stud shows by the boards

@@ -1,0 +1,378 @@
+"""The tournament floor's numbers (issue #47): from the `procedure:` sections at_seat, moved, tables,
+chip_race, chips, conduct and penalty (declared in rulings/facts/tournament.yaml).
+
+Counts and places only, never a verdict: the place of the last card of the initial deal and what an absent
+player's killed hand leaves in the pot; where a moved player's seat falls against the button and the blinds;
+how short a table is of the fullest, who would be big blind next and the open seat where the big blind comes
+soonest; the chip race worked out card by card under the house's cap, rounding and raced-out rule; the hands
+a penalty lasts at this table, the hands in which the blinds find the penalised seat, and what it posts
+meanwhile. Whether a hand is dead, who moves, whether play stops and what penalty is due is decided in
+rulebooks/standard/tournament.yaml and penalties.yaml. Every number is an exact integer (money in hundredths)
+and every loop is bounded by the reader's limits (seats, tables and race cards are whole numbers the reader
+checked; a race deals at most MAX_RACE_CARDS cards). Nothing here refuses.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulings.incident.model import Incident
+from rulings.incident.cards import RANKS, SUITS
+from rulings.incident.procedure import DEALT
+from rulings.money import to_minor
+
+MAX_RACE_CARDS = 1000      # a race deals one card per odd chip: more than this is told, never dealt out here
+MAX_SEATS = 100            # seats of a table counted round (the reader's seat numbers are whole and small)
+
+
+def tournament_facts(incident: Incident, raw: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
+    """Add the facts of each tournament section the incident gives (``raw``: its procedure sections)."""
+    seats = sorted(pl.seat for pl in incident.hand.players)
+    button = _given(incident, "button")
+    game = incident.hand.game
+    bba = _bba(incident)
+    if "at_seat" in raw:
+        _at_seat(raw["at_seat"], seats, button, game, bba, f)
+    if "moved" in raw:
+        _moved(raw["moved"], seats, button, f)
+    if "tables" in raw:
+        _tables(raw["tables"], seats, f)
+    if "chip_race" in raw:
+        _race(raw["chip_race"], params, f)
+    if "hand_for_hand" in raw:
+        _hand_for_hand(raw["hand_for_hand"], params, f)
+    if "chips" in raw:
+        _chips_kept(raw["chips"], f)
+    if "conduct" in raw:
+        f["conduct_in_dispute"] = True
+        f["conduct_round_size"] = len(seats)
+        f["conduct_hand_note"] = "; his hand stays live" if raw["conduct"].get("in_hand") else ""
+        f["conduct_blinds"] = game.small_blind + game.big_blind + bba   # both blinds, with the big blind ante
+    if "penalty" in raw:
+        _penalty(raw["penalty"], seats, button, game, bba, f)
+
+
+def _given(incident: Incident, key: str) -> int | None:
+    data = incident.source.data if incident.source is not None else None
+    if isinstance(data, dict):
+        v = data.get(key)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    return None
+
+
+def _bba(incident: Incident) -> int:
+    """The big blind ante the game names (hundredths), 0 without one (the reader has checked it)."""
+    data = incident.source.data if incident.source is not None else None
+    game = data.get("game") if isinstance(data, dict) else None
+    v = game.get("big_blind_ante") if isinstance(game, dict) else None
+    try:
+        return to_minor(v) if v is not None else 0
+    except (ValueError, TypeError):
+        return 0
+
+
+def _left_of(seat: int, occupied: list[int], steps: int = 1) -> int:
+    """The occupied seat ``steps`` players to the left of ``seat`` (clockwise), in seat order wrapping."""
+    ring = sorted(set(occupied) | {seat})
+    i = ring.index(seat)
+    ring_players = [s for s in ring[i + 1:] + ring[:i + 1] if s in occupied]
+    if not ring_players:
+        return seat
+    return ring_players[(steps - 1) % len(ring_players)]
+
+
+def _blind_seats(button: int | None, seats: list[int]) -> tuple[int | None, int | None]:
+    """The small and big blind seats this hand under a plain moving button (heads-up: the button is the small
+    blind)."""
+    if button is None or len(seats) < 2:
+        return None, None
+    if len(seats) == 2:
+        return button, _left_of(button, seats)
+    return _left_of(button, seats), _left_of(button, seats, 2)
+
+
+def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
+             f: dict[str, Any]) -> None:
+    f["at_seat_in_dispute"] = True
+    variant = f.get("variant") or "holdem"
+    each = DEALT.get(variant)
+    f["at_seat_last_card"] = len(seats) * each if each is not None and seats else 0   # 0: not known
+    seat = d.get("seat")
+    f["at_seat_left_seat"] = _left_of(seat, seats) if seat is not None and len(seats) > 1 else 0
+    parts: list[tuple[str, int]] = []
+    if game.ante:
+        parts.append(("ante", game.ante))
+    sb, bb = _blind_seats(button, seats)
+    if seat is not None and seat == sb and game.small_blind:
+        parts.append(("small blind", game.small_blind))
+    if seat is not None and seat == bb:
+        if game.big_blind:
+            parts.append(("big blind", game.big_blind))
+        if bba:
+            parts.append(("big blind ante", bba))
+    if d.get("bring_in_card") and game.bring_in:
+        parts.append(("bring-in", game.bring_in))
+    f["at_seat_forfeit"] = sum(v for _, v in parts)      # 0: nothing posted, or not known (no button, no ante)
+    f["at_seat_forfeit_parts"] = " + ".join(f"{name} {_chips(v)}" for name, v in parts)
+
+
+def _chips(v: int) -> str:
+    return f"{v // 100:,}" if v % 100 == 0 else f"{v / 100:,.2f}"
+
+
+def _moved(d: dict[str, Any], seats: list[int], button: int | None, f: dict[str, Any]) -> None:
+    f["moved_in_dispute"] = True
+    seat = d.get("seat")
+    others = [s for s in seats if s != seat]
+    if button is None or seat is None or not others:
+        return
+    f["moved_button"] = button
+    sb = d.get("small_blind")
+    if sb is None:
+        sb = _left_of(button, others) if len(others) > 1 else None
+    if sb is None:
+        return
+    f["moved_sb_seat"] = sb
+    bb = _left_of(sb, others)
+    between = _strictly_between(button, sb, seat)
+    f["moved_between_sb_and_button"] = between
+    f["moved_position"] = ("button" if seat == button else "small_blind" if seat == sb else
+                           "big_blind" if _strictly_between(sb, bb, seat) or seat == bb else
+                           "between_sb_and_button" if between else "other")
+
+
+def _strictly_between(a: int, b: int, s: int) -> bool:
+    """Seat ``s`` lies clockwise after ``a`` and before ``b`` (seat numbers rising clockwise, wrapping)."""
+    if a == b:
+        return False
+    if a < b:
+        return a < s < b
+    return s > a or s < b
+
+
+def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
+    f["tables_in_dispute"] = True
+    counts = d.get("players_at") or {}
+    if counts:
+        live = {t: n for t, n in counts.items() if n > 0}
+        f["tables_count"] = len(live)
+        f["tables_fullest"] = max(counts.values())
+        table = d.get("table")
+        if table is None and live:
+            table = min(live, key=lambda t: (live[t], t))     # the shortest table
+        if table in counts:
+            f["tables_this_count"] = counts[table]
+            f["tables_short_by"] = f["tables_fullest"] - counts[table]
+        if d.get("players_left") is None:
+            f["tables_players_left"] = sum(counts.values())
+    left = d.get("players_left", f.get("tables_players_left"))
+    handed = d.get("handed")
+    if left is not None and handed:
+        f["tables_over_handed"] = max(left - handed, 0)
+        f["tables_fit_one"] = left <= handed
+    bb = d.get("big_blind")
+    if bb is not None and len(seats) > 1:
+        f["tables_next_big_blind"] = _left_of(bb, seats)
+    open_seats = sorted(set(d.get("open_seats") or ()))
+    bb_there = d.get("big_blind_there")
+    f["tables_worst_seat"] = 0          # 0: not known (the open seats or the big blind there not told)
+    if open_seats and bb_there is not None:
+        later = [s for s in open_seats if s > bb_there]
+        f["tables_worst_seat"] = (later or open_seats)[0]
+    draw = d.get("draw_cards") or {}
+    if draw:
+        ranked = sorted(draw, key=lambda seat: _card_rank(draw[seat][0]), reverse=True)
+        f["tables_draw_order"] = ", ".join(f"seat {seat} ({draw[seat][0]})" for seat in ranked)
+        f["tables_draw_first"] = ranked[0]
+        ranks = [draw[seat][0][0] for seat in ranked]
+        f["tables_draw_ties"] = len(ranks) - len(set(ranks))
+        away = sorted(d.get("absent") or ())
+        f["tables_absent"] = ", ".join(f"seat {seat}" for seat in away) or "none"
+
+
+def _card_rank(card: str) -> tuple[int, int]:
+    """A card's place for a draw or a race: rank first, then suit (spades, hearts, diamonds, clubs)."""
+    return RANKS.index(card[0]), SUITS.index(card[1])
+
+
+def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
+    """The chip race (TDA 24, RRP's chip race): direct changes, the odd chips' pool, the chips raced, the race
+    cards' places, and who wins what under the house's cap, rounding and raced-out rule."""
+    f["race_in_dispute"] = True
+    removed, smallest = d.get("removed"), d.get("smallest_left")
+    if not removed or not smallest or smallest <= removed:
+        return
+    per = smallest // removed if smallest % removed == 0 else 0
+    if per:
+        f["race_per_chip"] = per
+    found = d.get("found_after") or {}
+    if found:
+        words = []
+        for seat, n in sorted(found.items()):
+            value = n * removed
+            new, drop = value // smallest, value % smallest
+            words.append(f"seat {seat}: {n} old chips worth {_chips(value)} change for {new} of {_chips(smallest)}"
+                         + (f", {_chips(drop)} taken out of play" if drop else ""))
+        f["race_found_seat"] = min(found)
+        f["race_found"] = sum(found.values())
+        f["race_found_changed"] = sum(n * removed // smallest for n in found.values())
+        f["race_found_dropped"] = sum(n * removed % smallest for n in found.values())
+        f["race_found_words"] = "; ".join(words)
+    chips = d.get("chips") or {}
+    if not chips:
+        return
+    changed, odd = {}, {}
+    for seat, n in sorted(chips.items()):
+        value = n * removed
+        if value // smallest:
+            changed[seat] = value // smallest
+        rest = (value % smallest) // removed
+        if rest:
+            odd[seat] = rest
+    f["race_changed"] = ", ".join(f"seat {s}: {n}" for s, n in changed.items()) or "none"
+    total = sum(odd.values())
+    value = total * removed
+    f["race_odd_chips"] = total
+    f["race_cards"] = total
+    f["race_odd_value"] = value
+    f["race_whole"] = value // smallest
+    f["race_remainder"] = value % smallest
+    f["race_half_or_more"] = value % smallest * 2 >= smallest and value % smallest > 0
+    up = 1 if params.get("chip_race.round_half_up", True) and f["race_half_or_more"] else 0
+    to_race = value // smallest + up
+    f["race_chips_cap"] = to_race
+    places, at = [], 1
+    for seat, n in odd.items():
+        places.append(f"seat {seat}: card {at}" if n == 1 else f"seat {seat}: cards {at}-{at + n - 1}")
+        at += n
+    f["race_card_places"] = "; ".join(places) or "none"
+    dealt = d.get("cards") or {}
+    f["race_awards"] = ""               # not known until the cards are told
+    if total > MAX_RACE_CARDS or not dealt or any(len(dealt.get(s, ())) != n for s, n in odd.items()):
+        return      # the cards are not told (or do not match the odd chips): who wins is asked, not guessed
+    cards = [seat for seat, _card in sorted(((seat, c) for seat, cs in dealt.items() for c in cs),
+                                             key=lambda sc: _card_rank(sc[1]), reverse=True)]
+    cap = params.get("chip_race.max_chips_per_player", 1) or 0
+    out_rule = params.get("chip_race.raced_out_award", "lowest_denomination_in_play")
+    whole_stack = sorted(set(d.get("nothing_else") or ()) & set(odd))
+    won: dict[int, int] = {}
+    left, added = to_race, 0
+    first: list[int] = []
+    if out_rule == "new_denomination_first":    # RRP: each player left with nothing gets his chip before any other
+        for seat in whole_stack:
+            won[seat] = 1
+            first.append(seat)
+            if left:
+                left -= 1
+            else:
+                added += 1
+    for seat in cards:                          # then the highest card first, at most the cap each
+        if not left:
+            break
+        if cap and won.get(seat, 0) >= cap:
+            continue
+        won[seat] = won.get(seat, 0) + 1
+        left -= 1
+    if out_rule != "new_denomination_first":    # TDA: nobody is raced out: one chip of the smallest left, added
+        for seat in whole_stack:
+            if not won.get(seat):
+                won[seat] = 1
+                first.append(seat)
+                added += 1
+    f["race_awards"] = ", ".join(f"seat {s}: " + (f"{_chips(n * smallest)} ({n} chip{'s' if n != 1 else ''})" if n else "0")
+                                 for s, n in sorted({**{s: 0 for s in odd}, **won}.items()))
+    f["race_raced_out"] = ", ".join(f"seat {s}" for s in first) or "none"
+    f["race_chips_added"] = added
+    f["race_raced_out_count"] = len(first)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _hand_for_hand(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
+    """Hand-for-hand (TDA RP-8): the places of the players knocked out on the announcement hand against the
+    places paid, and the clock after the hands played at the house's minutes a hand."""
+    f["hfh_in_dispute"] = True
+    left, paid, out = d.get("players_left"), d.get("paid"), d.get("busted")
+    f["hfh_share_places"] = ""
+    if left is not None and paid is not None and out is not None and 0 < out <= left:
+        after = left - out
+        f["hfh_left_after"] = after
+        shared = max(0, min(paid, left) - after)
+        f["hfh_places_shared"] = shared
+        if shared:
+            first, last = after + 1, after + shared
+            f["hfh_share_places"] = _ordinal(first) if first == last else f"{_ordinal(first)}-{_ordinal(last)}"
+    f["hfh_clock_after"] = ""
+    clock, hands = d.get("clock_seconds"), d.get("hands")
+    if clock is not None and hands is not None:
+        per = params.get("hand_for_hand.minutes_per_hand", 2)
+        off = min(per * hands, clock // 60)
+        rest = clock - off * 60
+        f["hfh_minutes_off"] = off
+        f["hfh_clock_after"] = f"{rest // 60}:{rest % 60:02d}"
+
+
+def _chips_kept(d: dict[str, Any], f: dict[str, Any]) -> None:
+    """His stack by denomination: the total, and what was hidden on him or out of view at the table."""
+    f["chips_in_dispute"] = True
+    for key in ("chips_stack_total", "chips_hidden_value", "chips_out_of_view_value", "chips_in_view_value"):
+        f[key] = 0          # 0: his chips by denomination not told
+    stack = d.get("stack") or ()
+    if not stack:
+        return
+    value = [(item["denomination"] * item["chips"], item) for item in stack]
+    f["chips_stack_total"] = sum(v for v, _ in value)
+    f["chips_hidden_value"] = sum(v for v, i in value if i.get("hidden"))
+    f["chips_out_of_view_value"] = sum(v for v, i in value if i.get("out_of_view") and not i.get("hidden"))
+    f["chips_in_view_value"] = f["chips_stack_total"] - f["chips_hidden_value"] - f["chips_out_of_view_value"]
+    if f["chips_hidden_value"]:
+        f["chips_hidden"] = True
+    if f["chips_out_of_view_value"]:
+        f["chips_big_out_of_view"] = True
+
+
+def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
+             f: dict[str, Any]) -> None:
+    """The hands a penalty lasts at this table (TDA 71-A: the players at the table when it is given, the offender
+    included, times the rounds), the hands in which the blinds and the button find his seat (the offence's
+    hand is hand 0) and what his seat posts meanwhile (TDA 71-C)."""
+    f["penalty_in_dispute"] = True
+    size = d.get("at_table") or len(seats)
+    if not size:
+        return
+    f["penalty_round_size"] = size
+    given = d.get("given")
+    rounds, hands = d.get("rounds"), d.get("hands")
+    if given == "missed_round" and rounds is None:
+        rounds = 1
+    if given == "missed_hand" and hands is None:
+        hands = 1
+    if given == "missed_round":
+        missed = size * rounds
+    elif given == "missed_hand":
+        missed = hands
+    else:
+        return
+    f["penalty_rounds_served"] = rounds if given == "missed_round" else 0
+    f["penalty_hands_missed"] = missed
+    for key in ("penalty_bb_hand", "penalty_sb_hand", "penalty_button_hand", "penalty_blinds_owed",
+                "penalty_antes_owed", "penalty_forfeit"):
+        f[key] = 0          # 0: not known (the button or the whole table not told, or not whole rounds)
+    f["penalty_back_hand"] = missed + 1
+    f["penalty_deals"] = missed + (d.get("misdeals") or 0)
+    full = given == "missed_round" or (missed % size == 0 and missed > 0)
+    f["penalty_full_rounds"] = full
+    seat = d.get("seat")
+    if button is not None and seat in seats and button in seats and len(seats) == size and size > 2:
+        b, o = seats.index(button), seats.index(seat)
+        f["penalty_button_hand"] = (o - b) % size or size
+        f["penalty_sb_hand"] = (o - b - 1) % size or size
+        f["penalty_bb_hand"] = (o - b - 2) % size or size
+    if full and size > 1:
+        r = missed // size
+        blinds = r * (game.small_blind + game.big_blind + bba)
+        antes = missed * game.ante
+        f["penalty_blinds_owed"] = blinds
+        f["penalty_antes_owed"] = antes
+        f["penalty_forfeit"] = blinds + antes
