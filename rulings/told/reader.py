@@ -52,6 +52,7 @@ _RAW = re.compile(r"""
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
   | (?P<nbets>[345]-?bets?\b)
   | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?:?)
+  | (?P<pause>\.\.\.|…|--|—)
   | (?P<punct>[.,;:?!()])
   | (?P<other>\S)
 """, re.VERBOSE)
@@ -110,6 +111,8 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
                             w, w, at))
             if w == "?":
                 out.append(Term("END", w, "", at))
+        elif kind == "pause":
+            out.append(Term("PAUSE", w, w, at))
         elif kind == "other":
             out.append(Term("UNKNOWN", w, w, at))
         else:
@@ -324,10 +327,10 @@ def check_text(text: Any) -> str:
                                      "done, and the question")])
     bad = control_character(text.replace("\n", " ").replace("\t", " ").replace("\r", " "))
     if bad is not None:
-        where = text.find(bad)
-        line, col = _place(text, max(where, 0))
+        where = next((i for i, ch in enumerate(text) if control_character(ch) is not None and ch not in "\n\t\r"), 0)
+        line, col = _place(text, where)
         raise ProblemsError([_p(line, col, "I103",
-                                     f"a control character (U+{ord(bad):04X}) is not text a floor tells",
+                                     f"a control character ('{bad}') is not text a floor tells",
                                      "remove it and send the words again")])
     if not text.strip():
         raise ProblemsError([_p(1, 1, "I102", "nothing was told",
@@ -367,10 +370,12 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             where = unknown[0] if unknown else first
             words = ", ".join(f"'{u.text}'" for u in unknown) if unknown else f"'{shown}'"
             line, col = _place(text, where.start)
+            # a question that is not read in full still names the seat asked about; an intention ("wants to")
+            # or a statement that is not read may change the ruling
             matters = any(t.type in _MATTERS for t in sentence) and not any(
-                t.type in ("ASKS", "WANTS", "QMARK") for t in sentence)
+                t.type in ("ASKS", "QMARK") for t in sentence)
             told.unread.append(Unread(words, line, col, shown, matters))
-            if not matters and any(t.type in ("ASKS", "WANTS", "QMARK") for t in sentence):
+            if not matters and any(t.type in ("ASKS", "QMARK") for t in sentence):
                 story.question_from(sentence, shown)
             continue
         try:
@@ -534,21 +539,34 @@ class _Story:
 
     # -- the act
     def _act_of(self, node, order: str) -> None:
-        who = self._actor(self._child(node, "actor"))
+        actor = self._child(node, "actor")
+        who = self._actor(actor) if actor is not None else self.last_actor
+        if who is None:
+            raise LookupError("an act with no one named")
         act = _Act(who, order=order)
         for part in node.children:
             if not hasattr(part, "data"):
                 continue
             if str(part.data) in ("said", "said_bare"):
-                act.said = next(t.value for t in self._toks(part) if t.type in ("QUOTE", "QUOTE_BARE"))
+                act.said = "... ".join(t.value for t in self._toks(part) if t.type in ("QUOTE", "QUOTE_BARE"))
             elif str(part.data) == "put":
                 chips_nodes = [c for c in part.children if hasattr(c, "data") and str(c.data) == "chips"]
                 for cn in chips_nodes:
                     motion, told_as = self._chips(cn)
                     act.motions.append(motion)
                     act.chips_told = ((act.chips_told + " then ") if act.chips_told else "") + told_as
-        if act.said is None and act.order == "said_first":
+        if act.said is None and act.order == "words":
             act.order = None
+        prev = self.events[-1][1] if self.events and self.events[-1][0] == "act" else None
+        if actor is None and prev is not None and prev.actor == who:     # "..., and puts out a red chip": the same act
+            if act.said is not None and prev.said is None:
+                prev.said, prev.order = act.said, "chips"
+            if act.motions:
+                prev.motions += act.motions
+                prev.chips_told = ((prev.chips_told + " then ") if prev.chips_told else "") + (act.chips_told or "")
+                if prev.order is None and prev.said is not None:
+                    prev.order = "words"
+            return
         self.events.append(("act", act))
 
     def _said_first(self, node, shown: str) -> None:
@@ -639,7 +657,7 @@ class _Story:
         if "structure" not in self.game:
             problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
                                     "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
-        if not acts and self.asked is None and not actions:
+        if not acts and self.asked is None:
             problems.append(_p(1, 1, "I102", "no dispute was told: no act and no question about "
                                     "a seat", "tell what the player said or did, e.g. 'seat 2 says raise and puts out "
                                     "three black chips', or ask about a seat: 'what can seat 3 do?'"))
@@ -722,8 +740,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             game[k] = g[k]
     # where it happened
     street = story.street
-    preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn",)
-                        for e in actions for k in [e[1]]) or any(e[2] == "limp" for e in actions)
+    people = [e[1] if e[0] == "action" else e[1].actor for e in story.events] + [story.asked]
+    preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
+                        for k in people) or any(e[2] == "limp" for e in actions)
     street_said = street is not None
     if street is None:
         street = ("third" if stud else "preflop") if preflop_words else ("fourth" if stud else "flop")
@@ -846,7 +865,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     known_stacks = [f"seat {s} has {_money(v)}" for s, v in stacks.items() if v is not None]
     if known_stacks:
         read.append(", ".join(known_stacks))
-    incident: dict[str, Any] = {"incident": "told", "game": game, "street": street,
+    incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game, "street": street,
                                 "players": {p: (_num(v) if v is not None else None) for p, v in stacks.items()},
                                 "actions": out_actions}
     if not stud:
@@ -907,6 +926,9 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     positions = [k for k in keys if k[0] == "pos" and k not in seats]
     letters = [k for k in keys if k[0] == "letter"]
     if positions and not explicit:
+        if street == "preflop":        # the blinds are dealt in before anyone acts
+            seats.setdefault(("pos", "sb"), 1)
+            seats.setdefault(("pos", "bb"), 2)
         for k in positions:
             p = "utg" if k[1] == "first" and street in ("preflop", "third") else k[1]
             seats[k] = POSITION_SEATS.get(p, 3)
