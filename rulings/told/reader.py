@@ -757,7 +757,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     seats, button, named = _seats(keys, story, street)
     def seat(k):
         return seats[k]
-    players = sorted(set(seats.values()) | ({button} if button else set()))
+    players = sorted(set(seats.values()) | ({button} if button and (("pos", "btn") in seats or not any(
+        k[0] == "pos" for k in seats)) else set()))
     if len(players) < 2:
         players = sorted(set(players) | {max(players + [0]) + 1})
     # actions and the act
