@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
                 out, code = json.dumps({"problems": [{"message": f"TRACEBACK {type(exc).__name__}: {exc}"}]}), 70
             verdict, why = judge(score, out, code, case)
             tally[verdict] += 1
-            if verbose or verdict == "wrong":
+            if verbose or verdict == "wrong" or code == 70:
                 print(f"{case['id']:12} {verdict:7} {why}")
     total = sum(tally.values()) or 1
     print(f"told bench over {total} disputes ({time.perf_counter() - first:.0f} s):")

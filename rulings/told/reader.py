@@ -88,7 +88,8 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
     """The text as terms (one list, sentence ends kept as END terms)."""
     raw = [(m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
     letters = {w for kind, w, _ in raw if kind == "word" and w in lex.letters}
-    letters_mode = len(letters) >= 2
+    # "A" is a person only beside another letter ("A bets, B calls"); "B wants to raise" alone is a person too
+    letters_mode = len(letters) >= 2 or bool(letters - {"A"})
     out: list[Term] = []
     i = 0
     while i < len(raw):
@@ -129,6 +130,24 @@ def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Ter
         out.append(Term("LETTER", w, w, at))
         return i + 1
     low = w.lower().rstrip(":").replace("’", "'")
+    # seats: "seats 7 and 1", "seats 1, 3, 4"
+    if low == "seats" and i + 1 < len(raw) and raw[i + 1][0] == "amount":
+        j = i + 1
+        while j < len(raw):
+            if raw[j][0] == "amount" and "$" not in raw[j][1] and raw[j][1].isdigit() and 1 <= int(raw[j][1]) <= 30:
+                out.append(Term("SEAT", int(raw[j][1]), f"seat {raw[j][1]}", raw[j][2]))
+                j += 1
+                if j + 1 < len(raw) and raw[j][1].lower() in (",", "and") and raw[j + 1][0] == "amount":
+                    out.append(Term("COMMA" if raw[j][1] == "," else "SEP", raw[j][1], raw[j][1], raw[j][2]))
+                    j += 1
+                    continue
+                if j + 2 < len(raw) and raw[j][1] == "," and raw[j + 1][1].lower() == "and" \
+                        and raw[j + 2][0] == "amount":
+                    out.append(Term("SEP", "and", ", and", raw[j][2]))
+                    j += 2
+                    continue
+            break
+        return j
     # a seat: "seat 4", "s4", "player 2"
     if low in ("seat", "s", "player", "#") and i + 1 < len(raw) and raw[i + 1][0] == "amount":
         n = _amount(raw[i + 1][1])
@@ -423,6 +442,7 @@ class _Story:
         self.question: str | None = None
         self.last_actor: Any = None
         self.same: dict[Any, Any] = {}         # "UTG (seat 3)": the position is that seat
+        self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
 
     # -- the game
     def _set(self, key: str, value: Any, said: str) -> None:
@@ -514,16 +534,62 @@ class _Story:
         return [c.value for c in node.children if not hasattr(c, "data")]
 
     # -- actions
+    def _who(self, node):
+        actor = self._child(node, "actor")
+        if actor is not None:
+            return self._actor(actor)
+        if self.last_actor is None:
+            raise LookupError("an action with no one named")
+        return self.last_actor
+
     def _plain(self, node, shown: str) -> None:
-        who = self._actor(self._child(node, "actor"))
+        who = self._who(node)
         toks = self._toks(node)
         verb = next(t.value for t in toks if t.type == "VERB")
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
         more = any(t.type == "MORE" for t in toks)
         self.events.append(("action", who, verb, amount, False, more))
 
-    def _all_in(self, node, shown: str) -> None:
+    def _straddle(self, node, shown: str) -> None:
+        who = self._who(node)
+        amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
+        if amount is None:
+            raise LookupError("a straddle without its amount")
+        self.events.append(("action", who, "post", amount, False, False))
+
+    def _many(self, node, shown: str) -> None:
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "VERB")
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        for actor in [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]:
+            self.events.append(("action", self._actor(actor), verb, amount, False, False))
+
+    def _opening(self, node, shown: str) -> None:
+        toks = self._toks(node)
+        street = next((t.value for t in toks if t.type == "STREET"), None)
+        if street:
+            self.street = street
+        amount = next(t.value for t in toks if t.type == "AMOUNT")
+        self.last_actor = ("role", "the opener")
+        self.events.append(("action", ("role", "the opener"), "bet", amount, False, False))
+
+    def _seating(self, node, shown: str) -> None:
         who = self._actor(self._child(node, "actor"))
+        self.seen.append(who)
+
+    def _table_size(self, node, shown: str) -> None:
+        street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
+        if street:
+            self.street = street
+
+    def _round_size(self, node, shown: str) -> None:
+        pass
+
+    def _nothing(self, node, shown: str) -> None:
+        pass
+
+    def _all_in(self, node, shown: str) -> None:
+        who = self._who(node)
         toks = self._toks(node)
         verb = next((t.value for t in toks if t.type == "VERB"), None)
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
@@ -754,6 +820,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             keys.append(who)
     if story.asked is not None and story.asked not in keys:
         keys.append(story.asked)
+    for k in story.seen:
+        if k not in keys:
+            keys.append(k)
     seats, button, named = _seats(keys, story, street)
     def seat(k):
         return seats[k]
@@ -913,7 +982,7 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     seats: dict[Any, int] = {}
     named: dict[Any, str] = {}
     for k in keys:
-        named[k] = (f"seat {k[1]}" if k[0] == "seat" else k[1] if k[0] == "letter" else
+        named[k] = (f"seat {k[1]}" if k[0] == "seat" else k[1] if k[0] in ("letter", "role") else
                     _POSITION_NAMES.get(k[1], str(k[1])))
     for k, other in story.same.items():
         if k[0] == "pos" and other[0] == "seat":
@@ -925,7 +994,7 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     if ("pos", "btn") in seats:
         button = seats[("pos", "btn")]
     positions = [k for k in keys if k[0] == "pos" and k not in seats]
-    letters = [k for k in keys if k[0] == "letter"]
+    letters = [k for k in keys if k[0] == "role"] + sorted((k for k in keys if k[0] == "letter"), key=lambda k: k[1])
     if positions and not explicit:
         if street == "preflop":        # the blinds are dealt in before anyone acts
             seats.setdefault(("pos", "sb"), 1)
@@ -949,7 +1018,7 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
                                              "give the seat numbers, or the button's seat "
                                              "('the button is seat 6')")]) from None
     else:
-        for n, k in enumerate(sorted(letters, key=lambda k: k[1])):
+        for n, k in enumerate(letters):
             seats[k] = n + 1 if street not in ("preflop",) else n + 3
     for k in keys:
         if k not in seats:
