@@ -51,7 +51,7 @@ _RAW = re.compile(r"""
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
   | (?P<nbets>[345]-?bets?\b)
-  | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?:?)
+  | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?)
   | (?P<pause>\.\.\.|…|--|—)
   | (?P<punct>[.,;:?!()])
   | (?P<other>\S)
@@ -129,6 +129,9 @@ def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Ter
     if letters_mode and w in lex.letters:
         out.append(Term("LETTER", w, w, at))
         return i + 1
+    if w.lower() == "player" and letters_mode and i + 1 < len(raw) and raw[i + 1][1] in lex.letters:
+        out.append(Term("LETTER", raw[i + 1][1], text_between(raw, i, i + 1), at))     # "player A"
+        return i + 2
     low = w.lower().rstrip(":").replace("’", "'")
     # seats: "seats 7 and 1", "seats 1, 3, 4"
     if low == "seats" and i + 1 < len(raw) and raw[i + 1][0] == "amount":
@@ -381,9 +384,10 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         unknown = [t for t in sentence if t.type not in known]
         tree = None
         if not unknown:
+            from lark.exceptions import UnexpectedInput
             try:
                 tree = _parser().parse(sentence)
-            except Exception:     # lark's UnexpectedInput and its kin: the sentence is not read
+            except UnexpectedInput:     # the grammar does not take the sentence: it is not read
                 tree = None
         if tree is None:
             where = unknown[0] if unknown else first
@@ -404,7 +408,15 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             line, col = _place(text, first.start)
             told.unread.append(Unread(f"'{shown}'", line, col, shown, True))
             told.typos.append(f"internal: {type(exc).__name__}")
-    story.finish()
+    try:
+        story.finish()
+    except ProblemsError:
+        raise
+    except (LookupError, ValueError, TypeError, ArithmeticError, AttributeError) as exc:
+        # a reading this code does not put together yet: said plainly, never a traceback
+        raise ProblemsError([_p(1, 1, "I102", f"the dispute was read but could not be put together as an incident "
+                                f"({type(exc).__name__}: {exc}); this is a gap in the reader",
+                                "tell it as the incident format's fields, or in other words")]) from None
     return told
 
 
@@ -588,6 +600,15 @@ class _Story:
     def _nothing(self, node, shown: str) -> None:
         pass
 
+    def _stack_aside(self, node, shown: str) -> None:
+        """"(with $400 behind)" after an action: the stack of the seat just named."""
+        if self.last_actor is None:
+            raise LookupError("a stack with no one named")
+        note = self._child(node, "stack_note")
+        amount = next((c.value.value for c in note.children if not hasattr(c, "data")
+                       and c.value.type == "AMOUNT"), None)
+        self.stacks[self.last_actor] = ("behind", amount) if amount is not None else ("more", None)
+
     def _all_in(self, node, shown: str) -> None:
         who = self._who(node)
         toks = self._toks(node)
@@ -702,6 +723,8 @@ class _Story:
                 key = {"SEAT": "seat", "LETTER": "letter", "POSITION": "pos"}.get(ty)
                 self.asked = (key, t.value) if key else self.last_actor
                 return
+        if self.last_actor is not None and self.asked is None:     # "B wants to raise": the seat just named
+            self.asked = self.last_actor
 
     # -- the incident
     def finish(self) -> None:
@@ -961,7 +984,7 @@ def _half(x) -> Any:
 
 def _told_action(who: str, item: dict, allin: bool) -> str:
     verb = {"bet": "bet", "raise": "raised to", "call": "called", "check": "checked", "fold": "folded",
-            "complete": "completed to", "bring-in": "brought it in for"}[item["action"]]
+            "complete": "completed to", "bring-in": "brought it in for", "post": "posted"}[item["action"]]
     if allin:
         return f"{who} all in" + (f" for {_money(Decimal(str(item['to'])))}" if "to" in item else
                                   " (the amount not told)")
