@@ -27,7 +27,7 @@ def test_pot_limit_words_then_three_black_chips():
     rep, code = _json("PLO 2/5, flop, about sixty in the middle. Seat 1 bets forty, seat 2 says raise and puts "
                       "out three black chips.")
     assert code == 0
-    assert rep["told"]["read_as"].startswith("Read as: pot-limit Omaha 2/5; flop; pot 60; seat 1 bet 40; "
+    assert rep["told"]["read_as"].startswith("Read as: pot-limit Omaha 2/5; flop; pot 60; button read as seat 2; seat 1 bet 40; "
                                              "seat 2 said 'raise' and put out 3 black")
     assert rep["told"]["incident"]["disputed"] == {"seat": 2, "said": "raise", "chips": [100, 100, 100],
                                                    "words_first": "words"}
@@ -163,3 +163,14 @@ def test_the_api_rules_and_consults_a_told_dispute_and_keeps_the_text(client):
     assert both.status_code == 422
     long = client.post("/api/rule", json={"told": "a" * 20_000}, headers=floor)
     assert long.status_code == 422 and "at most" in long.text
+
+
+def test_a_whole_hand_told_street_by_street_with_the_button_named():
+    rep, code = _json("NL 1/2 cash. Seat 6 is the button, seat 1 the small blind, seat 2 the big blind. Preflop: "
+                      "seat 4 raises to 8, seat 6 calls, seat 1 folds, seat 2 calls. Flop: seat 2 checks, seat 4 bets "
+                      "20, seat 6 calls, seat 2 folds. Turn: seat 4 bets 50 and seat 6 says raise and puts out two "
+                      "black chips.")
+    inc = rep["told"]["incident"]
+    assert [s["street"] for s in inc["streets"]] == ["preflop", "flop", "turn"] and inc["button"] == 6
+    assert inc["disputed"]["at"] == {"street": "turn", "after": 1}
+    assert _effects(rep)["wager_to"] == 200 and code == 0

@@ -449,12 +449,17 @@ class _Story:
         self.street: str | None = None
         self.pot: Decimal | None = None
         self.events: list[tuple] = []          # ("action", actor, verb, amount, allin) | ("act", _Act)
+        self.where: list[str | None] = []      # the street each event was told on (None: before any was told)
         self.stacks: dict[Any, Any] = {}
         self.asked: Any = None
         self.question: str | None = None
         self.last_actor: Any = None
         self.same: dict[Any, Any] = {}         # "UTG (seat 3)": the position is that seat
         self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
+
+    def _add(self, event: tuple) -> None:
+        self.events.append(event)
+        self.where.append(self.street)
 
     # -- the game
     def _set(self, key: str, value: Any, said: str) -> None:
@@ -516,6 +521,8 @@ class _Story:
     # -- people
     def _actor(self, node) -> Any:
         whos = [c for c in node.children if not hasattr(c, "data")]
+        for pair in [c for c in node.children if hasattr(c, "data") and str(c.data) == "paired"]:
+            whos = [c for c in pair.children] + whos
         notes = [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_note"]
         keys = []
         for w in whos:
@@ -560,21 +567,21 @@ class _Story:
         verb = next(t.value for t in toks if t.type == "VERB")
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
         more = any(t.type == "MORE" for t in toks)
-        self.events.append(("action", who, verb, amount, False, more))
+        self._add(("action", who, verb, amount, False, more))
 
     def _straddle(self, node, shown: str) -> None:
         who = self._who(node)
         amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
         if amount is None:
             raise LookupError("a straddle without its amount")
-        self.events.append(("action", who, "post", amount, False, False))
+        self._add(("action", who, "post", amount, False, False))
 
     def _many(self, node, shown: str) -> None:
         toks = self._toks(node)
         verb = next(t.value for t in toks if t.type == "VERB")
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
         for actor in [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]:
-            self.events.append(("action", self._actor(actor), verb, amount, False, False))
+            self._add(("action", self._actor(actor), verb, amount, False, False))
 
     def _opening(self, node, shown: str) -> None:
         toks = self._toks(node)
@@ -583,10 +590,10 @@ class _Story:
             self.street = street
         amount = next(t.value for t in toks if t.type == "AMOUNT")
         self.last_actor = ("role", "the opener")
-        self.events.append(("action", ("role", "the opener"), "bet", amount, False, False))
+        self._add(("action", ("role", "the opener"), "bet", amount, False, False))
 
     def _seating(self, node, shown: str) -> None:
-        who = self._actor(self._child(node, "actor"))
+        who = self._actor(node)
         self.seen.append(who)
 
     def _table_size(self, node, shown: str) -> None:
@@ -614,15 +621,16 @@ class _Story:
         toks = self._toks(node)
         verb = next((t.value for t in toks if t.type == "VERB"), None)
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
-        self.events.append(("action", who, verb, amount, True, False))
+        last = any(t.type == "LAST" for t in toks) and verb == "call"    # "calls all in for his last $155"
+        self._add(("action", who, verb, amount, True, last))
 
     def _bet_pot(self, node, shown: str) -> None:
         who = self._actor(self._child(node, "actor"))
-        self.events.append(("act", _Act(who, said="pot")))
+        self._add(("act", _Act(who, said="pot")))
 
     def _everyone(self, node, shown: str) -> None:
         verb = self._toks(node)[0].value
-        self.events.append(("action", None, verb, None, False, False))
+        self._add(("action", None, verb, None, False, False))
 
     # -- the act
     def _act_of(self, node, order: str) -> None:
@@ -654,7 +662,7 @@ class _Story:
                 if prev.order is None and prev.said is not None:
                     prev.order = "words"
             return
-        self.events.append(("act", act))
+        self._add(("act", act))
 
     def _said_first(self, node, shown: str) -> None:
         self._act_of(node, "words")
@@ -857,30 +865,57 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     out_actions: list[dict] = []
     after: list[dict] = []
     disputed: dict[str, Any] | None = None
-    faced = Decimal(0)
     stacks: dict[int, Any] = {p: None for p in players}
     for k, (kind, amount) in story.stacks.items():
         if k in seats and kind in ("has", "behind") and amount is not None:
             stacks[seats[k]] = amount if kind == "has" else None
-    if street in ("preflop", "third") and "blinds" in game:
-        faced = Decimal(str(game["blinds"][1]))
+    told_streets = [w for w in story.where if w is not None]
+    first_street = story.where[0] if story.where and story.where[0] else street
+    whole = len(set(told_streets) | {first_street}) > 1
+    order_of = _STUD if stud else _STREETS
+    if whole and any(order_of.index(a) > order_of.index(b) for a, b in zip(told_streets, told_streets[1:])
+                     if a in order_of and b in order_of):
+        raise ProblemsError([_p(1, 1, "I105", "the streets were told out of order",
+                                "tell the hand from its first street to its last")])
+    streets: list[dict] = []
+    cur: str | None = None
+    faced = Decimal(0)
     put: dict[int, Decimal] = {}
+    earlier: dict[int, Decimal] = {}
+    out: set[int] = set()          # folded or all in: not to act again
     told_actions: list[str] = []
-    for e in story.events:
+
+    def open_street(name: str) -> list:
+        nonlocal cur, faced, put
+        for seat_no, amount in put.items():
+            earlier[seat_no] = earlier.get(seat_no, Decimal(0)) + amount
+        cur, put = name, {}
+        faced = Decimal(str(game["blinds"][1])) if name == "preflop" and "blinds" in game else Decimal(0)
+        streets.append({"street": name, "actions": []})
+        if whole:
+            told_actions.append(name)
+        return streets[-1]["actions"]
+
+    here = open_street(first_street if whole else street)
+    for e, told_on in zip(story.events, story.where):
+        if whole and told_on is not None and told_on != cur:
+            while cur != told_on:      # a street with nothing told on it is left as it is: no actions
+                nxt = order_of[order_of.index(cur) + 1] if cur in order_of and cur != order_of[-1] else told_on
+                here = open_street(nxt)
         if e[0] == "action":
             _, who, verb, amount, allin, more = e
             if who is None:     # "checks it around", "everyone folds": each seat still to act
                 if verb in ("check-around",):
-                    order = _order(players, button, street)
-                    for p in order:
-                        (after if disputed else out_actions).append({"seat": p, "action": "check"})
+                    for p in _order(players, button, street):
+                        if p not in out:
+                            (after if disputed and not whole else here).append({"seat": p, "action": "check"})
                     told_actions.append("checked around")
                 continue
             s = seat(who)
             item: dict[str, Any] = {"seat": s}
             if verb == "limp":
                 verb = "call"
-            if verb == "bet" and (faced > 0 and street in ("preflop", "third")):
+            if verb == "bet" and (faced > 0 and cur in ("preflop", "third")):
                 verb = "raise"
             if verb == "raise" and faced == 0:
                 verb = "bet"
@@ -892,21 +927,24 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
                     total = amount + (put.get(s, 0) if more else 0)
                     item["action"] = "call" if total <= faced else ("raise" if faced else "bet")
                     item["to"] = _num(total)
-                    stacks[s] = total
+                    stacks[s] = total + earlier.get(s, Decimal(0))
+                out.add(s)
             else:
                 item["action"] = verb
-                if amount is not None and verb in ("bet", "raise", "call", "complete", "bring-in"):
+                if amount is not None and verb in ("bet", "raise", "call", "complete", "bring-in", "post"):
                     total = amount + (put.get(s, 0) if more else 0)
                     if verb == "call":
                         total = faced if more else total
                     item["to"] = _num(total)
+            if item["action"] == "fold":
+                out.add(s)
             if "to" in item:
                 put[s] = Decimal(str(item["to"]))
-                if item["action"] in ("bet", "raise", "complete", "bring-in"):
+                if item["action"] in ("bet", "raise", "complete", "bring-in", "post"):
                     faced = max(faced, put[s])
             elif item["action"] == "call":
                 put[s] = faced
-            (after if disputed else out_actions).append(item)
+            (after if disputed and not whole else here).append(item)
             told_actions.append(_told_action(named[who], item, allin))
         else:
             act: _Act = e[1]
@@ -914,6 +952,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
                 continue
             s = seat(act.actor)
             disputed = {"seat": s}
+            if whole:
+                disputed["at"] = {"street": cur, "after": len(here)}
             if act.said is not None:
                 disputed["said"] = act.said
             motions = [m for m in act.motions if m]
@@ -931,6 +971,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             if act.said is None and not act.chips_told:
                 bits.append("acted")
             told_actions.append(" ".join(bits[:1]) + " " + " and ".join(bits[1:]))
+    out_actions = streets[0]["actions"]
     if disputed is None and story.asked is not None:
         disputed = {"seat": seats[story.asked]}
         told_actions.append(f"the question is about {named[story.asked]}")
@@ -946,24 +987,33 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         line += f", big blind ante {g['big_blind_ante']}"
     line += f" {g['setting']}" if "setting" in g else ""
     read.append(line.strip())
-    read.append(street if street_said else f"{street} (the street was not told)")
-    if story.pot is not None:
+    if not whole:
+        read.append(street if street_said else f"{street} (the street was not told)")
+    if story.pot is not None and not whole:
         read.append(f"pot {_money(story.pot)}")
-    elif street not in ("preflop", "third"):
+    elif whole and story.pot is not None:
+        read.append("the pot worked out from the actions (a count told along the way is not checked)")
+    elif street not in ("preflop", "third") and not whole:
         read.append("pot before this street not told")
     seat_names = [f"{named[k]} is seat {seats[k]}" for k in keys if k[0] != "seat"]
-    if seat_names:
-        read.append(", ".join(seat_names) + (f" (button on {button})" if button else ""))
+    button_told = ("pos", "btn") in seats
+    if seat_names or (button and not stud):
+        read.append(", ".join(seat_names + [f"button on seat {button}" if button_told or not button else
+                                            f"button read as seat {button}"]))
     read.extend(told_actions)
     known_stacks = [f"seat {s} has {_money(v)}" for s, v in stacks.items() if v is not None]
     if known_stacks:
         read.append(", ".join(known_stacks))
-    incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game, "street": street,
-                                "players": {p: (_num(v) if v is not None else None) for p, v in stacks.items()},
-                                "actions": out_actions}
+    incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game}
+    incident["players"] = {p: (_num(v) if v is not None else None) for p, v in stacks.items()}
+    if whole:
+        incident["streets"] = streets
+    else:
+        incident["street"] = street
+        incident["actions"] = out_actions
     if not stud:
         incident["button"] = button
-    if story.pot is not None and street not in ("preflop", "third"):
+    if story.pot is not None and street not in ("preflop", "third") and not whole:
         incident["pot"] = _num(story.pot)
     if disputed is not None:
         incident["disputed"] = disputed
