@@ -333,7 +333,9 @@ def _place(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-_MATTERS = {"SEAT", "LETTER", "POSITION", "AMOUNT", "STAKES", "VERB", "ALLIN", "PUT", "SAYS", "QUOTE", "BETPOT"}
+# a sentence not read that holds nothing but these (and words not known) names nothing of the game: it is listed,
+# and the reading goes on; any other sentence not read stops it (it may change the ruling)
+_CALM = {"NOTICED", "DEALER", "SEP", "COMMA", "PRONOUN", "LPAREN", "RPAREN", "UNKNOWN", "COLON", "NOACTION"}
 
 
 def check_text(text: Any) -> str:
@@ -395,11 +397,11 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             line, col = _place(text, where.start)
             # a question that is not read in full still names the seat asked about; an intention ("wants to")
             # or a statement that is not read may change the ruling
-            matters = any(t.type in _MATTERS for t in sentence) and not any(
+            matters = any(t.type not in _CALM for t in sentence) and not any(
                 t.type in ("ASKS", "QMARK") for t in sentence)
             told.unread.append(Unread(words, line, col, shown, matters))
             if not matters and any(t.type in ("ASKS", "QMARK") for t in sentence):
-                story.question_from(sentence, shown)
+                story.question_from(sentence, shown, parsed=False)
             continue
         try:
             story.sentence(tree, shown)
@@ -533,6 +535,8 @@ class _Story:
                 keys.append(("letter", t.value))
             elif t.type == "POSITION":
                 keys.append(("pos", t.value))
+            elif t.type == "ROLE":
+                keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
             elif t.type == "PRONOUN":
                 keys.append(self.last_actor or ("pronoun", t.text))
         if len(keys) == 2:
@@ -540,9 +544,7 @@ class _Story:
             self.same[keys[1]] = keys[0]
         who = keys[0]
         for n in notes:
-            amount = next((c.value.value for c in n.children if not hasattr(c, "data")
-                           and c.value.type == "AMOUNT"), None)
-            self.stacks[who] = ("behind", amount) if amount is not None else ("more", None)
+            self._note(who, n)
         self.last_actor = who
         return who
 
@@ -607,14 +609,34 @@ class _Story:
     def _nothing(self, node, shown: str) -> None:
         pass
 
+    def _seats_list(self, node, shown: str) -> None:
+        for c in node.children:
+            if hasattr(c, "data") and str(c.data) == "seating":
+                self.seen.append(self._actor(c))
+            elif not hasattr(c, "data") and c.value.type == "SEAT":
+                self.seen.append(("seat", c.value.value))
+
+    def _stacks_list(self, node, shown: str) -> None:
+        for entry in [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_entry"]:
+            who = self._actor(self._child(entry, "actor"))
+            self.stacks[who] = ("has", next(t.value for t in self._toks(entry) if t.type == "AMOUNT"))
+
     def _stack_aside(self, node, shown: str) -> None:
         """"(with $400 behind)" after an action: the stack of the seat just named."""
         if self.last_actor is None:
             raise LookupError("a stack with no one named")
-        note = self._child(node, "stack_note")
-        amount = next((c.value.value for c in note.children if not hasattr(c, "data")
-                       and c.value.type == "AMOUNT"), None)
-        self.stacks[self.last_actor] = ("behind", amount) if amount is not None else ("more", None)
+        self._note(self.last_actor, self._child(node, "stack_note"))
+
+    def _note(self, who, note) -> None:
+        """A stack said beside a seat: "with $1,200" (his stack), "($2,000 behind)" (his stack too when he has
+        not put anything in yet), "with more behind" (not all in; how much not told)."""
+        toks = [c.value for c in note.children if not hasattr(c, "data")]
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        if amount is None:
+            self.stacks[who] = ("more", None)
+            return
+        acted = any(e[0] == "action" and e[1] == who for e in self.events)
+        self.stacks[who] = ("has", amount) if not acted else ("more", None)
 
     def _all_in(self, node, shown: str) -> None:
         who = self._who(node)
@@ -722,7 +744,7 @@ class _Story:
     def _question(self, node, shown: str) -> None:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
 
-    def question_from(self, terms: list, shown: str) -> None:
+    def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
         self.question = shown
         self.told.question = shown
         for t in terms:
@@ -731,7 +753,7 @@ class _Story:
                 key = {"SEAT": "seat", "LETTER": "letter", "POSITION": "pos"}.get(ty)
                 self.asked = (key, t.value) if key else self.last_actor
                 return
-        if self.last_actor is not None and self.asked is None:     # "B wants to raise": the seat just named
+        if parsed and self.last_actor is not None and self.asked is None:   # "B wants to raise": the seat named
             self.asked = self.last_actor
 
     # -- the incident
@@ -1055,7 +1077,8 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     seats: dict[Any, int] = {}
     named: dict[Any, str] = {}
     for k in keys:
-        named[k] = (f"seat {k[1]}" if k[0] == "seat" else k[1] if k[0] in ("letter", "role") else
+        named[k] = (f"seat {k[1]}" if k[0] == "seat" else k[1] if k[0] == "letter" else f"the {k[1]}"
+                    if k[0] == "role" else
                     _POSITION_NAMES.get(k[1], str(k[1])))
     for k, other in story.same.items():
         if k[0] == "pos" and other[0] == "seat":
