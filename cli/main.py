@@ -289,6 +289,8 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
     a = sub.add_parser("ask", help="a consultation: the ruling so far, and only the questions that change it")
     a.add_argument("incident", nargs="?", help="a partial incident file (default: type the essentials)")
     a.add_argument("--house")
+    a.add_argument("--told", metavar="TEXT", help="a dispute told in the floor's words: read, shown as read, and "
+                   "consulted on")
     a.add_argument("--save", help="write the finished incident to this file")
     a.add_argument("--draft", help="keep the typed answers in this file (default: ask-draft.yaml in the user's "
                                    "data folder, or $RULINGS_DATA)")
@@ -304,8 +306,11 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
 
 def cmd_ask(args) -> int:
     from rulings.commands.ask import default_draft, run
+    if args.told is not None and args.incident:
+        print("rulings: give a told dispute (--told) or an incident file, not both", file=sys.stderr)
+        return INPUT
     return run(args.incident, args.house, args.save, draft=Path(args.draft) if args.draft else default_draft(),
-               resume=args.resume)
+               resume=args.resume, told=args.told)
 
 
 def cmd_calc(args) -> int:

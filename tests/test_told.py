@@ -174,3 +174,24 @@ def test_a_whole_hand_told_street_by_street_with_the_button_named():
     assert [s["street"] for s in inc["streets"]] == ["preflop", "flop", "turn"] and inc["button"] == 6
     assert inc["disputed"]["at"] == {"street": "turn", "after": 1}
     assert _effects(rep)["wager_to"] == 200 and code == 0
+
+
+def test_when_it_was_noticed_is_read_after_the_act():
+    told = read_told("PLO 1/2 turn, 100 in the pot. Seat 1 bets 50, seat 2 says raise to four hundred. "
+                     "Nobody has acted on it yet.")
+    assert told.incident["noticed"] == "before_next_action"
+    assert "noticed" not in read_told("PLO 1/2 turn, 100 in the pot. Seat 1 bets 50, seat 2 says raise to four "
+                                      "hundred.").incident
+
+
+def test_ask_told_continues_as_a_consultation(capsys):
+    from rulings.commands.ask import run
+    answers = iter(["3"])
+    code = run(None, None, None, read=lambda prompt: next(answers), told="PLO 1/2 turn, 100 in the pot. Seat 1 "
+               "bets 50, seat 2 says raise to four hundred")
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("Read as: pot-limit Omaha 1/2; turn; pot 100;")
+    assert "When was it pointed out" in out and "wager-stands" in out.split("outcome:")[0].split("so far")[-1]
+    assert run(None, None, None, read=lambda prompt: "q", told="") == 2
+    assert "nothing was told" in capsys.readouterr().err

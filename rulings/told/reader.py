@@ -458,6 +458,7 @@ class _Story:
         self.last_actor: Any = None
         self.same: dict[Any, Any] = {}         # "UTG (seat 3)": the position is that seat
         self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
+        self.noticed: str | None = None
 
     def _add(self, event: tuple) -> None:
         self.events.append(event)
@@ -607,7 +608,14 @@ class _Story:
         pass
 
     def _nothing(self, node, shown: str) -> None:
-        pass
+        self._when(self._toks(node))
+
+    def _when(self, toks: list) -> None:
+        """"Nobody has acted on it yet", "the dealer stops him": noticed before the next action, when said after
+        the disputed act."""
+        if any(t.type in ("NOACTION", "NOTICED") and t.value == "before_next_action" for t in toks) and any(
+                e[0] == "act" for e in self.events):
+            self.noticed = "before_next_action"
 
     def _seats_list(self, node, shown: str) -> None:
         for c in node.children:
@@ -739,7 +747,7 @@ class _Story:
 
     # -- when noticed, the question
     def _noticed(self, node, shown: str) -> None:
-        pass
+        self._when([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))])
 
     def _question(self, node, shown: str) -> None:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
@@ -1041,6 +1049,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         incident["disputed"] = disputed
     if after:
         incident["after"] = after
+    if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
+        incident["noticed"] = story.noticed
+        read.append("noticed before anyone acted on it")
     return incident
 
 
