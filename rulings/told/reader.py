@@ -294,6 +294,76 @@ def _grammar_terms() -> set[str]:
     return _TERMS_OF_GRAMMAR
 
 
+_PEOPLE = {"SEAT", "LETTER", "POSITION", "ROLE", "PRONOUN"}
+
+
+def _pieces(sentence: list[Term]) -> list[list[Term]]:
+    """The sentence cut where one clause ends and the next names its actor (", seat 2 ...", "and B ..."), outside
+    brackets: each piece is parsed alone (the Earley parser's work grows faster than the length)."""
+    out: list[list[Term]] = [[]]
+    depth = 0
+    for k, t in enumerate(sentence):
+        depth += t.type == "LPAREN"
+        depth -= t.type == "RPAREN"
+        nxt = sentence[k + 1] if k + 1 < len(sentence) else None
+        if depth == 0 and t.type in ("COMMA", "SEP") and nxt is not None and nxt.type in _PEOPLE and out[-1] \
+                and not (t.type == "COMMA" and nxt.type == "SEP"):
+            out.append([])
+            continue
+        if depth == 0 and t.type == "SEP" and out[-1] and out[-1][-1].type == "COMMA":
+            out[-1].pop()
+        out[-1].append(t)
+    return [p for p in out if p]
+
+
+MAX_SHAPES = 4096      # sentence shapes (their terms' names in order) whose parse is kept
+
+
+@lru_cache(maxsize=MAX_SHAPES)
+def _shape(types: tuple[str, ...]) -> tuple | None:
+    """The parse of a sequence of terms by their names alone, as a template (rule names, and each leaf's place
+    in the sequence): a tree depends only on the terms' names, so each shape is parsed once per process (the
+    Earley parser takes tens of milliseconds a sentence; told disputes repeat a few shapes). None: not read."""
+    from lark.exceptions import UnexpectedInput
+    try:
+        tree = _parser().parse([Term(t, None, "", i) for i, t in enumerate(types)])
+    except UnexpectedInput:     # the grammar does not take the sentence: it is not read
+        return None
+
+    def template(node):
+        if hasattr(node, "data"):
+            return (str(node.data), tuple(template(c) for c in node.children))
+        return node.value.start
+    return template(tree)
+
+
+def _build(template, sentence: list[Term]):
+    from lark import Token, Tree
+    if isinstance(template, int):
+        term = sentence[template]
+        return Token(term.type, term)
+    data, children = template
+    return Tree(data, [_build(c, sentence) for c in children])
+
+
+def _parse(sentence: list[Term]):
+    """The sentence's tree: piece by piece when every piece is read so, else the whole sentence at once (a
+    clause that runs over a cut: "seats 1 and 2 fold", "says raise and puts out..."); None: not read."""
+    from lark import Tree
+    pieces = _pieces(sentence)
+    if len(pieces) > 1:
+        trees = []
+        for piece in pieces:
+            shape = _shape(tuple(t.type for t in piece))
+            if shape is None:
+                break
+            trees.append(_build(shape, piece))
+        else:
+            return Tree("start", [c for t in trees for c in t.children])
+    shape = _shape(tuple(t.type for t in sentence))
+    return None if shape is None else _build(shape, sentence)
+
+
 # ------------------------------------------------------------------------------------------------ reading
 
 @dataclass
@@ -384,13 +454,7 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         first, last = sentence[0], sentence[-1]
         shown = text[first.start:last.start + len(last.text)]
         unknown = [t for t in sentence if t.type not in known]
-        tree = None
-        if not unknown:
-            from lark.exceptions import UnexpectedInput
-            try:
-                tree = _parser().parse(sentence)
-            except UnexpectedInput:     # the grammar does not take the sentence: it is not read
-                tree = None
+        tree = _parse(sentence) if not unknown else None
         if tree is None:
             where = unknown[0] if unknown else first
             words = ", ".join(f"'{u.text}'" for u in unknown) if unknown else f"'{shown}'"
@@ -511,6 +575,10 @@ class _Story:
                 self._set("setting", t.value, t.text)
             elif t.type == "KILL":
                 self.told.unread.append(Unread(t.text, *_place(self.told.text, t.start), shown, True))
+
+    def _scene(self, node, shown: str) -> None:
+        for part in node.children:
+            getattr(self, "_" + str(part.data))(part, shown)
 
     def _street(self, node, shown: str) -> None:
         self.street = node.children[0].value.value
