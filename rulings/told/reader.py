@@ -209,8 +209,17 @@ def _counts(terms: list[Term]) -> list[Term]:
     """A count word before an amount, a colour or 'chips' counts chips ("six $100 chips", "a single 500 chip");
     an article elsewhere carries nothing. Fillers are dropped."""
     out: list[Term] = []
+    skip = False
     for k, t in enumerate(terms):
         nxt = terms[k + 1] if k + 1 < len(terms) else None
+        if skip:
+            skip = False
+            continue
+        if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
+                and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE"):
+            out.append(Term("RELWHO", "who", ", who", t.start))      # "the cutoff, who raises": the same one
+            skip = True
+            continue
         if t.type == "COUNT" and not (nxt and nxt.type in _COUNTABLE | {"COUNT"}):
             if t.value == "1" or nxt is None:
                 continue            # "a", "an": an article
@@ -297,12 +306,34 @@ def _grammar_terms() -> set[str]:
 _PEOPLE = {"SEAT", "LETTER", "POSITION", "ROLE", "PRONOUN"}
 
 
+def _trim(sentence: list[Term]) -> list[Term]:
+    """No separator at either end, no empty brackets (what was inside was filler: "(his last chips)")."""
+    out: list[Term] = []
+    for t in sentence:
+        if t.type == "RPAREN" and out and out[-1].type == "LPAREN":
+            out.pop()
+            continue
+        out.append(t)
+    while out and out[0].type in ("COMMA", "SEP", "COLON"):
+        out.pop(0)
+    while out and out[-1].type in ("COMMA", "SEP", "COLON"):
+        out.pop()
+    return out
+
+
 def _pieces(sentence: list[Term]) -> list[list[Term]]:
-    """The sentence cut where one clause ends and the next names its actor (", seat 2 ...", "and B ..."), outside
-    brackets: each piece is parsed alone (the Earley parser's work grows faster than the length)."""
+    """The sentence cut where one clause ends and the next names its actor (", seat 2 ...", "and B ..."), and
+    around a bracket that ends a clause ("... calls (pot $110), ..."), outside brackets: each piece is parsed
+    alone (the Earley parser's work grows faster than the length)."""
     out: list[list[Term]] = [[]]
     depth = 0
     for k, t in enumerate(sentence):
+        if t.type == "LPAREN" and depth == 0 and out[-1]:
+            close = next((j for j in range(k + 1, len(sentence)) if sentence[j].type == "RPAREN"), None)
+            after = sentence[close + 1] if close is not None and close + 1 < len(sentence) else None
+            if close is not None and (after is None or after.type in ("COMMA", "SEP")) \
+                    and sentence[k + 1].type not in ("SEAT", "LETTER", "POSITION", "ROLE"):
+                out.append([])
         depth += t.type == "LPAREN"
         depth -= t.type == "RPAREN"
         nxt = sentence[k + 1] if k + 1 < len(sentence) else None
@@ -313,7 +344,10 @@ def _pieces(sentence: list[Term]) -> list[list[Term]]:
         if depth == 0 and t.type == "SEP" and out[-1] and out[-1][-1].type == "COMMA":
             out[-1].pop()
         out[-1].append(t)
-    return [p for p in out if p]
+        if t.type == "RPAREN" and depth == 0 and k + 1 < len(sentence) and len(out[-1]) > 1 \
+                and out[-1][0].type == "LPAREN":
+            out.append([])
+    return [p for p in (_trim(p) for p in out) if p]
 
 
 MAX_SHAPES = 4096      # sentence shapes (their terms' names in order) whose parse is kept
@@ -454,6 +488,9 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         first, last = sentence[0], sentence[-1]
         shown = text[first.start:last.start + len(last.text)]
         unknown = [t for t in sentence if t.type not in known]
+        sentence = _trim(sentence)
+        if not sentence:
+            continue
         tree = _parse(sentence) if not unknown else None
         if tree is None:
             where = unknown[0] if unknown else first
@@ -461,10 +498,9 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             line, col = _place(text, where.start)
             # a question that is not read in full still names the seat asked about; an intention ("wants to")
             # or a statement that is not read may change the ruling
-            matters = any(t.type not in _CALM for t in sentence) and not any(
-                t.type in ("ASKS", "QMARK") for t in sentence)
+            matters = any(t.type not in _CALM for t in sentence) and not any(t.type == "QMARK" for t in sentence)
             told.unread.append(Unread(words, line, col, shown, matters))
-            if not matters and any(t.type in ("ASKS", "QMARK") for t in sentence):
+            if not matters and any(t.type == "QMARK" for t in sentence):
                 story.question_from(sentence, shown, parsed=False)
             continue
         try:
@@ -523,6 +559,7 @@ class _Story:
         self.same: dict[Any, Any] = {}         # "UTG (seat 3)": the position is that seat
         self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
         self.noticed: str | None = None
+        self.together = False                  # "at the same moment": words and chips together
 
     def _add(self, event: tuple) -> None:
         self.events.append(event)
@@ -604,6 +641,9 @@ class _Story:
                 keys.append(("letter", t.value))
             elif t.type == "POSITION":
                 keys.append(("pos", t.value))
+            elif t.type == "STREET":
+                self.street = t.value
+                continue
             elif t.type == "ROLE":
                 keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
             elif t.type == "PRONOUN":
@@ -638,6 +678,17 @@ class _Story:
         verb = next(t.value for t in toks if t.type == "VERB")
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
         more = any(t.type == "MORE" for t in toks)
+        note = self._child(node, "stack_note")
+        if note is not None:     # "bets $3 (with $400 behind)": his stack, when this is his first action told
+            behind = next((c.value.value for c in note.children if not hasattr(c, "data")
+                           and c.value.type == "AMOUNT"), None)
+            first = not any(e[0] == "action" and e[1] == who for e in self.events)
+            has = any(not hasattr(c, "data") and c.value.type == "HAS" for c in note.children) and not any(
+                not hasattr(c, "data") and c.value.type == "BEHIND" for c in note.children)
+            if behind is not None and first and amount is not None and not more:
+                self.stacks[who] = ("has", behind if has else behind + amount)
+            else:
+                self.stacks[who] = ("more", None)
         self._add(("action", who, verb, amount, False, more))
 
     def _straddle(self, node, shown: str) -> None:
@@ -677,6 +728,9 @@ class _Story:
 
     def _nothing(self, node, shown: str) -> None:
         self._when(self._toks(node))
+
+    def _together(self, node, shown: str) -> None:
+        self.together = True
 
     def _when(self, toks: list) -> None:
         """"Nobody has acted on it yet", "the dealer stops him": noticed before the next action, when said after
@@ -726,6 +780,14 @@ class _Story:
         who = self._actor(self._child(node, "actor"))
         self._add(("act", _Act(who, said="pot")))
 
+    def _folded_to(self, node, shown: str) -> None:
+        who = self._actor(self._child(node, "actor"))
+        self._add(("action", None, "fold-to", who, False, False))
+        verb = next((t.value for t in self._toks(node) if t.type == "VERB"), None)
+        if verb is not None:
+            amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
+            self._add(("action", who, verb, amount, False, any(t.type == "MORE" for t in self._toks(node))))
+
     def _everyone(self, node, shown: str) -> None:
         verb = self._toks(node)[0].value
         self._add(("action", None, verb, None, False, False))
@@ -750,10 +812,12 @@ class _Story:
                     act.chips_told = ((act.chips_told + " then ") if act.chips_told else "") + told_as
         if act.said is None and act.order == "words":
             act.order = None
+        if self.together and act.said is not None:
+            act.order = "together"
         prev = self.events[-1][1] if self.events and self.events[-1][0] == "act" else None
         if actor is None and prev is not None and prev.actor == who:     # "..., and puts out a red chip": the same act
             if act.said is not None and prev.said is None:
-                prev.said, prev.order = act.said, "chips"
+                prev.said, prev.order = act.said, "together" if self.together else "chips"
             if act.motions:
                 prev.motions += act.motions
                 prev.chips_told = ((prev.chips_told + " then ") if prev.chips_told else "") + (act.chips_told or "")
@@ -935,7 +999,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             game[k] = g[k]
     # where it happened
     street = story.street
-    people = [e[1] if e[0] == "action" else e[1].actor for e in story.events] + [story.asked]
+    people = [(e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+              for e in story.events] + [story.asked]
     preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
                         for k in people) or any(e[2] == "limp" for e in actions)
     street_said = street is not None
@@ -944,7 +1009,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     # seats
     keys: list[Any] = []
     for e in story.events:
-        who = e[1] if e[0] == "action" else e[1].actor
+        who = (e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
         if who is not None and who not in keys:
             keys.append(who)
     if story.asked is not None and story.asked not in keys:
@@ -1003,6 +1068,18 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         if e[0] == "action":
             _, who, verb, amount, allin, more = e
             if who is None:     # "checks it around", "everyone folds": each seat still to act
+                if verb == "fold-to":        # "folded to the cutoff": each seat before him this street folds
+                    target = seat(amount)
+                    ring = _order(players, button, street)
+                    if cur == "preflop" and len(ring) > 2:
+                        ring = ring[2:] + ring[:2]          # preflop the blinds act last
+                    acted_now = {a["seat"] for a in here}
+                    for p in ring[:ring.index(target)] if target in ring else []:
+                        if p not in out and p not in acted_now:
+                            here.append({"seat": p, "action": "fold"})
+                            out.add(p)
+                    told_actions.append(f"folded to {named[amount]}")
+                    continue
                 if verb in ("check-around",):
                     for p in _order(players, button, street):
                         if p not in out:
