@@ -195,3 +195,24 @@ def test_ask_told_continues_as_a_consultation(capsys):
     assert "When was it pointed out" in out and "wager-stands" in out.split("outcome:")[0].split("so far")[-1]
     assert run(None, None, None, read=lambda prompt: "q", told="") == 2
     assert "nothing was told" in capsys.readouterr().err
+
+
+def _told_cases():
+    import yaml
+    from pathlib import Path
+    path = Path(__file__).parent / "data" / "told" / "cases.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", _told_cases(), ids=lambda c: c["id"])
+def test_told_disputes_in_several_voices_are_ruled_as_answered(case):
+    """tests/data/told/cases.yaml, in the floor bench's form (benchmarks/told_bench.py --cases scores it too): each
+    dispute's answer, checked by hand against the rules, is among its rulings' numbers and citations."""
+    rep, code = _json(case["description"])
+    assert code == 0, rep
+    rulings = rep["rulings"]
+    have = {v for r in rulings for v in (r.get("effects") or {}).values() if isinstance(v, (int, float))}
+    for name, value in case["expected"]["numbers"].items():
+        assert value in have, (name, value, have)
+    cited = {c["key"] for r in rulings for c in r.get("citations") or []}
+    assert set(case["expected"]["citations"][:1]) <= cited

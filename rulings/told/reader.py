@@ -844,6 +844,8 @@ class _Story:
             count = next((int(t.value) for t in toks if t.type == "COUNT"), None)
             colour = next((t.value for t in toks if t.type == "COLOUR"), None)
             if kind == "chips_coloured":
+                if count is None and amounts and amounts[0] == int(amounts[0]) and 1 <= amounts[0] <= 50:
+                    count = int(amounts[0])          # "3 blacks"
                 value = self.lex.colours[colour.rstrip("s") if colour not in self.lex.colours else colour]
                 out += [value] * (count or 1)
                 told.append(f"{count} {colour} ({_money(value)} each)")
