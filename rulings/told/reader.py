@@ -176,26 +176,21 @@ def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Ter
             out.append(Term("AMOUNT", value, text_between(raw, i, j - 1), at))
             return j
     # the longest phrase of the lexicon
-    for n in range(min(lex.longest, len(raw) - i), 0, -1):
-        seq = raw[i:i + n]
+    for size in range(min(lex.longest, len(raw) - i), 0, -1):
+        seq = raw[i:i + size]
         if any(k not in ("word", "punct") for k, _, _ in seq):
             continue
         key = tuple(s[1].lower().replace("’", "'") for s in seq)
-        if n == 1:
+        if size == 1:
             key = (low,)
         hit = lex.phrases.get(key)
         if hit:
-            out.append(Term(hit[0], hit[1], text_between(raw, i, i + n - 1), at))
-            return i + n
-    if low.endswith(":") and (low[:-1],) in lex.phrases:
-        term, value = lex.phrases[(low[:-1],)]
-        out.append(Term(term, value, w, at))
-        out.append(Term("COLON", ":", ":", at + len(w) - 1))
-        return i + 1
+            out.append(Term(hit[0], hit[1], text_between(raw, i, i + size - 1), at))
+            return i + size
     fixed = lex.typo(low)
     if fixed:
-        term, value = lex.phrases[(fixed,)]
-        out.append(Term(term, value, w, at, note=f"read '{w}' as '{fixed}'"))
+        term, meaning = lex.phrases[(fixed,)]
+        out.append(Term(term, meaning, w, at, note=f"read '{w}' as '{fixed}'"))
         return i + 1
     out.append(Term("UNKNOWN", w, w, at))
     return i + 1
@@ -846,7 +841,7 @@ class _Story:
             if kind == "chips_coloured":
                 if count is None and amounts and amounts[0] == int(amounts[0]) and 1 <= amounts[0] <= 50:
                     count = int(amounts[0])          # "3 blacks"
-                value = self.lex.colours[colour.rstrip("s") if colour not in self.lex.colours else colour]
+                value = self.lex.colours[str(colour)]
                 out += [value] * (count or 1)
                 told.append(f"{count} {colour} ({_money(value)} each)")
             elif kind == "chips_counted":
