@@ -327,7 +327,8 @@ def _pieces(sentence: list[Term]) -> list[list[Term]]:
             close = next((j for j in range(k + 1, len(sentence)) if sentence[j].type == "RPAREN"), None)
             after = sentence[close + 1] if close is not None and close + 1 < len(sentence) else None
             if close is not None and (after is None or after.type in ("COMMA", "SEP")) \
-                    and sentence[k + 1].type not in ("SEAT", "LETTER", "POSITION", "ROLE"):
+                    and sentence[k + 1].type not in ("SEAT", "LETTER", "POSITION", "ROLE") \
+                    and not (close == k + 2 and sentence[k + 1].type == "AMOUNT"):   # "(6,000)": the chips' total
                 out.append([])
         depth += t.type == "LPAREN"
         depth -= t.type == "RPAREN"
@@ -608,6 +609,12 @@ class _Story:
             elif t.type == "KILL":
                 self.told.unread.append(Unread(t.text, *_place(self.told.text, t.start), shown, True))
 
+    def _item(self, node, shown: str) -> None:
+        """An item in brackets: "(pot 9,000)"."""
+        for part in node.children:
+            if hasattr(part, "data"):
+                getattr(self, "_" + str(part.data))(part, shown)
+
     def _scene(self, node, shown: str) -> None:
         for part in node.children:
             getattr(self, "_" + str(part.data))(part, shown)
@@ -782,6 +789,15 @@ class _Story:
         if verb is not None:
             amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
             self._add(("action", who, verb, amount, False, any(t.type == "MORE" for t in self._toks(node))))
+
+    def _streets_around(self, node, shown: str) -> None:
+        """"Turn and river are checked": each street named, checked around."""
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "AROUND")
+        for t in toks:
+            if t.type == "STREET":
+                self.street = t.value
+                self._add(("action", None, verb, None, False, False))
 
     def _everyone(self, node, shown: str) -> None:
         verb = self._toks(node)[0].value
