@@ -185,15 +185,17 @@ def test_when_it_was_noticed_is_read_after_the_act():
 
 
 def test_ask_told_continues_as_a_consultation(capsys):
+    import io
     from rulings.commands.ask import run
     answers = iter(["3"])
-    code = run(None, None, None, read=lambda prompt: next(answers), told="PLO 1/2 turn, 100 in the pot. Seat 1 "
-               "bets 50, seat 2 says raise to four hundred")
-    out = capsys.readouterr().out
+    written = io.StringIO()
+    code = run(None, None, None, read=lambda prompt: next(answers), out=written, told="PLO 1/2 turn, 100 in the "
+               "pot. Seat 1 bets 50, seat 2 says raise to four hundred")
+    out = written.getvalue()
     assert code == 0
     assert out.startswith("Read as: pot-limit Omaha 1/2; turn; pot 100;")
     assert "When was it pointed out" in out and "wager-stands" in out.split("outcome:")[0].split("so far")[-1]
-    assert run(None, None, None, read=lambda prompt: "q", told="") == 2
+    assert run(None, None, None, read=lambda prompt: "q", out=io.StringIO(), told="") == 2
     assert "nothing was told" in capsys.readouterr().err
 
 
