@@ -31,6 +31,9 @@ def _problems(exc: ProblemsError, fmt: str) -> None:
 
 
 def cmd_rule(args) -> int:
+    if args.told is not None or (len(args.incident) == 1 and args.incident[0].lower().endswith(".txt")
+                                 and not args.jsonl):
+        return cmd_rule_told(args)
     if args.jsonl or len(args.incident) != 1:
         return cmd_rule_batch(args)
     args.incident = args.incident[0]
@@ -55,6 +58,27 @@ def cmd_rule(args) -> int:
     else:
         print("\n\n".join(report_text(r, verbose=args.verbose) for r in reports))
     return NOT_COVERED if any(r.outcome == "not_covered" for r in reports) else OK
+
+
+def cmd_rule_told(args) -> int:
+    """A dispute told in the floor's words (`--told TEXT` or a .txt file): read, shown as read, ruled."""
+    from rulings.told.rule import rule_told_text
+    if args.told is not None and args.incident:
+        print("rulings: give a told dispute (--told) or files, not both", file=sys.stderr)
+        return INPUT
+    if args.told is not None:
+        text = args.told
+    else:
+        from rulings.problems import read_bounded
+        from rulings.told import MAX_TOLD
+        raw = read_bounded(args.incident[0], MAX_TOLD * 4 + 1, head=True)
+        text = raw.decode("utf-8", errors="replace")
+    out, code = rule_told_text(text, args.house, args.format, args.verbose)
+    if code == INPUT and args.format != "json":
+        print(out, file=sys.stderr)
+    else:
+        print(out)
+    return code
 
 
 def cmd_rule_batch(args) -> int:
@@ -211,6 +235,8 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
                    "one JSON report per line out, in order")
     r.add_argument("--jobs", type=int, default=1, help="worker processes for --jsonl (default 1)")
     r.add_argument("--house", help="a house rulebook (path, or name under rulebooks/houses/)")
+    r.add_argument("--told", metavar="TEXT", help="a dispute told in the floor's words, read and ruled "
+                   "(a .txt file is read the same way)")
     r.add_argument("--format", choices=("text", "json"), default="text")
     r.add_argument("--verbose", "-v", action="store_true",
                    help="add the chain of rules, citation keys, derived facts and the rulings overridden")
@@ -263,6 +289,8 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
     a = sub.add_parser("ask", help="a consultation: the ruling so far, and only the questions that change it")
     a.add_argument("incident", nargs="?", help="a partial incident file (default: type the essentials)")
     a.add_argument("--house")
+    a.add_argument("--told", metavar="TEXT", help="a dispute told in the floor's words: read, shown as read, and "
+                   "consulted on")
     a.add_argument("--save", help="write the finished incident to this file")
     a.add_argument("--draft", help="keep the typed answers in this file (default: ask-draft.yaml in the user's "
                                    "data folder, or $RULINGS_DATA)")
@@ -278,8 +306,11 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
 
 def cmd_ask(args) -> int:
     from rulings.commands.ask import default_draft, run
+    if args.told is not None and args.incident:
+        print("rulings: give a told dispute (--told) or an incident file, not both", file=sys.stderr)
+        return INPUT
     return run(args.incident, args.house, args.save, draft=Path(args.draft) if args.draft else default_draft(),
-               resume=args.resume)
+               resume=args.resume, told=args.told)
 
 
 def cmd_calc(args) -> int:

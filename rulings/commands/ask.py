@@ -555,12 +555,27 @@ def _stopped(draft: Draft, why: str, out_err) -> int:
 
 
 def run(incident: str | None, house: str | None, save: str | None, read: Callable[[str], str] | None = None,
-        out=sys.stdout, draft: Path | None = None, resume: bool | None = None) -> int:
+        out=sys.stdout, draft: Path | None = None, resume: bool | None = None, told: str | None = None) -> int:
     """The consultation. ``read`` gives plain prompts (tests, scripts); ``draft`` is where the typed answers are
-    kept (None: nowhere); ``resume`` True continues a saved draft, False ignores it, None asks."""
+    kept (None: nowhere); ``resume`` True continues a saved draft, False ignores it, None asks. ``told``: a
+    dispute told in words (rulings/told/), read and shown as read, then consulted on as an incident file is
+    (its text kept in the incident's ``note``; no draft: the text is the record)."""
     from rulings.ruling import books
     from rulings.ruling.consult import Consultation
     from rulings.report.render import report_text
+    reading = None
+    if told is not None:
+        from rulings.told import read_told
+        from rulings.told.rule import read_as_text
+        try:
+            reading = read_told(told)
+        except ProblemsError as exc:
+            print(render_text(exc.problems), file=sys.stderr)
+            return 2
+        print(read_as_text(reading), file=out)
+        draft, resume, source_told = None, False, True
+    else:
+        source_told = False
     asker = _asker(read, out)
     source = str(Path(incident).resolve()) if incident else "typed"
     state = Draft(draft, source, {}, {}, [])
@@ -574,6 +589,8 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                 print(render_text(problems), file=sys.stderr)
                 return 2
             data = doc.data
+        elif reading is not None:
+            data = reading.incident
         else:
             data = gather(asker, state, out)
         named = books.book_for(data, house)     # --house, else the incident's house (a name)
@@ -591,7 +608,7 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                 step = consultation.step(doc if doc is not None else data, answers, tuple(skipped))   # doc: a file
             except ProblemsError as exc:
                 print(render_text(exc.problems), file=sys.stderr)
-                if incident:
+                if incident or source_told:
                     return 2
                 again = answers_named(exc.problems, state.texts)
                 if again and state.texts == refused:     # kept as they were: let the user say which to change

@@ -119,6 +119,30 @@ def _consult_args(body: dict, problems: list) -> tuple[Any, Any, str | None, dic
     return incident, ruled, book, answers
 
 
+async def _told(body: dict) -> tuple[dict, Any]:
+    """A request that tells the dispute in words (``told``: text, bounded) instead of sending an incident: the text
+    read (rulings/told/) into the incident the rest of the request rules, the text kept in its ``note`` (so the
+    consultation and the log keep it). Returns the body to go on with and what was read (None: no ``told``)."""
+    text = body.get("told")
+    if text is None:
+        return body, None
+    from rulings.told import MAX_TOLD, read_told
+    if "incident" in body:
+        raise ApiError(422, "request", "give the incident or the told dispute, not both",
+                       [_request_problem("told", "sent with incident", "send one of them")])
+    if not isinstance(text, str):
+        raise ApiError(422, "request", "told is text", [_request_problem("told", "expected text")])
+    if len(text) > MAX_TOLD:
+        raise ApiError(422, "request", "the told dispute is too long",
+                       [_request_problem("told", f"{len(text):,} characters; at most {MAX_TOLD:,} are read",
+                                         "tell only the hand in dispute")])
+    try:
+        told = await cpu(read_told, text)
+    except ProblemsError as exc:
+        raise _incident_error(exc) from None
+    return {**body, "incident": told.incident}, told
+
+
 def _incident_error(exc: ProblemsError) -> ApiError:
     answer = all(p.code == "C101" for p in exc.problems)
     n = len(exc.problems)
@@ -171,7 +195,7 @@ async def consult(request: Request) -> Response:
     """A consultation step, appended to the consultation's trail (a new consultation without ``consultation``)."""
     await look_up(request)      # a session looked up in a thread, not on the event loop
     account = require(request, "floor")
-    body = await read_json(request)
+    body, told = await _told(await read_json(request))
     problems: list = []
     incident, ruled, book, answers = _consult_args(body, problems)
     table = _text(body, "table", problems)
@@ -185,6 +209,8 @@ async def consult(request: Request) -> Response:
     except ProblemsError as exc:
         raise _incident_error(exc) from None
     out = step_json(step)
+    if told is not None:
+        out["told"] = told.to_json()
     out["consultation"] = await run_in_threadpool(
         svc.log.record_step, account, consultation_id, room=account.room, table=table, book=warm.name,
         book_hash=warm.hash, incident=incident, answers=answers, questions=step.questions, outcome=step.outcome,
@@ -195,7 +221,7 @@ async def consult(request: Request) -> Response:
 async def rule(request: Request) -> Response:
     await look_up(request)      # a session looked up in a thread, not on the event loop
     account = require(request, "floor")
-    body = await read_json(request)
+    body, told = await _told(await read_json(request))
     problems: list = []
     incident, ruled, book, answers = _consult_args(body, problems)
     table = _text(body, "table", problems)
@@ -237,7 +263,9 @@ async def rule(request: Request) -> Response:
         if first is None:
             raise
         return json_response(replayed(first))
-    return Response(pending.head + ',"entry":' + dumps(out["entry"]) + "}", media_type="application/json")
+    told_part = ',"told":' + dumps(told.to_json()) if told is not None else ""
+    return Response(pending.head + told_part + ',"entry":' + dumps(out["entry"]) + "}",
+                    media_type="application/json")
 
 
 async def _ruled_then_committed(svc: Service, work) -> tuple[Any, dict]:

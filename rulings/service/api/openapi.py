@@ -69,9 +69,14 @@ def document() -> dict:
         "Session": {"type": "object", "properties": {"token": {"type": "string"}, "expires_at": {"type": "string"},
                                                      "username": {"type": "string"}, "role": {"type": "string"},
                                                      "room": {"type": "string"}}},
-        "Consult": {"type": "object", "required": ["incident"], "properties": {
-            "incident": {"description": "the incident format of the README, as an object or YAML/JSON text",
+        "Consult": {"type": "object", "properties": {
+            "incident": {"description": "the incident format of the README, as an object or YAML/JSON text "
+                                        "(this or told)",
                          "oneOf": [obj, {"type": "string"}]},
+            "told": {"type": "string", "maxLength": 8000,
+                     "description": "the dispute told in the floor's words instead of an incident: read "
+                                    "(docs/told.md), the answer's `told` shows what was read, the text is kept in "
+                                    "the incident's note"},
             "book": {"type": "string", "description": "standard or a house book name"},
             "answers": {"type": "object", "description": "fact (or fact@N, about disputed act N in hand order): "
                                                          "one of its allowed values"},

@@ -1,0 +1,1304 @@
+"""A dispute told in the floor's words read into an incident (the one-street form), with what it read and what not.
+
+Three steps, none of which guesses:
+
+1. **Words into terms.** The text is cut into sentences and words; each run of words is looked up in the
+   lexicon (``rulings/told/lexicon.yaml``, the longest phrase first). Quoted words ("says 'raise'") are kept
+   whole; amounts in digits or in words (the spoken-declaration reader, ``rulings/facts/declaration.py``,
+   reads "two hundred"); a capital letter A-H is a person when the text names two or more of them. A word of
+   five letters or more one edit from a lexicon word is read as that word and said ("read 'rasies' as
+   'raises'"). Any other word is not known.
+2. **Sentences by the grammar.** Each sentence is parsed by ``rulings/told/grammar.lark`` (lark's Earley
+   parser). A sentence with a word not known, or that the grammar does not take, is not read: it is named
+   word for word with its line and column. One that names a seat, an amount or an action stops the reading
+   (it may change the ruling: the floor is asked to say it again); one that names none is listed and left.
+3. **The incident.** What was read is put in the incident format and handed to the one incident reader
+   (``rulings.incident.incident_from_data``): the same checks, the same refusals, the same unknowns. A
+   stack, a pot or a street the text did not give is left out, never filled in.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from rulings.facts.declaration import parse_declaration
+from rulings.problems import Problem, ProblemsError, control_character
+from rulings.told.lexicon import Lexicon, standard
+
+MAX_TOLD = 8_000          # characters of a told dispute read (a dispute is told in a few sentences)
+MAX_SENTENCES = 60
+MAX_SEAT = 10
+FILE = "<told>"
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+@dataclass
+class Term:
+    type: str
+    value: Any
+    text: str               # the words as written
+    start: int              # offset in the text
+    note: str | None = None  # a typo read as another word
+
+
+_RAW = re.compile(r"""
+    (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
+  | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
+  | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
+  | (?P<nbets>[345]-?bets?\b)
+  | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?)
+  | (?P<pause>\.\.\.|…|--|—)
+  | (?P<punct>[.,;:?!()])
+  | (?P<other>\S)
+""", re.VERBOSE)
+
+_NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand grand k
+million""".split())
+_COUNTABLE = {"AMOUNT", "COLOUR", "CHIP"}
+
+
+def _amount(text: str) -> Decimal | None:
+    t = text.replace("$", "").replace(",", "").strip().lower()
+    mult = 1
+    if t.endswith("k"):
+        t, mult = t[:-1], 1000
+    try:
+        value = Decimal(t) * mult
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and value <= 10 ** 10 else None
+
+
+def _spoken(words: str) -> Decimal | None:
+    """Amount words ("two hundred", "sixty", "fourteen hundred") by the spoken-declaration reader."""
+    d = parse_declaration(words)
+    amount = getattr(d, "amount", None)
+    if getattr(d, "kind", None) == "amount" and amount is not None:
+        return Decimal(amount) / 100
+    return None
+
+
+def _words(text: str, lex: Lexicon) -> list[Term]:
+    """The text as terms (one list, sentence ends kept as END terms)."""
+    raw = [(m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
+    letters = {w for kind, w, _ in raw if kind == "word" and w in lex.letters}
+    # "A" is a person only beside another letter ("A bets, B calls"); "B wants to raise" alone is a person too
+    letters_mode = len(letters) >= 2 or bool(letters - {"A"})
+    out: list[Term] = []
+    i = 0
+    while i < len(raw):
+        kind, w, at = raw[i]
+        if kind == "quote":
+            out.append(Term("QUOTE", w[1:-1].strip(), w, at))
+        elif kind == "stakes":
+            parts = [_amount(p) for p in re.split(r"\s?[/-]\s?", w)]
+            if all(p is not None for p in parts):
+                out.append(Term("STAKES", parts, w, at))
+            else:
+                out.append(Term("UNKNOWN", w, w, at))
+        elif kind == "amount":
+            value = _amount(w)
+            out.append(Term("AMOUNT", value, w, at) if value is not None else Term("UNKNOWN", w, w, at))
+        elif kind == "nbets":
+            out.append(Term("VERB", "raise", w, at))
+        elif kind == "punct":
+            out.append(Term({",": "COMMA", "(": "LPAREN", ")": "RPAREN", ":": "COLON", "?": "QMARK"}.get(w, "END"),
+                            w, w, at))
+            if w == "?":
+                out.append(Term("END", w, "", at))
+        elif kind == "pause":
+            out.append(Term("PAUSE", w, w, at))
+        elif kind == "other":
+            out.append(Term("UNKNOWN", w, w, at))
+        else:
+            i = _word_run(raw, i, lex, letters_mode, out)
+            continue
+        i += 1
+    return _counts(out)
+
+
+def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Term]) -> int:
+    """The term starting at raw[i] (a word): a person letter, a seat, amount words, else the longest phrase."""
+    kind, w, at = raw[i]
+    if letters_mode and w in lex.letters:
+        out.append(Term("LETTER", w, w, at))
+        return i + 1
+    if w.lower() == "player" and letters_mode and i + 1 < len(raw) and raw[i + 1][1] in lex.letters:
+        out.append(Term("LETTER", raw[i + 1][1], text_between(raw, i, i + 1), at))     # "player A"
+        return i + 2
+    low = w.lower().rstrip(":").replace("’", "'")
+    # seats: "seats 7 and 1", "seats 1, 3, 4"
+    if low == "seats" and i + 1 < len(raw) and raw[i + 1][0] == "amount":
+        j = i + 1
+        while j < len(raw):
+            if raw[j][0] == "amount" and "$" not in raw[j][1] and raw[j][1].isdigit() and 1 <= int(raw[j][1]) <= 30:
+                out.append(Term("SEAT", int(raw[j][1]), f"seat {raw[j][1]}", raw[j][2]))
+                j += 1
+                if j + 1 < len(raw) and raw[j][1].lower() in (",", "and") and raw[j + 1][0] == "amount":
+                    out.append(Term("COMMA" if raw[j][1] == "," else "SEP", raw[j][1], raw[j][1], raw[j][2]))
+                    j += 1
+                    continue
+                if j + 2 < len(raw) and raw[j][1] == "," and raw[j + 1][1].lower() == "and" \
+                        and raw[j + 2][0] == "amount":
+                    out.append(Term("SEP", "and", ", and", raw[j][2]))
+                    j += 2
+                    continue
+            break
+        return j
+    # a seat: "seat 4", "s4", "player 2"
+    if low in ("seat", "s", "player", "#") and i + 1 < len(raw) and raw[i + 1][0] == "amount":
+        n = _amount(raw[i + 1][1])
+        if n is not None and n == int(n) and 1 <= n <= 30 and "$" not in raw[i + 1][1]:
+            out.append(Term("SEAT", int(n), text_between(raw, i, i + 1), at))
+            return i + 2
+    m = re.fullmatch(r"s(\d{1,2})", low)
+    if m:
+        out.append(Term("SEAT", int(m.group(1)), w, at))
+        return i + 1
+    # amount words: a run of number words ("two hundred", "fourteen hundred")
+    j = i
+    while j < len(raw) and raw[j][0] == "word" and raw[j][1].lower() in _NUMBER_WORDS | {"and", "a"}:
+        j += 1
+    while j > i and raw[j - 1][1].lower() in ("and", "a"):
+        j -= 1
+    if j > i and raw[i][1].lower() not in ("and", "a"):
+        run = " ".join(r[1] for r in raw[i:j]).lower()
+        single_count = j == i + 1 and low in ("one", "two", "three", "four", "five", "six", "seven", "eight",
+                                              "nine", "ten")
+        value = None if single_count else _spoken(run)
+        if value is not None:
+            out.append(Term("AMOUNT", value, text_between(raw, i, j - 1), at))
+            return j
+    # the longest phrase of the lexicon
+    for size in range(min(lex.longest, len(raw) - i), 0, -1):
+        seq = raw[i:i + size]
+        if any(k not in ("word", "punct") for k, _, _ in seq):
+            continue
+        key = tuple(s[1].lower().replace("’", "'") for s in seq)
+        if size == 1:
+            key = (low,)
+        hit = lex.phrases.get(key)
+        if hit:
+            out.append(Term(hit[0], hit[1], text_between(raw, i, i + size - 1), at))
+            return i + size
+    fixed = lex.typo(low)
+    if fixed:
+        term, meaning = lex.phrases[(fixed,)]
+        out.append(Term(term, meaning, w, at, note=f"read '{w}' as '{fixed}'"))
+        return i + 1
+    out.append(Term("UNKNOWN", w, w, at))
+    return i + 1
+
+
+def text_between(raw: list, i: int, j: int) -> str:
+    return " ".join(r[1] for r in raw[i:j + 1])
+
+
+def _counts(terms: list[Term]) -> list[Term]:
+    """A count word before an amount, a colour or 'chips' counts chips ("six $100 chips", "a single 500 chip");
+    an article elsewhere carries nothing. Fillers are dropped."""
+    out: list[Term] = []
+    skip = False
+    for k, t in enumerate(terms):
+        nxt = terms[k + 1] if k + 1 < len(terms) else None
+        if skip:
+            skip = False
+            continue
+        if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
+                and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE"):
+            out.append(Term("RELWHO", "who", ", who", t.start))      # "the cutoff, who raises": the same one
+            skip = True
+            continue
+        if t.type == "COUNT" and not (nxt and nxt.type in _COUNTABLE | {"COUNT"}):
+            if t.value == "1" or nxt is None:
+                continue            # "a", "an": an article
+            t = Term("AMOUNT", Decimal(t.value), t.text, t.start)   # "five" said alone: an amount
+        if t.type == "FILLER":
+            continue
+        out.append(t)
+    # "single" after "a": one count
+    merged: list[Term] = []
+    for t in out:
+        if merged and merged[-1].type == "COUNT" and t.type == "COUNT" and "1" in (merged[-1].value, t.value):
+            merged[-1] = Term("COUNT", t.value if merged[-1].value == "1" else merged[-1].value,
+                              merged[-1].text + " " + t.text, merged[-1].start)
+            continue
+        merged.append(t)
+    return merged
+
+
+def _sentences(terms: list[Term]) -> list[list[Term]]:
+    out: list[list[Term]] = [[]]
+    for t in terms:
+        if t.type == "END":
+            if out[-1]:
+                out.append([])
+            continue
+        out[-1].append(t)
+    return [s for s in out if s]
+
+
+def _bare_said(sentence: list[Term], text: str) -> list[Term]:
+    """Words after 'says' not in quotes ("says raise and puts out..."): kept whole as the words said, up to the
+    chips, a comma or the end."""
+    out: list[Term] = []
+    k = 0
+    while k < len(sentence):
+        t = sentence[k]
+        out.append(t)
+        if t.type == "SAYS" and k + 1 < len(sentence) and sentence[k + 1].type not in ("QUOTE", "SILENT"):
+            j = k + 1
+            while j < len(sentence) and sentence[j].type not in ("PUT", "ADDS", "COMMA", "SILENT") and not (
+                    sentence[j].type == "SEP" and j + 1 < len(sentence) and sentence[j + 1].type in ("PUT", "ADDS")):
+                j += 1
+            if j > k + 1:
+                first, last = sentence[k + 1], sentence[j - 1]
+                words = text[first.start:last.start + len(last.text)]
+                out.append(Term("QUOTE_BARE", words, words, first.start))
+                k = j
+                continue
+        k += 1
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ grammar
+
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark, Token
+    from lark.lexer import Lexer
+
+    class Terms(Lexer):
+        def __init__(self, conf):    # the terms come from the lexicon, not from lark's lexer
+            pass
+
+        def lex(self, data):
+            for t in data:
+                yield Token(t.type, t)
+
+    grammar = resources.files("rulings.told").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="earley", lexer=Terms, ambiguity="resolve")
+
+
+_TERMS_OF_GRAMMAR: set[str] = set()
+
+
+def _grammar_terms() -> set[str]:
+    if not _TERMS_OF_GRAMMAR:
+        grammar = resources.files("rulings.told").joinpath("grammar.lark").read_text(encoding="utf-8")
+        for line in grammar.splitlines():
+            if line.startswith("%declare"):
+                _TERMS_OF_GRAMMAR.update(line.split()[1:])
+    return _TERMS_OF_GRAMMAR
+
+
+_PEOPLE = {"SEAT", "LETTER", "POSITION", "ROLE", "PRONOUN"}
+
+
+def _trim(sentence: list[Term]) -> list[Term]:
+    """No separator at either end, no empty brackets (what was inside was filler: "(his last chips)")."""
+    out: list[Term] = []
+    for t in sentence:
+        if t.type == "RPAREN" and out and out[-1].type == "LPAREN":
+            out.pop()
+            continue
+        out.append(t)
+    while out and out[0].type in ("COMMA", "SEP", "COLON"):
+        out.pop(0)
+    while out and out[-1].type in ("COMMA", "SEP", "COLON"):
+        out.pop()
+    return out
+
+
+def _pieces(sentence: list[Term]) -> list[list[Term]]:
+    """The sentence cut where one clause ends and the next names its actor (", seat 2 ...", "and B ..."), and
+    around a bracket that ends a clause ("... calls (pot $110), ..."), outside brackets: each piece is parsed
+    alone (the Earley parser's work grows faster than the length)."""
+    out: list[list[Term]] = [[]]
+    depth = 0
+    for k, t in enumerate(sentence):
+        if t.type == "LPAREN" and depth == 0 and out[-1]:
+            close = next((j for j in range(k + 1, len(sentence)) if sentence[j].type == "RPAREN"), None)
+            after = sentence[close + 1] if close is not None and close + 1 < len(sentence) else None
+            if close is not None and (after is None or after.type in ("COMMA", "SEP")) \
+                    and sentence[k + 1].type not in ("SEAT", "LETTER", "POSITION", "ROLE") \
+                    and not (close == k + 2 and sentence[k + 1].type == "AMOUNT"):   # "(6,000)": the chips' total
+                out.append([])
+        depth += t.type == "LPAREN"
+        depth -= t.type == "RPAREN"
+        nxt = sentence[k + 1] if k + 1 < len(sentence) else None
+        if depth == 0 and t.type in ("COMMA", "SEP") and nxt is not None and nxt.type in _PEOPLE and out[-1] \
+                and not (t.type == "COMMA" and nxt.type == "SEP"):
+            out.append([])
+            continue
+        if depth == 0 and t.type == "SEP" and out[-1] and out[-1][-1].type == "COMMA":
+            out[-1].pop()
+        out[-1].append(t)
+        if t.type == "RPAREN" and depth == 0 and k + 1 < len(sentence) and len(out[-1]) > 1 \
+                and out[-1][0].type == "LPAREN":
+            out.append([])
+    return [p for p in (_trim(p) for p in out) if p]
+
+
+MAX_SHAPES = 4096      # sentence shapes (their terms' names in order) whose parse is kept
+
+
+@lru_cache(maxsize=MAX_SHAPES)
+def _shape(types: tuple[str, ...]) -> tuple | None:
+    """The parse of a sequence of terms by their names alone, as a template (rule names, and each leaf's place
+    in the sequence): a tree depends only on the terms' names, so each shape is parsed once per process (the
+    Earley parser takes tens of milliseconds a sentence; told disputes repeat a few shapes). None: not read."""
+    from lark.exceptions import UnexpectedInput
+    try:
+        tree = _parser().parse([Term(t, None, "", i) for i, t in enumerate(types)])
+    except UnexpectedInput:     # the grammar does not take the sentence: it is not read
+        return None
+
+    def template(node):
+        if hasattr(node, "data"):
+            return (str(node.data), tuple(template(c) for c in node.children))
+        return node.value.start
+    return template(tree)
+
+
+def _build(template, sentence: list[Term]):
+    from lark import Token, Tree
+    if isinstance(template, int):
+        term = sentence[template]
+        return Token(term.type, term)
+    data, children = template
+    return Tree(data, [_build(c, sentence) for c in children])
+
+
+def _parse(sentence: list[Term]):
+    """The sentence's tree: piece by piece when every piece is read so, else the whole sentence at once (a
+    clause that runs over a cut: "seats 1 and 2 fold", "says raise and puts out..."); None: not read."""
+    from lark import Tree
+    pieces = _pieces(sentence)
+    if len(pieces) > 1:
+        trees = []
+        for piece in pieces:
+            shape = _shape(tuple(t.type for t in piece))
+            if shape is None:
+                break
+            trees.append(_build(shape, piece))
+        else:
+            return Tree("start", [c for t in trees for c in t.children])
+    shape = _shape(tuple(t.type for t in sentence))
+    return None if shape is None else _build(shape, sentence)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+@dataclass
+class Unread:
+    words: str
+    line: int
+    col: int
+    sentence: str
+    matters: bool       # names a seat, an amount or an action: the reading stops
+
+
+@dataclass
+class Told:
+    """What a told dispute was read as: the incident (data for the one reader), the words in the floor's terms,
+    what was not read, and the typos read as other words."""
+
+    text: str
+    incident: dict = field(default_factory=dict)
+    read_as: list[str] = field(default_factory=list)
+    unread: list[Unread] = field(default_factory=list)
+    typos: list[str] = field(default_factory=list)
+    question: str | None = None
+
+    def read_as_line(self) -> str:
+        return "Read as: " + "; ".join(self.read_as) + "."
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "read_as": self.read_as_line(), "incident": self.incident,
+                "not_read": [{"words": u.words, "line": u.line, "column": u.col, "sentence": u.sentence,
+                              "stops_the_ruling": u.matters} for u in self.unread],
+                "typos": self.typos, "question": self.question}
+
+
+def _place(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+# a sentence not read that holds nothing but these (and words not known) names nothing of the game: it is listed,
+# and the reading goes on; any other sentence not read stops it (it may change the ruling)
+_CALM = {"NOTICED", "DEALER", "SEP", "COMMA", "PRONOUN", "LPAREN", "RPAREN", "UNKNOWN", "COLON", "NOACTION"}
+
+
+def check_text(text: Any) -> str:
+    """The told text, or ProblemsError saying what is wrong with it as a whole (empty, too long, control
+    characters)."""
+    if not isinstance(text, str):
+        raise ProblemsError([_p(1, 1, "I103", "a told dispute is text", None)])
+    if len(text) > MAX_TOLD:
+        raise ProblemsError([_p(1, 1, "I103",
+                                     f"{len(text):,} characters: a dispute is told in a few sentences "
+                                     f"(at most {MAX_TOLD:,} characters are read)",
+                                     "tell only the hand in dispute: the game, the actions, what was said and "
+                                     "done, and the question")])
+    bad = control_character(text.replace("\n", " ").replace("\t", " ").replace("\r", " "))
+    if bad is not None:
+        where = next((i for i, ch in enumerate(text) if control_character(ch) is not None and ch not in "\n\t\r"), 0)
+        line, col = _place(text, where)
+        raise ProblemsError([_p(line, col, "I103",
+                                     f"a control character ('{bad}') is not text a floor tells",
+                                     "remove it and send the words again")])
+    if not text.strip():
+        raise ProblemsError([_p(1, 1, "I102", "nothing was told",
+                                     "tell the game and stakes, who did what, what was said, and the question, "
+                                     "e.g. 'NL 2/5, flop, $60 in the pot. Seat 1 bets 40, seat 2 says raise and "
+                                     "puts out three black chips.'")])
+    return text
+
+
+def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
+    """Read a told dispute; raises ProblemsError naming what was not read (word for word, with its place) or is
+    missing or contradictory. The result's ``incident`` still goes through the one incident reader."""
+    text = check_text(text)
+    lex = lexicon or standard()
+    told = Told(text=text)
+    terms = _words(text, lex)
+    told.typos = [t.note for t in terms if t.note]
+    sentences = _sentences(terms)
+    if len(sentences) > MAX_SENTENCES:
+        raise ProblemsError([_p(1, 1, "I103",
+                                     f"{len(sentences)} sentences: a dispute is told in a few (at most "
+                                     f"{MAX_SENTENCES} are read)", "tell only the hand in dispute")])
+    story = _Story(told, lex)
+    known = _grammar_terms()
+    for sentence in sentences:
+        sentence = _bare_said(sentence, text)
+        first, last = sentence[0], sentence[-1]
+        shown = text[first.start:last.start + len(last.text)]
+        unknown = [t for t in sentence if t.type not in known]
+        sentence = _trim(sentence)
+        if not sentence:
+            continue
+        tree = _parse(sentence) if not unknown else None
+        if tree is None:
+            where = unknown[0] if unknown else first
+            words = ", ".join(f"'{u.text}'" for u in unknown) if unknown else f"'{shown}'"
+            line, col = _place(text, where.start)
+            # a question that is not read in full still names the seat asked about; an intention ("wants to")
+            # or a statement that is not read may change the ruling
+            matters = any(t.type not in _CALM for t in sentence) and not any(t.type == "QMARK" for t in sentence)
+            told.unread.append(Unread(words, line, col, shown, matters))
+            if not matters and any(t.type == "QMARK" for t in sentence):
+                story.question_from(sentence, shown, parsed=False)
+            continue
+        try:
+            story.sentence(tree, shown)
+        except (LookupError, ValueError, TypeError, ArithmeticError, AttributeError) as exc:
+            # a reading this code does not handle yet: said as not read, never a traceback
+            line, col = _place(text, first.start)
+            told.unread.append(Unread(f"'{shown}'", line, col, shown, True))
+            told.typos.append(f"internal: {type(exc).__name__}")
+    try:
+        story.finish()
+    except ProblemsError:
+        raise
+    except (LookupError, ValueError, TypeError, ArithmeticError, AttributeError) as exc:
+        # a reading this code does not put together yet: said plainly, never a traceback
+        raise ProblemsError([_p(1, 1, "I102", f"the dispute was read but could not be put together as an incident "
+                                f"({type(exc).__name__}: {exc}); this is a gap in the reader",
+                                "tell it as the incident format's fields, or in other words")]) from None
+    return told
+
+
+# ------------------------------------------------------------------------------------------------ the story
+
+@dataclass
+class _Act:
+    actor: Any
+    said: str | None = None
+    chips: list[Decimal] = field(default_factory=list)
+    motions: list[list[Decimal]] = field(default_factory=list)
+    order: str | None = None
+    chips_told: str | None = None
+
+
+POSITION_SEATS = {"sb": 1, "bb": 2, "utg": 3, "utg+1": 4, "utg+2": 5, "lj": 6, "hj": 7, "co": 8, "btn": 9}
+_POSITION_NAMES = {"sb": "the small blind", "bb": "the big blind", "utg": "UTG", "utg+1": "UTG+1",
+                   "utg+2": "UTG+2", "lj": "the lojack", "hj": "the hijack", "co": "the cutoff", "btn": "the button",
+                   "first": "the first to act"}
+
+
+class _Story:
+    """The sentences read, in order, into what the incident needs."""
+
+    def __init__(self, told: Told, lex: Lexicon):
+        self.told, self.lex = told, lex
+        self.game: dict[str, Any] = {}
+        self.game_said: dict[str, str] = {}
+        self.contradictions: list[str] = []
+        self.street: str | None = None
+        self.pot: Decimal | None = None
+        self.events: list[tuple] = []          # ("action", actor, verb, amount, allin) | ("act", _Act)
+        self.where: list[str | None] = []      # the street each event was told on (None: before any was told)
+        self.stacks: dict[Any, Any] = {}
+        self.asked: Any = None
+        self.question: str | None = None
+        self.last_actor: Any = None
+        self.same: dict[Any, Any] = {}         # "UTG (seat 3)": the position is that seat
+        self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
+        self.noticed: str | None = None
+        self.together = False                  # "at the same moment": words and chips together
+
+    def _add(self, event: tuple) -> None:
+        self.events.append(event)
+        self.where.append(self.street)
+
+    # -- the game
+    def _set(self, key: str, value: Any, said: str) -> None:
+        if key in self.game and self.game[key] != value:
+            self.contradictions.append(f"{key.replace('_', ' ')}: '{self.game_said[key]}' and '{said}'")
+            return
+        self.game[key] = value
+        self.game_said[key] = said
+
+    def sentence(self, tree, shown: str) -> None:
+        for item in tree.children:
+            if not hasattr(item, "data"):
+                continue
+            getattr(self, "_" + str(item.data))(item, shown)
+
+    def _game(self, node, shown: str) -> None:
+        for part in node.children:
+            if hasattr(part, "data"):
+                kind = str(part.data)
+                toks = [c.value for c in part.children if not hasattr(c, "data")]
+                amounts = [t.value for t in toks if t.type == "AMOUNT"]
+                stakes = next((t.value for t in toks if t.type == "STAKES"), None)
+                said = " ".join(t.text for t in toks)
+                if kind in ("stakes", "blinds", "limits"):
+                    pair = stakes if stakes is not None else amounts
+                    self._set("stakes" if kind != "limits" else "bet_sizes", [_num(x) for x in pair], said)
+                elif kind == "ante":
+                    self._set("ante", _num(amounts[-1]), said)
+                elif kind == "bba":
+                    self._set("big_blind_ante", _num(amounts[-1]), said)
+                elif kind == "bring_in":
+                    self._set("bring_in", _num(amounts[-1]), said)
+                elif kind == "level":
+                    pass
+                continue
+            t = part.value
+            if t.type == "STRUCT":
+                self._set("structure", t.value, t.text)
+            elif t.type == "VARIANT":
+                self._set("variant", t.value, t.text)
+            elif t.type == "COMBO":
+                structure, variant = t.value.split()
+                self._set("structure", structure, t.text)
+                self._set("variant", variant, t.text)
+            elif t.type == "SETTING":
+                self._set("setting", t.value, t.text)
+            elif t.type == "KILL":
+                self.told.unread.append(Unread(t.text, *_place(self.told.text, t.start), shown, True))
+
+    def _item(self, node, shown: str) -> None:
+        """An item in brackets: "(pot 9,000)"."""
+        for part in node.children:
+            if hasattr(part, "data"):
+                getattr(self, "_" + str(part.data))(part, shown)
+
+    def _scene(self, node, shown: str) -> None:
+        for part in node.children:
+            getattr(self, "_" + str(part.data))(part, shown)
+
+    def _street(self, node, shown: str) -> None:
+        self.street = node.children[0].value.value
+
+    def _pot(self, node, shown: str) -> None:
+        amounts = [c.value.value for c in node.children if not hasattr(c, "data") and c.value.type == "AMOUNT"]
+        if self.pot is not None and self.pot != amounts[0] and self.street is None:
+            self.contradictions.append(f"the pot: {self.pot} and {amounts[0]}")
+        self.pot = amounts[0]
+
+    # -- people
+    def _actor(self, node) -> Any:
+        whos = [c for c in node.children if not hasattr(c, "data")]
+        for pair in [c for c in node.children if hasattr(c, "data") and str(c.data) == "paired"]:
+            whos = [c for c in pair.children] + whos
+        notes = [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_note"]
+        keys = []
+        for w in whos:
+            t = w.value
+            if t.type == "SEAT":
+                keys.append(("seat", t.value))
+            elif t.type == "LETTER":
+                keys.append(("letter", t.value))
+            elif t.type == "POSITION":
+                keys.append(("pos", t.value))
+            elif t.type == "STREET":
+                self.street = t.value
+                continue
+            elif t.type == "ROLE":
+                keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
+            elif t.type == "PRONOUN":
+                keys.append(self.last_actor or ("pronoun", t.text))
+        if len(keys) == 2:
+            self.same[keys[0]] = keys[1]
+            self.same[keys[1]] = keys[0]
+        who = keys[0]
+        for n in notes:
+            self._note(who, n)
+        self.last_actor = who
+        return who
+
+    def _child(self, node, name: str):
+        return next((c for c in node.children if hasattr(c, "data") and str(c.data) == name), None)
+
+    def _toks(self, node) -> list:
+        return [c.value for c in node.children if not hasattr(c, "data")]
+
+    # -- actions
+    def _who(self, node):
+        actor = self._child(node, "actor")
+        if actor is not None:
+            return self._actor(actor)
+        if self.last_actor is None:
+            raise LookupError("an action with no one named")
+        return self.last_actor
+
+    def _plain(self, node, shown: str) -> None:
+        who = self._who(node)
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "VERB")
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        more = any(t.type == "MORE" for t in toks)
+        note = self._child(node, "stack_note")
+        if note is not None:     # "bets $3 (with $400 behind)": his stack, when this is his first action told
+            behind = next((c.value.value for c in note.children if not hasattr(c, "data")
+                           and c.value.type == "AMOUNT"), None)
+            first = not any(e[0] == "action" and e[1] == who for e in self.events)
+            has = any(not hasattr(c, "data") and c.value.type == "HAS" for c in note.children) and not any(
+                not hasattr(c, "data") and c.value.type == "BEHIND" for c in note.children)
+            if behind is not None and first and amount is not None and not more:
+                self.stacks[who] = ("has", behind if has else behind + amount)
+            else:
+                self.stacks[who] = ("more", None)
+        self._add(("action", who, verb, amount, False, more))
+
+    def _straddle(self, node, shown: str) -> None:
+        who = self._who(node)
+        amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
+        if amount is None:
+            raise LookupError("a straddle without its amount")
+        self._add(("action", who, "post", amount, False, False))
+
+    def _many(self, node, shown: str) -> None:
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "VERB")
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        for actor in [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]:
+            self._add(("action", self._actor(actor), verb, amount, False, False))
+
+    def _opening(self, node, shown: str) -> None:
+        toks = self._toks(node)
+        street = next((t.value for t in toks if t.type == "STREET"), None)
+        if street:
+            self.street = street
+        amount = next(t.value for t in toks if t.type == "AMOUNT")
+        self.last_actor = ("role", "the opener")
+        self._add(("action", ("role", "the opener"), "bet", amount, False, False))
+
+    def _seating(self, node, shown: str) -> None:
+        who = self._actor(node)
+        self.seen.append(who)
+
+    def _table_size(self, node, shown: str) -> None:
+        street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
+        if street:
+            self.street = street
+
+    def _round_size(self, node, shown: str) -> None:
+        pass
+
+    def _nothing(self, node, shown: str) -> None:
+        self._when(self._toks(node))
+
+    def _together(self, node, shown: str) -> None:
+        self.together = True
+
+    def _when(self, toks: list) -> None:
+        """"Nobody has acted on it yet", "the dealer stops him": noticed before the next action, when said after
+        the disputed act."""
+        if any(t.type in ("NOACTION", "NOTICED") and t.value == "before_next_action" for t in toks) and any(
+                e[0] == "act" for e in self.events):
+            self.noticed = "before_next_action"
+
+    def _seats_list(self, node, shown: str) -> None:
+        for c in node.children:
+            if hasattr(c, "data") and str(c.data) == "seating":
+                self.seen.append(self._actor(c))
+            elif not hasattr(c, "data") and c.value.type == "SEAT":
+                self.seen.append(("seat", c.value.value))
+
+    def _stacks_list(self, node, shown: str) -> None:
+        for entry in [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_entry"]:
+            who = self._actor(self._child(entry, "actor"))
+            self.stacks[who] = ("has", next(t.value for t in self._toks(entry) if t.type == "AMOUNT"))
+
+    def _stack_aside(self, node, shown: str) -> None:
+        """"(with $400 behind)" after an action: the stack of the seat just named."""
+        if self.last_actor is None:
+            raise LookupError("a stack with no one named")
+        self._note(self.last_actor, self._child(node, "stack_note"))
+
+    def _note(self, who, note) -> None:
+        """A stack said beside a seat: "with $1,200" (his stack), "($2,000 behind)" (his stack too when he has
+        not put anything in yet), "with more behind" (not all in; how much not told)."""
+        toks = [c.value for c in note.children if not hasattr(c, "data")]
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        if amount is None:
+            self.stacks[who] = ("more", None)
+            return
+        acted = any(e[0] == "action" and e[1] == who for e in self.events)
+        self.stacks[who] = ("has", amount) if not acted else ("more", None)
+
+    def _all_in(self, node, shown: str) -> None:
+        who = self._who(node)
+        toks = self._toks(node)
+        verb = next((t.value for t in toks if t.type == "VERB"), None)
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        last = any(t.type == "LAST" for t in toks) and verb == "call"    # "calls all in for his last $155"
+        self._add(("action", who, verb, amount, True, last))
+
+    def _bet_pot(self, node, shown: str) -> None:
+        who = self._actor(self._child(node, "actor"))
+        self._add(("act", _Act(who, said="pot")))
+
+    def _folded_to(self, node, shown: str) -> None:
+        who = self._actor(self._child(node, "actor"))
+        self._add(("action", None, "fold-to", who, False, False))
+        verb = next((t.value for t in self._toks(node) if t.type == "VERB"), None)
+        if verb is not None:
+            amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
+            self._add(("action", who, verb, amount, False, any(t.type == "MORE" for t in self._toks(node))))
+
+    def _streets_around(self, node, shown: str) -> None:
+        """"Turn and river are checked": each street named, checked around."""
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "AROUND")
+        for t in toks:
+            if t.type == "STREET":
+                self.street = t.value
+                self._add(("action", None, verb, None, False, False))
+
+    def _everyone(self, node, shown: str) -> None:
+        verb = self._toks(node)[0].value
+        self._add(("action", None, verb, None, False, False))
+
+    # -- the act
+    def _act_of(self, node, order: str) -> None:
+        actor = self._child(node, "actor")
+        who = self._actor(actor) if actor is not None else self.last_actor
+        if who is None:
+            raise LookupError("an act with no one named")
+        act = _Act(who, order=order)
+        for part in node.children:
+            if not hasattr(part, "data"):
+                continue
+            if str(part.data) in ("said", "said_bare"):
+                act.said = "... ".join(t.value for t in self._toks(part) if t.type in ("QUOTE", "QUOTE_BARE"))
+            elif str(part.data) == "put":
+                chips_nodes = [c for c in part.children if hasattr(c, "data") and str(c.data) == "chips"]
+                for cn in chips_nodes:
+                    motion, told_as = self._chips(cn)
+                    act.motions.append(motion)
+                    act.chips_told = ((act.chips_told + " then ") if act.chips_told else "") + told_as
+        if act.said is None and act.order == "words":
+            act.order = None
+        if self.together and act.said is not None:
+            act.order = "together"
+        prev = self.events[-1][1] if self.events and self.events[-1][0] == "act" else None
+        if actor is None and prev is not None and prev.actor == who:     # "..., and puts out a red chip": the same act
+            if act.said is not None and prev.said is None:
+                prev.said, prev.order = act.said, "together" if self.together else "chips"
+            if act.motions:
+                prev.motions += act.motions
+                prev.chips_told = ((prev.chips_told + " then ") if prev.chips_told else "") + (act.chips_told or "")
+                if prev.order is None and prev.said is not None:
+                    prev.order = "words"
+            return
+        self._add(("act", act))
+
+    def _said_first(self, node, shown: str) -> None:
+        self._act_of(node, "words")
+
+    def _chips_first(self, node, shown: str) -> None:
+        self._act_of(node, "chips")
+
+    def _chips(self, node) -> tuple[list[Decimal], str]:
+        out: list[Decimal] = []
+        told: list[str] = []
+        for g in node.children:
+            if not hasattr(g, "data"):
+                continue
+            toks = [c.value for c in g.children]
+            kind = str(g.data)
+            amounts = [t.value for t in toks if t.type == "AMOUNT"]
+            count = next((int(t.value) for t in toks if t.type == "COUNT"), None)
+            colour = next((t.value for t in toks if t.type == "COLOUR"), None)
+            if kind == "chips_coloured":
+                if count is None and amounts and amounts[0] == int(amounts[0]) and 1 <= amounts[0] <= 50:
+                    count = int(amounts[0])          # "3 blacks"
+                value = self.lex.colours[str(colour)]
+                out += [value] * (count or 1)
+                told.append(f"{count} {colour} ({_money(value)} each)")
+            elif kind == "chips_counted":
+                out += [amounts[0]] * (count or 1)
+                told.append(f"{count} × {_money(amounts[0])}")
+            elif kind == "chips_amount_in" and colour:
+                value = self.lex.colours[colour]
+                n = count or 1
+                out += [value] * n
+                told.append(f"{_money(amounts[0])} in {n} {colour}")
+            else:
+                total = amounts[0]
+                made = _make_up(total, self.lex, count)
+                out += made
+                told.append(f"{_money(total)}" + ("" if len(made) == 1 and count == 1 else
+                                                  f" (read as {len(made)} chips: the make-up was not told)"))
+        return out, ", ".join(told)
+
+    # -- stacks
+    def _stack_amount(self, node, shown: str) -> None:
+        who = self._actor(self._child(node, "actor"))
+        toks = self._toks(node)
+        amount = next(t.value for t in toks if t.type == "AMOUNT")
+        behind = any(t.type == "BEHIND" and t.value in ("behind",) for t in toks)
+        self.stacks[who] = ("behind", amount) if behind else ("has", amount)
+
+    def _stack_more(self, node, shown: str) -> None:
+        actor = self._child(node, "actor")
+        who = self._actor(actor) if actor is not None else self.last_actor
+        if who is not None:
+            self.stacks.setdefault(who, ("more", None))
+
+    # -- when noticed, the question
+    def _noticed(self, node, shown: str) -> None:
+        self._when([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))])
+
+    def _question(self, node, shown: str) -> None:
+        self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
+
+    def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
+        self.question = shown
+        self.told.question = shown
+        for t in terms:
+            ty = getattr(t, "type", None)
+            if ty in ("SEAT", "LETTER", "POSITION", "PRONOUN"):
+                key = {"SEAT": "seat", "LETTER": "letter", "POSITION": "pos"}.get(ty)
+                self.asked = (key, t.value) if key else self.last_actor
+                return
+        if parsed and self.last_actor is not None and self.asked is None:   # "B wants to raise": the seat named
+            self.asked = self.last_actor
+
+    # -- the incident
+    def finish(self) -> None:
+        problems: list[Problem] = []
+        told = self.told
+        stop = [u for u in told.unread if u.matters]
+        for u in stop:
+            problems.append(_p(u.line, u.col, "I102",
+                                    f"not read: {u.words} in \"{_clip(u.sentence)}\"",
+                                    "say it in other words (e.g. 'seat 2 raises to 60', 'says \"call\" and puts "
+                                    "out a black chip'), or leave it out if it does not matter"))
+        for c in self.contradictions:
+            problems.append(_p(1, 1, "I105", f"two games at once: {c}",
+                                    "tell one game and one set of stakes"))
+        if problems:
+            raise ProblemsError(problems)
+        acts = [e[1] for e in self.events if e[0] == "act"]
+        actions = [e for e in self.events if e[0] == "action"]
+        if "structure" not in self.game:
+            problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
+                                    "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
+        if not acts and self.asked is None:
+            problems.append(_p(1, 1, "I102", "no dispute was told: no act and no question about "
+                                    "a seat", "tell what the player said or did, e.g. 'seat 2 says raise and puts out "
+                                    "three black chips', or ask about a seat: 'what can seat 3 do?'"))
+        if problems:
+            raise ProblemsError(problems)
+        told.incident = _incident(self, acts, actions)
+
+
+def _p(line: int, col: int, code: str, message: str, hint: str | None) -> Problem:
+    return Problem(FILE, line, col, code, message, ("told",), hint)
+
+
+def _clip(s: str, n: int = 120) -> str:
+    return s if len(s) <= n else s[:n - 1] + "…"
+
+
+def _num(x: Decimal) -> int | float | str:
+    x = Decimal(x)
+    return int(x) if x == int(x) else str(x)
+
+
+def _money(x: Decimal) -> str:
+    x = Decimal(x)
+    return f"{int(x):,}" if x == int(x) else f"{x:,.2f}"
+
+
+def _make_up(total: Decimal, lex: Lexicon, count: int | None) -> list[Decimal]:
+    """Chips of the house's values that make the told amount, never a single chip unless one was told."""
+    if count == 1:
+        return [total]
+    values = sorted(set(lex.colours.values()) | {Decimal(25000), Decimal(100000)}, reverse=True)
+    out: list[Decimal] = []
+    left = total
+    for v in values:
+        while left >= v and len(out) < 200:
+            out.append(v)
+            left -= v
+    if left > 0:
+        out.append(left)
+    if len(out) == 1:          # one chip of that value is a reading the text did not give
+        small = next((v for v in values if v < total and total % v == 0), None)
+        if small is not None:
+            out = [small] * int(total / small)
+    return out
+
+
+_STREETS = ("preflop", "flop", "turn", "river")
+_STUD = ("third", "fourth", "fifth", "sixth", "seventh")
+
+
+def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
+    """What was read in the incident format; nothing the text did not give is filled in, except a seat number for
+    a person told by letter or position, which the read-as line shows."""
+    g = story.game
+    read = story.told.read_as
+    game: dict[str, Any] = {}
+    variant = g.get("variant")
+    structure = g["structure"]
+    if variant:
+        game["variant"] = variant
+    game["structure"] = structure
+    if "setting" in g:
+        game["setting"] = g["setting"]
+    stud = variant in ("stud", "razz")
+    if "stakes" in g:
+        st = g["stakes"]
+        if structure in ("fixed-limit", "spread-limit"):
+            if len(st) >= 2:
+                game["bet_sizes"] = st[:2]
+                if not stud:
+                    game["blinds"] = [_half(st[0]), st[0]]
+        else:
+            game["blinds"] = st[:2]
+            if len(st) > 2:
+                game["straddles"] = st[2:]
+    if "bet_sizes" in g:
+        game["bet_sizes"] = g["bet_sizes"][:2]
+    for k in ("ante", "big_blind_ante", "bring_in"):
+        if k in g:
+            game[k] = g[k]
+    # where it happened
+    street = story.street
+    people = [(e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+              for e in story.events] + [story.asked]
+    preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
+                        for k in people) or any(e[2] == "limp" for e in actions)
+    street_said = street is not None
+    if street is None:
+        street = ("third" if stud else "preflop") if preflop_words else ("fourth" if stud else "flop")
+    # seats
+    keys: list[Any] = []
+    for e in story.events:
+        who = (e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+        if who is not None and who not in keys:
+            keys.append(who)
+    if story.asked is not None and story.asked not in keys:
+        keys.append(story.asked)
+    for k in story.seen:
+        if k not in keys:
+            keys.append(k)
+    seats, button, named = _seats(keys, story, street)
+    def seat(k):
+        return seats[k]
+    players = sorted(set(seats.values()) | ({button} if button and (("pos", "btn") in seats or not any(
+        k[0] == "pos" for k in seats)) else set()))
+    if len(players) < 2:
+        players = sorted(set(players) | {max(players + [0]) + 1})
+    # actions and the act
+    out_actions: list[dict] = []
+    after: list[dict] = []
+    disputed: dict[str, Any] | None = None
+    stacks: dict[int, Any] = {p: None for p in players}
+    for k, (kind, amount) in story.stacks.items():
+        if k in seats and kind in ("has", "behind") and amount is not None:
+            stacks[seats[k]] = amount if kind == "has" else None
+    told_streets = [w for w in story.where if w is not None]
+    first_street = story.where[0] if story.where and story.where[0] else street
+    whole = len(set(told_streets) | {first_street}) > 1
+    order_of = _STUD if stud else _STREETS
+    if whole and any(order_of.index(a) > order_of.index(b) for a, b in zip(told_streets, told_streets[1:])
+                     if a in order_of and b in order_of):
+        raise ProblemsError([_p(1, 1, "I105", "the streets were told out of order",
+                                "tell the hand from its first street to its last")])
+    streets: list[dict] = []
+    cur: str | None = None
+    faced = Decimal(0)
+    put: dict[int, Decimal] = {}
+    earlier: dict[int, Decimal] = {}
+    out: set[int] = set()          # folded or all in: not to act again
+    told_actions: list[str] = []
+
+    def open_street(name: str) -> list:
+        nonlocal cur, faced, put
+        for seat_no, amount in put.items():
+            earlier[seat_no] = earlier.get(seat_no, Decimal(0)) + amount
+        cur, put = name, {}
+        faced = Decimal(str(game["blinds"][1])) if name == "preflop" and "blinds" in game else Decimal(0)
+        streets.append({"street": name, "actions": []})
+        if whole:
+            told_actions.append(name)
+        return streets[-1]["actions"]
+
+    here = open_street(first_street if whole else street)
+    for e, told_on in zip(story.events, story.where):
+        if whole and told_on is not None and told_on != cur:
+            while cur != told_on:      # a street with nothing told on it is left as it is: no actions
+                nxt = order_of[order_of.index(cur) + 1] if cur in order_of and cur != order_of[-1] else told_on
+                here = open_street(nxt)
+        if e[0] == "action":
+            _, who, verb, amount, allin, more = e
+            if who is None:     # "checks it around", "everyone folds": each seat still to act
+                if verb == "fold-to":        # "folded to the cutoff": each seat before him this street folds
+                    target = seat(amount)
+                    ring = _order(players, button, street)
+                    if cur == "preflop" and len(ring) > 2:
+                        ring = ring[2:] + ring[:2]          # preflop the blinds act last
+                    acted_now = {a["seat"] for a in here}
+                    for p in ring[:ring.index(target)] if target in ring else []:
+                        if p not in out and p not in acted_now:
+                            here.append({"seat": p, "action": "fold"})
+                            out.add(p)
+                    told_actions.append(f"folded to {named[amount]}")
+                    continue
+                if verb in ("check-around",):
+                    for p in _order(players, button, street):
+                        if p not in out:
+                            (after if disputed and not whole else here).append({"seat": p, "action": "check"})
+                    told_actions.append("checked around")
+                continue
+            s = seat(who)
+            item: dict[str, Any] = {"seat": s}
+            if verb == "limp":
+                verb = "call"
+            if verb == "bet" and (faced > 0 and cur in ("preflop", "third")):
+                verb = "raise"
+            if verb == "raise" and faced == 0:
+                verb = "bet"
+            if allin:
+                if amount is None:
+                    verb = verb or ("raise" if faced else "bet")
+                    item["action"] = verb if verb in ("bet", "raise", "call") else "raise"
+                else:
+                    total = amount + (put.get(s, 0) if more else 0)
+                    item["action"] = "call" if total <= faced else ("raise" if faced else "bet")
+                    item["to"] = _num(total)
+                    stacks[s] = total + earlier.get(s, Decimal(0))
+                out.add(s)
+            else:
+                item["action"] = verb
+                if amount is not None and verb in ("bet", "raise", "call", "complete", "bring-in", "post"):
+                    total = amount + (put.get(s, 0) if more else 0)
+                    if verb == "call":
+                        total = faced if more else total
+                    item["to"] = _num(total)
+            if item["action"] == "fold":
+                out.add(s)
+            if "to" in item:
+                put[s] = Decimal(str(item["to"]))
+                if item["action"] in ("bet", "raise", "complete", "bring-in", "post"):
+                    faced = max(faced, put[s])
+            elif item["action"] == "call":
+                put[s] = faced
+            (after if disputed and not whole else here).append(item)
+            told_actions.append(_told_action(named[who], item, allin))
+        else:
+            act: _Act = e[1]
+            if disputed is not None:    # a later act: what happened after the first
+                continue
+            s = seat(act.actor)
+            disputed = {"seat": s}
+            if whole:
+                disputed["at"] = {"street": cur, "after": len(here)}
+            if act.said is not None:
+                disputed["said"] = act.said
+            motions = [m for m in act.motions if m]
+            if len(motions) == 1:
+                disputed["chips"] = [_num(c) for c in motions[0]]
+            elif motions:
+                disputed["motions"] = [[_num(c) for c in m] for m in motions]
+            if act.said is not None and motions and act.order:
+                disputed["words_first"] = act.order
+            bits = [f"{named[act.actor]}"]
+            if act.said is not None:
+                bits.append(f"said '{act.said}'")
+            if act.chips_told:
+                bits.append(f"put out {act.chips_told}")
+            if act.said is None and not act.chips_told:
+                bits.append("acted")
+            told_actions.append(" ".join(bits[:1]) + " " + " and ".join(bits[1:]))
+    out_actions = streets[0]["actions"]
+    if disputed is None and story.asked is not None:
+        disputed = {"seat": seats[story.asked]}
+        told_actions.append(f"the question is about {named[story.asked]}")
+    # the read-as line, in the floor's words
+    name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
+    stakes = g.get("stakes")
+    line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
+    if "bring_in" in g:
+        line += f", bring-in {g['bring_in']}"
+    if "ante" in g:
+        line += f", ante {g['ante']}"
+    if "big_blind_ante" in g:
+        line += f", big blind ante {g['big_blind_ante']}"
+    line += f" {g['setting']}" if "setting" in g else ""
+    read.append(line.strip())
+    if not whole:
+        read.append(street if street_said else f"{street} (the street was not told)")
+    if story.pot is not None and not whole:
+        read.append(f"pot {_money(story.pot)}")
+    elif whole and story.pot is not None:
+        read.append("the pot worked out from the actions (a count told along the way is not checked)")
+    elif street not in ("preflop", "third") and not whole:
+        read.append("pot before this street not told")
+    seat_names = [f"{named[k]} is seat {seats[k]}" for k in keys if k[0] != "seat"]
+    button_told = ("pos", "btn") in seats
+    if seat_names or (button and not stud):
+        read.append(", ".join(seat_names + [f"button on seat {button}" if button_told or not button else
+                                            f"button read as seat {button}"]))
+    read.extend(told_actions)
+    known_stacks = [f"seat {s} has {_money(v)}" for s, v in stacks.items() if v is not None]
+    if known_stacks:
+        read.append(", ".join(known_stacks))
+    incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game}
+    incident["players"] = {p: (_num(v) if v is not None else None) for p, v in stacks.items()}
+    if whole:
+        incident["streets"] = streets
+    else:
+        incident["street"] = street
+        incident["actions"] = out_actions
+    if not stud:
+        incident["button"] = button
+    if story.pot is not None and street not in ("preflop", "third") and not whole:
+        incident["pot"] = _num(story.pot)
+    if disputed is not None:
+        incident["disputed"] = disputed
+    if after:
+        incident["after"] = after
+    if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
+        incident["noticed"] = story.noticed
+        read.append("noticed before anyone acted on it")
+    return incident
+
+
+_STRUCT_NAME = {"no-limit": "no-limit", "pot-limit": "pot-limit", "fixed-limit": "limit", "spread-limit": "spread"}
+_VARIANT_NAME = {"holdem": "hold'em", "omaha": "Omaha", "stud": "stud", "razz": "razz", "lowball": "lowball",
+                 "draw": "draw"}
+
+
+def _half(x) -> Any:
+    d = Decimal(str(x)) / 2
+    return int(d) if d == int(d) else str(d)
+
+
+def _told_action(who: str, item: dict, allin: bool) -> str:
+    verb = {"bet": "bet", "raise": "raised to", "call": "called", "check": "checked", "fold": "folded",
+            "complete": "completed to", "bring-in": "brought it in for", "post": "posted"}[item["action"]]
+    if allin:
+        return f"{who} all in" + (f" for {_money(Decimal(str(item['to'])))}" if "to" in item else
+                                  " (the amount not told)")
+    if "to" in item:
+        return f"{who} {verb} {_money(Decimal(str(item['to'])))}".replace("raised to", "raised to")
+    return f"{who} {verb.replace(' to', '').replace(' for', '')}"
+
+
+def _order(players: list[int], button: int | None, street: str) -> list[int]:
+    if button is None:
+        return players
+    return [p for p in players if p > button] + [p for p in players if p <= button]
+
+
+def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, dict]:
+    """Seat numbers for the people told: seat numbers as told; letters A, B, C... in turn order; positions at
+    their places round a table of nine (the button on 9). Returns the seats, the button and each one's name."""
+    seats: dict[Any, int] = {}
+    named: dict[Any, str] = {}
+    for k in keys:
+        named[k] = (f"seat {k[1]}" if k[0] == "seat" else k[1] if k[0] == "letter" else f"the {k[1]}"
+                    if k[0] == "role" else
+                    _POSITION_NAMES.get(k[1], str(k[1])))
+    for k, other in story.same.items():
+        if k[0] == "pos" and other[0] == "seat":
+            seats[k] = other[1]
+    button: int | None = None
+    explicit = [k for k in keys if k[0] == "seat"]
+    for k in explicit:
+        seats[k] = k[1]
+    if ("pos", "btn") in seats:
+        button = seats[("pos", "btn")]
+    positions = [k for k in keys if k[0] == "pos" and k not in seats]
+    letters = [k for k in keys if k[0] == "role"] + sorted((k for k in keys if k[0] == "letter"), key=lambda k: k[1])
+    if positions and not explicit:
+        if street == "preflop":        # the blinds are dealt in before anyone acts
+            seats.setdefault(("pos", "sb"), 1)
+            seats.setdefault(("pos", "bb"), 2)
+        for k in positions:
+            p = "utg" if k[1] == "first" and street in ("preflop", "third") else k[1]
+            seats[k] = POSITION_SEATS.get(p, 3)
+        button = 9
+        free = [s for s in (3, 4, 5, 6, 7, 8) if s not in seats.values()]
+        for k, s in zip(letters, free):
+            seats[k] = s
+    elif positions and explicit:
+        from rulings.incident.shorthand import Unread as ShortUnread, position_seat
+        occupied = sorted(set(seats.values()))
+        for k in positions:
+            try:
+                seats[k] = position_seat(k[1], button, occupied)
+            except ShortUnread:
+                raise ProblemsError([_p(1, 1, "I102",
+                                             f"'{named[k]}' names no seat: the button's seat was not told",
+                                             "give the seat numbers, or the button's seat "
+                                             "('the button is seat 6')")]) from None
+    else:
+        for n, k in enumerate(letters):
+            seats[k] = n + 1 if street not in ("preflop",) else n + 3
+    for k in keys:
+        if k not in seats:
+            raise ProblemsError([_p(1, 1, "I102", f"'{named[k]}' names no seat",
+                                         "name the player by seat number or position")])
+    if button is None:
+        taken = sorted(set(seats.values()))
+        if street in ("preflop",) and letters and not explicit:
+            button = max(taken)
+        else:
+            first = next((seats[e[1]] for e in story.events if e[0] == "action" and e[1] is not None), None)
+            if first is None:
+                first = next((seats[e[1].actor] for e in story.events if e[0] == "act"), taken[0])
+            before = [s for s in taken if s < first]
+            button = before[-1] if before else taken[-1]
+            if button == first:
+                button = first - 1 if first > 1 else max(taken) + 1
+    return seats, button, named
