@@ -46,14 +46,16 @@ var podiumFloor = function () {
       setField("variant", g.variant || "holdem");
       setField("structure", g.structure || "no-limit");
       setField("setting", g.setting || "cash");
-      var blinds = g.blinds || [];
-      setField("sb", blinds.length > 1 ? blinds[0] : "");
-      setField("bb", blinds.length ? blinds[blinds.length - 1] : "");
-      var sizes = g.bet_sizes || [];
-      setField("small_bet", sizes[0] || "");
-      setField("big_bet", sizes[1] || "");
+      // the stakes go where the floor sees them (the Stakes field), never into folded fields a typed stake
+      // would then disagree with: a limit game's stakes are its bet sizes, its blinds the folded ones
+      var blinds = g.blinds || [], sizes = g.bet_sizes || [];
+      var limit = g.structure === "fixed-limit" || g.structure === "spread-limit";
+      setField("stakes", (limit ? sizes : blinds).join("/"));
+      setField("sb", limit && blinds.length > 1 ? blinds[0] : "");
+      setField("bb", limit && blinds.length ? blinds[blinds.length - 1] : "");
+      setField("small_bet", "");
+      setField("big_bet", "");
       setField("ante", g.ante || "");
-      setField("stakes", "");
       $$("button[data-game]").forEach(function (o) { o.setAttribute("aria-pressed", o === b ? "true" : "false"); });
       syncStructure();
       announce("Game set: " + b.textContent.trim());
@@ -76,8 +78,8 @@ var podiumFloor = function () {
     return $$('input[name^="in-"]', form).filter(function (c) { return c.checked; })
       .map(function (c) { return parseInt(c.name.slice(3), 10); });
   }
-  // a seat that acts (this street, the disputed act, after it) or holds the button is in the hand: its box is
-  // ticked where the floor sees it (untick it for a button who folded on an earlier street)
+  // a seat that acts (this street, the disputed act, after it) is in the hand: its box is ticked where the floor
+  // sees it. The button is not: a button who folded on an earlier street is not in the hand (issue 45)
   function putIn(seat, why) {
     var box = form.elements.namedItem("in-" + seat);
     if (box && !box.checked) { box.checked = true; announce("Seat " + seat + " put in the hand (" + why + ")"); }
@@ -93,8 +95,8 @@ var podiumFloor = function () {
   $$('input[name="d_seat"]', form).forEach(function (r) {
     r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "his act is disputed"); } });
   });
-  $$('input[name="button"]', form).forEach(function (r) {
-    r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "the button"); } });
+  $$('input[name="sd_asker"], input[name="sd_asked"]', form).forEach(function (r) {
+    r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "at the showdown"); } });
   });
   ["actions", "after"].forEach(function (name) {
     var el = form.elements.namedItem(name);
@@ -230,6 +232,14 @@ var podiumFloor = function () {
   });
   var clear = $("#chips-clear");
   if (clear) { clear.addEventListener("click", function () { chips.value = ""; announce("Chips cleared"); }); }
+
+  // an answer to a question that changes the ruling rules again at once (one tap, not two)
+  $$('#result input[type="radio"][name^="a."]').forEach(function (r) {
+    r.addEventListener("change", function () {
+      var go = $('#result button[name="go"][value="answer"]');
+      if (r.checked && go && form.requestSubmit) { form.requestSubmit(go); }
+    });
+  });
 
   // after a ruling, the ruling is where the eyes (and the keyboard focus) go
   var result = $("#result");
