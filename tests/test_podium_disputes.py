@@ -59,8 +59,10 @@ def silent_oversize_chip(page, taps: Taps) -> None:
     taps.tap(button_seat(page, 3), "button 3")
     taps.tap(street(page, "flop"), "flop")
     _typed(page, taps, "Pot before it", "80")
-    taps.tap(disputed_seat(page, 1), "disputed seat 1 (puts him in)")
-    taps.tap(page.get_by_role("button", name="Add a $500 chip"), "$500 chip")
+    taps.tap(seat(page, 1), "seat 1")
+    assert page.locator("#table-says").inner_text() == "Seat 1 to act"        # the page knows who acts next
+    taps.tap(page.get_by_role("button", name="Add a $500 chip"), "$500 chip (seat 1's: the seat to act)")
+    assert page.locator('input[name="d_seat"][value="1"]').is_checked()
 
 
 def pot_limit_pot(page, taps: Taps) -> None:
@@ -70,8 +72,9 @@ def pot_limit_pot(page, taps: Taps) -> None:
     taps.tap(street(page, "flop"), "flop")
     _typed(page, taps, "Pot before it", "100")
     _typed(page, taps, "Action this street", "1 bet 50")
-    taps.tap(disputed_seat(page, 2), "disputed seat 2")
-    taps.tap(page.locator('button[data-said="pot"]'), "said pot")
+    taps.tap(seat(page, 2), "seat 2")
+    assert page.locator("#table-says").inner_text() == "Seat 2 to act"
+    taps.tap(page.locator('button[data-said="pot"]'), "said pot (seat 2's: the seat to act)")
 
 
 def out_of_turn(page, taps: Taps) -> None:
@@ -89,9 +92,11 @@ def verbal_raise_one_chip(page, taps: Taps) -> None:
     _game(page, taps, "NL Hold'em $1/$2")
     taps.tap(seat(page, 2), "seat 2")
     taps.tap(button_seat(page, 3), "button 3")
+    taps.tap(seat(page, 1), "seat 1")
     _typed(page, taps, "Action this street", "3 raise 6")
-    taps.tap(disputed_seat(page, 1), "disputed seat 1")
-    taps.tap(page.locator('button[data-said="raise"]'), "said raise")
+    assert page.locator("#table-says").inner_text() == "Seat 1 to act"
+    assert page.locator(".spot-1 .marks").inner_text().split() == ["SB", "NEXT"]
+    taps.tap(page.locator('button[data-said="raise"]'), "said raise (seat 1's: the seat to act)")
     taps.tap(page.get_by_role("button", name="Add a $100 chip"), "$100 chip")
 
 
