@@ -240,7 +240,8 @@ def floor_post(request: Request) -> Response:
         return render(request, "floor.html", status=422, **ctx)
     ctx["result"] = _result(step, book, refused_log=refused_log and go in ("record", "followed"))
     ctx["asked_now"] = {q.get("key", q["fact"]) for q in ctx["result"]["questions"]}
-    return _with_earlier_rendered(request, account, ctx, "floor.html", (step.get("entry") or {}).get("id"), clock)
+    return _with_earlier_rendered(request, account, ctx, "floor.html", (step.get("entry") or {}).get("id"), clock,
+                                  read.incident)
 
 
 def _result(step: dict, book: str, **over) -> dict:
@@ -256,10 +257,10 @@ def _result(step: dict, book: str, **over) -> dict:
 
 
 def _with_earlier_rendered(request: Request, account: dict, ctx: dict, template: str, before: int | None,
-                           clock: "_Clock") -> Response:
+                           clock: "_Clock", incident=None) -> Response:
     """The room's earlier rulings beside each ruling shown, then the page (or section) rendered, with where the
     POST's time went (Server-Timing)."""
-    with_earlier(request, account, ctx["result"]["rulings"], before)
+    with_earlier(request, account, ctx["result"]["rulings"], before, incident=incident)
     clock.mark("earlier")
     response = render(request, template, **ctx)
     clock.mark("page")
@@ -281,7 +282,7 @@ def _ruling_first(request: Request, account: dict, ctx: dict, incident, book: st
         return Response(status_code=204)
     clock.mark("rule")
     ctx["result"] = _result(step, book, open=[], pending=True)
-    response = _with_earlier_rendered(request, account, ctx, "_result.html", None, clock)
+    response = _with_earlier_rendered(request, account, ctx, "_result.html", None, clock, incident)
     response.headers["X-Podium-Part"] = "ruling"
     return response
 
