@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rulings.ruling import books
 from rulings.engine.rulesets import EngineError
-from rulings.problems import ProblemsError, render_text
+from rulings.problems import Problem, ProblemsError, render_text
 from rulings.report.render import dumps, report_json, report_text
 from rulings.rulebook.model import shown
 
@@ -38,7 +38,7 @@ def cmd_rule(args) -> int:
     from rulings.ruling.decide import rule_on
     book, engine = books.load(args.house)   # the reader checks under the book in force, loaded once
     try:
-        incident = load_incident(args.incident, book)
+        incident = _stdin_incident(book) if args.incident == "-" else load_incident(args.incident, book)
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
@@ -55,6 +55,19 @@ def cmd_rule(args) -> int:
     else:
         print("\n\n".join(report_text(r, verbose=args.verbose) for r in reports))
     return NOT_COVERED if any(r.outcome == "not_covered" for r in reports) else OK
+
+
+def _stdin_incident(book):
+    """``rulings rule -``: one incident (YAML or JSON) from standard input, read up to an incident's size and no
+    further (a larger one is refused as a file would be, Y007)."""
+    from rulings.incident import incident_from_text
+    from rulings.incident.fields import MAX_INCIDENT_BYTES
+    raw = sys.stdin.buffer.read(MAX_INCIDENT_BYTES + 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProblemsError([Problem("<stdin>", 1, 1, "Y009", "the incident is not UTF-8 text")]) from None
+    return incident_from_text(text, "<stdin>", book)
 
 
 def cmd_rule_batch(args) -> int:
@@ -206,7 +219,7 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
     p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON), several, or a JSONL stream")
-    r.add_argument("incident", nargs="*")
+    r.add_argument("incident", nargs="*", help="incident files ('-': one incident from standard input)")
     r.add_argument("--jsonl", metavar="FILE", help="one JSON incident per line ('-': standard input); "
                    "one JSON report per line out, in order")
     r.add_argument("--jobs", type=int, default=1, help="worker processes for --jsonl (default 1)")

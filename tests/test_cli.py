@@ -183,3 +183,20 @@ def test_no_output_carries_an_absolute_path_of_the_install(tmp_path, monkeypatch
     origins = [r["origin"] for r in changed["rules"]] + [e["origin"] for e in changed["examples"]]
     assert any(o.startswith("my-room.yaml:") for o in origins)   # the house's own rules, from its own folder
     assert all(o.startswith(("my-room.yaml:", "rulebooks/standard/")) for o in origins), origins
+
+
+def test_rule_dash_reads_one_incident_from_standard_input(monkeypatch, capsys):
+    """`rulings rule -`: the incident piped in (RRP-PL-6's silent $500 chip into an $80 pot: an $80 bet, $420
+    back); text over an incident's size is refused as a file would be (Y007), not read to its end."""
+    import io
+    import sys
+    text = (ROOT / "examples" / "incidents" / "pl-silent-overchip.yaml").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert main(["rule", "-"]) == 0
+    assert "$420 goes back" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a" * 300_000)))
+    assert main(["rule", "-"]) == 2
+    assert "Y007" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"incident: x\n\xff\n")))
+    assert main(["rule", "-"]) == 2
+    assert "Y009" in capsys.readouterr().err

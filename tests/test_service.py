@@ -359,6 +359,8 @@ def test_users_add_command(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("a-long-password\n"))
     assert main(["users", "add", "zoe", "--role", "manager", "--room", "east", "--data", str(tmp_path),
                  "--password-stdin"]) == 0
+    # which database it wrote to, said (a service on another one will not know the account: issue 45)
+    assert f"created in SQLite {(tmp_path / 'rulings.db').resolve()}" in capsys.readouterr().out
     assert main(["users", "list", "--data", str(tmp_path)]) == 0
     assert "zoe" in capsys.readouterr().out
     monkeypatch.setattr(sys, "stdin", io.StringIO("short\n"))
