@@ -61,14 +61,14 @@ def decisive(incident: Any) -> tuple:
     pot-limit "pot" alike; these tell them apart."""
     if not isinstance(incident, dict):
         return ()
-    game = incident.get("game") if isinstance(incident.get("game"), dict) else {}
+    game: dict = incident["game"] if isinstance(incident.get("game"), dict) else {}
     disputed = incident.get("disputed")
     act = disputed[0] if isinstance(disputed, list) and disputed else disputed
     act = act if isinstance(act, dict) else {}
     said = str(act.get("said") or "").lower()
     word = next((w for w in SAID_WORDS if w in said), "words" if said else "nothing said") if act else ""
     chips = act.get("chips") if isinstance(act.get("chips"), list) else []
-    procedure = incident.get("procedure") if isinstance(incident.get("procedure"), dict) else {}
+    procedure: dict = incident["procedure"] if isinstance(incident.get("procedure"), dict) else {}
     return (str(game.get("structure") or "no-limit"), word,
             "" if not act else "no chips" if not chips else "one chip" if len(chips) == 1 else "several chips",
             ", ".join(sorted(procedure)))
