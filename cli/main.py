@@ -305,10 +305,29 @@ def main(argv: list[str] | None = None) -> int:
     command = next((w for w in words if not w.startswith("-")), None)
     # `rule` first: no option of the top-level parser can be given, so its own parser is all that is needed
     args = build_parser(service=command not in CORE, only_rule=words[:1] == ["rule"]).parse_args(argv)
+    if isinstance(getattr(args, "house", None), str):
+        args.house = _published(args.house)
     code = _main(args)
     if argv is None and args.run is cmd_rule:
         _leave(code)
     return code
+
+
+def _published(house: str) -> str:
+    """``--house NAME``: the version the service published from the podium (its data folder: $RULINGS_DATA, else
+    $XDG_DATA_HOME/rulings or ~/.local/share/rulings, as `rulings serve` picks it), when there is one, as the
+    service rules with it; else NAME as given (the repository's house books, or a path)."""
+    from rulings.service.store.housebook import HouseBooks
+    if os.environ.get("RULINGS_DATA"):
+        data = Path(os.environ["RULINGS_DATA"])
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        data = (Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share") / "rulings"
+    try:
+        live = HouseBooks(data).live_path(house)
+    except OSError:
+        return house
+    return str(live) if live is not None and live.is_file() else house
 
 
 def _leave(code: int) -> None:

@@ -200,3 +200,21 @@ def test_rule_dash_reads_one_incident_from_standard_input(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"incident: x\n\xff\n")))
     assert main(["rule", "-"]) == 2
     assert "Y009" in capsys.readouterr().err
+
+
+def test_house_by_name_finds_the_version_the_service_published(tmp_path, monkeypatch, capsys):
+    """`rulings rule --house NAME`: a house book published from the podium (its data folder's houses/NAME, the
+    version `current` names) is found by its name, as the service rules with it; without it the name is not
+    known (issue 45)."""
+    book = tmp_path / "houses" / "my-room"
+    book.mkdir(parents=True)
+    (book / "0001.yaml").write_text("rulebook: my-room\nextends: standard\ntitle: My room\n"
+                                    "parameters: {kill.size: half}\n", encoding="utf-8")
+    (book / "current").write_text("0001.yaml\n", encoding="utf-8")
+    incident = str(ROOT / "examples" / "incidents" / "pl-silent-overchip.yaml")
+    monkeypatch.setenv("RULINGS_DATA", str(tmp_path / "elsewhere"))
+    assert main(["rule", "--house", "my-room", incident]) == 1           # no such house here
+    assert "no house book 'my-room'" in capsys.readouterr().err
+    monkeypatch.setenv("RULINGS_DATA", str(tmp_path))
+    assert main(["rule", "--house", "my-room", incident]) == 0
+    assert "my-room rulebook" in capsys.readouterr().out
