@@ -249,7 +249,8 @@ def _result(step: dict, book: str, **over) -> dict:
     otherwise (no questions yet, ``pending``)."""
     report = step["report"]
     setting = report.get("setting", "cash")
-    return {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+    game = (step.get("incident") or {}).get("game") if isinstance(step.get("incident"), dict) else None
+    return {"outcome": step["outcome"], "rulings": [ruling_view(r, setting, game) for r in report["rulings"]],
             "now": list(report.get("now") or []),
             "questions": [question_view(q) for q in step.get("questions", [])], "also": step.get("also", []),
             "open": step.get("open", []), "problems": [], "entry": step.get("entry"),

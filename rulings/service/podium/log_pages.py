@@ -162,9 +162,10 @@ def log_entry(request: Request) -> Response:
                       "you can read.", 404)
     report = entry.get("report") or {}
     setting = report.get("setting", "cash")
-    rulings = [ruling_view(r, setting) for r in report.get("rulings") or []]
+    game = entry["incident"].get("game") if isinstance(entry.get("incident"), dict) else None
+    rulings = [ruling_view(r, setting, game) for r in report.get("rulings") or []]
     acts = [{"name": one.get("incident"), "outcome": one.get("outcome"),   # every disputed act, in hand order
-             "rulings": [ruling_view(r, setting) for r in one.get("rulings") or []]}
+             "rulings": [ruling_view(r, setting, game) for r in one.get("rulings") or []]}
             for one in [report, *(report.get("more_acts") or [])]]
     if entry.get("kind") == "ruling":       # beside each ruling, the room's rulings before it on the same
         shown = [r for act in acts for r in act["rulings"]] if len(acts) > 1 else rulings   # as the page shows them
