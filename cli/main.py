@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rulings.ruling import books
 from rulings.engine.rulesets import EngineError
-from rulings.problems import ProblemsError, render_text
+from rulings.problems import Problem, ProblemsError, render_text
 from rulings.report.render import dumps, report_json, report_text
 from rulings.rulebook.model import shown
 
@@ -41,7 +41,7 @@ def cmd_rule(args) -> int:
     from rulings.ruling.decide import rule_on
     book, engine = books.load(args.house)   # the reader checks under the book in force, loaded once
     try:
-        incident = load_incident(args.incident, book)
+        incident = _stdin_incident(book) if args.incident == "-" else load_incident(args.incident, book)
     except ProblemsError as exc:
         _problems(exc, args.format)
         return INPUT
@@ -79,6 +79,18 @@ def cmd_rule_told(args) -> int:
     else:
         print(out)
     return code
+
+def _stdin_incident(book):
+    """``rulings rule -``: one incident (YAML or JSON) from standard input, read up to an incident's size and no
+    further (a larger one is refused as a file would be, Y007)."""
+    from rulings.incident import incident_from_text
+    from rulings.incident.fields import MAX_INCIDENT_BYTES
+    raw = sys.stdin.buffer.read(MAX_INCIDENT_BYTES + 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProblemsError([Problem("<stdin>", 1, 1, "Y009", "the incident is not UTF-8 text")]) from None
+    return incident_from_text(text, "<stdin>", book)
 
 
 def cmd_rule_batch(args) -> int:
@@ -230,7 +242,7 @@ def build_parser(service: bool = True, only_rule: bool = False) -> argparse.Argu
     p.add_argument("--version", action=_Version, help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("rule", help="rule on an incident file (YAML or JSON), several, or a JSONL stream")
-    r.add_argument("incident", nargs="*")
+    r.add_argument("incident", nargs="*", help="incident files ('-': one incident from standard input)")
     r.add_argument("--jsonl", metavar="FILE", help="one JSON incident per line ('-': standard input); "
                    "one JSON report per line out, in order")
     r.add_argument("--jobs", type=int, default=1, help="worker processes for --jsonl (default 1)")
@@ -323,10 +335,29 @@ def main(argv: list[str] | None = None) -> int:
     command = next((w for w in words if not w.startswith("-")), None)
     # `rule` first: no option of the top-level parser can be given, so its own parser is all that is needed
     args = build_parser(service=command not in CORE, only_rule=words[:1] == ["rule"]).parse_args(argv)
+    if isinstance(getattr(args, "house", None), str):
+        args.house = _published(args.house)
     code = _main(args)
     if argv is None and args.run is cmd_rule:
         _leave(code)
     return code
+
+
+def _published(house: str) -> str:
+    """``--house NAME``: the version the service published from the podium (its data folder: $RULINGS_DATA, else
+    $XDG_DATA_HOME/rulings or ~/.local/share/rulings, as `rulings serve` picks it), when there is one, as the
+    service rules with it; else NAME as given (the repository's house books, or a path)."""
+    from rulings.service.store.housebook import HouseBooks
+    if os.environ.get("RULINGS_DATA"):
+        data = Path(os.environ["RULINGS_DATA"])
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        data = (Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share") / "rulings"
+    try:
+        live = HouseBooks(data).live_path(house)
+    except OSError:
+        return house
+    return str(live) if live is not None and live.is_file() else house
 
 
 def _leave(code: int) -> None:

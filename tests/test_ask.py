@@ -295,3 +295,26 @@ def test_three_handed_utg_is_the_button_and_utg_plus_one_is_refused_with_a_hint(
     _, wrong = build({"game": "nl 1/2", "players": "1-3", "button": "3", "street": "pre",
                       "actions": "UTG+1 raises to 6", "disputed seat": "2", "said": "call", "chips": ""})
     assert "three-handed the button (seat 3) is UTG and the blinds come next; say SB or BB" in str(wrong)
+
+
+def test_a_ruling_that_hangs_on_the_pot_is_never_given_as_the_ruling(tmp_path):
+    """Pot-limit "pot" facing a $50 bet, the pot before the flop not known: "pot binds" is no ruling the floor can
+    follow (what it comes to depends on the pot), so the pot is asked with the ruling under each trial amount
+    beside it; left unknown, the answer says it is not a ruling yet and the draft is kept. Told $100: a raise to
+    $250 (TDA 2024 rule 44's arithmetic: 100 + 50 + the 50 call), ruled, the draft done (issue 45)."""
+    typed = ["pl 1/2", "1-3", "3", "flop", "", "1 bet 50", "2", "pot", ""]
+    draft = tmp_path / "draft.yaml"
+    out = io.StringIO()
+    prompts: list[str] = []
+    assert run(None, None, None, read=_lines(typed + [""], prompts), out=out, draft=draft) == 0
+    text = out.getvalue()
+    assert "NOT A RULING YET: it depends on an amount not given." in text
+    assert "How much was in the pot when the flop began?" in prompts
+    assert "if the pot before the flop was $50: \"Pot\" is a raise of the maximum: $200 in all." in text
+    assert "outcome: questions" in text and "NOT A RULING YET: it depends on the questions" in text
+    assert draft.exists()                   # not ruled: kept for the answer
+    out = io.StringIO()
+    assert run(None, None, None, read=_lines(typed + ["100"]), out=out, draft=tmp_path / "fresh.yaml") == 0
+    text = out.getvalue()
+    assert "Seat 2 raises to $250." in text and "outcome: ruled" in text
+    assert not (tmp_path / "fresh.yaml").exists()

@@ -183,3 +183,38 @@ def test_no_output_carries_an_absolute_path_of_the_install(tmp_path, monkeypatch
     origins = [r["origin"] for r in changed["rules"]] + [e["origin"] for e in changed["examples"]]
     assert any(o.startswith("my-room.yaml:") for o in origins)   # the house's own rules, from its own folder
     assert all(o.startswith(("my-room.yaml:", "rulebooks/standard/")) for o in origins), origins
+
+
+def test_rule_dash_reads_one_incident_from_standard_input(monkeypatch, capsys):
+    """`rulings rule -`: the incident piped in (RRP-PL-6's silent $500 chip into an $80 pot: an $80 bet, $420
+    back); text over an incident's size is refused as a file would be (Y007), not read to its end."""
+    import io
+    import sys
+    text = (ROOT / "examples" / "incidents" / "pl-silent-overchip.yaml").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert main(["rule", "-"]) == 0
+    assert "$420 goes back" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a" * 300_000)))
+    assert main(["rule", "-"]) == 2
+    assert "Y007" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"incident: x\n\xff\n")))
+    assert main(["rule", "-"]) == 2
+    assert "Y009" in capsys.readouterr().err
+
+
+def test_house_by_name_finds_the_version_the_service_published(tmp_path, monkeypatch, capsys):
+    """`rulings rule --house NAME`: a house book published from the podium (its data folder's houses/NAME, the
+    version `current` names) is found by its name, as the service rules with it; without it the name is not
+    known (issue 45)."""
+    book = tmp_path / "houses" / "my-room"
+    book.mkdir(parents=True)
+    (book / "0001.yaml").write_text("rulebook: my-room\nextends: standard\ntitle: My room\n"
+                                    "parameters: {kill.size: half}\n", encoding="utf-8")
+    (book / "current").write_text("0001.yaml\n", encoding="utf-8")
+    incident = str(ROOT / "examples" / "incidents" / "pl-silent-overchip.yaml")
+    monkeypatch.setenv("RULINGS_DATA", str(tmp_path / "elsewhere"))
+    assert main(["rule", "--house", "my-room", incident]) == 1           # no such house here
+    assert "no house book 'my-room'" in capsys.readouterr().err
+    monkeypatch.setenv("RULINGS_DATA", str(tmp_path))
+    assert main(["rule", "--house", "my-room", incident]) == 0
+    assert "my-room rulebook" in capsys.readouterr().out

@@ -95,6 +95,32 @@ def test_a_log_entry_shows_the_rulings_before_it_and_a_search_for_more(svc):
                                                                     [*more[::-1], ids["c"], ids["b"], ids["a"]]]
 
 
+def test_beside_a_ruling_only_earlier_rulings_with_the_same_decisive_facts(svc):
+    """Words in turn bind (the generic rule) ruled a pot-limit "pot" with the pot unknown and a no-limit "raise"
+    with one chip alike; beside a new "raise" with one chip, only the earlier "raise" with one chip is shown,
+    with how it was followed (issue 45: a verbal raise showed two unrelated pot-limit rulings)."""
+    acct = accounts_of(svc)
+    pot = {"game": {"variant": "holdem", "structure": "pot-limit", "blinds": [1, 2]}, "button": 3,
+           "players": {"1": None, "2": None, "3": None}, "street": "flop",
+           "actions": [{"seat": 1, "action": "bet", "to": 50}], "disputed": {"seat": 2, "said": "pot"}}
+    raised = {"game": {"variant": "holdem", "structure": "no-limit", "blinds": [1, 2]}, "button": 3,
+              "players": {"1": None, "2": None, "3": None}, "street": "preflop",
+              "actions": [{"seat": 3, "action": "raise", "to": 6}], "disputed": {"seat": 1, "said": "raise", "chips": [100]}}
+    p1 = logged_at(svc, acct["fiona"], pot, "2026-11-29T22:10:05.000000Z", "3")
+    p2 = logged_at(svc, acct["fiona"], pot, "2026-11-29T22:20:05.000000Z", "3")
+    r1 = logged_at(svc, acct["fiona"], raised, "2026-11-29T23:10:05.000000Z", "4")
+    svc.log.follow_up(acct["fiona"], r1, "decision", {"decision": "departed", "reason": "chips first: a call"})
+    c = _client(svc, "fiona", "floor-pass-1")
+    form = {"variant": "holdem", "structure": "no-limit", "setting": "cash", "stakes": "1/2", "in-1": "1", "in-2": "1",
+            "in-3": "1", "button": "3", "street": "preflop", "actions": "3 raise 6", "d_seat": "1", "d_said": "raise",
+            "d_chips": "100", "book": "standard", "go": "rule"}
+    page = c.post("/podium", data=form).text
+    shown = _beside(page)
+    assert [i for i, _ in shown] == [r1] and p1 != p2
+    assert "the floor departed: “he meant" not in shown[0][1] and "chips first: a call" in shown[0][1]
+    assert "Earlier here on this <span class=\"like\">(no-limit, “raise”, one chip)</span>" in page
+
+
 def test_the_log_page_searches_by_rule_or_citation_key_and_matter(svc):
     ids = two_shifts(svc)
     c = _client(svc, "fiona", "floor-pass-1")

@@ -101,7 +101,8 @@ DISPUTES = {
 
 def _pot_raise(page, taps: Taps) -> None:
     taps.tap(page.get_by_role("button", name="PL Hold'em $1/$2"), "recent game")
-    taps.tap(button_seat(page, 3), "button 3 (puts seat 3 in)")
+    taps.tap(seat(page, 3), "seat 3")
+    taps.tap(button_seat(page, 3), "button 3 (not put in: a button may have folded)")
     taps.tap(street(page, "flop"), "flop")
     taps.tap(page.get_by_label("Pot before it"), "pot field")
     taps.keys("100")
@@ -113,6 +114,7 @@ def _pot_raise(page, taps: Taps) -> None:
 
 def _oversized_chip(page, taps: Taps) -> None:
     taps.tap(page.get_by_role("button", name="NL Hold'em $1/$2"), "recent game")
+    taps.tap(seat(page, 3), "seat 3")
     taps.tap(button_seat(page, 3), "button 3")
     taps.tap(street(page, "flop"), "flop")
     taps.tap(page.get_by_label("Pot before it"), "pot field")
@@ -127,6 +129,7 @@ def _out_of_turn(page, taps: Taps) -> None:
     taps.tap(page.get_by_role("button", name="NL Hold'em $1/$2"), "recent game")
     taps.tap(seat(page, 1), "seat 1")
     taps.tap(seat(page, 2), "seat 2")
+    taps.tap(seat(page, 4), "seat 4")
     taps.tap(button_seat(page, 4), "button 4")
     taps.tap(street(page, "flop"), "flop")
     taps.tap(page.get_by_label("Pot before it"), "pot field")
@@ -136,9 +139,10 @@ def _out_of_turn(page, taps: Taps) -> None:
 
 
 # taps to the logged, followed ruling and keys typed; before this form: 12/14, 13/10 and 12/7 (the same disputes
-# on the earlier form: every seat tapped, the words typed, a separate record and decision)
-EXPECTED = {"pot-raise": (_pot_raise, 9, 11), "oversized-chip": (_oversized_chip, 9, 10),
-            "out-of-turn": (_out_of_turn, 10, 2)}
+# on the earlier form: every seat tapped, the words typed, a separate record and decision); one more each since
+# the button is no longer put in the hand by itself (a button who folded was named next to act: issue 45)
+EXPECTED = {"pot-raise": (_pot_raise, 10, 11), "oversized-chip": (_oversized_chip, 10, 10),
+            "out-of-turn": (_out_of_turn, 11, 2)}
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))

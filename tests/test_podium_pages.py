@@ -69,7 +69,9 @@ def test_an_incident_the_reader_refuses_is_shown_with_its_field_and_not_recorded
     c = client(svc, "fiona")
     r = c.post("/podium", data=dict(OVERCHIP, actions="2 raise 40"))
     assert r.status_code == 422
-    assert "actions[0]: seat 2 acted out of turn; seat 1 is due" in r.text
+    # said in seats and actions, not as the incident format's field path (issue 45)
+    assert "Action 1 this street: seat 2 acted out of turn; seat 1 is due" in r.text
+    assert "actions[0]" not in r.text and "line 1, column" not in r.text
     assert count_entries(svc) == 0
 
 
@@ -134,9 +136,13 @@ def test_the_overchip_is_recorded_and_a_departure_needs_a_reason(svc):
     c = client(svc, "fiona")
     r = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))
     assert r.status_code == 200 and "is a pot-size bet of $80; $420 goes back" in r.text
-    # the sources named as the report and the printed book name them, keys for staff, no catalogue notes
-    assert "Cited: Robert&#39;s Rules of Poker, card-room edition, §14 PL rule 6 (RRP-PL-6)" in r.text
+    # the source that fits the game named as the report and the printed book name it; the keys and the rule's id
+    # only on the log entry's page, for staff (issue 45: no rule ids or internal names on the floor's page)
+    assert "From Robert&#39;s Rules of Poker, card-room edition, §14 PL rule 6." in r.text
+    assert "RRP-PL-6" not in r.text and "silent-overchip-is-pot-bet" not in r.text
     entry = re.search(r'name="entry" value="(\d+)"', r.text).group(1)
+    staff = c.get(f"/podium/log/{entry}").text
+    assert "Cited: Robert&#39;s Rules of Poker, card-room edition, §14 PL rule 6 (RRP-PL-6)" in staff
     assert count_entries(svc) == 1
     again = c.post("/podium", data=dict(OVERCHIP, rid="page-1"))     # the same form again (a reload): one entry
     assert re.search(r'name="entry" value="(\d+)"', again.text)[1] == entry and count_entries(svc) == 1

@@ -150,6 +150,34 @@ def test_decision_and_correction_are_new_entries(client, svc):
     assert count_entries(svc) == 4
 
 
+def test_a_ruling_that_still_asks_is_never_recorded_as_followed(client, svc):
+    """Pot-limit "pot" facing a $50 bet with the pot before the flop not given: what "pot" comes to depends on
+    it, so the step's outcome is "questions"; recorded, it is only a step on the way, never followed (issue
+    45). Answered (a $100 pot: a raise to $250, TDA 2024 rule 44's arithmetic), it is followed."""
+    floor, manager = login(client, "fiona"), login(client, "manny")
+    incident = {"game": {"variant": "holdem", "structure": "pot-limit", "blinds": [1, 2]}, "button": 3,
+                "players": {"1": None, "2": None, "3": None}, "street": "flop",
+                "actions": [{"seat": 1, "action": "bet", "to": 50}], "disputed": {"seat": 2, "said": "pot"}}
+    out = _rule(client, floor, incident, consult=True).json()
+    assert out["outcome"] == "questions" and out["open"][0]["fact"] == "pot" and out["open"][0]["under_each"]
+    rid = out["entry"]["id"]
+    before = count_entries(svc)
+    r = client.post(f"/api/log/{rid}/decision", json={"decision": "followed"}, headers=floor)
+    assert r.status_code == 422 and r.json()["error"]["problems"][0]["path"] == ["decision"], r.text
+    r = client.post(f"/api/log/{rid}/correction", json={"note": "as it stood", "decision": "followed"},
+                    headers=manager)
+    assert r.status_code == 422
+    assert count_entries(svc) == before                                   # nothing followed was written
+    departed = client.post(f"/api/log/{rid}/decision", json={"decision": "departed", "reason": "pot unknown"},
+                           headers=floor)
+    assert departed.status_code == 201
+    incident["pot"] = 100
+    answered = _rule(client, floor, incident, consult=True).json()
+    assert answered["outcome"] == "ruled" and answered["report"]["rulings"][0]["effects"]["wager_to"] == 250
+    assert client.post(f"/api/log/{answered['entry']['id']}/decision", json={"decision": "followed"},
+                       headers=floor).status_code == 201
+
+
 def test_search_and_export(client):
     floor, manager, other = login(client, "fiona"), login(client, "manny"), login(client, "otto")
     a = _rule(client, floor, table="7").json()["entry"]["id"]
@@ -331,6 +359,8 @@ def test_users_add_command(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("a-long-password\n"))
     assert main(["users", "add", "zoe", "--role", "manager", "--room", "east", "--data", str(tmp_path),
                  "--password-stdin"]) == 0
+    # which database it wrote to, said (a service on another one will not know the account: issue 45)
+    assert f"created in SQLite {(tmp_path / 'rulings.db').resolve()}" in capsys.readouterr().out
     assert main(["users", "list", "--data", str(tmp_path)]) == 0
     assert "zoe" in capsys.readouterr().out
     monkeypatch.setattr(sys, "stdin", io.StringIO("short\n"))

@@ -540,6 +540,22 @@ def _print_step(step, out) -> None:
         print(f"  0. none of these   -> {now}", file=out)
 
 
+def _open_amount(step) -> dict | None:
+    """The amount not given that the ruling hangs on (the pot before this street: unknowns.py tried each answer,
+    ``under_each``), when it is one typed field of the incident; None otherwise."""
+    for q in step.open:
+        if q.get("under_each") and q.get("field") == "pot" and not q.get("act"):
+            return q
+    return None
+
+
+def _print_open(q: dict, out) -> None:
+    print("\nNOT A RULING YET: it depends on an amount not given.", file=out)
+    print(f"QUESTION: {q['question']}", file=out)
+    for line in q["under_each"]:
+        print(f"  {line}", file=out)
+
+
 def _stopped(draft: Draft, why: str, out_err) -> int:
     if draft.path is not None and not draft.empty():
         draft.save()
@@ -623,7 +639,21 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                 data = gather(asker, state, out, only=tuple(again))
                 continue
             if not step.questions:
-                break
+                amount = _open_amount(step) if doc is None and step.outcome == "questions" else None
+                if amount is None:
+                    break
+                _print_open(amount, out)      # the pot not given decides it: asked, each answer's ruling shown
+                try:
+                    text = _ask(asker, amount["question"], lambda t: None if not t or sh.money_or_none(t) is not None
+                                else f"'{t}' is not an amount, e.g. 60 or 1.5k", blank="not known", what="")
+                except (Stop, GaveUp):
+                    break
+                if not text:
+                    break
+                data = {**data, amount["field"]: sh.amount(text)}
+                state.texts["pot"] = text      # as if typed at the pot's prompt: a draft continued has it
+                state.save()
+                continue
             _print_step(step, out)
             q = step.questions[0]
             try:
@@ -643,9 +673,16 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
                 answers[q["key"]] = value      # FACT, or FACT@N for act N of several
             state.save()
         print("", file=out)
+        if step.outcome == "questions":        # a non-answer: said first, never passed off as the ruling
+            print("NOT A RULING YET: it depends on the questions under ASK FIRST; each answer's ruling is "
+                  "given there. Answer them (rulings ask again, or the incident file) before the floor follows it.",
+                  file=out)
         print(report_text(step.report), file=out)
         print(f"\noutcome: {step.outcome}", file=out)
-        state.remove()                         # ruled: the draft is done
+        if step.outcome == "questions":
+            state.save()                       # not ruled: the draft is kept for the answers
+        else:
+            state.remove()                     # ruled: the draft is done
         target = save
         if target is None and isinstance(asker, TerminalAsker):
             try:

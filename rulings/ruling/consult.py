@@ -377,7 +377,11 @@ class Consultation:
         outcomes = []
         for n, r in enumerate(reports, 1):
             mine = [q for q in questions if q.get("act") in (None, n)] or [q for q in open_ if q.get("act", 1) == n]
-            outcomes.append("ruled" if r.rulings else "questions" if mine else "not_covered")
+            # a ruling that hangs on an amount not given (the pot, the blinds: unknowns.py rules each answer,
+            # ``under_each``) is no ruling to follow yet: its outcome stays "questions" (issue 45)
+            hangs = any(q.get("under_each") for q in open_ if q.get("act", 1) == n)
+            outcomes.append("questions" if (mine or hangs) and (hangs or not r.rulings)
+                            else "ruled" if r.rulings else "not_covered")
         return Step(combined(outcomes), report, questions, open_, data, answers, outcomes, also)
 
     def _base(self, read: Any, report: Report) -> tuple | None:

@@ -86,15 +86,26 @@ def cmd_users_add(args) -> int:
             print("rulings: the passwords differ", file=sys.stderr)
             return 2
     engine, _ = _engine(args)
+    where = _database_words(engine)
     try:
         account = add_account(engine, args.name, password, args.role, args.room)
     except ValueError as exc:
-        print(f"rulings: {exc}", file=sys.stderr)
+        print(f"rulings: {exc} (database {where})", file=sys.stderr)
         return 2
     finally:
         engine.dispose()
-    print(f"account {account.username} ({account.role}, room {account.room}) created")
+    # which database: a service started with another --data or --database does not know this account
+    print(f"account {account.username} ({account.role}, room {account.room}) created in {where}; a service "
+          "started with another --data or --database will not know it")
     return 0
+
+
+def _database_words(engine) -> str:
+    """The database an engine writes to, as `rulings serve` names it: SQLite's file, or PostgreSQL's host and
+    database (never its password)."""
+    if engine.dialect.name == "sqlite":
+        return f"SQLite {Path(engine.url.database or '').resolve()}"
+    return f"{engine.dialect.name} {engine.url.render_as_string(hide_password=True).split('@')[-1]}"
 
 
 def cmd_users_list(args) -> int:

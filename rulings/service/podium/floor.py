@@ -9,6 +9,7 @@ player's words are shown as text, never as markup. The pages share the kit (kit.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 
@@ -153,7 +154,10 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
             "timing_open": any(f.get(k) for k in ("noticed", "pointed_out_by", "after")),
             "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
             "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
-            "rid": secrets.token_urlsafe(12), "consultation": (f.get("consultation") or "")[:64]}
+            "rid": secrets.token_urlsafe(12), "consultation": (f.get("consultation") or "")[:64],
+            # an open question's incident field (unknowns.py) and the form field that takes its answer
+            "typed_fields": {"pot": "pot", "game.blinds": "stakes"},
+            "typed_words": {"pot": "the pot before this street", "game.blinds": "the stakes"}}
 
 
 class _Defaults(dict):
@@ -210,6 +214,9 @@ def floor_post(request: Request) -> Response:
         go = first(form, "go")
         record = go in ("record", "followed") or (step["outcome"] in ("ruled", "not_covered")
                                                   and not step.get("questions"))
+        refused_log = record and step["outcome"] == "questions"
+        if refused_log:      # a non-answer is never logged as a ruling: its consultation step is kept (above)
+            record = False
         if record:
             step = record_ruling(request, account, warm, read.incident, ruled, table, answered(answers),
                                  first(form, "rid") or None, ctx["consultation"])
@@ -221,8 +228,8 @@ def floor_post(request: Request) -> Response:
                 return RedirectResponse(f"/podium/log/{entry['id']}?recorded=followed", status_code=303)
         clock.mark("log")
     except ProblemsError as exc:
-        problems = problems_view(exc.problems)
-        ctx["errors"] = _Defaults(_beside_fields(exc.problems))      # each problem also beside its field
+        problems = [{**p, "message": floor_words(p["message"])} for p in problems_view(exc.problems)]
+        ctx["errors"] = _Defaults({k: floor_words(v) for k, v in _beside_fields(exc.problems).items()})
         ctx["timing_open"] = ctx["timing_open"] or "after" in ctx["errors"]
         ctx["result"] = {"problems": problems, "rulings": [], "questions": [], "open": [],
                          "outcome": "problems", "entry": None}
@@ -231,9 +238,10 @@ def floor_post(request: Request) -> Response:
         ctx["result"] = {"problems": [{"where": "book", "message": exc.message, "hint": None}], "rulings": [],
                          "questions": [], "open": [], "outcome": "problems", "entry": None}
         return render(request, "floor.html", status=422, **ctx)
-    ctx["result"] = _result(step, book)
+    ctx["result"] = _result(step, book, refused_log=refused_log and go in ("record", "followed"))
     ctx["asked_now"] = {q.get("key", q["fact"]) for q in ctx["result"]["questions"]}
-    return _with_earlier_rendered(request, account, ctx, "floor.html", (step.get("entry") or {}).get("id"), clock)
+    return _with_earlier_rendered(request, account, ctx, "floor.html", (step.get("entry") or {}).get("id"), clock,
+                                  read.incident)
 
 
 def _result(step: dict, book: str, **over) -> dict:
@@ -241,7 +249,8 @@ def _result(step: dict, book: str, **over) -> dict:
     otherwise (no questions yet, ``pending``)."""
     report = step["report"]
     setting = report.get("setting", "cash")
-    return {"outcome": step["outcome"], "rulings": [ruling_view(r, setting) for r in report["rulings"]],
+    game = (step.get("incident") or {}).get("game") if isinstance(step.get("incident"), dict) else None
+    return {"outcome": step["outcome"], "rulings": [ruling_view(r, setting, game) for r in report["rulings"]],
             "now": list(report.get("now") or []),
             "questions": [question_view(q) for q in step.get("questions", [])], "also": step.get("also", []),
             "open": step.get("open", []), "problems": [], "entry": step.get("entry"),
@@ -249,10 +258,10 @@ def _result(step: dict, book: str, **over) -> dict:
 
 
 def _with_earlier_rendered(request: Request, account: dict, ctx: dict, template: str, before: int | None,
-                           clock: "_Clock") -> Response:
+                           clock: "_Clock", incident=None) -> Response:
     """The room's earlier rulings beside each ruling shown, then the page (or section) rendered, with where the
     POST's time went (Server-Timing)."""
-    with_earlier(request, account, ctx["result"]["rulings"], before)
+    with_earlier(request, account, ctx["result"]["rulings"], before, incident=incident)
     clock.mark("earlier")
     response = render(request, template, **ctx)
     clock.mark("page")
@@ -274,7 +283,7 @@ def _ruling_first(request: Request, account: dict, ctx: dict, incident, book: st
         return Response(status_code=204)
     clock.mark("rule")
     ctx["result"] = _result(step, book, open=[], pending=True)
-    response = _with_earlier_rendered(request, account, ctx, "_result.html", None, clock)
+    response = _with_earlier_rendered(request, account, ctx, "_result.html", None, clock, incident)
     response.headers["X-Podium-Part"] = "ruling"
     return response
 
@@ -295,6 +304,34 @@ class _Clock:
 
     def header(self) -> str:
         return ", ".join(f"{name};dur={ms:.1f}" for name, ms in self.marks)
+
+
+_PLACE = re.compile(r"^(actions|after)\[(\d+)\](?:\.\w+)*: ")
+_FIELD_WORDS = {"game.blinds": "the blinds", "game": "the game", "players": "the seats", "button": "the button",
+                "street": "the street", "pot": "the pot", "disputed": "the disputed act"}
+
+
+def floor_words(message: str) -> str:
+    """A reader's problem as the floor says it: seats, chips and actions by their place in the hand, never the
+    incident format's field paths ('actions[0]: seat 4 acted out of turn' -> 'Action 1 this street: seat 4
+    acted out of turn')."""
+    message = str(message or "")
+    m = _PLACE.match(message)
+    if m:
+        where = "this street" if m.group(1) == "actions" else "after the disputed act"
+        rest = message[m.end():]
+        return f"Action {int(m.group(2)) + 1} {where}: {rest}"
+    head, sep, rest = message.partition(": ")
+    if sep and re.fullmatch(r"[a-z_]+(\.[a-z_0-9]+|\[\d+\])*", head):
+        name = re.sub(r"\[\d+\]", "", head)
+        words = _FIELD_WORDS.get(name) or _FIELD_WORDS.get(name.partition(".")[0])
+        seat = re.fullmatch(r"players\.(\d+)", head)
+        if seat:
+            words = f"seat {seat.group(1)}"
+        if words:
+            return f"{words[0].upper()}{words[1:]}: {rest}"
+        return rest[:1].upper() + rest[1:]
+    return message
 
 
 # the incident's fields (as the reader's problems name them) and the form field each is typed in

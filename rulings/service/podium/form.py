@@ -5,7 +5,7 @@ The form is flat (one field per input, so it also works without JavaScript):
 ``stack-N`` for seat N, ``button``, ``street``, ``pot``, ``actions`` as a line such as
 ``1 bet 50, 2 call, 3 raise 150`` (amounts are the seat's street total, as in the
 incident format), ``d_seat d_said d_chips`` for the disputed act, ``after`` for the actions after it (a line as ``actions``), ``noticed`` and
-``pointed_out_by``; ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
+``pointed_out_by``; ``sd_asker`` and ``sd_asked`` for a request at the showdown to see a hand; ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
 limit game) in one field. Every typed field takes the floor shorthand of
 rulings/incident/shorthand.py, as `rulings ask` does ("nl", "pre", "seat 3 raises to 60",
 "1.5k", "2x100 25"). Anything the form cannot read becomes a message on that field
@@ -221,6 +221,17 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
         incident["disputed"] = disputed
     elif (said or chips) and "d_seat" not in errors:
         errors["d_seat"] = "whose act is disputed? tap the seat"
+    asker, asked = _get(form, "sd_asker"), _get(form, "sd_asked")
+    if asker or asked:               # a request at the showdown to see a hand: who asks, whose hand
+        request: dict[str, Any] = {}
+        for name, key, words in (("sd_asker", "asker", "who asks to see a hand"),
+                                 ("sd_asked", "asked_to_see", "whose hand he asks to see")):
+            try:
+                request[key] = sh.seat(_get(form, name), max(SEATS))
+            except sh.Unread:
+                errors[name] = f"tap the seat: {words}"
+        if len(request) == 2:
+            incident["procedure"] = {"showdown": request}
     for name, allowed in (("noticed", NOTICED), ("pointed_out_by", POINTED_OUT_BY)):
         value = _get(form, name)
         if value and value in allowed:

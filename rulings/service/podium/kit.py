@@ -19,9 +19,9 @@ from starlette.staticfiles import StaticFiles
 from zoneinfo import ZoneInfo
 
 from rulings.ruling.books import book_for
-from rulings.rulebook.catalogue import facts
+from rulings.rulebook.catalogue import facts, fit
 from rulings.money import show, to_minor
-from rulings.report.render import quote_all
+from rulings.report.render import primary, quote_all
 from rulings.service.core import room_zone, step_json, zone
 from rulings.service.guard import (LOGIN_COOKIE, control_characters, cpu, csrf_ok, csrf_token, manager_work,
                                    read_body)
@@ -269,9 +269,17 @@ def _money(name: str, value: Any, setting: str) -> str:
     return str(value)
 
 
-def ruling_view(r: dict, setting: str) -> dict:
-    """A report's ruling (JSON form) with its numbers in words, for the template."""
+def ruling_view(r: dict, setting: str, game: Any = None) -> dict:
+    """A report's ruling (JSON form) with its numbers in words, for the template; ``quoted``: the source(s) the
+    report quotes for the game (``render.primary``, by the incident's structure, game and setting), ``others``
+    the rest of its citations (under "more" on the floor page)."""
     out = dict(r)
+    g = game if isinstance(game, dict) else {}
+    keys = [c["key"] for c in r.get("citations") or [] if isinstance(c, dict) and "key" in c]
+    own = [c["key"] for c in r.get("citations") or [] if isinstance(c, dict) and "key" in c and not c.get("via")]
+    where = (g.get("structure"), g.get("variant"), g.get("setting") or setting)
+    out["quoted"] = primary(own or keys, fit=lambda k: fit(k, *where))     # the ruling's own, as the report
+    out["others"] = [k for k in keys if k not in out["quoted"]]
     out["numbers"] = [(NUMBER_WORDS.get(k) or (facts()[k].description if k in facts() else k), _money(k, v, setting))
                       for k, v in (r.get("effects") or {}).items()]
     return out

@@ -51,21 +51,64 @@ def earlier_view(found: dict, tz: Any = None) -> dict:
             "search": "/podium/log?" + urlencode({"rule": found["rule"], "matter": found["matter"]})}
 
 
+SAID_WORDS = ("all in", "pot", "raise", "bet", "call", "check", "fold")
+
+
+def decisive(incident: Any) -> tuple:
+    """What decides a dispute, beyond the rule that ruled it (issue 45): the game's structure, the act (what was
+    said, in the floor's words, or nothing), the chips against the bet (none, one chip, several) and the table
+    procedure in dispute (its section's name). A generic rule (words in turn bind) rules a verbal raise and a
+    pot-limit "pot" alike; these tell them apart."""
+    if not isinstance(incident, dict):
+        return ()
+    game: dict = incident["game"] if isinstance(incident.get("game"), dict) else {}
+    disputed = incident.get("disputed")
+    act = disputed[0] if isinstance(disputed, list) and disputed else disputed
+    act = act if isinstance(act, dict) else {}
+    said = str(act.get("said") or "").lower()
+    word = next((w for w in SAID_WORDS if w in said), "words" if said else "nothing said") if act else ""
+    chips = act.get("chips") if isinstance(act.get("chips"), list) else []
+    procedure: dict = incident["procedure"] if isinstance(incident.get("procedure"), dict) else {}
+    return (str(game.get("structure") or "no-limit"), word,
+            "" if not act else "no chips" if not chips else "one chip" if len(chips) == 1 else "several chips",
+            ", ".join(sorted(procedure)))
+
+
+def decisive_words(key: tuple) -> str:
+    structure, word, chips, procedure = key
+    parts = [structure, word if word in ("", "nothing said", "words") else f"“{word}”", chips, procedure]
+    return ", ".join(p for p in parts if p)
+
+
 def with_earlier(request: Request, account: dict, views: list[dict], before: int | None = None,
-                 room: str | None = None) -> list[dict]:
+                 room: str | None = None, incident: Any = None) -> list[dict]:
     """Each ruling view with ``earlier``: the room's rulings before entry ``before`` (all, when None) by the same
-    rule on the same matter, newest first (``room``: the account's own unless given). Returned for chaining."""
+    rule on the same matter, newest first (``room``: the account's own unless given). With ``incident``, only
+    those whose incident has the same decisive facts (``decisive``), each read from the log (the last
+    ``EARLIER_LOOKED`` by rule and matter are looked at). Returned for chaining."""
     log = request.app.state.service.log
     tz = room_zone(getattr(request.app.state.service, "config", None), room or account["room"])
+    key = decisive(incident) if incident is not None else None
     for v in views:
         if not isinstance(v, dict) or not v.get("rule"):
             continue
         try:
-            v["earlier"] = earlier_view(log.earlier(account["raw"], room or account["room"], v["rule"],
-                                                    v.get("decides") or "", before=before), tz)
+            found = log.earlier(account["raw"], room or account["room"], v["rule"], v.get("decides") or "",
+                                before=before, **({"limit": EARLIER_LOOKED} if key else {}))
+            if key:
+                like = [x for x in found["earlier"]
+                        if decisive((log.get(x["entry"], account["raw"]) or {}).get("incident")) == key]
+                found = {**found, "earlier": like[:EARLIER_SHOWN], "more": found["more"] or len(like) > EARLIER_SHOWN}
+            v["earlier"] = earlier_view(found, tz)
+            if key:
+                v["earlier"]["like"] = decisive_words(key)
         except LogError:       # another room's log, for a floor account: nothing beside the ruling
             v["earlier"] = None
     return views
+
+
+EARLIER_LOOKED = 20     # earlier rulings by the rule and matter whose incidents are read for their decisive facts
+EARLIER_SHOWN = 5
 
 
 def _entries(result: Any) -> tuple[list[dict], int]:
@@ -119,13 +162,14 @@ def log_entry(request: Request) -> Response:
                       "you can read.", 404)
     report = entry.get("report") or {}
     setting = report.get("setting", "cash")
-    rulings = [ruling_view(r, setting) for r in report.get("rulings") or []]
+    game = entry["incident"].get("game") if isinstance(entry.get("incident"), dict) else None
+    rulings = [ruling_view(r, setting, game) for r in report.get("rulings") or []]
     acts = [{"name": one.get("incident"), "outcome": one.get("outcome"),   # every disputed act, in hand order
-             "rulings": [ruling_view(r, setting) for r in one.get("rulings") or []]}
+             "rulings": [ruling_view(r, setting, game) for r in one.get("rulings") or []]}
             for one in [report, *(report.get("more_acts") or [])]]
     if entry.get("kind") == "ruling":       # beside each ruling, the room's rulings before it on the same
         shown = [r for act in acts for r in act["rulings"]] if len(acts) > 1 else rulings   # as the page shows them
-        with_earlier(request, account, shown, before=entry["id"], room=entry["room"])
+        with_earlier(request, account, shown, before=entry["id"], room=entry["room"], incident=entry.get("incident"))
     incident_text = _yaml(entry.get("incident"))
     later = entry.get("later") or []
     return render(request, "log_entry.html", nav="log", e=entry, rulings=rulings, acts=acts, incident_text=incident_text,

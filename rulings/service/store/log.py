@@ -603,11 +603,20 @@ class Log:
                 problems.append({"field": "decision", "message": f"{decision!r} is not one of: followed, departed"})
             if decision == "departed" and not (isinstance(reason, str) and reason.strip()):
                 problems.append({"field": "reason", "message": "say why the floor departed from the ruling"})
+            if decision == "followed" and target["outcome"] == "questions":
+                # a non-answer: its ruling depends on questions still open, so it cannot be followed as it
+                # stands (issue 45); the floor answers them and follows the ruling that comes, or departs
+                problems.append({"field": "decision", "message": f"entry {entry_id} still has questions whose "
+                                 "answers change its ruling: answer them and follow the ruling that comes, or "
+                                 "record that the floor departed from it (and why)"})
         else:
             if decision is not None and decision not in DECISIONS:
                 problems.append({"field": "decision", "message": f"{decision!r} is not one of: followed, departed"})
             if not (isinstance(note, str) and note.strip()):
                 problems.append({"field": "note", "message": "a correction says what it corrects and why"})
+            if decision == "followed" and (ruling or target)["outcome"] == "questions":
+                problems.append({"field": "decision", "message": "the ruling still has questions whose answers "
+                                 "change it: it cannot be recorded as followed"})
         if problems:
             raise LogError(422, "request", f"the {kind} has {len(problems)} problem(s)", problems)
         row = dict(kind=kind, refers_to=entry_id, at=db.now(), room=target["room"],

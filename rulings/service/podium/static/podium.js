@@ -46,14 +46,16 @@ var podiumFloor = function () {
       setField("variant", g.variant || "holdem");
       setField("structure", g.structure || "no-limit");
       setField("setting", g.setting || "cash");
-      var blinds = g.blinds || [];
-      setField("sb", blinds.length > 1 ? blinds[0] : "");
-      setField("bb", blinds.length ? blinds[blinds.length - 1] : "");
-      var sizes = g.bet_sizes || [];
-      setField("small_bet", sizes[0] || "");
-      setField("big_bet", sizes[1] || "");
+      // the stakes go where the floor sees them (the Stakes field), never into folded fields a typed stake
+      // would then disagree with: a limit game's stakes are its bet sizes, its blinds the folded ones
+      var blinds = g.blinds || [], sizes = g.bet_sizes || [];
+      var limit = g.structure === "fixed-limit" || g.structure === "spread-limit";
+      setField("stakes", (limit ? sizes : blinds).join("/"));
+      setField("sb", limit && blinds.length > 1 ? blinds[0] : "");
+      setField("bb", limit && blinds.length ? blinds[blinds.length - 1] : "");
+      setField("small_bet", "");
+      setField("big_bet", "");
       setField("ante", g.ante || "");
-      setField("stakes", "");
       $$("button[data-game]").forEach(function (o) { o.setAttribute("aria-pressed", o === b ? "true" : "false"); });
       syncStructure();
       announce("Game set: " + b.textContent.trim());
@@ -76,8 +78,8 @@ var podiumFloor = function () {
     return $$('input[name^="in-"]', form).filter(function (c) { return c.checked; })
       .map(function (c) { return parseInt(c.name.slice(3), 10); });
   }
-  // a seat that acts (this street, the disputed act, after it) or holds the button is in the hand: its box is
-  // ticked where the floor sees it (untick it for a button who folded on an earlier street)
+  // a seat that acts (this street, the disputed act, after it) is in the hand: its box is ticked where the floor
+  // sees it. The button is not: a button who folded on an earlier street is not in the hand (issue 45)
   function putIn(seat, why) {
     var box = form.elements.namedItem("in-" + seat);
     if (box && !box.checked) { box.checked = true; announce("Seat " + seat + " put in the hand (" + why + ")"); }
@@ -93,8 +95,8 @@ var podiumFloor = function () {
   $$('input[name="d_seat"]', form).forEach(function (r) {
     r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "his act is disputed"); } });
   });
-  $$('input[name="button"]', form).forEach(function (r) {
-    r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "the button"); } });
+  $$('input[name="sd_asker"], input[name="sd_asked"]', form).forEach(function (r) {
+    r.addEventListener("change", function () { if (r.checked) { putIn(r.value, "at the showdown"); } });
   });
   ["actions", "after"].forEach(function (name) {
     var el = form.elements.namedItem(name);
@@ -130,6 +132,88 @@ var podiumFloor = function () {
     });
   }
   if (variant) { variant.addEventListener("change", syncVariant); syncVariant(); }
+
+  // ---- the table as a picture: the blinds placed from the button, the seat to act next ----
+  // Worked out from what the form says (the seats in the hand, the button, the stakes' straddle, the street and
+  // the actions typed), the way the reader places them: the small blind the first seat in after the button
+  // (heads-up, the button), the big blind the next, a straddle the one after; preflop the seat after the last
+  // blind acts first, after it the first seat after the button; each action passes the turn on, a fold leaves
+  // the hand. What the page cannot read (a position typed as UTG, stud) it leaves unsaid.
+  var says = $("#table-says");
+  function checked(name) {
+    var c = $('input[name="' + name + '"]:checked', form);
+    return c ? c.value : null;
+  }
+  function after(list, seat) {
+    for (var i = 0; i < list.length; i++) { if (list[i] > seat) { return list[i]; } }
+    return list.length ? list[0] : null;
+  }
+  function table() {
+    var inHand = seatsIn(), btn = parseInt(checked("button"), 10), v = variant ? variant.value : "holdem";
+    seatsNamed(actions ? actions.value : "").forEach(function (n) {      // a seat who acts is in (ticked on change)
+      if (n >= 1 && n <= 10 && inHand.indexOf(n) < 0) { inHand.push(n); }
+    });
+    inHand.sort(function (a, b) { return a - b; });
+    var st = checked("street") || "", first = (streetsOf[v] || [])[0];
+    var out = { marks: {}, next: null };
+    if (isNaN(btn) || inHand.length < 2 || v === "stud" || v === "razz") { return out; }
+    out.marks[btn] = ["D"];
+    var stakes = (form.elements.namedItem("stakes") || { value: "" }).value.split(/[\/\-]/).filter(function (x) { return x.trim(); });
+    var order = [], pre = st === first || !st;
+    if (pre) {
+      var sb = inHand.length === 2 && inHand.indexOf(btn) >= 0 ? btn : after(inHand, btn);
+      var bb = after(inHand, sb), last = bb;
+      (out.marks[sb] = out.marks[sb] || []).push("SB");
+      (out.marks[bb] = out.marks[bb] || []).push("BB");
+      if (stakes.length === 3 && inHand.length > 2) {
+        last = after(inHand, bb);
+        (out.marks[last] = out.marks[last] || []).push("STR");
+      }
+      out.next = after(inHand, last);
+    } else {
+      out.next = after(inHand, btn);
+    }
+    var active = inHand.slice(), ok = true;
+    parse(actions ? actions.value : "").forEach(function (item) {
+      var m = item.match(/^(?:seat\s*)?(\d{1,2})\s+([a-z-]+)/i);
+      if (!m || !ok) { ok = false; return; }
+      var seat = parseInt(m[1], 10);
+      if (active.indexOf(seat) < 0) { ok = false; return; }
+      var nxt = after(active, seat);
+      if (/^f/i.test(m[2])) { active.splice(active.indexOf(seat), 1); }
+      out.next = nxt;
+    });
+    if (!ok) { out.next = null; }
+    return out;
+  }
+  function drawTable() {
+    var t = table();
+    $$(".spot", form).forEach(function (spot) {
+      var n = parseInt(spot.getAttribute("data-spot"), 10), box = $(".marks", spot);
+      box.textContent = "";
+      (t.marks[n] || []).concat(t.next === n ? ["NEXT"] : []).forEach(function (w) {
+        var m = document.createElement("span"); m.textContent = w;
+        if (w === "NEXT") { m.className = "next"; }
+        box.appendChild(m);
+      });
+      spot.classList.toggle("next", t.next === n);
+    });
+    if (says) { says.textContent = t.next ? "Seat " + t.next + " to act" : (seatsIn().length < 2 ? "Tap the seats in the hand" : "Tap the button"); }
+    form.setAttribute("data-next", t.next || "");
+    return t;
+  }
+  form.addEventListener("change", drawTable);
+  form.addEventListener("input", function (e) { if (e.target === actions) { drawTable(); } });
+  // what was said or put out with no seat tapped is the seat to act next's (the page knows it): ticked, said
+  function disputedDefault() {
+    if (checked("d_seat")) { return; }
+    var next = parseInt(form.getAttribute("data-next"), 10);
+    if (!isNaN(next)) {
+      setField("d_seat", next);
+      announce("Seat " + next + "'s act (the seat to act next)");
+      drawTable();
+    }
+  }
 
   // ---- the action builder: seat, then action, then (bet/raise) the amount on the keypad ----
   var builder = $("#builder");
@@ -178,7 +262,8 @@ var podiumFloor = function () {
     var items = parse(field.value); items.push(text); field.value = items.join(", ");
     putIn(state.seat, "he acts");
     announce("Added: " + text);
-    state = { seat: nextSeat(state.seat), action: null, amount: "" };
+    var t = drawTable();
+    state = { seat: t.next || nextSeat(state.seat), action: null, amount: "" };
     render();
   }
   if (builder) {
@@ -210,11 +295,20 @@ var podiumFloor = function () {
     form.elements.namedItem("after").addEventListener("input", render);
     render();
   }
+  // the builder's seat is the seat to act next, unless one is tapped
+  form.addEventListener("change", function () {
+    if (builder && state.seat == null) {
+      var next = parseInt(form.getAttribute("data-next"), 10);
+      if (!isNaN(next)) { state.seat = next; render(); }
+    }
+  });
+  drawTable();
 
   // ---- what he said, in one tap ----
   var said = form.elements.namedItem("d_said");
   $$("button[data-said]").forEach(function (b) {
     b.addEventListener("click", function () {
+      disputedDefault();
       said.value = b.getAttribute("data-said");
       announce("He said: " + said.value);
     });
@@ -223,6 +317,7 @@ var podiumFloor = function () {
   // ---- chips of the disputed act: one tap a chip ----
   $$("button[data-chip]").forEach(function (b) {
     b.addEventListener("click", function () {
+      disputedDefault();
       var v = b.getAttribute("data-chip");
       chips.value = (chips.value.trim() ? chips.value.trim() + " " : "") + v;
       announce("Chips: " + chips.value);
@@ -230,6 +325,14 @@ var podiumFloor = function () {
   });
   var clear = $("#chips-clear");
   if (clear) { clear.addEventListener("click", function () { chips.value = ""; announce("Chips cleared"); }); }
+
+  // an answer to a question that changes the ruling rules again at once (one tap, not two)
+  $$('#result input[type="radio"][name^="a."]').forEach(function (r) {
+    r.addEventListener("change", function () {
+      var go = $('#result button[name="go"][value="answer"]');
+      if (r.checked && go && form.requestSubmit) { form.requestSubmit(go); }
+    });
+  });
 
   // after a ruling, the ruling is where the eyes (and the keyboard focus) go
   var result = $("#result");
