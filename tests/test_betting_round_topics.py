@@ -32,12 +32,30 @@ def facts_of(text: str) -> dict:
 def test_tda_47_illustration_1_reopens_for_a_but_not_for_c_after_a_calls():
     a = facts_of(TDA47 + "disputed: {seat: 1}\n")
     assert (a["acted_this_round"], a["reopened"], a["raised_since"], a["min_raise_to"]) == (True, True, 10000, 30000)
-    assert a["options"] == "fold, call 100 or raise to 300 up to 10,000 (all-in)"
+    assert a["options"] == "fold, call 100 (to 200) or raise to 300 up to 10,000 (all-in)"
     assert a["next_seat"] == 3          # seat 2 is all-in and is skipped
     c = facts_of(TDA47.replace("{seat: 6, action: fold}]", "{seat: 6, action: fold}, {seat: 1, action: call}]")
                  + "disputed: {seat: 3}\n")
     assert (c["reopened"], c["raised_since"], c["raise_barred_by"], c["to_call"]) == (False, 7500, "not_reopened", 7500)
-    assert c["options"] == "fold or call 75"
+    assert c["options"] == "fold or call 75 (to 200)"
+
+
+def test_a_call_is_stated_as_the_total_it_makes_where_the_seat_has_chips_in(standard):
+    """Issue 43, class 2: the floor says "call to 200" as well as "call 75". TDA 47 illustration 1: C called 125
+    and faces D's 200; A, who bet 100, faces 200 too. A seat with nothing in yet is told his call alone."""
+    book, engine = standard
+    c = rule_on(incident_from_text(TDA47.replace("{seat: 6, action: fold}]",
+                                                 "{seat: 6, action: fold}, {seat: 1, action: call}]")
+                                   + "disputed: {seat: 3}\n"), book, engine)
+    top = next(r for r in c.rulings if "to_call" in r.effects)
+    assert (top.effects["to_call"], top.effects["call_to"]) == (7500, 20000)
+    assert "call 75 (to 200)" in top.sentence
+    a = rule_on(incident_from_text(TDA47 + "disputed: {seat: 1}\n"), book, engine)
+    assert next(r for r in a.rulings if "to_call" in r.effects).effects["call_to"] == 20000
+    fresh = rule_on(incident_from_text(TDA47.split("actions:")[0] + "actions: [{seat: 1, action: bet, to: 100}]\n"
+                                       + "disputed: {seat: 2}\n"), book, engine)
+    said = [r for r in fresh.rulings if "to_call" in r.effects]
+    assert said and all("call_to" not in r.effects for r in said)   # nothing in yet: "call 100" is the total
 
 
 def test_side_pots_of_tda_47_as_they_stand():

@@ -156,7 +156,7 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
     to_call = f.get("to_call", 0)
     parts = ["fold"]
     if to_call:
-        call = f"call {m(to_call)}"
+        call = f"call {m(to_call)}" + (f" (to {m(f['call_to'])})" if f.get("committed") and f.get("call_to") else "")
         parts.append(call + " (all-in)" if seat.get("call_is_all_in") else call)
     else:
         parts.append("check")

@@ -212,6 +212,7 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
              facing_bet=pos.to_call > 0)
+    f["call_to"] = f["committed"] + pos.to_call   # the street total a call makes: "call to $30"
     if (actor is not None or not _waits_for_bring_in(incident)) and not _blind_round(incident, hand):
         f["in_turn"] = actor == seat     # (who acts first on a blinds round follows the blinds: unknown without)     # before the bring-in with no upcards given, whose turn it is is unknown
     if incident.street == "preflop":
