@@ -159,3 +159,21 @@ def test_hostile_dealer_records_are_refused(took):
     data = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
             "players": {1: 100, 2: 100, 3: 100}, "disputed": {"seat": 1, "said": "call", "dealer_took": took}}
     assert _refused(data)
+
+
+def test_the_stacks_given_with_a_told_street_are_those_at_the_next_street(standard):
+    """Issue 43, class 5: "three saw the flop for 600, seat 3 had 125 left" is a legal story. The stacks given
+    are read at the flop, so seat 3's call of 400 is all in for 125 and the next action may pass him by:
+    main pot 600 + 3 x 125 = 975 for all three, side pot 2 x 1,075 = 2,150 for seats 2 and 4 (the raise to
+    1,200 called). Before, the stacks were set aside and a check after seat 2's call was refused as out of turn."""
+    data = {**SIX, "players": {2: 20000, 3: 125, 4: 20000},
+            "streets": [{"street": "preflop", "left": [2, 3, 4], "pot": 600},
+                        {"street": "flop", "actions": [{"seat": 2, "action": "bet", "to": 400},
+                                                       {"seat": 3, "action": "call"},
+                                                       {"seat": 4, "action": "raise", "to": 1200},
+                                                       {"seat": 2, "action": "call"}]}],
+            "disputed": {"seat": 3, "at": {"street": "flop", "after": 4}}}
+    incident = incident_from_data(data)
+    assert {p.seat: p.stack for p in incident.hand.players} == {2: 2000000, 3: 12500, 4: 2000000}
+    report = _rule(standard, data)
+    assert (report.facts["main_pot"], report.facts["side_pots_total"]) == (97500, 215000)

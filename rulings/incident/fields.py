@@ -495,7 +495,9 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
             pot = last.pot or 0
             gone = [s for s in stacks if s not in last.left]
             all_in = {s for _, in_it in last.pots for s in last.pots[0][1] if s not in last.pots[-1][1]}
-            stacks = {s: (0 if s in all_in else None) for s in stacks if s in last.left}
+            # the stacks given are what each seat has in front of him when the street told action by action
+            # begins (the earlier chips are in the pot told): a seat all in by the pots told has none
+            stacks = {s: (0 if s in all_in else stacks[s]) for s in stacks if s in last.left}
             order = [s for s in order if s in stacks]
             seats_out = set(gone)
     else:
