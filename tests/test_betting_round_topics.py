@@ -122,15 +122,6 @@ SECTIONS = {   # inventory section -> the topic name the citation catalogue give
 NOT_YET = {
     "TDA-2024-RP1": "all-in markers: a dealing procedure, no ruling on a dispute",
     "RRP-DH-1": "draw high's cap of a bet and four raises: the incident cannot say a game is draw high",
-    "RRP-STUD-1": "stud's order of action is worked out (the upcards), not yet quoted by a rule",
-    "RRP-STUD-2": "the bring-in opening for a full bet: ruled by the completion rules, not yet quoted",
-    "RRP-STUD-3": "the completion is not a raise for the cap: the cap arithmetic counts it so, no rule quotes it",
-    "RRP-STUD-4": "fourth street's open pair in limit stud: ruled with TDA RP-10, not yet quoted",
-    "RRP-RAZZ-3": "razz's order of action, worked out from the upcards, not yet quoted",
-    "RRP-RAZZ-4": "razz's limits by street: the replay's arithmetic, no rule quotes it",
-    "RRP-STUD8-4": "stud/8's order of action: needs the high-low game (game.high_low) in the upcard order",
-    "RRP-STUD8-7": "stud/8 has no open-pair big bet: not yet a rule",
-    "BARGE-STUD8-1": "the same, in BARGE's words",
 }
 
 

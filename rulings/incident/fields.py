@@ -606,7 +606,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         bba = ante_posted
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
                       pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts),
-                      open_pair=_open_pair(variant, family, log, street_upcards, order))
+                      open_pair=() if inputs.get("high_low") else _open_pair(variant, family, log, street_upcards, order))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     unsized: tuple[int, ...] = ()
     if any(a.kind in SIZED and a.to is None for _, acts_, _ in log for a in acts_):
@@ -650,7 +650,8 @@ def stands_alone(data: dict) -> bool:
 
 def _open_pair(variant: str | None, family: tuple[str, ...], log: list, upcards: dict, order: list[int]) -> tuple[int, ...]:
     """The betting rounds with an open pair showing: seven-card stud's fourth street when the third- and
-    fourth-street upcards are given and a seat still in pairs its door card (TDA-2024-RP10's custom reads it)."""
+    fourth-street upcards are given and a seat still in pairs its door card (TDA-2024-RP10's custom reads it).
+    Stud/8 is not asked: a pair showing there never allows the big bet (RRP-STUD8-7, BARGE-STUD8-1)."""
     if variant != "stud" or "fourth" not in family or not {"third", "fourth"} <= set(upcards):
         return ()
     folded = {a.seat for name, acts, _ in log if name == "third" for a in acts if a.kind == "fold"}
