@@ -371,3 +371,21 @@ def test_before_the_bring_in_without_upcards_whose_turn_it_is_is_unknown():
     assert blind["pot"] == 400 and "in_turn" not in blind and "bring_in_turn_seat" not in blind
     seen = facts_of(STUD_UP + "disputed: {seat: 2, said: complete}\n")
     assert (seen["in_turn"], seen["bring_in_turn_seat"]) == (True, 2)
+
+
+def test_pot_said_on_a_count_too_low_follows_tda_52b(standard):
+    """Issue 43, class 1: "pot" said on a count that was too low is ruled by TDA 52-B, as a bet of the amount
+    said would be. Rule 52-B's numbers: PLO 500-1000, 10,500 in the middle counted as 9,500. A fold since: the bet
+    goes up to 10,500 (1,000 more). A fold and a call since (substantial action, rule 36): it stays 9,500."""
+    book, engine = standard
+    base = {"game": {"variant": "omaha", "structure": "pot-limit", "setting": "tournament", "blinds": [500, 1000]},
+            "button": 3, "players": {1: 50000, 2: 50000, 3: 50000}, "street": "flop", "pot": 10500,
+            "disputed": {"seat": 1, "said": "pot", "based_on_count": 9500}}
+    from rulings.incident import incident_from_data
+    fold = rule_on(incident_from_data({**base, "after": [{"seat": 2, "action": "fold"}]}), book, engine)
+    up = next(r for r in fold.rulings if r.decides == "wager")
+    assert (up.effects["wager_to"], up.effects["correction_adds"], up.cites[0]) == (1050000, 100000, "TDA-2024-52B")
+    called = rule_on(incident_from_data({**base, "after": [{"seat": 2, "action": "fold"},
+                                                           {"seat": 3, "action": "call", "to": 9500}]}), book, engine)
+    kept = next(r for r in called.rulings if r.decides == "wager")
+    assert (kept.rule, kept.effects["wager_to"]) == ("pot-limit.pot-on-a-low-count-stands", 950000)
