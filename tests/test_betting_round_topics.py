@@ -389,3 +389,18 @@ def test_pot_said_on_a_count_too_low_follows_tda_52b(standard):
                                                            {"seat": 3, "action": "call", "to": 9500}]}), book, engine)
     kept = next(r for r in called.rulings if r.decides == "wager")
     assert (kept.rule, kept.effects["wager_to"]) == ("pot-limit.pot-on-a-low-count-stands", 950000)
+
+
+def test_a_tied_pot_told_at_the_showdown_without_a_disputed_act_is_shared(standard):
+    """Issue 43, class 2: who takes what after a tie, with no act in dispute. RRP's odd-chip rule: three winners of
+    a $302 pot in $1 chips take $100 each and the two odd chips go one each to the first two winners from the
+    button's left (button 3: seats 4 and 6), never two to one player."""
+    book, engine = standard
+    data = {"game": {"structure": "no-limit", "setting": "cash", "blinds": [1, 2]}, "button": 3,
+            "players": {1: None, 4: None, 6: None}, "street": "river", "pot": 302,
+            "actions": [{"seat": 4, "action": "check"}, {"seat": 6, "action": "check"}, {"seat": 1, "action": "check"}],
+            "split": {"winners": [1, 4, 6], "pot": 0, "smallest_chip": 1}}
+    report = rule_on(incident_from_text(__import__("json").dumps(data)), book, engine)
+    split = next(r for r in report.rulings if r.decides == "split")
+    assert split.effects["split_share"] == 10000
+    assert "seats 4 and 6" in split.sentence and "seat 4 $101, seat 6 $101, seat 1 $100" in split.sentence

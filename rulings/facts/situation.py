@@ -207,6 +207,10 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
             return
     d = incident.disputed
     if seat is None or d is None:   # the seat is the disputed act's: both are given or neither
+        if incident.split:   # a tied pot at the showdown, no act in dispute: its shares and odd chips all the same
+            got = run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
+            for name in set(got or ()) - set(SPLIT_FACTS):
+                f.pop(name, None)
         return
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
