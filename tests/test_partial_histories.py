@@ -177,3 +177,17 @@ def test_the_stacks_given_with_a_told_street_are_those_at_the_next_street(standa
     assert {p.seat: p.stack for p in incident.hand.players} == {2: 2000000, 3: 12500, 4: 2000000}
     report = _rule(standard, data)
     assert (report.facts["main_pot"], report.facts["side_pots_total"]) == (97500, 215000)
+
+
+def test_noticed_before_the_next_action_with_an_action_after_it_is_refused_naming_both(standard):
+    """Issue 43, class 5: "noticed before the next action" and an action told after the act cannot both be
+    true; the reader refuses it and names both places. TDA 53's spot: seat 3 bets 500 out of turn (seat 1 is due),
+    and the skipped seat 1 then acting in turn, once it was pointed out, is no contradiction."""
+    base = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 5,
+            "players": {1: 20000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}, "street": "flop", "pot": 1200,
+            "disputed": {"seat": 3, "said": "bet five hundred"}, "noticed": "before_next_action"}
+    problems = _refused({**base, "after": [{"seat": 4, "action": "call", "to": 500}]})
+    assert [p.code for p in problems] == ["I145"]
+    assert problems[0].path == ("noticed",) and "after[0]" in problems[0].message
+    incident_from_data({**base, "after": [{"seat": 1, "action": "check"}]})      # the skipped seat, in turn
+    incident_from_data({**base, "noticed": "after_some_action", "after": [{"seat": 4, "action": "call", "to": 500}]})
