@@ -121,7 +121,6 @@ SECTIONS = {   # inventory section -> the topic name the citation catalogue give
 # each with why; docs/rulebooks.md lists them too. Taken out once a rule cites them (the test then says so).
 NOT_YET = {
     "TDA-2024-RP1": "all-in markers: a dealing procedure, no ruling on a dispute",
-    "RRP-DH-1": "draw high's cap of a bet and four raises: the incident cannot say a game is draw high",
 }
 
 
