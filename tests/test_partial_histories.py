@@ -191,3 +191,18 @@ def test_noticed_before_the_next_action_with_an_action_after_it_is_refused_namin
     assert problems[0].path == ("noticed",) and "after[0]" in problems[0].message
     incident_from_data({**base, "after": [{"seat": 1, "action": "check"}]})      # the skipped seat, in turn
     incident_from_data({**base, "noticed": "after_some_action", "after": [{"seat": 4, "action": "call", "to": 500}]})
+
+
+def test_a_skipped_player_with_no_chance_to_object_keeps_his_turn(standard):
+    """Issue 43, class 5: TDA 53-B binds a skipped player to speak up before substantial action only when he had a
+    reasonable chance. Seat 3 bets 500 while seat 1 is due; seats 4 and 5 call. Told that seat 1 had no chance
+    (the dealer passed him over), the action backs up to him; told nothing, the action stands (the floor's call)."""
+    base = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 5,
+            "players": {1: 20000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}, "street": "flop", "pot": 1200,
+            "disputed": {"seat": 3, "said": "bet five hundred"},
+            "after": [{"seat": 4, "action": "call", "to": 500}, {"seat": 5, "action": "call", "to": 500}]}
+    back = _rule(standard, {**base, "skipped_had_time": False})
+    assert [r.rule for r in back.rulings if r.decides == "out-of-turn"] == ["declarations.skipped-player-had-no-time"]
+    late = _rule(standard, base)
+    assert [r.rule for r in late.rulings if r.decides == "out-of-turn"] == ["declarations.skipped-player-too-late"]
+    assert [p.code for p in _refused({**base, "skipped_had_time": "no"})] == ["I103"]

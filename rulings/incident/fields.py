@@ -45,9 +45,10 @@ ACTION_WORDS = {"folded": "fold", "folds": "fold", "checked": "check", "checks":
 AMOUNT_REQUIRED = ("post",)     # a bet, raise or complete without `to`: rulings/incident/unsized.py; a bring-in
                                 # without it is the game's bring-in (``_bring_in_amounts``)
 SHORT = ("street", "pot", "actions")          # the one-street form
-TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
+TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested", "skipped_had_time")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
-       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
+       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "skipped_had_time",
+       "params", "note",
        "table", "upcards", "exposed_downcard", "split", "procedure", "streets", "showdown", "pots_won")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in", "players_left", "big_blind_ante", "high_low")
@@ -374,7 +375,7 @@ def _timing(r: Reader, raw: dict, path: tuple) -> dict[str, Any]:
     for name in ("noticed", "pointed_out_by"):
         if raw.get(name) is not None:
             out[name] = r.choice(raw[name], facts()[name].values, (*path, name))
-    for name in ("deliberated", "count_requested"):
+    for name in ("deliberated", "count_requested", "skipped_had_time"):
         if raw.get(name) is not None:
             if isinstance(raw[name], bool):
                 out[name] = raw[name]
