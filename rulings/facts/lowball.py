@@ -19,7 +19,7 @@ AFTER = "after-draw"
 SEVEN_OR_BETTER = frozenset("A234567")
 
 
-def sevens_facts(incident: Incident, params: Any) -> dict[str, Any]:
+def sevens_facts(incident: Incident, params: Any, facts: Any) -> dict[str, Any]:
     """The sevens rule's facts; none when the game is not lowball, the betting after the draw is not told, or no
     seat that checked after the draw tabled its cards."""
     log, whole = incident.log, incident.whole_hand or incident.hand
@@ -61,7 +61,7 @@ def sevens_facts(incident: Incident, params: Any) -> dict[str, Any]:
     }
     if put:
         out["sevens_post_draw_listed"] = ", ".join(f"seat {s} {show(v, setting)}" for s, v in put.items())
-    if not incident.pot_unknown:   # the pot before the draw's betting: the hand replayed up to that street
+    if facts.get("pot") is not None:   # the pot before the draw's betting: the hand replayed up to that street
         try:
             pos = position(evolve(whole, streets=whole.streets[:i] + ((),)), params)
             out["sevens_pot_before_draw"] = pos.pot

@@ -199,7 +199,7 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     f.update(showdown_pots(incident, {} if incident.unsized else pos.stacks))   # at a showdown: who is all-in for the main pot only
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
     run(hilo_facts, incident, f, len(pos.side_pots), hand.game.setting, may_add=("hilo_*",))   # high-low halves
-    f.update(sevens_facts(incident, bparams))     # lowball: a seven checked after the draw (the sevens rule)
+    run(sevens_facts, incident, bparams, f, may_add=("sevens_*",))   # lowball: a seven checked after the draw
     reached = [i for i in incident.unsized if i < sum(map(len, hand.streets))]
     if reached:   # an amount told without its size (a stand-in) before this point: what it sizes is unknown
         f.update(pot=None, pot_in_middle=None, current_bet=None, last_full_raise=None, min_raise_to=None,
