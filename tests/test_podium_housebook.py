@@ -131,4 +131,4 @@ def test_the_diff_against_standard_is_grouped_by_cause(tmp_path):
     assert len(params) == 6 and groups["parameters"]["examples"] == 132
     trigger = params["kill.trigger"]["examples"]
     assert len(trigger) == 56 and sum(1 for e in trigger if not e["others"]) == 53
-    assert len(check.diff["examples"]) == 117      # each example once in the diff, under each of its causes here
+    assert len(check.diff["examples"]) == 133      # each example once in the diff, under each of its causes here
