@@ -32,12 +32,30 @@ def facts_of(text: str) -> dict:
 def test_tda_47_illustration_1_reopens_for_a_but_not_for_c_after_a_calls():
     a = facts_of(TDA47 + "disputed: {seat: 1}\n")
     assert (a["acted_this_round"], a["reopened"], a["raised_since"], a["min_raise_to"]) == (True, True, 10000, 30000)
-    assert a["options"] == "fold, call 100 or raise to 300 up to 10,000 (all-in)"
+    assert a["options"] == "fold, call 100 (to 200) or raise to 300 up to 10,000 (all-in)"
     assert a["next_seat"] == 3          # seat 2 is all-in and is skipped
     c = facts_of(TDA47.replace("{seat: 6, action: fold}]", "{seat: 6, action: fold}, {seat: 1, action: call}]")
                  + "disputed: {seat: 3}\n")
     assert (c["reopened"], c["raised_since"], c["raise_barred_by"], c["to_call"]) == (False, 7500, "not_reopened", 7500)
-    assert c["options"] == "fold or call 75"
+    assert c["options"] == "fold or call 75 (to 200)"
+
+
+def test_a_call_is_stated_as_the_total_it_makes_where_the_seat_has_chips_in(standard):
+    """Issue 43, class 2: the floor says "call to 200" as well as "call 75". TDA 47 illustration 1: C called 125
+    and faces D's 200; A, who bet 100, faces 200 too. A seat with nothing in yet is told his call alone."""
+    book, engine = standard
+    c = rule_on(incident_from_text(TDA47.replace("{seat: 6, action: fold}]",
+                                                 "{seat: 6, action: fold}, {seat: 1, action: call}]")
+                                   + "disputed: {seat: 3}\n"), book, engine)
+    top = next(r for r in c.rulings if "to_call" in r.effects)
+    assert (top.effects["to_call"], top.effects["call_to"]) == (7500, 20000)
+    assert "call 75 (to 200)" in top.sentence
+    a = rule_on(incident_from_text(TDA47 + "disputed: {seat: 1}\n"), book, engine)
+    assert next(r for r in a.rulings if "to_call" in r.effects).effects["call_to"] == 20000
+    fresh = rule_on(incident_from_text(TDA47.split("actions:")[0] + "actions: [{seat: 1, action: bet, to: 100}]\n"
+                                       + "disputed: {seat: 2}\n"), book, engine)
+    said = [r for r in fresh.rulings if "to_call" in r.effects]
+    assert said and all("call_to" not in r.effects for r in said)   # nothing in yet: "call 100" is the total
 
 
 def test_side_pots_of_tda_47_as_they_stand():
@@ -103,16 +121,6 @@ SECTIONS = {   # inventory section -> the topic name the citation catalogue give
 # each with why; docs/rulebooks.md lists them too. Taken out once a rule cites them (the test then says so).
 NOT_YET = {
     "TDA-2024-RP1": "all-in markers: a dealing procedure, no ruling on a dispute",
-    "RRP-DH-1": "draw high's cap of a bet and four raises: the incident cannot say a game is draw high",
-    "RRP-STUD-1": "stud's order of action is worked out (the upcards), not yet quoted by a rule",
-    "RRP-STUD-2": "the bring-in opening for a full bet: ruled by the completion rules, not yet quoted",
-    "RRP-STUD-3": "the completion is not a raise for the cap: the cap arithmetic counts it so, no rule quotes it",
-    "RRP-STUD-4": "fourth street's open pair in limit stud: ruled with TDA RP-10, not yet quoted",
-    "RRP-RAZZ-3": "razz's order of action, worked out from the upcards, not yet quoted",
-    "RRP-RAZZ-4": "razz's limits by street: the replay's arithmetic, no rule quotes it",
-    "RRP-STUD8-4": "stud/8's order of action: needs the high-low game (game.high_low) in the upcard order",
-    "RRP-STUD8-7": "stud/8 has no open-pair big bet: not yet a rule",
-    "BARGE-STUD8-1": "the same, in BARGE's words",
 }
 
 
@@ -362,3 +370,36 @@ def test_before_the_bring_in_without_upcards_whose_turn_it_is_is_unknown():
     assert blind["pot"] == 400 and "in_turn" not in blind and "bring_in_turn_seat" not in blind
     seen = facts_of(STUD_UP + "disputed: {seat: 2, said: complete}\n")
     assert (seen["in_turn"], seen["bring_in_turn_seat"]) == (True, 2)
+
+
+def test_pot_said_on_a_count_too_low_follows_tda_52b(standard):
+    """Issue 43, class 1: "pot" said on a count that was too low is ruled by TDA 52-B, as a bet of the amount
+    said would be. Rule 52-B's numbers: PLO 500-1000, 10,500 in the middle counted as 9,500. A fold since: the bet
+    goes up to 10,500 (1,000 more). A fold and a call since (substantial action, rule 36): it stays 9,500."""
+    book, engine = standard
+    base = {"game": {"variant": "omaha", "structure": "pot-limit", "setting": "tournament", "blinds": [500, 1000]},
+            "button": 3, "players": {1: 50000, 2: 50000, 3: 50000}, "street": "flop", "pot": 10500,
+            "disputed": {"seat": 1, "said": "pot", "based_on_count": 9500}}
+    from rulings.incident import incident_from_data
+    fold = rule_on(incident_from_data({**base, "after": [{"seat": 2, "action": "fold"}]}), book, engine)
+    up = next(r for r in fold.rulings if r.decides == "wager")
+    assert (up.effects["wager_to"], up.effects["correction_adds"], up.cites[0]) == (1050000, 100000, "TDA-2024-52B")
+    called = rule_on(incident_from_data({**base, "after": [{"seat": 2, "action": "fold"},
+                                                           {"seat": 3, "action": "call", "to": 9500}]}), book, engine)
+    kept = next(r for r in called.rulings if r.decides == "wager")
+    assert (kept.rule, kept.effects["wager_to"]) == ("pot-limit.pot-on-a-low-count-stands", 950000)
+
+
+def test_a_tied_pot_told_at_the_showdown_without_a_disputed_act_is_shared(standard):
+    """Issue 43, class 2: who takes what after a tie, with no act in dispute. RRP's odd-chip rule: three winners of
+    a $302 pot in $1 chips take $100 each and the two odd chips go one each to the first two winners from the
+    button's left (button 3: seats 4 and 6), never two to one player."""
+    book, engine = standard
+    data = {"game": {"structure": "no-limit", "setting": "cash", "blinds": [1, 2]}, "button": 3,
+            "players": {1: None, 4: None, 6: None}, "street": "river", "pot": 302,
+            "actions": [{"seat": 4, "action": "check"}, {"seat": 6, "action": "check"}, {"seat": 1, "action": "check"}],
+            "split": {"winners": [1, 4, 6], "pot": 0, "smallest_chip": 1}}
+    report = rule_on(incident_from_text(__import__("json").dumps(data)), book, engine)
+    split = next(r for r in report.rulings if r.decides == "split")
+    assert split.effects["split_share"] == 10000
+    assert "seats 4 and 6" in split.sentence and "seat 4 $101, seat 6 $101, seat 1 $100" in split.sentence

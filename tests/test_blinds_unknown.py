@@ -37,7 +37,7 @@ def test_the_same_with_blinds_1_2_gives_the_small_blinds_options(standard):
     # seat 1 is the small blind ($1 in) facing the $2 big blind: call $1, or raise to $4 (TDA-2024-43A)
     report = _rule(standard, {**CHIPS_OFF, "game": {**NL, "blinds": [1, 2]}})
     options = next(r for r in report.rulings if r.decides == "seat-options")
-    assert "call $1 or raise to $4 up to $1,500" in options.sentence and options.effects["min_raise_to"] == 400
+    assert "call $1 (to $2) or raise to $4 up to $1,500" in options.sentence and options.effects["min_raise_to"] == 400
     assert not report.questions
 
 

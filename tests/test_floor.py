@@ -142,14 +142,14 @@ def test_the_ruling_leads_with_what_happens_now(standard, rid, i, first, second)
 
 
 def test_a_question_about_a_seat_leads_with_what_he_may_do(standard):
-    """options.nobody-left-to-raise: seat 2 may only call $49.50 or fold. The question asked is seat 2's, so that
+    """options.nobody-left-to-raise: seat 2 may only call $49.50 (to $84.50: he bet $35) or fold. The question asked is seat 2's, so that
     is the RULING and the first thing said; seat 3's last $49.50 does not go back while seat 2 may still call it
     (chips nobody called are returned only once everyone has acted on the bet)."""
     book, engine = standard
     r = rule_on(incident_from_data(book.rules["options.nobody-left-to-raise"].examples[0].incident), book, engine)
     assert [x.decides for x in r.rulings] == ["seat-options"]
     assert r.now == ["Every other player is all-in, so there is nobody to call a raise: the player may call "
-                     "$49.50 or fold."]
+                     "$49.50 (to $84.50) or fold."]
     # once seat 2 has folded, nobody matched seat 3's last $49.50: it goes back to him
     data = dict(book.rules["options.nobody-left-to-raise"].examples[0].incident)
     data["actions"] = list(data["actions"]) + [{"seat": 2, "action": "fold"}]

@@ -58,9 +58,9 @@ def test_test_and_diff_name_the_same_examples_and_causes(house, capsys):
 def test_tda_series_the_five_bet_cap_turns_a_capped_round_into_one_raise_more(capsys):
     e = diff_examples("tda-series", capsys)[("raise-caps.cap-reached", "$20/$40, A bets, B raises, C re-raises, "
                                                                        "A caps at $80; B owes two more bets, $40")]
-    assert e["before"] == ["raise-caps.cap-reached: capped (to_call $40)"]
-    assert e["after"] == ["options.reopened-by-full-raise: options-reopened (to_call $40, min_raise_to $100)",
-                          "raise-caps.last-raise-caps-the-round: last-raise (to_call $40, min_raise_to $100)"]
+    assert e["before"] == ["raise-caps.cap-reached: capped (to_call $40, call_to $80)"]
+    assert e["after"] == ["options.reopened-by-full-raise: options-reopened (to_call $40, min_raise_to $100, call_to $80)",
+                          "raise-caps.last-raise-caps-the-round: last-raise (to_call $40, min_raise_to $100, call_to $80)"]
     assert (e["causes"], e["found"], e["book"]) == (["parameter raise_cap.max_raises (3 -> 4)"], "but-for", "standard")
 
 
@@ -80,7 +80,7 @@ def test_tda_series_a_disabled_rule_and_a_house_example_are_named(capsys):
                                                        "the first raise can go to $40")]
     assert sb["causes"] == ["rule pot-limit.small-blind-as-big-blind disabled"]
     own = found[("tda-series.cap-reached", "heads-up on a 200-400 turn, five bets cap it at 2,000")]
-    assert own["book"] == "tda-series" and own["after"] == ["tda-series.cap-reached: capped (to_call 400)"]
+    assert own["book"] == "tda-series" and own["after"] == ["tda-series.cap-reached: capped (to_call 400, call_to 2,000)"]
     assert own["before"][0].startswith("refused: ")            # the standard book's cap forbids the fifth bet
     assert own["causes"] == ["parameter raise_cap.max_raises (3 -> 4)",
                              "house exception tda-series.cap-reached (to raise-caps.cap-reached)"]

@@ -70,8 +70,9 @@ def test_tda_2024_48_diff_shows_the_cap_in_plain_words_and_both_rulings(capsys):
     assert "    a bet and three raises (a four-bet cap)\n    -> a bet and four raises (a five-bet cap)" in out
     assert "reason: TDA 2024 rule 54-B sizes every preflop pot" in out
     # under the five-bet cap the fourth bet leaves one raise: the player is told he may make it
-    assert ("    standard   | raise-caps.cap-reached: capped (to_call $40)\n"
-            "    tda-series | options.reopened-by-full-raise: options-reopened (to_call $40, min_raise_to $100)") in out
+    assert ("    standard   | raise-caps.cap-reached: capped (to_call $40, call_to $80)\n"
+            "    tda-series | options.reopened-by-full-raise: options-reopened (to_call $40, min_raise_to $100, call_to $80)"
+            ) in out
 
 
 def test_book_html_is_self_contained_and_printable(tmp_path, capsys):

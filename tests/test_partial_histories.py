@@ -159,3 +159,50 @@ def test_hostile_dealer_records_are_refused(took):
     data = {"game": {"structure": "no-limit", "blinds": [1, 2]}, "button": 3,
             "players": {1: 100, 2: 100, 3: 100}, "disputed": {"seat": 1, "said": "call", "dealer_took": took}}
     assert _refused(data)
+
+
+def test_the_stacks_given_with_a_told_street_are_those_at_the_next_street(standard):
+    """Issue 43, class 5: "three saw the flop for 600, seat 3 had 125 left" is a legal story. The stacks given
+    are read at the flop, so seat 3's call of 400 is all in for 125 and the next action may pass him by:
+    main pot 600 + 3 x 125 = 975 for all three, side pot 2 x 1,075 = 2,150 for seats 2 and 4 (the raise to
+    1,200 called). Before, the stacks were set aside and a check after seat 2's call was refused as out of turn."""
+    data = {**SIX, "players": {2: 20000, 3: 125, 4: 20000},
+            "streets": [{"street": "preflop", "left": [2, 3, 4], "pot": 600},
+                        {"street": "flop", "actions": [{"seat": 2, "action": "bet", "to": 400},
+                                                       {"seat": 3, "action": "call"},
+                                                       {"seat": 4, "action": "raise", "to": 1200},
+                                                       {"seat": 2, "action": "call"}]}],
+            "disputed": {"seat": 3, "at": {"street": "flop", "after": 4}}}
+    incident = incident_from_data(data)
+    assert {p.seat: p.stack for p in incident.hand.players} == {2: 2000000, 3: 12500, 4: 2000000}
+    report = _rule(standard, data)
+    assert (report.facts["main_pot"], report.facts["side_pots_total"]) == (97500, 215000)
+
+
+def test_noticed_before_the_next_action_with_an_action_after_it_is_refused_naming_both(standard):
+    """Issue 43, class 5: "noticed before the next action" and an action told after the act cannot both be
+    true; the reader refuses it and names both places. TDA 53's spot: seat 3 bets 500 out of turn (seat 1 is due),
+    and the skipped seat 1 then acting in turn, once it was pointed out, is no contradiction."""
+    base = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 5,
+            "players": {1: 20000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}, "street": "flop", "pot": 1200,
+            "disputed": {"seat": 3, "said": "bet five hundred"}, "noticed": "before_next_action"}
+    problems = _refused({**base, "after": [{"seat": 4, "action": "call", "to": 500}]})
+    assert [p.code for p in problems] == ["I145"]
+    assert problems[0].path == ("noticed",) and "after[0]" in problems[0].message
+    incident_from_data({**base, "after": [{"seat": 1, "action": "check"}]})      # the skipped seat, in turn
+    incident_from_data({**base, "noticed": "after_some_action", "after": [{"seat": 4, "action": "call", "to": 500}]})
+
+
+def test_a_skipped_player_with_no_chance_to_object_keeps_his_turn(standard):
+    """Issue 43, class 5: TDA 53-B binds a skipped player to speak up before substantial action only when he had a
+    reasonable chance. Seat 3 bets 500 while seat 1 is due; seats 4 and 5 call. Told that seat 1 had no chance
+    (the dealer passed him over), the action backs up to him; told nothing, the action stands (the floor's call)."""
+    base = {"game": {"structure": "no-limit", "setting": "tournament", "blinds": [100, 200]}, "button": 5,
+            "players": {1: 20000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}, "street": "flop", "pot": 1200,
+            "disputed": {"seat": 3, "said": "bet five hundred"},
+            "after": [{"seat": 4, "action": "call", "to": 500}, {"seat": 5, "action": "call", "to": 500}]}
+    back = _rule(standard, {**base, "skipped_had_time": False})
+    assert [r.rule for r in back.rulings if r.decides == "out-of-turn"] == ["declarations.skipped-player-had-no-time"]
+    late = _rule(standard, base)
+    assert [r.rule for r in late.rulings if r.decides == "out-of-turn"] == ["declarations.skipped-player-too-late"]
+    assert [p.code for p in _refused({**base, "skipped_had_time": "no"})] == ["I103"]

@@ -42,7 +42,7 @@ def ruled(standard, data: dict):
 def test_rrp_br_6_half_bet_all_in_counts_toward_the_cap(standard):
     assert cap_facts(HALF_BET) == (True, True, False)
     r = ruled(standard, HALF_BET)
-    assert (r.rule, r.ruling, r.effects) == ("raise-caps.cap-reached", "capped", {"to_call": 5000})
+    assert (r.rule, r.ruling, r.effects) == ("raise-caps.cap-reached", "capped", {"to_call": 5000, "call_to": 7000})
 
 
 def test_rrp_br_6_under_the_full_bet_rule_the_short_all_in_is_not_a_bet():
@@ -56,14 +56,14 @@ def test_rrp_br_3_two_round_game_caps_at_a_bet_and_four_raises(standard):
     assert cap_facts(lowball(3, [40, 60, 80])) == (False, False, True)
     assert cap_facts(lowball(3, [40, 60, 80, 100])) == (True, True, False)
     r = ruled(standard, lowball(3, [40, 60, 80, 100]))
-    assert (r.ruling, r.effects) == ("capped", {"to_call": 4000})
+    assert (r.ruling, r.effects) == ("capped", {"to_call": 4000, "call_to": 10000})
     assert "a bet and 4 raises" in r.sentence
 
 
 def test_rrp_br_3_two_round_cap_follows_its_own_parameter(standard):
     data = {**lowball(3, [40, 60, 80]), "params": {"raise_cap.two_round_game_max_raises": 3}}
     r = ruled(standard, data)
-    assert (r.ruling, r.effects) == ("capped", {"to_call": 4000})
+    assert (r.ruling, r.effects) == ("capped", {"to_call": 4000, "call_to": 8000})
     assert "a bet and 3 raises" in r.sentence
 
 
@@ -72,7 +72,7 @@ def test_rrp_br_4_heads_up_lifts_a_reached_cap(standard):
     assert ruled(standard, lowball(2, [40, 60, 80])) is None
     assert cap_facts(lowball(2, [40, 60, 80, 100])) == (False, True, True)
     r = ruled(standard, lowball(2, [40, 60, 80, 100]))
-    assert (r.ruling, r.effects) == ("cap-lifted-heads-up", {"to_call": 2000, "min_raise_to": 12000})
+    assert (r.ruling, r.effects) == ("cap-lifted-heads-up", {"to_call": 2000, "min_raise_to": 12000, "call_to": 10000})
 
 
 def test_tda_2024_48_tournament_cap_holds_heads_up():
@@ -108,10 +108,40 @@ def test_the_sentences_say_who_may_call_not_a_bare_seat(standard):
                          {"seat": 3, "action": "call", "to": 25}], "disputed": {"seat": 1}}
     report = rule_on(incident_from_data(short), book, engine)
     assert [r.sentence for r in report.rulings if r.rule == "raise-caps.short-all-in-does-not-reopen"] == [
-        "The all-in did not reopen the betting for this player: he may call $5 more or fold."]
+        "The all-in did not reopen the betting for this player: he may call $5 more (to $25) or fold."]
     import re
     bare = re.compile(r"(?<!any )(?<!the )(?<!each )(?<!that )(?<!this )\bseat (may|calls|can|must)\b|for seat:")
     says = [(r.id, r.then.say or "") for r in book.rules.values()]
     for name in ("east-coast-limit", "tda-series", "pnw-lowball"):
         says += [(r.id, r.then.say or "") for r in books.load(name, compile=False)[0].rules.values()]
     assert [rid for rid, say in says if bare.search(say)] == []
+
+
+def _said_raise(standard, setting: str, left: int | None, params: dict | None = None):
+    """TDA 2024 rule 48's spot: 200-400 limit, heads-up on the turn at 1,600 (a bet and three raises), and the
+    player to act says "raise" with two 400 chips."""
+    game = {"structure": "fixed-limit", "setting": setting, "blinds": [100, 200], "bet_sizes": [200, 400]}
+    if left is not None:
+        game["players_left"] = left
+    data = {"game": game, "button": 2, "players": {1: 20000, 2: 20000}, "street": "turn", "pot": 1200,
+            "actions": [{"seat": 1, "action": "bet", "to": 400}, {"seat": 2, "action": "raise", "to": 800},
+                        {"seat": 1, "action": "raise", "to": 1200}, {"seat": 2, "action": "raise", "to": 1600}],
+            "disputed": {"seat": 1, "said": "raise", "chips": [400, 400]}} | ({"params": params} if params else {})
+    book, engine = standard
+    report = rule_on(incident_from_data(data), book, engine)
+    return next(r for r in report.rulings if r.decides in ("wager", "limits") and r.rule.startswith("raise-caps."))
+
+
+def test_a_raise_said_at_a_heads_up_cap_is_ruled_by_the_cap_rule_of_the_game_and_setting(standard):
+    """Issue 43, class 1: the cap's own rule decides a raise said at the cap, cited for the setting. A tournament
+    with 14 left: TDA 48 holds the cap heads-up, a call to 1,600 (400 back). The last two of the event: the raise
+    stands, to 2,000. A cash game heads-up before the cap: Robert's rule 4 lifts it, the raise to 2,000 stands."""
+    held = _said_raise(standard, "tournament", 14)
+    assert (held.rule, held.effects["wager_to"], held.effects["returned"], held.cites[0]) == \
+        ("raise-caps.raise-at-cap-heads-up-tournament", 160000, 40000, "TDA-2024-48")
+    off = _said_raise(standard, "tournament", 2)
+    assert (off.rule, off.effects["wager_to"], off.cites[0]) == ("raise-caps.raise-heads-up-last-two-stands", 200000,
+                                                                 "TDA-2024-48")
+    cash = _said_raise(standard, "cash", None)
+    assert (cash.rule, cash.effects["min_raise_to"], cash.cites[0]) == ("raise-caps.raise-heads-up-before-cap-stands",
+                                                                        200000, "RRP-BR-4")

@@ -95,6 +95,8 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["next_raise_to"] = f["min_raise_to"] + table.full_size()   # once completed
     acts = table.hand.streets[-1] if table.hand.streets else ()
     out["facing_bring_in"] = any(a.kind == "bring-in" for a in acts) and not wagers
+    if any(a.kind == "bring-in" for a in acts):   # stud's first round: the completion is its bet, not a raise
+        out["bring_in_completed"] = any(a.kind == "complete" for a in acts)
     nxt = _next_seat(table, seat)
     if nxt is not None:
         out["next_seat"] = nxt
@@ -156,7 +158,7 @@ def options_text(f: dict[str, Any], seat: dict[str, Any], setting: str, bet_out:
     to_call = f.get("to_call", 0)
     parts = ["fold"]
     if to_call:
-        call = f"call {m(to_call)}"
+        call = f"call {m(to_call)}" + (f" (to {m(f['call_to'])})" if f.get("committed") and f.get("call_to") else "")
         parts.append(call + " (all-in)" if seat.get("call_is_all_in") else call)
     else:
         parts.append("check")

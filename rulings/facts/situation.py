@@ -19,6 +19,7 @@ from rulings.incident.model import Incident, act_of
 from rulings.facts.kill import kill_facts
 from rulings.facts.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
+from rulings.facts.lowball import sevens_facts
 from rulings.facts.round import SPLIT_FACTS, bring_in_due_seat, out_of_turn_back, out_of_turn_return, round_facts
 from rulings.facts.said import said_facts
 
@@ -198,6 +199,7 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     f.update(showdown_pots(incident, {} if incident.unsized else pos.stacks))   # at a showdown: who is all-in for the main pot only
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
     run(hilo_facts, incident, f, len(pos.side_pots), hand.game.setting, may_add=("hilo_*",))   # high-low halves
+    run(sevens_facts, incident, bparams, f, may_add=("sevens_*",))   # lowball: a seven checked after the draw
     reached = [i for i in incident.unsized if i < sum(map(len, hand.streets))]
     if reached:   # an amount told without its size (a stand-in) before this point: what it sizes is unknown
         f.update(pot=None, pot_in_middle=None, current_bet=None, last_full_raise=None, min_raise_to=None,
@@ -207,11 +209,16 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
             return
     d = incident.disputed
     if seat is None or d is None:   # the seat is the disputed act's: both are given or neither
+        if incident.split:   # a tied pot at the showdown, no act in dispute: its shares and odd chips all the same
+            got = run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
+            for name in set(got or ()) - set(SPLIT_FACTS):
+                f.pop(name, None)
         return
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
     f.update(to_call=pos.to_call, committed=pos.committed.get(seat, 0), stack=pos.stacks.get(seat),
              facing_bet=pos.to_call > 0)
+    f["call_to"] = f["committed"] + pos.to_call   # the street total a call makes: "call to $30"
     if (actor is not None or not _waits_for_bring_in(incident)) and not _blind_round(incident, hand):
         f["in_turn"] = actor == seat     # (who acts first on a blinds round follows the blinds: unknown without)     # before the bring-in with no upcards given, whose turn it is is unknown
     if incident.street == "preflop":

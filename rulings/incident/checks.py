@@ -281,7 +281,36 @@ def check(incident: Incident, values: Any, replay: bool = True, kept: list | Non
     problems += _procedure(incident)
     if replay:
         problems += _hand_contradicts(incident, bparams)
+    problems += _noticed_contradicts(incident, bparams)
     return problems
+
+
+def _noticed_contradicts(incident: Incident, params: Params) -> list[Problem]:
+    """When it was noticed against the actions told after the act (I145): "before the next action" with an
+    action listed after it cannot both be true. Both places are named; the floor says which is right. An act
+    out of turn noticed at once is followed by the seat it skipped, acting in turn: that is no contradiction."""
+    if incident.inputs.get("noticed") != "before_next_action" or not incident.after or incident.disputed is None:
+        return []
+    try:
+        due = position(incident.hand, params).actor
+    except BettingError:
+        return []       # the replay's own problem is reported
+    first = incident.after[0]
+    if due is not None and due != incident.disputed.seat and first.seat == due:
+        return []       # the action went back to the skipped seat once the act out of turn was pointed out
+    data = incident.source.data if incident.source is not None else None
+    if isinstance(data, dict) and data.get("after"):
+        other: tuple = ("after", 0)
+    else:   # the whole hand: the first action listed after the act's point
+        told = sum(len(street) for street in incident.hand.streets)
+        paths = incident.action_paths
+        other = paths[told] if told < len(paths) else ("streets",)
+    line = f", line {incident.source.at(other)[0]}" if incident.source is not None else ""
+    return [_problem(incident, ("noticed",), "I145",
+                     f"it was noticed before the next action, but {_dotted(other)}{line} lists seat {first.seat}'s "
+                     f"{first.kind} after the act",
+                     "give when it was really noticed (after_some_action, after_all_acted), or take out the actions "
+                     "that came after it was noticed")]
 
 
 def _hand_contradicts(incident: Incident, params: Params) -> list[Problem]:

@@ -45,9 +45,10 @@ ACTION_WORDS = {"folded": "fold", "folds": "fold", "checked": "check", "checks":
 AMOUNT_REQUIRED = ("post",)     # a bet, raise or complete without `to`: rulings/incident/unsized.py; a bring-in
                                 # without it is the game's bring-in (``_bring_in_amounts``)
 SHORT = ("street", "pot", "actions")          # the one-street form
-TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
+TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested", "skipped_had_time")
 TOP = ("incident", "house", "game", "button", "players", "street", "pot", "pot_now", "actions",
-       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "params", "note",
+       "disputed", "after", "noticed", "pointed_out_by", "deliberated", "count_requested", "skipped_had_time",
+       "params", "note",
        "table", "upcards", "exposed_downcard", "split", "procedure", "streets", "showdown", "pots_won")
 GAME = ("variant", "structure", "setting", "blinds", "ante", "straddles", "bet_sizes", "spread",
         "betting_unit", "bring_in", "players_left", "big_blind_ante", "high_low")
@@ -374,7 +375,7 @@ def _timing(r: Reader, raw: dict, path: tuple) -> dict[str, Any]:
     for name in ("noticed", "pointed_out_by"):
         if raw.get(name) is not None:
             out[name] = r.choice(raw[name], facts()[name].values, (*path, name))
-    for name in ("deliberated", "count_requested"):
+    for name in ("deliberated", "count_requested", "skipped_had_time"):
         if raw.get(name) is not None:
             if isinstance(raw[name], bool):
                 out[name] = raw[name]
@@ -495,7 +496,9 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
             pot = last.pot or 0
             gone = [s for s in stacks if s not in last.left]
             all_in = {s for _, in_it in last.pots for s in last.pots[0][1] if s not in last.pots[-1][1]}
-            stacks = {s: (0 if s in all_in else None) for s in stacks if s in last.left}
+            # the stacks given are what each seat has in front of him when the street told action by action
+            # begins (the earlier chips are in the pot told): a seat all in by the pots told has none
+            stacks = {s: (0 if s in all_in else stacks[s]) for s in stacks if s in last.left}
             order = [s for s in order if s in stacks]
             seats_out = set(gone)
     else:
@@ -604,7 +607,7 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         bba = ante_posted
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
                       pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts),
-                      open_pair=_open_pair(variant, family, log, street_upcards, order))
+                      open_pair=() if inputs.get("high_low") else _open_pair(variant, family, log, street_upcards, order))
     action_paths = tuple(p for _, _, ps in log for p in ps)
     unsized: tuple[int, ...] = ()
     if any(a.kind in SIZED and a.to is None for _, acts_, _ in log for a in acts_):
@@ -648,7 +651,8 @@ def stands_alone(data: dict) -> bool:
 
 def _open_pair(variant: str | None, family: tuple[str, ...], log: list, upcards: dict, order: list[int]) -> tuple[int, ...]:
     """The betting rounds with an open pair showing: seven-card stud's fourth street when the third- and
-    fourth-street upcards are given and a seat still in pairs its door card (TDA-2024-RP10's custom reads it)."""
+    fourth-street upcards are given and a seat still in pairs its door card (TDA-2024-RP10's custom reads it).
+    Stud/8 is not asked: a pair showing there never allows the big bet (RRP-STUD8-7, BARGE-STUD8-1)."""
     if variant != "stud" or "fourth" not in family or not {"third", "fourth"} <= set(upcards):
         return ()
     folded = {a.seat for name, acts, _ in log if name == "third" for a in acts if a.kind == "fold"}

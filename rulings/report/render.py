@@ -145,7 +145,7 @@ def primary(cites: list[str], n: int = 2, fit=None) -> list[str]:
     return (first + rest)[:n] if first else rest[:1]
 
 
-NEXT_MONEY = ("to_call", "min_raise_to", "max_raise_to")
+NEXT_MONEY = ("to_call", "call_to", "min_raise_to", "max_raise_to")
 
 
 def _next_json(data: dict | None) -> dict | None:

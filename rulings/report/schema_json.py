@@ -175,7 +175,8 @@ def incident_schema() -> dict[str, Any]:
                           at=_obj({"street": {"enum": streets}, "after": {"type": "integer", "minimum": 0}},
                                   "where the act happened: on this street, after its first `after` actions"))
     timing = {"noticed": _enum("noticed"), "pointed_out_by": _enum("pointed_out_by"),
-              "deliberated": _BOOL, "count_requested": _BOOL}
+              "deliberated": _BOOL, "count_requested": _BOOL,
+              "skipped_had_time": _BOOL}
     assert set(disputed_props) == set(f.DISPUTED) | {"at"}
     one_act = _obj(disputed_props, "the disputed act", ("seat",))
     listed_act = _obj({**disputed_props, "after": actions, **timing},

@@ -60,7 +60,7 @@ def _path(fact: Fact) -> tuple[str, ...]:
 
 
 # facts about one act: where it was noticed and by whom are written into the act when there are several
-_TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested")
+_TIMING = ("noticed", "pointed_out_by", "deliberated", "count_requested", "skipped_had_time")
 
 
 def _get(data: Any, path: tuple) -> Any:

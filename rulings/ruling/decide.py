@@ -388,6 +388,18 @@ def _complete_change(final: list[Ruling], f: dict[str, Any]) -> None:
             r.effects["owed"] = to - f["chips_to"]
 
 
+def _call_totals(final: list[Ruling], f: dict[str, Any]) -> None:
+    """A ruling that gives the disputed seat's call as what he adds (``to_call``) while he already has chips in
+    this street also gives the total the floor announces, ``call_to`` ("call $10 more, to $30"): arithmetic on the
+    ruling's own call, never a different one."""
+    if not f.get("committed") or "call_to" not in f:
+        return
+    for r in final:
+        call = r.effects.get("to_call")
+        if call == f.get("to_call") and isinstance(call, int) and call > 0 and "call_to" not in r.effects:
+            r.effects["call_to"] = f["call_to"]
+
+
 def _all_in_for_less(final: list[Ruling], f: dict[str, Any], setting: str) -> None:
     """A wager ruled with the seat's stack not given: where the chips it asks for are more than the chips he
     is seen to have put out, his stack could make it all in for less, and the ruling says so with its amount
@@ -575,6 +587,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         settled = {r.rule: (r.overridden_by, r.reason) for r in overridden}
         final, overridden, conflicts = resolve(book, run.fired, settled)
     _complete_change(final, facts_used)
+    _call_totals(final, facts_used)
     _all_in_for_less(final, facts_used, setting)
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],

@@ -80,6 +80,8 @@ def options(incident: Incident, report: Any, pos: Any, seat: int) -> dict[str, A
     if incident.unsized or incident.limits_unknown or incident.blinds_unknown:
         return None
     out: dict[str, Any] = {"seat": seat, "to_call": pos.to_call, "can_raise": bool(pos.can_raise)}
+    if pos.to_call and pos.committed.get(seat, 0):   # the total the floor announces: "call $10 more, to $30"
+        out["call_to"] = pos.committed[seat] + pos.to_call
     if pos.can_raise:
         if pos.min_raise_to is not None:
             out["min_raise_to"] = pos.min_raise_to
@@ -101,7 +103,8 @@ def _options_said(data: dict[str, Any], pos: Any, seat: int, report: Any) -> str
     if not call:
         parts = ["check"]
     else:
-        parts = ["fold", f"call {money(call)}" + (" (all-in)" if stack is not None and call >= stack else "")]
+        to = f" (to {money(data['call_to'])})" if data.get("call_to") else ""
+        parts = ["fold", f"call {money(call)}{to}" + (" (all-in)" if stack is not None and call >= stack else "")]
     if not data["can_raise"]:
         why = f" ({data['reason']})" if data.get("reason") else ""
         return " or ".join(parts) + f"; raising is not open to him{why}"
