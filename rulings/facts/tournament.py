@@ -237,7 +237,7 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
     f["race_whole"] = value // smallest
     f["race_remainder"] = value % smallest
     f["race_half_or_more"] = value % smallest * 2 >= smallest and value % smallest > 0
-    up = 1 if params.get("chip_race.round_half_up", True) and f["race_half_or_more"] else 0
+    up = 1 if params["chip_race.round_half_up"] and f["race_half_or_more"] else 0
     to_race = value // smallest + up
     f["race_chips_cap"] = to_race
     places, at = [], 1
@@ -251,8 +251,8 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
         return      # the cards are not told (or do not match the odd chips): who wins is asked, not guessed
     cards = [seat for seat, _card in sorted(((seat, c) for seat, cs in dealt.items() for c in cs),
                                              key=lambda sc: _card_rank(sc[1]), reverse=True)]
-    cap = params.get("chip_race.max_chips_per_player", 1) or 0
-    out_rule = params.get("chip_race.raced_out_award", "lowest_denomination_in_play")
+    cap = params["chip_race.max_chips_per_player"] or 0
+    out_rule = params["chip_race.raced_out_award"]
     whole_stack = sorted(set(d.get("nothing_else") or ()) & set(odd))
     won: dict[int, int] = {}
     left, added = to_race, 0
@@ -306,7 +306,7 @@ def _hand_for_hand(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any])
     f["hfh_clock_after"] = ""
     clock, hands = d.get("clock_seconds"), d.get("hands")
     if clock is not None and hands is not None:
-        per = params.get("hand_for_hand.minutes_per_hand", 2)
+        per = params["hand_for_hand.minutes_per_hand"]
         off = min(per * hands, clock // 60)
         rest = clock - off * 60
         f["hfh_minutes_off"] = off
@@ -349,7 +349,7 @@ def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     if given == "missed_hand" and hands is None:
         hands = 1
     if given == "missed_round":
-        missed = size * rounds
+        missed = size * (rounds if rounds is not None else 1)
     elif given == "missed_hand":
         missed = hands
     else:
