@@ -219,7 +219,7 @@ def test_addendum_38_after_substantial_action_the_hand_is_dead(standard, hands, 
     (TOURNEY, {"premature": "turn"}, "board-redealt"), ({"variant": "holdem"}, {"premature": "turn"}, "turn-set-aside"),
     ({"variant": "holdem"}, {"premature": "flop"}, "board-redealt"),
     (TOURNEY, {"no_burn": "flop"}, "flop-fixed"),
-    (TOURNEY, {"no_burn": "turn"}, "board-stands"), ({"variant": "holdem"}, {"no_burn": "turn"}, "board-fixed"),
+    (TOURNEY, {"no_burn": "turn"}, "floor-decides"), ({"variant": "holdem"}, {"no_burn": "turn"}, "board-fixed"),
 ])
 def test_board_errors_by_setting(standard, game, d, ruling):
     got = ruled(standard, deal({**d, "noticed": "before_any_action"}, game=game), "board")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
+from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, walk
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +81,32 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     seats = [c.get("seat") or (order[(c["position"] - 1) % len(order)] if order else None) for c in down]
     if len(down) < 2 or None not in seats:
         f["deal_both_downcards_shown"] = len(set(seats)) < len(seats)
-    f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
+    laid = laid_out(incident)
+    boxed = [c["position"] for c in cards if c.get("how") == "boxed" and "position" in c]
+    if laid is not None:      # a boxed card past the starting hands was found on the board, not in the deal
+        f["deal_boxed"] = len(laid.boxed_in_deal)
+        f["deal_boxed_board"] = len(boxed) - len(laid.boxed_in_deal)
+        f["deal_holecards_last"] = laid.holecards_last
+        if boxed:
+            first_boxed = min(boxed)
+            f["deal_boxed_card"] = first_boxed
+            f["deal_boxed_next"] = next(p for p in range(first_boxed + 1, first_boxed + len(boxed) + 2)
+                                        if p not in boxed)
+        f["deal_top_card"] = laid.top
+        f["deal_next_street"] = laid.next_street or ("draw" if variant in ("draw", "lowball") else "none")
+        seat = f.get("deal_dealer_shown_seat")
+        if seat in laid.seat_cards:
+            f["deal_shown_seat_cards"] = " and ".join(map(str, laid.seat_cards[seat]))
+        disputed = d.get("no_burn") or d.get("premature") or ("flop" if d.get("flop_cards") else None)
+        for street, burn, got in laid.board:
+            if street == disputed:
+                if burn is not None:
+                    f["deal_board_burn"] = burn
+                f["deal_board_cards"] = ", ".join(map(str, got[:-1])) + (" and " if len(got) > 1 else "") + \
+                    str(got[-1])
+    else:
+        f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
+        f["deal_next_street"] = "none"
     f["deal_player_flashed"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
                                    ("exposed", "face_up", "flashed"))
     f["deal_player_dropped"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
@@ -114,6 +140,51 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if acts or d.get("noticed") in ("during_deal", "before_any_action"):
         f["actions_since"] = len(acts)
         f["chip_actions_since"] = sum(1 for a in acts if a.get("action") in CHIP_ACTIONS)
+
+
+def laid_out(incident: Incident) -> Dealt | None:
+    """The deal of an incident laid out card by card (rulings/facts/deck.py), or None when the game's count of
+    cards is not known or no seat was dealt."""
+    p = incident.procedure
+    if p is None or "deal" not in p.raw:
+        return None
+    d = p.raw["deal"]
+    each = DEALT.get(p.variant)
+    players = {pl.seat for pl in incident.hand.players}
+    order = deal_order(d, players, _button_given(incident))
+    known = order is not None      # else the count of cards is known, not which seat got which
+    order = order or sorted((players | set(d.get("not_entitled") or ())) - set(d.get("dealt_out") or ()))
+    if each is None or not order:
+        return None
+    board: list[tuple[str, bool, int]] = []
+    flop_game = p.variant in ("holdem", "omaha")
+    if flop_game:
+        told = d.get("premature") or d.get("no_burn")
+        if told in STREETS:
+            board = [(s, True, BOARD[s]) for s in STREETS[:STREETS.index(told) + 1]]
+            if d.get("no_burn") == told and not d.get("premature"):
+                board[-1] = (told, False, BOARD[told])
+        elif d.get("flop_cards"):
+            board = [("flop", True, d["flop_cards"])]
+    held = {seat: n for seat, n in (d.get("hands") or {}).items() if seat in order}
+    boxed = {c["position"] for c in d.get("cards") or () if c.get("how") == "boxed" and "position" in c}
+    return as_dealt(order, each, held, boxed, board, flop_game, known)
+
+
+def deck_from_here(incident: Incident, facts: dict[str, Any], effects: dict[str, Any]) -> str | None:
+    """The cards still to come off the deck, by their numbers in the deal order, under a ruling's ``deck_*``
+    effects (which card goes where is decided in rulebooks/standard/deal.yaml; the counting is
+    rulings/facts/deck.py's ``walk``, from the top card of the deck now). None when the ruling says nothing of
+    the deck, no street follows, or the top card is not known."""
+    street, top = effects.get("deck_next_street"), facts.get("deal_top_card")
+    if not isinstance(street, str) or street == "none" or not isinstance(top, int) or incident.procedure is None:
+        return None
+    boxed = {c["position"] for c in (incident.procedure.raw.get("deal") or {}).get("cards") or ()
+             if c.get("how") == "boxed" and "position" in c}
+    burns, cards, seat, again = (effects.get(k) for k in ("deck_burns", "deck_cards", "deck_to_seat",
+                                                          "deck_reshuffled"))
+    return walk(top, boxed, street, burns if isinstance(burns, int) else 1, cards if isinstance(cards, int) else None,
+                seat if isinstance(seat, int) else None, again if isinstance(again, str) else None)
 
 
 def _button_given(incident: Incident) -> int | None:
