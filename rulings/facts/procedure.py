@@ -29,6 +29,7 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
     if "button" in p.raw:
         _button(p.raw["button"], order, f)
+        _next_hand(p.raw["button"], order, _button_given(incident), f)
         b = p.raw["button"]
         if b.get("actions_in_turn") is not None:   # the counts the one substantial-action rule reads
             f["actions_since"] = b["actions_in_turn"]
@@ -245,6 +246,22 @@ def _button(b: dict[str, Any], order: list[int], f: dict) -> None:
         # heads-up the button is the small blind: the seat before the big blind's
         hu_bb = _next(last_bb, occupied, size)
         f.update(hu_bb_seat=hu_bb, hu_button_seat=_next(hu_bb, occupied, size))
+
+
+def _next_hand(b: dict[str, Any], order: list[int], button: int | None, f: dict) -> None:
+    """Where the button and blinds go next hand when this hand is played with the button where the dealer put
+    it (``button``, the incident's; ``order`` from the small blind on): the big blind moves on one player
+    and the small blind and the button are the two seats before it. Given only when both are players, so that
+    no button mode could put them elsewhere."""
+    if button is None or len(order) < 3:
+        return
+    occupied = sorted(order)
+    size = b.get("table_seats") or max(occupied + [button])
+    bb = _next(order[1], occupied, size)
+    sb = _prev_seat(bb, size)
+    btn = _prev_seat(sb, size)
+    if sb in occupied and btn in occupied:
+        f.update(next_hand_button_seat=btn, next_hand_sb_seat=sb, next_hand_bb_seat=bb)
 
 
 def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_low: bool) -> None:
