@@ -128,6 +128,17 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_short_is_button"] = short == [button] and hands[button] == each - 1 and not extra
     f["deal_not_entitled"] = len(d.get("not_entitled") or ())
     f["deal_dealt_out"] = len(d.get("dealt_out") or ())
+    away_out = [s for s in d.get("dealt_out") or () if s in (d.get("away") or ())]
+    seated = [pl.seat for pl in incident.hand.players]     # from the small blind on
+    blinds = set(seated[:2]) if button is not None and len(seated) > 2 else None
+    ante = getattr(getattr(incident.hand, "game", None), "ante", 0) or 0
+    if away_out and blinds is not None and not ante:   # who among them has put up nothing (no blind, no ante)
+        unposted = [s for s in away_out if s not in blinds]
+        f["deal_dealt_out_away_unposted"] = len(unposted)
+        if unposted:
+            f["deal_dealt_out_away_seats"] = _seats(unposted)
+    elif not away_out:
+        f["deal_dealt_out_away_unposted"] = 0
     if "first_card_wrong_seat" not in d and d.get("first_card_seat") is not None:
         proper = proper_first(d, players, button)
         if proper is not None:

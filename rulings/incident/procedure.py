@@ -318,11 +318,10 @@ def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, butto
     for key in ("killed_identifiable", "killed_uncalled"):
         if key in deal and "killed_seat" not in deal:
             r.bad(at + (key,), "I102", "whose hand did the dealer kill?", "killed_seat: 4")
-    for key in ("away", "on_penalty"):
-        for seat in deal.get(key) or ():
-            if seat in out:
-                r.bad(at + (key,), "I130", f"seat {seat} is both {key.replace('_', ' ')} and dealt out",
-                      "a player away or on a penalty is dealt in")
+    for seat in deal.get("on_penalty") or ():     # a player away and dealt round is told as both; on a penalty, not
+        if seat in out:
+            r.bad(at + ("on_penalty",), "I130", f"seat {seat} is both on penalty and dealt out",
+                  "a player on a penalty is dealt in (his hand is killed): leave him out of dealt_out")
 
 
 # a section's own checks across its fields (each refuses by field, I130), by section; a section without
