@@ -65,9 +65,9 @@ def test_the_board_as_dealt_and_the_stub_from_there():
 
 
 def _sentence(standard, d: dict, setting: str = "cash", params: dict | None = None, players=NINE, button=9,
-              variant: str = "holdem") -> str:
+              variant: str = "holdem", game: dict | None = None) -> str:
     book, engine = standard
-    data = {"game": {"variant": variant, "setting": setting}, "players": players, "button": button,
+    data = {"game": {"variant": variant, "setting": setting, **(game or {})}, "players": players, "button": button,
             "procedure": {"deal": d}, "params": params or {}}
     rep = rule_on(incident_from_data(data), book, engine)
     return " ".join(r.sentence for r in rep.rulings)
@@ -102,3 +102,29 @@ def test_a_premature_street_is_dealt_again_with_no_burn(standard):
     # RRP r.4: card 24 set aside, burn 25, turn 26, the river from the reshuffled stub with no burn
     said = _sentence(standard, {"first_card_seat": 1, "premature": "turn", "noticed": "before_any_action"})
     assert "the turn: burn 25, then card 26; the river: the stub is shuffled and cut, no new burn" in said
+
+
+def test_the_draw_in_order_with_a_five_card_draw():
+    """Inventory §28 (RRP-DRAW-IRR-LB10): draw order A, B, C; A draws 5, B 2, C 3: A gets 4, B 2, C 3, then A his
+    fifth. If C, the last to draw, takes 5: C gets 4, a card is burned, then C's fifth. WSOP: five in a row."""
+    from rulings.facts.deck import draw_walk
+    assert draw_walk([1, 2, 3], {1: 5, 2: 2, 3: 3}, 4) == (
+        "The draw, its cards counted from the first after the burn: seat 1 cards 1, 2, 3 and 4 (4 of his 5); seat 2 "
+        "cards 5 and 6; seat 3 cards 7, 8 and 9; then seat 1 the rest of his draw, card 10.")
+    assert draw_walk([1, 2, 3], {1: 2, 2: 3, 3: 5}, 4).endswith(
+        "seat 3 cards 6, 7, 8 and 9 (4 of his 5); a burn, card 10; then seat 3 the rest of his draw, card 11.")
+    assert "seat 1 cards 1, 2, 3, 4 and 5; seat 2 cards 6 and 7" in draw_walk([1, 2, 3], {1: 5, 2: 2, 3: 3}, 5)
+
+
+def test_a_lowball_card_exposed_before_the_draw(standard):
+    """RRP lowball: limit ace-to-five keeps an exposed card of seven or lower; a nine is replaced after the
+    35-card deal of seven players by card 36 and is the burn, so the draw starts at card 37."""
+    d = {"first_card_seat": 1, "lowball_form": "ace_to_five", "noticed": "before_any_action",
+         "cards": [{"position": 11, "how": "face_up", "by": "dealer", "card": "9c"}]}
+    said = _sentence(standard, d, players=[1, 2, 3, 4, 5, 6, 7], button=7, variant="lowball",
+                     game={"structure": "fixed-limit", "bet_sizes": [10, 20]})
+    assert "card 36 to seat 4; the draw: no burn off the deck (0 burned); its first card is card 37" in said
+    said = _sentence(standard, {**d, "cards": [{"position": 11, "how": "face_up", "by": "dealer", "card": "6s"}]},
+                     players=[1, 2, 3, 4, 5, 6, 7], button=7, variant="lowball",
+                     game={"structure": "fixed-limit", "bet_sizes": [10, 20]})
+    assert "must take the exposed card (card 11)" in said and "card 36" not in said

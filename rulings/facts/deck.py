@@ -118,3 +118,29 @@ def walk(top: int, boxed: set[int], street: str, burns: int, cards: int | None =
             got.append(pos)
         parts.append(f"the {name}: {said}, then {_listed(got)}")
     return "Cards off the deck from here: " + "; ".join(parts) + "."
+
+
+def draw_walk(order: list[int], draws: dict[int, int], in_a_row: int) -> str:
+    """The draw's cards, counted from 1 (the first card after the burn before the draw), seat by seat in the
+    drawing order: no player gets more than ``in_a_row`` cards in a row; one who draws more gets the rest
+    after everyone else has drawn, and if he is the last to draw, a card is burned before the rest."""
+    pos, parts, owed = 0, [], []
+    drawing = [seat for seat in order if draws.get(seat)]
+    for seat in drawing:
+        n = draws[seat]
+        now = min(n, in_a_row)
+        got = list(range(pos + 1, pos + now + 1))
+        pos += now
+        part = f"seat {seat} {_listed(got)}"
+        if now < n:
+            part += f" ({now} of his {n})"
+            owed.append((seat, n - now))
+        parts.append(part)
+    for seat, rest in owed:
+        if seat == drawing[-1]:     # the last to draw: a card is burned before the rest of his draw
+            pos += 1
+            parts.append(f"a burn, card {pos}")
+        got = list(range(pos + 1, pos + rest + 1))
+        pos += rest
+        parts.append(f"then seat {seat} the rest of his draw, {_listed(got)}")
+    return "The draw, its cards counted from the first after the burn: " + "; ".join(parts) + "."

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
-from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, walk
+from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk, walk
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +73,8 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if shown:
         first = shown[0]
         f["deal_dealer_shown_first"] = first["position"]
+        if first.get("card"):
+            f["deal_dealer_shown_rank"] = "A23456789TJQK".index(first["card"][0][0]) + 1
         seat = first.get("seat") or (order[(first["position"] - 1) % len(order)] if order else None)
         if seat is not None:
             f["deal_dealer_shown_seat"] = seat
@@ -126,6 +128,8 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_short_seat"] = short[0]
         if button is not None:
             f["deal_short_is_button"] = short == [button] and hands[button] == each - 1 and not extra
+    if d.get("draws"):
+        f["deal_draw_fives"] = sum(1 for n in d["draws"].values() if n >= 5)
     f["deal_not_entitled"] = len(d.get("not_entitled") or ())
     f["deal_dealt_out"] = len(d.get("dealt_out") or ())
     away_out = [s for s in d.get("dealt_out") or () if s in (d.get("away") or ())]
@@ -188,6 +192,13 @@ def deck_from_here(incident: Incident, facts: dict[str, Any], effects: dict[str,
     effects (which card goes where is decided in rulebooks/standard/deal.yaml; the counting is
     rulings/facts/deck.py's ``walk``, from the top card of the deck now). None when the ruling says nothing of
     the deck, no street follows, or the top card is not known."""
+    in_a_row = effects.get("draw_in_a_row")
+    if isinstance(in_a_row, int) and incident.procedure is not None and \
+            (incident.procedure.raw.get("deal") or {}).get("draws"):
+        d = incident.procedure.raw["deal"]
+        players = {pl.seat for pl in incident.hand.players}
+        order = deal_order(d, players, _button_given(incident)) or sorted(players)
+        return draw_walk(order, dict(d["draws"]), in_a_row)
     street, top = effects.get("deck_next_street"), facts.get("deal_top_card")
     if not isinstance(street, str) or street == "none" or not isinstance(top, int) or incident.procedure is None:
         return None

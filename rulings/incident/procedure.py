@@ -261,6 +261,8 @@ def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, butto
         pos = card.get("position")
         if pos is None:
             continue
+        if card.get("card") is not None and len(card["card"]) != 1:
+            r.bad(at + ("cards", i, "card"), "I130", f"one card's face, not {len(card['card'])}", "card: 6s")
         if card.get("how") not in (None, "boxed") and card.get("by") is None:
             r.bad(at + ("cards", i), "I102", f"who let card {pos} be seen: the dealer, the player or another "
                   "player?", "by: dealer")

@@ -411,7 +411,8 @@ def _deck(final: list[Ruling], incident: Incident, f: dict[str, Any]) -> None:
         return
     from rulings.facts.procedure import deck_from_here
     for r in final:
-        line = deck_from_here(incident, f, r.effects) if "deck_next_street" in r.effects else None
+        line = deck_from_here(incident, f, r.effects) if {"deck_next_street", "draw_in_a_row"} & set(r.effects) \
+            else None
         if line and line not in r.sentence:
             r.sentence = f"{r.sentence.rstrip()} {line}"
 
