@@ -128,3 +128,19 @@ def test_a_lowball_card_exposed_before_the_draw(standard):
                      players=[1, 2, 3, 4, 5, 6, 7], button=7, variant="lowball",
                      game={"structure": "fixed-limit", "bet_sizes": [10, 20]})
     assert "must take the exposed card (card 11)" in said and "card 36" not in said
+
+
+def test_seventh_street_with_a_short_stub(standard):
+    """Inventory §28 (TDA-2024-RP10H): seven players reach seventh: 42 cards and 3 burns used, stub 7; 9 needed;
+    with the burns 10: scramble, burn one, deal seven, 2 left. Eight players: stub 1, 10 needed, 4 with the burns:
+    scramble, burn, one common card, 2 left. Six players with a stub of 4: 8 needed, 7 with the burns, and the
+    stub has three or more: burn the top card and turn the next as the common card."""
+    said = _sentence(standard, {"seventh_players": 7, "noticed": "before_any_action"}, setting="tournament",
+                     players=list(range(1, 8)), button=None, variant="stud")
+    assert "The stub has 7 cards and seventh street needs 9" in said and "(10 cards)" in said and "2 are left" in said
+    said = _sentence(standard, {"seventh_players": 8, "noticed": "before_any_action"}, setting="tournament",
+                     players=list(range(1, 9)), button=None, variant="stud")
+    assert "The stub has 1 cards and seventh street needs 10" in said and "(4)" in said and "2 are left" in said
+    said = _sentence(standard, {"seventh_players": 6, "stub_cards": 4, "noticed": "before_any_action"},
+                     setting="tournament", players=list(range(1, 9)), button=None, variant="stud")
+    assert "burns the top card of the stub" in said and "needs 8" in said

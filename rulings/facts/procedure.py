@@ -78,6 +78,8 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
         seat = first.get("seat") or (order[(first["position"] - 1) % len(order)] if order else None)
         if seat is not None:
             f["deal_dealer_shown_seat"] = seat
+            if order and seat in order and len(order) > 1:
+                f["deal_shown_seat_left"] = order[(order.index(seat) + 1) % len(order)]
     dealt = len(order) if order else len(players | set(d.get("not_entitled") or ())) - len(d.get("dealt_out") or ())
     down = [c for c in shown if variant not in ("stud", "razz") or c["position"] <= 2 * dealt]
     f["deal_downcards_shown"] = len(down)
@@ -128,6 +130,14 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_short_seat"] = short[0]
         if button is not None:
             f["deal_short_is_button"] = short == [button] and hands[button] == each - 1 and not extra
+    if d.get("seventh_players") and variant in ("stud", "razz"):   # seventh street's count (inventory §28)
+        n = d["seventh_players"]
+        stub = d.get("stub_cards")
+        if stub is None and n == len(players):
+            stub = 52 - 6 * n - 3
+        if stub is not None and stub >= 0:
+            f.update(deal_stub_cards=stub, deal_seventh_required=n + 2, deal_stub_and_burns=stub + 3,
+                     deal_left_after_each_card=max(stub + 3 - 1 - n, 0), deal_left_after_common_card=stub + 3 - 2)
     if d.get("draws"):
         f["deal_draw_fives"] = sum(1 for n in d["draws"].values() if n >= 5)
     f["deal_not_entitled"] = len(d.get("not_entitled") or ())

@@ -320,6 +320,9 @@ def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, butto
     for key in ("killed_identifiable", "killed_uncalled"):
         if key in deal and "killed_seat" not in deal:
             r.bad(at + (key,), "I102", "whose hand did the dealer kill?", "killed_seat: 4")
+    if deal.get("seventh_players") is not None and deal["seventh_players"] > len(players):
+        r.bad(at + ("seventh_players",), "I130", f"{deal['seventh_players']} players on seventh street, but "
+              f"{len(players)} in the hand", "count the players still in")
     for seat in deal.get("on_penalty") or ():     # a player away and dealt round is told as both; on a penalty, not
         if seat in out:
             r.bad(at + ("on_penalty",), "I130", f"seat {seat} is both on penalty and dealt out",
