@@ -65,12 +65,14 @@ def test_contradictions_are_refused_all_at_once():
                                   {"position": 3, "seat": 4, "how": "exposed", "by": "dealer"},  # card 3 is seat 3's
                                   {"position": 3, "how": "boxed"},                              # card 3 twice
                                   {"position": 5, "how": "flashed"}],                           # by whom?
-                        "dealt_out": [6], "away": [6], "noticed": "during_deal",
+                        "dealt_out": [6], "on_penalty": [6], "noticed": "during_deal",
                         "actions": [{"seat": 3, "action": "fold"}], "flop_cards": 2}))
     assert got == [("I102", "procedure.deal.cards.3"), ("I130", "procedure.deal.actions"),
-                   ("I130", "procedure.deal.away"), ("I130", "procedure.deal.cards.0"),
-                   ("I130", "procedure.deal.cards.1.seat"), ("I130", "procedure.deal.cards.2.position"),
-                   ("I130", "procedure.deal.flop_cards")]
+                   ("I130", "procedure.deal.cards.0"), ("I130", "procedure.deal.cards.1.seat"),
+                   ("I130", "procedure.deal.cards.2.position"), ("I130", "procedure.deal.flop_cards"),
+                   ("I130", "procedure.deal.on_penalty")]
+    # a player away and dealt round is told as both (whether he had a right to a hand is the rules' question)
+    incident_from_data(deal({"dealt_out": [6], "away": [6], "noticed": "during_deal"}))
     # the same fifth card to a player said to hold five is read
     incident_from_data(deal({"first_card_seat": 1, "hands": {1: 5}, "cards": exposed(37), "noticed": "during_deal"}))
 
@@ -219,7 +221,7 @@ def test_addendum_38_after_substantial_action_the_hand_is_dead(standard, hands, 
     (TOURNEY, {"premature": "turn"}, "board-redealt"), ({"variant": "holdem"}, {"premature": "turn"}, "turn-set-aside"),
     ({"variant": "holdem"}, {"premature": "flop"}, "board-redealt"),
     (TOURNEY, {"no_burn": "flop"}, "flop-fixed"),
-    (TOURNEY, {"no_burn": "turn"}, "board-stands"), ({"variant": "holdem"}, {"no_burn": "turn"}, "board-fixed"),
+    (TOURNEY, {"no_burn": "turn"}, "floor-decides"), ({"variant": "holdem"}, {"no_burn": "turn"}, "board-fixed"),
 ])
 def test_board_errors_by_setting(standard, game, d, ruling):
     got = ruled(standard, deal({**d, "noticed": "before_any_action"}, game=game), "board")

@@ -16,6 +16,7 @@ from typing import Any
 
 from rulings.incident.model import Incident, Procedure
 from rulings.facts.tournament import tournament_facts
+from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk, walk
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
@@ -30,6 +31,7 @@ def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any
     order = [pl.seat for pl in incident.hand.players]      # first to act after the button first
     if "button" in p.raw:
         _button(p.raw["button"], order, f)
+        _next_hand(p.raw["button"], order, _button_given(incident), f)
         b = p.raw["button"]
         if b.get("actions_in_turn") is not None:   # the counts the one substantial-action rule reads
             f["actions_since"] = b["actions_in_turn"]
@@ -74,16 +76,45 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if shown:
         first = shown[0]
         f["deal_dealer_shown_first"] = first["position"]
+        if first.get("card"):
+            f["deal_dealer_shown_rank"] = "A23456789TJQK".index(first["card"][0][0]) + 1
         seat = first.get("seat") or (order[(first["position"] - 1) % len(order)] if order else None)
         if seat is not None:
             f["deal_dealer_shown_seat"] = seat
+            if order and seat in order and len(order) > 1:
+                f["deal_shown_seat_left"] = order[(order.index(seat) + 1) % len(order)]
     dealt = len(order) if order else len(players | set(d.get("not_entitled") or ())) - len(d.get("dealt_out") or ())
     down = [c for c in shown if variant not in ("stud", "razz") or c["position"] <= 2 * dealt]
     f["deal_downcards_shown"] = len(down)
     seats = [c.get("seat") or (order[(c["position"] - 1) % len(order)] if order else None) for c in down]
     if len(down) < 2 or None not in seats:
         f["deal_both_downcards_shown"] = len(set(seats)) < len(seats)
-    f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
+    laid = laid_out(incident)
+    boxed = [c["position"] for c in cards if c.get("how") == "boxed" and "position" in c]
+    if laid is not None:      # a boxed card past the starting hands was found on the board, not in the deal
+        f["deal_boxed"] = len(laid.boxed_in_deal)
+        f["deal_boxed_board"] = len(boxed) - len(laid.boxed_in_deal)
+        f["deal_holecards_last"] = laid.holecards_last
+        if boxed:
+            first_boxed = min(boxed)
+            f["deal_boxed_card"] = first_boxed
+            f["deal_boxed_next"] = next(p for p in range(first_boxed + 1, first_boxed + len(boxed) + 2)
+                                        if p not in boxed)
+        f["deal_top_card"] = laid.top
+        f["deal_next_street"] = laid.next_street or ("draw" if variant in ("draw", "lowball") else "none")
+        seat = f.get("deal_dealer_shown_seat")
+        if seat in laid.seat_cards:
+            f["deal_shown_seat_cards"] = " and ".join(map(str, laid.seat_cards[seat]))
+        disputed = d.get("no_burn") or d.get("premature") or ("flop" if d.get("flop_cards") else None)
+        for street, burn, got in laid.board:
+            if street == disputed:
+                if burn is not None:
+                    f["deal_board_burn"] = burn
+                f["deal_board_cards"] = ", ".join(map(str, got[:-1])) + (" and " if len(got) > 1 else "") + \
+                    str(got[-1])
+    else:
+        f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
+        f["deal_next_street"] = "none"
     f["deal_player_flashed"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
                                    ("exposed", "face_up", "flashed"))
     f["deal_player_dropped"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
@@ -102,8 +133,29 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_short_seat"] = short[0]
         if button is not None:
             f["deal_short_is_button"] = short == [button] and hands[button] == each - 1 and not extra
+    if d.get("seventh_players") and variant in ("stud", "razz"):   # seventh street's count (inventory §28)
+        n = d["seventh_players"]
+        stub = d.get("stub_cards")
+        if stub is None and n == len(players):
+            stub = 52 - 6 * n - 3
+        if stub is not None and stub >= 0:
+            f.update(deal_stub_cards=stub, deal_seventh_required=n + 2, deal_stub_and_burns=stub + 3,
+                     deal_left_after_each_card=max(stub + 3 - 1 - n, 0), deal_left_after_common_card=stub + 3 - 2)
+    if d.get("draws"):
+        f["deal_draw_fives"] = sum(1 for n in d["draws"].values() if n >= 5)
     f["deal_not_entitled"] = len(d.get("not_entitled") or ())
     f["deal_dealt_out"] = len(d.get("dealt_out") or ())
+    away_out = [s for s in d.get("dealt_out") or () if s in (d.get("away") or ())]
+    seated = [pl.seat for pl in incident.hand.players]     # from the small blind on
+    blinds = set(seated[:2]) if button is not None and len(seated) > 2 else None
+    ante = getattr(getattr(incident.hand, "game", None), "ante", 0) or 0
+    if away_out and blinds is not None and not ante:   # who among them has put up nothing (no blind, no ante)
+        unposted = [s for s in away_out if s not in blinds]
+        f["deal_dealt_out_away_unposted"] = len(unposted)
+        if unposted:
+            f["deal_dealt_out_away_seats"] = _seats(unposted)
+    elif not away_out:
+        f["deal_dealt_out_away_unposted"] = 0
     if "first_card_wrong_seat" not in d and d.get("first_card_seat") is not None:
         proper = proper_first(d, players, button)
         if proper is not None:
@@ -117,6 +169,58 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if acts or d.get("noticed") in ("during_deal", "before_any_action"):
         f["actions_since"] = len(acts)
         f["chip_actions_since"] = sum(1 for a in acts if a.get("action") in CHIP_ACTIONS)
+
+
+def laid_out(incident: Incident) -> Dealt | None:
+    """The deal of an incident laid out card by card (rulings/facts/deck.py), or None when the game's count of
+    cards is not known or no seat was dealt."""
+    p = incident.procedure
+    if p is None or "deal" not in p.raw:
+        return None
+    d = p.raw["deal"]
+    each = DEALT.get(p.variant)
+    players = {pl.seat for pl in incident.hand.players}
+    order = deal_order(d, players, _button_given(incident))
+    known = order is not None      # else the count of cards is known, not which seat got which
+    order = order or sorted((players | set(d.get("not_entitled") or ())) - set(d.get("dealt_out") or ()))
+    if each is None or not order:
+        return None
+    board: list[tuple[str, bool, int]] = []
+    flop_game = p.variant in ("holdem", "omaha")
+    if flop_game:
+        told = d.get("premature") or d.get("no_burn")
+        if told in STREETS:
+            board = [(s, True, BOARD[s]) for s in STREETS[:STREETS.index(told) + 1]]
+            if d.get("no_burn") == told and not d.get("premature"):
+                board[-1] = (told, False, BOARD[told])
+        elif d.get("flop_cards"):
+            board = [("flop", True, d["flop_cards"])]
+    held = {seat: n for seat, n in (d.get("hands") or {}).items() if seat in order}
+    boxed = {c["position"] for c in d.get("cards") or () if c.get("how") == "boxed" and "position" in c}
+    return as_dealt(order, each, held, boxed, board, flop_game, known)
+
+
+def deck_from_here(incident: Incident, facts: dict[str, Any], effects: dict[str, Any]) -> str | None:
+    """The cards still to come off the deck, by their numbers in the deal order, under a ruling's ``deck_*``
+    effects (which card goes where is decided in rulebooks/standard/deal.yaml; the counting is
+    rulings/facts/deck.py's ``walk``, from the top card of the deck now). None when the ruling says nothing of
+    the deck, no street follows, or the top card is not known."""
+    in_a_row = effects.get("draw_in_a_row")
+    if isinstance(in_a_row, int) and incident.procedure is not None and \
+            (incident.procedure.raw.get("deal") or {}).get("draws"):
+        d = incident.procedure.raw["deal"]
+        players = {pl.seat for pl in incident.hand.players}
+        order = deal_order(d, players, _button_given(incident)) or sorted(players)
+        return draw_walk(order, dict(d["draws"]), in_a_row)
+    street, top = effects.get("deck_next_street"), facts.get("deal_top_card")
+    if not isinstance(street, str) or street == "none" or not isinstance(top, int) or incident.procedure is None:
+        return None
+    boxed = {c["position"] for c in (incident.procedure.raw.get("deal") or {}).get("cards") or ()
+             if c.get("how") == "boxed" and "position" in c}
+    burns, cards, seat, again = (effects.get(k) for k in ("deck_burns", "deck_cards", "deck_to_seat",
+                                                          "deck_reshuffled"))
+    return walk(top, boxed, street, burns if isinstance(burns, int) else 1, cards if isinstance(cards, int) else None,
+                seat if isinstance(seat, int) else None, again if isinstance(again, str) else None)
 
 
 def _button_given(incident: Incident) -> int | None:
@@ -177,6 +281,22 @@ def _button(b: dict[str, Any], order: list[int], f: dict) -> None:
         # heads-up the button is the small blind: the seat before the big blind's
         hu_bb = _next(last_bb, occupied, size)
         f.update(hu_bb_seat=hu_bb, hu_button_seat=_next(hu_bb, occupied, size))
+
+
+def _next_hand(b: dict[str, Any], order: list[int], button: int | None, f: dict) -> None:
+    """Where the button and blinds go next hand when this hand is played with the button where the dealer put
+    it (``button``, the incident's; ``order`` from the small blind on): the big blind moves on one player
+    and the small blind and the button are the two seats before it. Given only when both are players, so that
+    no button mode could put them elsewhere."""
+    if button is None or len(order) < 3:
+        return
+    occupied = sorted(order)
+    size = b.get("table_seats") or max(occupied + [button])
+    bb = _next(order[1], occupied, size)
+    sb = _prev_seat(bb, size)
+    btn = _prev_seat(sb, size)
+    if sb in occupied and btn in occupied:
+        f.update(next_hand_button_seat=btn, next_hand_sb_seat=sb, next_hand_bb_seat=bb)
 
 
 def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_low: bool) -> None:

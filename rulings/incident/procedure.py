@@ -262,6 +262,8 @@ def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, butto
         pos = card.get("position")
         if pos is None:
             continue
+        if card.get("card") is not None and len(card["card"]) != 1:
+            r.bad(at + ("cards", i, "card"), "I130", f"one card's face, not {len(card['card'])}", "card: 6s")
         if card.get("how") not in (None, "boxed") and card.get("by") is None:
             r.bad(at + ("cards", i), "I102", f"who let card {pos} be seen: the dealer, the player or another "
                   "player?", "by: dealer")
@@ -319,11 +321,13 @@ def _deal_checks(r, deal: dict[str, Any], players: set[int], variant: str, butto
     for key in ("killed_identifiable", "killed_uncalled"):
         if key in deal and "killed_seat" not in deal:
             r.bad(at + (key,), "I102", "whose hand did the dealer kill?", "killed_seat: 4")
-    for key in ("away", "on_penalty"):
-        for seat in deal.get(key) or ():
-            if seat in out:
-                r.bad(at + (key,), "I130", f"seat {seat} is both {key.replace('_', ' ')} and dealt out",
-                      "a player away or on a penalty is dealt in")
+    if deal.get("seventh_players") is not None and deal["seventh_players"] > len(players):
+        r.bad(at + ("seventh_players",), "I130", f"{deal['seventh_players']} players on seventh street, but "
+              f"{len(players)} in the hand", "count the players still in")
+    for seat in deal.get("on_penalty") or ():     # a player away and dealt round is told as both; on a penalty, not
+        if seat in out:
+            r.bad(at + ("on_penalty",), "I130", f"seat {seat} is both on penalty and dealt out",
+                  "a player on a penalty is dealt in (his hand is killed): leave him out of dealt_out")
 
 
 # a section's own checks across its fields (each refuses by field, I130), by section; a section without
