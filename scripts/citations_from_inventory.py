@@ -53,7 +53,7 @@ RRP_SECTIONS = {
     "O8": "§7 Omaha High-Low", "STUD8": "§10 Seven-Card Stud High-Low", "DH": "§12 Draw High",
     "JOKER": "§12 The Joker",
     "MISDEAL": "§3 Misdeals", "IRR": "§3 Irregularities", "DEAD": "§3 Dead Hands", "EXPOSED": "§5 Texas Hold'em",
-    "STUD": "§8 Seven-Card Stud",
+    "STUD": "§8 Seven-Card Stud", "TOURN": "§15 Tournaments", "DEC": "§2 Decision-Making",
 }
 # The later topics (§30 on) write notes of their own into a line's section: how sure a number is, the
 # private-games edition's numbering, that a source has no text. A reader of a ruling gets none of them.
@@ -115,11 +115,11 @@ def _rrp_named(group: str, section: str) -> str:
         return section
     for spelling in (name, *RRP_SHORT.get(group, ())):
         if rest == spelling or rest.startswith((spelling + " ", spelling + ",")):
-            rest = rest[len(spelling):].lstrip(" ,")
+            rest = rest[len(spelling):].lstrip(" ")
             break
     # a later "and §4 r.4" names its section too, when the number says which
     rest = re.sub(r"(?<=and )(§\d+)(?= r\.)", lambda m: _named_number(m.group(1)), rest)
-    return f"{where} {rest}".rstrip()
+    return f"{where}{'' if rest.startswith(',') else ' '}{rest}".rstrip()
 
 
 def _named_number(number: str) -> str:

@@ -31,7 +31,13 @@ def data(section: str, d: dict, game: dict | None = None, button: int | None = 9
 
 
 def facts(d: dict, params: dict | None = None) -> dict:
-    return procedure_facts(incident_from_data(d), params or {})
+    """The facts as a ruling builds them: under the book's parameter values for the game's setting (the
+    incident's own settings and ``params`` over them)."""
+    from rulings.ruling import books
+    incident = incident_from_data(d)
+    book, _ = books.load(None, compile=False)
+    values = book.param_values(incident.hand.game.setting, {**incident.params, **(params or {})})
+    return procedure_facts(incident, dict(values))
 
 
 def ruled(standard, d: dict, matter: str):
