@@ -505,3 +505,33 @@ def _twice(text: str) -> str:
 
     json.JSONDecoder(parse_float=json_number, parse_constant=json_number, object_pairs_hook=pairs).decode(text)
     return found[0] if found else ""
+
+
+# ---------------------------------------------------------------- the package's own catalogues
+
+_FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_FAST):  # type: ignore[valid-type, misc]
+    """PyYAML's safe loader (libyaml's where PyYAML has it) that refuses a key written twice in a mapping,
+    as the rulebooks' reader does: in a catalogue, the second of two same keys would silently win."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node)
+            except TypeError:        # an unhashable key: PyYAML's own refusal follows
+                continue
+            if first is not key_node:
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping", node.start_mark, f"the key '{key}' is written twice "
+                    f"(line {first.start_mark.line + 1} and line {key_node.start_mark.line + 1})", key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_catalogue(text: str) -> Any:
+    """One of the package's own YAML catalogues (the fact catalogues, the matters): plain data, fast, and a
+    key written twice refused (a ``yaml.YAMLError`` naming both lines), never silently taken as the last."""
+    return yaml.load(text, Loader=_StrictLoader)

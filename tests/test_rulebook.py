@@ -154,3 +154,20 @@ rules:
     assert [(w.line, w.col, w.code, w.severity) for w in warnings] == [(6, 29, "R607", "warning")]
     assert warnings[0].hint.startswith("did you mean 'HOUSE-AZ-KILL'? the catalogue has HOUSE-AZ-KILL, HOUSE-BBC")
     assert undescribed_keys(book) == warnings
+
+
+def test_the_package_catalogues_refuse_a_key_written_twice():
+    """The fact catalogues and the matters are read by a loader that refuses a second key of the same name
+    (plain yaml.load would keep the last silently); every catalogue the package ships reads with it."""
+    from pathlib import Path
+
+    import yaml
+
+    import rulings
+    from rulings.yamlsrc import load_catalogue
+    with pytest.raises(yaml.YAMLError, match="the key 'pot' is written twice .line 2 and line 4"):
+        load_catalogue("facts:\n  pot: {type: money}\n  stack: {type: money}\n  pot: {type: count}\n")
+    shipped = sorted(Path(rulings.__file__).parent.glob("**/*.yaml"))
+    assert len(shipped) >= 5
+    for path in shipped:
+        assert isinstance(load_catalogue(path.read_text(encoding="utf-8")), dict), path

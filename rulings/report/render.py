@@ -213,18 +213,25 @@ def report_json(report: Report) -> dict:
 _DEC = re.compile(r'"__dec__(-?[0-9.]+)__"')
 
 
+def _decimal_marked(o: Any) -> str:
+    if isinstance(o, Decimal):
+        return f"__dec__{o.normalize():f}__"
+    raise TypeError(f"cannot write {type(o).__name__} as JSON")
+
+
+# one encoder per layout, made once (json.dumps with a ``default`` builds a new encoder on every call)
+_ENCODERS: dict[int | None, json.JSONEncoder] = {}
+
+
 def dumps(data: Any, indent: int | None = 2) -> str:
     """JSON with exact decimal money: 84.50 is written as the number 84.5, never through a float."""
-    marked = []
-
-    def default(o):
-        if isinstance(o, Decimal):
-            marked.append(o)
-            return f"__dec__{o.normalize():f}__"
-        raise TypeError(f"cannot write {type(o).__name__} as JSON")
-    text = json.dumps(data, indent=indent, default=default, ensure_ascii=False,
-                      separators=None if indent else (",", ":"))
-    return _DEC.sub(r"\1", text) if marked or "__dec__" in text else text   # no marker: nothing to take out
+    encoder = _ENCODERS.get(indent)
+    if encoder is None:
+        encoder = _ENCODERS.setdefault(indent, json.JSONEncoder(
+            default=_decimal_marked, ensure_ascii=False, indent=indent,
+            separators=None if indent else (",", ":")))
+    text = encoder.encode(data)
+    return _DEC.sub(r"\1", text) if "__dec__" in text else text   # no marker: nothing to take out
 
 
 def _numbers(r: Ruling, setting: str) -> str:

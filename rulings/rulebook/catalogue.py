@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from rulings.records import LazyFrozen, filled, record
+from rulings.yamlsrc import load_catalogue
 
 HERE = Path(__file__).resolve().parents[1]   # the package's folder: facts/*.yaml, citations.yaml
 FACT_TYPES = ("enum", "bool", "money", "count", "percent", "seat", "text")
@@ -100,7 +101,7 @@ def by_fit(keys, structure: str | None, variant: str | None, setting: str | None
 
 
 def _parse(text: str):
-    return yaml.load(text, Loader=_LOADER)
+    return load_catalogue(text)
 
 
 # A section of an incident's `procedure:` part is declared once, under `sections:` in a catalogue file: each

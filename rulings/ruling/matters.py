@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from rulings.yamlsrc import load_catalogue
 
 
 @lru_cache(maxsize=1)
@@ -19,7 +19,7 @@ def matters() -> tuple[dict[str, dict], dict[str, list[str]], list[str]]:
 
 def _parse(text: str):
     """PyYAML's safe loading, through libyaml when PyYAML has it (the pure-Python one is 10x slower)."""
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return load_catalogue(text)
 
 
 def now_order() -> list[str]:
