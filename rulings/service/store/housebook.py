@@ -298,16 +298,28 @@ def _pool() -> Any:
         return _POOL
 
 
+KILLED_SECONDS = 30.0    # the longest a killed checking process is waited for (it cannot refuse SIGKILL)
+
+
 def _end(pool: Any) -> None:
     """Kill ``pool``'s processes (a check in them is abandoned) and let the next check start a fresh pool."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is pool:
             _POOL = None
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         try:
             process.kill()
         except (OSError, ValueError, AttributeError):    # already gone
+            pass
+    # each killed process is waited for (reaped) before the check is answered: a SIGKILL is delivered at once,
+    # but a big process's teardown (its memory freed) takes the OS a moment on a loaded host, and until it is
+    # reaped the process still holds its memory and shows in the process table
+    for process in processes:
+        try:
+            process.join(KILLED_SECONDS)
+        except (OSError, ValueError, AttributeError, AssertionError):   # already reaped by the pool's own thread
             pass
     pool.shutdown(wait=False, cancel_futures=True)
 
