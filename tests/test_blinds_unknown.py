@@ -5,7 +5,6 @@ is asked only where an answer changes the ruling on the dispute. Games that open
 an ante-only game, a limit game told by its bet sizes, a betting unit) keep their own numbers."""
 from __future__ import annotations
 
-import pytest
 
 from rulings.incident import incident_from_data
 from rulings.ruling.decide import rule_on
@@ -166,8 +165,6 @@ def test_the_exceptions_to_the_pot_limit_maximum_speak_without_blinds_too(standa
     assert actual.rulings[0].effects["max_raise_to"] == 8000
 
 
-@pytest.mark.xfail(strict=True, reason="since the deal's card positions (#44) no blinds trial is told alike: every "
-                   "trial is ruled in full (the reports are the same, asserted first); a speed regression for #49")
 def test_blinds_trials_told_alike_change_no_report_and_both_paths_are_taken(standard, monkeypatch):
     """Every standard example of a big-bet game with its blinds taken out: a trial big blind whose facts surely
     rule as the report does is not ruled (``_alike_to``, the consultation's proof), and the report is the very

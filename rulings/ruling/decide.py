@@ -543,13 +543,15 @@ def _may_rule(incident: Incident, book: Rulebook, before: Report) -> bool:
     return answer_may_rule(book, before, situation.facts, params)
 
 
-def _alike_to(book: Rulebook, report: Report, params: ParamValues, facts: dict[str, Any], undecided: bool):
+def _alike_to(book: Rulebook, report: Report, params: ParamValues, facts: dict[str, Any], undecided: bool,
+              fired: frozenset[str] | None = None):
     """For the trials of an amount the floor did not give (the blinds): whether a trial incident surely rules
     as ``report`` does, from its facts alone (``unknowns.answer_rules_alike`` against ``facts``, the first
     run's, under the same parameter values, nothing read beside the rules changed: the proof the consultation's
     answers are told alike by). None when the report is not told here (a straddle sent back rebuilds the
     facts; a rule not in the book): every trial is then ruled in full. A trial ruled act by act or request
-    by request, or refused, is never told alike."""
+    by request, or refused, is never told alike. ``fired``: every rule that fired in the report's runs (the
+    first and the second stratum's), when known."""
     from rulings.ruling.unknowns import TAIL, answer_rules_alike
     if not_told_alike(book, report):
         return None
@@ -562,7 +564,7 @@ def _alike_to(book: Rulebook, report: Report, params: ParamValues, facts: dict[s
         except (ProblemsError, BettingError):
             return False
         return trial_params == params and answer_rules_alike(book, facts, situation.facts, params, TAIL, undecided,
-                                                             kept)
+                                                             kept, fired)
     kept: dict = {}   # what the proof finds once for all the trials of this report
     return alike
 
@@ -583,6 +585,7 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     first_facts = situation.facts   # what the first run is given: a blinds trial is told alike against it
     memo = Memo()   # the second stratum does again only what the decided wager changes
     run = engine.run(situation.facts, params, memo)
+    first_fired = [f.rule.id for f in run.fired]   # a rule fired here and not in the second stratum still counts
     # a straddle sent back (the facts are built again without it): the pot's trials are not skipped
     refused = incident.pot_unknown and any(REFUSED_STRADDLE in f.derived for f in run.fired)
     incident, situation, run, carried = _after_refused_straddle(incident, situation, run, params, engine)
@@ -655,7 +658,8 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
         from rulings.ruling.unknowns import blind_question
         own = frozenset(group_of(r.decides) for r in report.rulings[:1])
         q = blind_question(incident, report, lambda one: rule_on(one, book, engine), group_of, own,
-                           _alike_to(book, report, params, first_facts, undecided))
+                           _alike_to(book, report, params, first_facts, undecided,
+                                     frozenset(first_fired) | frozenset(report.trace)))
         if q is not None:
             report.questions.append(q)
     if not report.rulings and not report.questions and incident.procedure is not None and not incident.focused \

@@ -83,14 +83,16 @@ def _plan(book: Any) -> dict:
     from rulings.engine.rulesets import field_name, reads, ruled_flags, uses
     rules = list(book.rules.values())
     ruled = ruled_flags(rules)
-    out: dict[str, Any] = {"rules": [], "readers": {}}
+    out: dict[str, Any] = {"rules": [], "readers": {}, "ids": [r.id for r in rules], "when": []}
     unstable = set(DECIDED_FACTS) | {field_name(n) for n in book.defaults}
     for i, r in enumerate(rules):
         try:
-            fields = frozenset(reads(r.when, ruled)) | {field_name(n) for n in uses(r)}
+            when = frozenset(reads(r.when, ruled))
+            fields = when | {field_name(n) for n in uses(r)}
             plan = tuple(_plan_condition(c, ruled) for c in r.when)
         except Exception:   # noqa: BLE001 (a rule not read here: any pot may matter to it)
-            fields, plan = None, None
+            when, fields, plan = None, None, None
+        out["when"].append(when)
         gives = tuple(field_name(k) for k, _ in r.then.derive) + ((f"f__{i}",) if r.then.ruling else ())
         unstable |= set(gives)
         out["rules"].append((fields, gives, plan))
@@ -200,7 +202,7 @@ def _changed(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
 
 def _unfired(plan: dict, old: dict[str, Any], facts: dict[str, Any], params: dict[str, Any],
              changing: set[str] | None = None, both: bool = False, absent: frozenset[str] = frozenset(),
-             kept: dict | None = None) -> bool:
+             kept: dict | None = None, fired: frozenset[str] | None = None) -> bool:
     """Whether every rule reading a fact that differs between ``old`` and ``facts`` (``changing``, when given),
     and every rule reading what one of those derives, closed over the book, has a condition surely false on
     ``facts`` (and, with ``both``, one surely false on ``old`` too) that reads no fact a rule derives or a
@@ -210,14 +212,23 @@ def _unfired(plan: dict, old: dict[str, Any], facts: dict[str, Any], params: dic
     ``kept`` (with ``both``): a dict the caller keeps for the trials of one ``old`` under the same ``params``
     and ``absent``. The rules touched by one set of differing facts are then found once, and a rule with a
     condition surely false on ``old`` that reads none of them is set aside once: that condition reads only
-    facts alike in both, so it is false on every such trial too. Only the rules left are tested per trial."""
+    facts alike in both, so it is false on every such trial too. Only the rules left are tested per trial.
+
+    ``fired`` (with ``both``): the rules that fired in any of the runs on ``old``. A touched rule none of whose
+    conditions reads a differing fact (or a fact derived from one, or a touched rule's flag) fired on ``old``
+    exactly when it fires on ``facts``: one of them that did not fire on ``old`` is set aside, whatever else
+    of it (its effects, its sentence) reads a differing fact."""
     from rulings.engine.rulesets import _may_match, field_name
     changing = _changed(old, facts) if changing is None else changing
     rules, readers, unstable = plan["rules"], plan["readers"], plan["unstable"] - absent
     key = frozenset(changing) if kept is not None and both else None
     touched = kept.get(key) if kept is not None and key is not None else None
     if touched is None:
-        touched = _touched(rules, readers, set(changing))
+        closure = set(changing)
+        touched = _touched(rules, readers, closure)
+        if fired is not None and both:
+            ids, whens = plan["ids"], plan["when"]
+            touched = {i for i in touched if whens[i] is None or not whens[i].isdisjoint(closure) or ids[i] in fired}
     if not touched:
         if key is not None and kept is not None:
             kept[key] = touched
@@ -247,7 +258,8 @@ def _unfired(plan: dict, old: dict[str, Any], facts: dict[str, Any], params: dic
 
 
 def answer_rules_alike(book: Any, old: dict[str, Any], facts: dict[str, Any], params: dict[str, Any],
-                       tail: frozenset[str] = frozenset(), undecided: bool = False, kept: dict | None = None) -> bool:
+                       tail: frozenset[str] = frozenset(), undecided: bool = False, kept: dict | None = None,
+                       fired: frozenset[str] | None = None) -> bool:
     """Whether the engine's runs on ``facts`` (a consultation's trial answer, its first run's facts) surely fire
     the very rules the runs on ``old`` (the incident as it stands, under the same ``params``) fired, with the
     same effects: every rule that reads a fact that differs, and every rule reading what one of those
@@ -260,7 +272,8 @@ def answer_rules_alike(book: Any, old: dict[str, Any], facts: dict[str, Any], pa
     Then, when every touched rule is surely false with the decided facts read as missing, the first run on
     ``facts`` fires what it fired on ``old``, decides no wager either, and the decided facts stay missing:
     they are read as such (a rule that also tests them, such as "a wager under the minimum is brought up to
-    it", does not hold every trial back). ``kept``: as ``_unfired`` keeps it, for the trials of one ``old``."""
+    it", does not hold every trial back). ``kept``, ``fired``: as ``_unfired`` takes them, for the trials of one
+    ``old``."""
     from rulings.rulebook.model import per_book
     plan = per_book(book, "pot plan", lambda: _plan(book))
     if plan.get("unread"):
@@ -273,7 +286,7 @@ def answer_rules_alike(book: Any, old: dict[str, Any], facts: dict[str, Any], pa
     absent = frozenset(DECIDED_FACTS) if undecided and not DECIDED_FACTS_SET & (old.keys() | facts.keys()) \
         else frozenset()
     return _unfired(plan, old, facts, params, changing, both=True, absent=absent,
-                    kept=kept.setdefault(absent, {}) if kept is not None else None)
+                    kept=kept.setdefault(absent, {}) if kept is not None else None, fired=fired)
 
 
 SCALE = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500)   # pots tried, in units of the game
