@@ -171,3 +171,18 @@ def test_the_package_catalogues_refuse_a_key_written_twice():
     assert len(shipped) >= 5
     for path in shipped:
         assert isinstance(load_catalogue(path.read_text(encoding="utf-8")), dict), path
+
+
+def test_a_place_is_shown_from_the_working_folder_it_is_shown_in(tmp_path, monkeypatch):
+    """``shown`` reads the working folder once, and again after every change of it (its audit hook on
+    os.chdir): a rule's place under the folder is relative to it, and after a chdir elsewhere it is shown
+    from its rulebooks folder, never from the folder the process left."""
+    from rulings.rulebook.model import shown
+    place = tmp_path / "room" / "rulebooks" / "houses" / "mine.yaml"
+    monkeypatch.chdir(tmp_path)
+    assert shown(f"{place}:12") == "room/rulebooks/houses/mine.yaml:12"
+    monkeypatch.chdir("/")
+    assert shown(f"{place}:12") == f"{place.relative_to('/').as_posix()}:12"
+    (tmp_path / "room").mkdir()
+    monkeypatch.chdir(tmp_path / "room")
+    assert shown(f"{place}:12") == "rulebooks/houses/mine.yaml:12"

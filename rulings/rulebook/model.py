@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import weakref
 from dataclasses import field
 from decimal import Decimal
@@ -33,24 +34,42 @@ class Origin(LazyFrozen):
 NOWHERE = Origin("", 0, 0)
 
 _SHOWN: dict[tuple[str, str], str] = {}   # each place as shown, by the working folder it was shown from
+_CWD: list[str | None] = [None]     # the working folder as last read; None until read, and again after a chdir
+
+
+def _chdir_seen(event: str, args: tuple) -> None:
+    """An audit hook: the working folder is read again after any ``os.chdir`` (or ``os.fchdir``)."""
+    if event == "os.chdir":
+        _CWD[0] = None
 
 
 def shown(where: str) -> str:
     """``_shown(where)``, worked out once per place and working folder (every ruling of a report names its
-    rule's place, and a batch names the same few hundred places again and again)."""
-    try:
-        key = (where, os.getcwd())
-    except OSError:   # the working folder is gone: as it always was, worked out each time
-        return _shown(where)
+    rule's place, and a batch names the same few hundred places again and again). The working folder is
+    read once, and again only after the process changes it (an audit hook on ``os.chdir``), not by a system
+    call per place shown."""
+    cwd = _CWD[0]
+    if cwd is None:
+        if not _HOOKED:
+            sys.addaudithook(_chdir_seen)
+            _HOOKED.append(_chdir_seen)
+        try:
+            cwd = _CWD[0] = os.getcwd()
+        except OSError:   # the working folder is gone: as it always was, worked out each time
+            return _shown(where)
+    key = (where, cwd)
     got = _SHOWN.get(key)
     if got is None:
-        got = _shown(where)
+        got = _shown(where, cwd)
         if len(_SHOWN) < 4096:
             _SHOWN[key] = got
     return got
 
 
-def _shown(where: str) -> str:
+_HOOKED: list = []   # the hook is added once per process (audit hooks cannot be removed)
+
+
+def _shown(where: str, cwd: str | None = None) -> str:
     """A file (or ``file:line``) as the text outputs print it, never an absolute path of the install: relative
     to the working folder when the file is under it, else from the rulebooks folder it is in
     (``rulebooks/standard/pot-limit.yaml:191``), else a house version by its book (``pnw-lowball/0001.yaml``,
@@ -71,7 +90,7 @@ def _shown(where: str) -> str:
     if not p.is_absolute():
         return where
     try:
-        out = p.relative_to(Path.cwd()).as_posix()
+        out = p.relative_to(Path(cwd) if cwd is not None else Path.cwd()).as_posix()
     except ValueError:
         parts = p.parts
         at = [i for i in range(len(parts) - 2) if parts[i] == "rulebooks" and parts[i + 1] in ("standard", "houses")]
