@@ -118,3 +118,32 @@ def test_the_evaluator_is_loaded_without_the_rest_of_pokerkit_and_a_later_import
             "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_hand_tables_built_on_first_use_are_pokerkits_own():
+    """rulings/facts/strength.py builds each of pokerkit's hand tables the first time a hand class reads it,
+    not all fourteen at import: in a fresh interpreter none is built by the import; every table a game of ours
+    reads is then entry for entry the table pokerkit makes itself; a hand class no game of ours uses still
+    evaluates (its table built when first read), and so does pokerkit imported whole afterwards."""
+    import subprocess
+    import sys
+    code = """
+from rulings.facts.strength import GAMES, _OnFirstUse, _evaluator, _hands_module, strength
+from rulings.incident.cards import read_cards
+hands = _hands_module()
+lazy = [k.__name__ for k in vars(hands).values() if isinstance(k, type) and isinstance(vars(k).get("lookup"), _OnFirstUse)]
+assert len(lazy) == 14, lazy
+for game in GAMES:
+    if game.startswith("omaha"):
+        strength(read_cards("As 2d 7c Kh"), read_cards("3d 4c 8h"), game)
+    else:
+        strength(read_cards("As 2d 3c 4h 7d"), (), game)
+    table = _evaluator(game).lookup
+    assert table._Lookup__entries and table._Lookup__entries == type(table)()._Lookup__entries, game
+import pokerkit
+assert str(pokerkit.ShortDeckHoldemHand.from_game("AsKsQsJsTs").entry.label) == "Straight flush"
+assert pokerkit.StandardHighHand is hands.StandardHighHand
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]

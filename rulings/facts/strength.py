@@ -83,9 +83,42 @@ def _hands_module() -> Any:
         return importlib.import_module("pokerkit.hands")
     sys.modules["pokerkit"] = importlib.util.module_from_spec(spec)    # the package, its __init__ not run
     try:
-        return importlib.import_module("pokerkit.hands")
+        lookups = importlib.import_module("pokerkit.lookups")
+        build = lookups.Lookup.__post_init__
+        lookups.Lookup.__post_init__ = _not_yet     # the hand classes' tables, made empty at their import ...
+        try:
+            hands = importlib.import_module("pokerkit.hands")
+        finally:
+            lookups.Lookup.__post_init__ = build
+        for kind in vars(hands).values():           # ... and each built on its first use
+            shell = vars(kind).get("lookup") if isinstance(kind, type) else None
+            if isinstance(shell, lookups.Lookup):
+                kind.lookup = _OnFirstUse(kind, shell, build)
+        return hands
     finally:
         del sys.modules["pokerkit"]
+
+
+def _not_yet(self: Any) -> None:
+    """A lookup's table not built at its making (``_OnFirstUse`` builds it)."""
+
+
+class _OnFirstUse:
+    """A hand class's lookup, built (by pokerkit's own ``__post_init__``) the first time the class reads it:
+    importing ``pokerkit.hands`` builds all fourteen of its tables (about 0.23 s CPU), and a ruling uses at
+    most the few its games need. Once built, the table replaces this on the class."""
+
+    _lock = __import__("threading").Lock()
+
+    def __init__(self, kind: type, shell: Any, build: Any):
+        self.kind, self.shell, self.build = kind, shell, build
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        with self._lock:
+            if vars(self.kind).get("lookup") is self:
+                self.build(self.shell)
+                self.kind.lookup = self.shell
+        return self.shell
 
 
 def _evaluator(game: str) -> Any:
