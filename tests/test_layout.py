@@ -340,3 +340,14 @@ def test_every_package_s_init_holds_no_code():
     inits = sorted(p for p in TOP.rglob("__init__.py"))
     assert len(inits) > 10
     assert [str(p.relative_to(REPO)) for p in inits if not _only_docstring_and_imports(p)] == []
+
+
+def test_every_test_marked_slow_by_name_is_still_a_test():
+    """tests/conftest.py SLOW names the slow tests by file and name: a test renamed or moved without its entry
+    would silently join the fast part (`pytest -m "not slow"`)."""
+    from conftest import SLOW
+    root = Path(__file__).resolve().parent.parent
+    gone = [name for name in SLOW
+            if not (root / name.partition("::")[0]).is_file()
+            or f"def {name.partition('::')[2]}(" not in (root / name.partition("::")[0]).read_text(encoding="utf-8")]
+    assert not gone, gone
