@@ -91,9 +91,10 @@ def _build() -> bytes:
     parts = {"book": bookcache.encode(book), "form": bookcache.data_payload(form),
              "compiled": bookcache.data_payload(compiled), "rules": bookcache.data_payload(digests)}
     parts.update({f"data-{k}": text(data) for k, data in datas})
-    code = bookcache.code_key()
+    code = bookcache.code_key(fresh=True)     # every module's meaning worked out here, none taken from a copy
     head = {"format": bookcache.SHIP_FORMAT, "key": bookcache.ship_key(files, code), "code": code,
-            "files": bookcache.file_digests(files), "part_rules": PART_RULES}
+            "files": bookcache.file_digests(files), "part_rules": PART_RULES,
+            "codes": {name: list(pair) for name, pair in bookcache.code_digests(fresh=True).items()}}
     return bookcache.ship_bytes(head, parts)
 
 

@@ -56,8 +56,29 @@ def test_the_shipped_copy_is_current():
     spec = importlib.util.spec_from_file_location("ship_book", REPO / "scripts" / "ship_book.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    assert bookcache.SHIPPED.read_bytes() == script.make_shipped(), (
+    def meant(raw: bytes) -> tuple:   # the copy but for its code's bytes: a comment edited keeps the copy
+        head, _, body = raw.partition(b"\n")
+        head = json.loads(head)
+        head["codes"] = {name: pair[1] for name, pair in head["codes"].items()}
+        return head, body
+    assert meant(bookcache.SHIPPED.read_bytes()) == meant(script.make_shipped()), (
         "rulings/shipped-book.bin is out of date: run .venv/bin/python scripts/ship_book.py")
+    assert json.loads(bookcache.SHIPPED.read_bytes().partition(b"\n")[0])["code"] == bookcache.code_key()
+
+
+def test_the_code_key_is_of_what_the_modules_do_not_of_their_bytes(monkeypatch):
+    """The shipped copy is keyed on each module's meaning (rulings/rulebook/cache.py ``meaning``): with every
+    module's bytes unknown to the copy's table (as after a comment edited in each), every module is parsed
+    and the key is the copy's own; a module's comment, docstring or line wrapping changes nothing."""
+    shipped = bookcache.code_key()
+    monkeypatch.setattr(bookcache, "_shipped_codes", lambda: {})
+    monkeypatch.setattr(bookcache, "_MEANINGS", {})
+    assert bookcache.code_key() == shipped
+    source = (bookcache.PACKAGE / "rulebook" / "cache.py").read_bytes()
+    edited = source.replace(b"# -- the package's own checked copy", b"# -- the package's own\n# checked copy", 1)
+    assert edited != source and bookcache.meaning(edited) == bookcache.meaning(source)
+    assert bookcache.meaning(source.replace(b"SETTLED_NS = 2_000_000_000", b"SETTLED_NS = 2_000_000_001")) \
+        != bookcache.meaning(source)
 
 
 def _same_compiled(engine: Engine, plain: Engine) -> None:

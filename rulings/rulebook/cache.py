@@ -621,13 +621,78 @@ def _versions() -> str:
     return f"{SHIP_FORMAT}\0jinja2 {jinja2.__version__}\0PyYAML {yaml.__version__}\0"
 
 
-def code_key() -> str:
+def code_key(fresh: bool = False) -> str:
     """A digest of the code and catalogues that check and compile a book (``SHIP_CODE``) and the versions of
-    the libraries that parse it."""
+    the libraries that parse it: of each module what it does (``meaning``), not how it is laid out or
+    commented, so that a comment re-wrapped or a docstring reworded keeps the shipped copy and the cache
+    folder's entries. ``fresh``: every module's meaning worked out here (scripts/ship_book.py), rather than
+    taken from the shipped copy's table for the modules whose bytes are those it was built from."""
     h = hashlib.sha256(_versions().encode())
-    for f in ship_code():
-        h.update(b"code\0" + f.relative_to(PACKAGE).as_posix().encode() + b"\0" + digest(f).encode() + b"\0")
+    for name, (_, meant) in code_digests(fresh).items():
+        h.update(b"code\0" + name.encode() + b"\0" + meant.encode() + b"\0")
     return h.hexdigest()[:40]
+
+
+def code_digests(fresh: bool = False) -> dict[str, tuple[str, str]]:
+    """Each file of ``SHIP_CODE`` (by its place in the package): the digest of its bytes and of its meaning
+    (a catalogue's meaning is its bytes). The shipped copy's header holds this table: a module whose bytes
+    are those it was built from takes its meaning from there; only a module changed since is parsed."""
+    known = {} if fresh else _shipped_codes()
+    out = {}
+    for f in ship_code():
+        name, at = f.relative_to(PACKAGE).as_posix(), digest(f)
+        if f.suffix != ".py":
+            out[name] = (at, at)
+            continue
+        was = known.get(name)
+        meant = was[1] if isinstance(was, list) and len(was) == 2 and was[0] == at and type(was[1]) is str \
+            else _MEANINGS.get((name, at)) or meaning(f.read_bytes())
+        _MEANINGS[(name, at)] = meant
+        out[name] = (at, meant)
+    return out
+
+
+_MEANINGS: dict[tuple[str, str], str] = {}   # a module's meaning by its place and bytes, worked out once
+
+
+def meaning(source: bytes) -> str:
+    r"""A digest of what a module does: its syntax tree, without its docstrings (comments, blank lines and
+    line wrapping are not in the tree); a module that does not parse is known by its bytes.
+
+    >>> meaning(b"'A.'\nX = (1 +\n     2)   # two\n") == meaning(b"'B, reworded.'\n\nX = (1 + 2)\n")
+    True
+    >>> meaning(b"X = 1 + 2\n") == meaning(b"X = 2 + 1\n")
+    False
+    """
+    import ast
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return hashlib.sha256(b"bytes\0" + source).hexdigest()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha256(b"tree\0" + ast.dump(tree).encode()).hexdigest()
+
+
+def _shipped_codes() -> dict:
+    """The shipped copy's table of its code's digests (``code_digests``), read from its header alone (also
+    where the copy is not used: RULINGS_SHIPPED=off), once per process; empty when there is none."""
+    if SHIPPED not in _CODES:
+        got: Any = None
+        try:
+            with open(SHIPPED, "rb") as fh:
+                got = json.loads(fh.readline(1 << 20)).get("codes")
+        except (OSError, ValueError, AttributeError, RecursionError):
+            pass
+        _CODES[SHIPPED] = got if isinstance(got, dict) else {}
+    return _CODES[SHIPPED]
+
+
+_CODES: dict[Path, dict] = {}
 
 
 def file_digests(files: list[Path]) -> dict[str, str]:
