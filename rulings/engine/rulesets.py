@@ -45,7 +45,7 @@ from rulings.rulebook.expressions import (compile_expression, compile_template, 
 from rulings.money import show
 from rulings.problems import control_character
 from rulings.rulebook.kinds import Checker as KindChecker
-from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook
+from rulings.rulebook.model import AnyOf, Condition, Rule, Rulebook, per_book
 
 SENTINEL = "__seen__"
 BUCKET = 32      # rules per bucket: well under durable-rules' 64 tests per node
@@ -493,6 +493,13 @@ def uses(rule: Rule) -> list[str]:
     if rule.then.say:
         out |= {n.name for n in parse_template(rule.then.say).find_all(nodes.Name)}
     return sorted(out - {"param", "effect", "rule"})
+
+
+def uses_of(book: Rulebook) -> Callable[[Rule], list[str]]:
+    """``uses`` for the rules of ``book``: what an engine of the book has already (from its compiled form, the
+    shipped copy's for the standard book), else worked out (each sentence parsed)."""
+    known = per_book(book, "rule uses", dict)
+    return lambda rule: known.get(rule.id) or uses(rule)
 
 
 def _form_path(book: Rulebook, rules: list[Rule], part_rules: int) -> Path | None:
@@ -1103,6 +1110,8 @@ class Engine:
         self._param_field = form["param_field"]
         per_rule = form["rules"]
         self._uses = [r[2] for r in per_rule]
+        if len(rules) == len(self.book.rules):   # what each rule uses, for the book's other readers (``uses_of``)
+            per_book(self.book, "rule uses", dict).update((r.id, u) for r, u in zip(rules, self._uses))
         self._rules = [_Rule(r, i, pri, f"f__{i}", set(reads_), trees, plan)
                        for i, (r, (_, reads_, _, trees, pri, plan)) in enumerate(zip(rules, per_rule, strict=True))]
         self._parts = []

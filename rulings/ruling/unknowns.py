@@ -80,7 +80,8 @@ def _plan_condition(c: Any, ruled: dict[str, list[str]]) -> tuple:
 def _plan(book: Any) -> dict:
     """Per book: each rule's fields read (conditions, effects, derived facts, sentence), what it derives
     (facts, and its flag for ``ruled:``), its conditions as tested here, and which rules read each field."""
-    from rulings.engine.rulesets import field_name, reads, ruled_flags, uses
+    from rulings.engine.rulesets import field_name, reads, ruled_flags, uses_of
+    uses = uses_of(book)
     rules = list(book.rules.values())
     ruled = ruled_flags(rules)
     out: dict[str, Any] = {"rules": [], "readers": {}, "ids": [r.id for r in rules], "when": []}
