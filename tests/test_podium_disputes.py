@@ -324,3 +324,84 @@ def test_every_example_that_fits_the_form_says_what_happens_now_as_the_command_l
             assert lines and lines == cli_now(entered, tmp_path), path.stem
     print(f"\nexamples entered through the form: {fitted}; not fitting: {skipped}")
     assert len(fitted) >= 6, (fitted, skipped)
+
+
+# Told disputes (issue 46) on the phone: the text typed (or dictated) into "Tell what happened", then taps. The
+# amounts are the sources': "raise" said first, then three $100 chips in one motion, facing a $40 bet is a raise to
+# $300 (RRP §3 Betting & Raising 5, §14 NL 12: a raise by what the chips add up to); a single $100 chip put out
+# silently facing a $50 bet is a call, $50 back (RRP §14 NL 11).
+TOLD = {
+    "told-verbal-raise": ("NL 2/5, flop, $60 in the pot. Seat 1 bets 40, seat 2 says raise and puts out three "
+                          "black chips.", None,
+                          {"stakes": "2/5", "structure": "no-limit", "pot": "60", "actions": "1 bet 40",
+                           "d_said": "raise", "d_chips": "100 100 100"}, "$300"),
+    "told-silent-chip": ("$1/$3 no limit cash, turn, pot 200. Seat 4 bets 50. Seat 7 silently tosses in a single "
+                         "$100 chip.", "Yes",
+                         {"stakes": "1/3", "structure": "no-limit", "pot": "200", "actions": "4 bet 50",
+                          "d_chips": "100"}, "$50"),
+}
+TOLD_COUNTS: dict[str, int] = {}
+
+
+@pytest.mark.parametrize("name", list(TOLD))
+def test_a_told_dispute_reaches_a_logged_ruling_in_3_taps_after_the_text(browser, server, name):
+    """At phone size: the dispute told in the box, "Read it and rule" fills the form with what was read (each field
+    editable) and rules; the "Read as" line leads the ruling; at most 3 taps after the text to a logged ruling
+    (the one answer the ruling hangs on, if any, one tap). The text is kept in the log's entry."""
+    text, answer, fields, amount = TOLD[name]
+    with watched_page(browser, viewport=SIZES["phone"], has_touch=True, is_mobile=True) as page:
+        log_in(page, server.url, "fiona")
+        taps = Taps(page)
+        page.get_by_label("Tell what happened").fill(text)       # typed or dictated: text, not taps
+        taps.tap(page.get_by_role("button", name="Read it and rule"), "read it and rule")
+        ruled(page)
+        result = page.locator("#result")
+        assert result.locator(".told-read").inner_text().startswith("Read as: ")
+        for field, value in fields.items():                      # the form filled with what was read, editable
+            el = page.locator(f'#hand [name="{field}"]')
+            assert el.input_value() == value, field
+            assert el.is_editable(), field
+        assert page.locator('#hand input[name="in-1"]').count() == 1
+        if answer is not None:
+            assert result.locator(".decision").count() == 0
+            words = result.locator(".questions label.answer strong", has_text=re.compile(f"^{answer}$"))
+            taps.tap(words.first, f"answer: {answer}")
+            page.locator('#result[data-step="whole"] .decision').wait_for()
+        assert result.get_attribute("data-outcome") == "ruled"
+        assert result.locator(".decision a").count() == 1                 # logged
+        assert amount in result.locator(".now").first.inner_text() + result.locator(".numbers").first.inner_text()
+        TOLD_COUNTS[name] = taps.count
+        print(f"\n{name} at phone (390x844): {taps.count} taps after the text to the logged ruling: {taps.log}")
+        assert taps.count <= 3, taps.log
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        box = page.locator("#result ul.now, #result p.now").first.bounding_box()
+        assert box is not None and box["y"] + min(box["height"], 120) <= SIZES["phone"]["height"], box
+        shoot(page, f"dispute-{name}-phone")
+        entry = result.locator(".decision a").first.get_attribute("href")
+        page.goto(server.url + entry)
+        assert text in page.locator("main").inner_text()           # the text is kept with the logged incident
+
+
+def test_told_text_the_reader_cannot_take_gets_its_answer_and_is_kept(browser, server):
+    """Two games at once, and a word the reader does not know: the reader's own answer (what is contradictory, the
+    words not read with their place) on the page; the text stays in the box; nothing is logged."""
+    with watched_page(browser, viewport=SIZES["phone"], has_touch=True, is_mobile=True) as page:
+        log_in(page, server.url, "fiona")
+        page.goto(server.url + "/podium/log")
+        logged = page.locator("#log-table tbody tr").count()
+        page.goto(server.url + "/podium")
+        text = "NL 1/2 and PLO 2/5, flop. Seat 1 bets 40, seat 2 says raise."
+        page.get_by_label("Tell what happened").fill(text)
+        page.get_by_role("button", name="Read it and rule").click()
+        ruled(page)
+        problems = page.locator("#result .problems").inner_text()
+        assert "The text as told was not read" in problems and "two games at once" in problems, problems
+        assert page.get_by_label("Tell what happened").input_value() == text
+        page.get_by_label("Tell what happened").fill("Seat 1 frobnicates the pot.")
+        page.get_by_role("button", name="Read it and rule").click()
+        ruled(page)
+        problems = page.locator("#result .problems").inner_text()
+        assert "'frobnicates'" in problems and "line 1, column 8" in problems, problems
+        assert page.get_by_label("Tell what happened").input_value() == "Seat 1 frobnicates the pot."
+        page.goto(server.url + "/podium/log")
+        assert page.locator("#log-table tbody tr").count() == logged
