@@ -367,6 +367,8 @@ def test_a_told_dispute_reaches_a_logged_ruling_in_3_taps_after_the_text(browser
             words = result.locator(".questions label.answer strong", has_text=re.compile(f"^{answer}$"))
             taps.tap(words.first, f"answer: {answer}")
             page.locator('#result[data-step="whole"] .decision').wait_for()
+            assert result.locator(".told-read").inner_text().startswith("Read as: ")     # still leads it
+            assert "Changed on the form" not in result.locator(".told-read").inner_text()
         assert result.get_attribute("data-outcome") == "ruled"
         assert result.locator(".decision a").count() == 1                 # logged
         assert amount in result.locator(".now").first.inner_text() + result.locator(".numbers").first.inner_text()

@@ -197,6 +197,8 @@ def floor_post(request: Request) -> Response:
         ctx["told_left"] = told["left_out"]
         if told["left_out"]:         # the form cannot hold all of it: the incident as read is ruled
             read.incident = told["incident"]
+    elif _told_text(form):           # answered or ruled again: the text's reading still leads, said when changed
+        ctx["told_read"] = _read_as_since(form)
     if _told_text(form):             # the story as told is kept with the incident: in the consultation and the log
         read.incident["note"] = _told_text(form)
     ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
@@ -279,6 +281,26 @@ def _told_form(form: dict[str, list[str]]) -> tuple[dict[str, list[str]], Any]:
     out["go"] = ["rule"]
     return out, {"read_as": told.read_as_line(), "left_out": filled.left_out, "incident": told.incident,
                  "typos": told.typos}
+
+
+def _read_as_since(form: dict[str, list[str]]) -> str:
+    """The line a told text in the form was read as, and whether the form has been changed from it since (a
+    later tap: an answer, Rule again): the text read again (the reader is deterministic) and its fields compared
+    with the form's. '' when the text does not read."""
+    from rulings.told import read_told
+    try:
+        told = read_told(_told_text(form))
+    except ProblemsError:
+        return ""
+    filled = pf.fields_of(told.incident)
+    fields = set(filled.fields) | {k for k in form if k.startswith(("in-", "stack-"))} | {
+        "button", "street", "pot", "actions", "after", "d_seat", "d_said", "d_chips", "stakes"}
+    changed = sorted({k.partition("-")[0] if k.startswith(("in-", "stack-")) else k for k in fields
+                      if first(form, k).strip() != filled.fields.get(k, "").strip()})
+    words = {"in": "the seats", "stack": "the stacks", "d_seat": "whose act", "d_said": "what he said",
+             "d_chips": "the chips", "actions": "the action", "after": "the action after"}
+    return told.read_as_line() + (" Changed on the form since: " + ", ".join(words.get(k, k) for k in changed)
+                                  + "." if changed else "")
 
 
 def _told_refused(request: Request, account: dict, form: dict, exc: ProblemsError) -> Response:
