@@ -175,24 +175,18 @@ def _from_database(database: str, name: str) -> Path | None:
     import sys
     try:
         from rulings.service.store import db
-        from rulings.service.store.housebook import _write
-        import sqlalchemy as sa
-        engine = db.make_engine(db.database_url(database, _default_data()))
-        try:
-            cols = db.book_versions.c
-            with engine.connect() as conn:
-                row = conn.execute(sa.select(cols.version, cols.content).where(cols.name == name)
-                                   .order_by(cols.version.desc()).limit(1)).first()
-        finally:
-            engine.dispose()
+        from rulings.service.store.chain import newest_version
+        row = newest_version(db.database_url(database, _default_data()), name)
     except Exception as exc:     # not reachable, no password, not migrated: said, and the search goes on
         print(f"rulings: note: the published books of {database_of(database, Path('.'))} could not be read "
               f"({exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''})", file=sys.stderr)
         return None
     if row is None:
         return None
-    path = _default_data() / "cache" / "houses" / name / f"{row.version:04d}.yaml"
-    if not path.is_file() or path.read_text(encoding="utf-8") != row.content:
+    from rulings.service.store.housebook import _write
+    version, content = row
+    path = _default_data() / "cache" / "houses" / name / f"{version:04d}.yaml"
+    if not path.is_file() or path.read_text(encoding="utf-8") != content:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write(path, row.content)
+        _write(path, content)
     return path
