@@ -283,7 +283,7 @@ def test_every_example_that_fits_the_form_says_what_happens_now_as_the_command_l
             blinds = game.get("blinds") or ([1, 2] if "structure" not in game else [])
             if blinds:
                 page.get_by_label("Small blind").fill(str(blinds[0]))
-                page.get_by_label("Big blind").fill(str(blinds[-1]))
+                page.get_by_label("Big blind", exact=True).fill(str(blinds[-1]))
             if game.get("bet_sizes"):
                 page.get_by_label("Small bet").fill(str(game["bet_sizes"][0]))
                 page.get_by_label("Big bet").fill(str(game["bet_sizes"][1]))
@@ -407,3 +407,64 @@ def test_told_text_the_reader_cannot_take_gets_its_answer_and_is_kept(browser, s
         assert page.get_by_label("Tell what happened").input_value() == "Seat 1 frobnicates the pot."
         page.goto(server.url + "/podium/log")
         assert page.locator("#log-table tbody tr").count() == logged
+
+
+def test_a_big_blind_ante_and_a_kill_are_placed_on_the_table_picture(browser, server, tmp_path):
+    """The big blind ante is marked on the big blind's seat and the kill on the seat that posted it; each reaches the
+    ruling as `rulings rule` gives it for the same hand. TDA 2024 rule 44: a single 5,000 chip facing the 2,000 big
+    blind (with its 2,000 ante) is a call, 3,000 back. A $20 kill at $10/$20 limit plays the hand at $20/$40 (RRP
+    kill pots): "raise" with one $20 chip facing a $20 bet on the flop is one raise, to $40. A kill is not replayed
+    on the first street yet: said beside the field, never ruled at the unkilled limits."""
+    bba = {"game": {"variant": "holdem", "structure": "no-limit", "setting": "tournament", "blinds": [1000, 2000],
+                    "big_blind_ante": 2000}, "button": 1, "players": {1: None, 2: None, 3: None, 4: None},
+           "street": "preflop", "actions": [], "disputed": {"seat": 4, "chips": [5000]}}
+    kill = {"game": {"variant": "holdem", "structure": "fixed-limit", "setting": "cash", "blinds": [5, 10],
+                     "bet_sizes": [10, 20]}, "button": 1, "players": {1: None, 2: None, 3: None, 4: None},
+            "street": "flop", "pot": 100, "actions": [{"seat": 2, "action": "bet", "to": 20}],
+            "table": {"kill_posted": {"seat": 4, "amount": 20, "required": True}},
+            "disputed": {"seat": 3, "said": "raise", "chips": [20]}}
+    with watched_page(browser, viewport=SIZES["tablet"]) as page:
+        log_in(page, server.url, "fiona")
+        page.get_by_label("Setting").select_option("tournament")
+        page.get_by_label("Stakes").fill("1000/2000")
+        page.locator("#more-game > summary").click()
+        page.get_by_label("Big blind ante").fill("2000")
+        for n in (1, 2, 3, 4):
+            seat(page, n).click()
+        button_seat(page, 1).click()
+        assert page.locator(".spot-3 .marks").inner_text().split() == ["BB", "ANTE"]
+        assert page.locator(".spot-2 .marks").inner_text().split() == ["SB"]
+        assert page.locator(".spot-4 .marks").inner_text().split() == ["NEXT"]
+        page.get_by_role("button", name="Add a $5000 chip").click()
+        page.get_by_role("button", name="Rule", exact=True).click()
+        ruled(page)
+        assert page.locator("#result ul.now li").all_inner_texts() == cli_now({"incident": "bba", **bba}, tmp_path)
+        shoot(page, "table-big-blind-ante")
+
+        page.goto(server.url + "/podium")
+        page.get_by_label("Betting").select_option("fixed-limit")
+        page.get_by_label("Stakes").fill("10/20")
+        page.locator("#more-game > summary").click()
+        page.get_by_label("Small blind").fill("5")
+        page.get_by_label("Big blind", exact=True).fill("10")
+        page.get_by_label("Kill: seat").select_option("4")
+        page.get_by_label("Kill blind").fill("20")
+        for n in (1, 2, 3, 4):
+            seat(page, n).click()
+        button_seat(page, 1).click()
+        assert "KILL" in page.locator(".spot-4 .marks").inner_text().split()
+        page.get_by_role("button", name="Rule", exact=True).click()       # preflop: said, not ruled
+        ruled(page)
+        assert "tell it from the flop" in page.locator("#err-kill_seat").inner_text()
+        street(page, "flop").click()
+        page.get_by_label("Pot before it").fill("100")
+        page.get_by_label("Action this street").fill("2 bet 20")
+        disputed_seat(page, 3).click()
+        page.get_by_label("What he said").fill("raise")
+        page.get_by_label("Chips put out").fill("20")
+        assert "KILL" in page.locator(".spot-4 .marks").inner_text().split()
+        page.get_by_role("button", name="Rule", exact=True).click()
+        ruled(page)
+        assert page.locator("#result ul.now li").all_inner_texts() == cli_now({"incident": "kill", **kill}, tmp_path)
+        assert "$40" in page.locator("#result ul.now").inner_text()
+        shoot(page, "table-kill")

@@ -138,3 +138,19 @@ def test_a_told_dispute_fills_the_form_with_what_was_read_and_the_form_reads_bac
             assert back.get(key) == inc.get(key), (case["id"], key)
         assert {k: v for k, v in back["game"].items() if k in inc["game"]} == inc["game"], case["id"]
     assert whole <= 2
+
+
+def test_a_big_blind_ante_and_a_kill_are_read_from_the_form():
+    bba = read_form({**OVERCHIP, "structure": "no-limit", "setting": "tournament", "sb": "1000", "bb": "2000",
+                     "bb_ante": "2000", "street": "preflop", "pot": ""})
+    assert bba.errors == {} and bba.incident["game"]["big_blind_ante"] == 2000
+    both = read_form({**OVERCHIP, "ante": "25", "bb_ante": "2000"})
+    assert both.errors == {"bb_ante": "a big blind ante replaces every player's ante: give one of them"}
+    killed = {**OVERCHIP, "structure": "fixed-limit", "stakes": "10/20", "sb": "5", "bb": "10", "kill_seat": "3",
+              "kill": "20", "d_chips": "20"}
+    read = read_form(killed)
+    assert read.errors == {} and read.incident["table"] == {"kill_posted": {"seat": 3, "amount": 20, "required": True}}
+    incident_from_data(read.incident)
+    assert read_form({**killed, "kill": ""}).errors == {"kill": "the kill blind he posted, e.g. 20 at $5/$10"}
+    assert "tell it from the flop" in read_form({**killed, "street": "preflop", "pot": ""}).errors["kill_seat"]
+    assert "table" not in read_form({**killed, "structure": "no-limit", "stakes": ""}).incident   # a limit game's only

@@ -149,7 +149,8 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
             "streets": pf.STREETS[variant], "streets_by_variant": {v: list(st) for v, st in pf.STREETS.items()},
             "street_words": pf.STREET_WORDS, "said_words": pf.SAID,
             "chip_words": {c: (f"{int(c) // 1000}k" if int(c) >= 1000 else c) for c in pf.CHIPS},
-            "more_open": any(f.get(k) for k in ("sb", "bb", "ante", "small_bet", "big_bet", "table"))
+            "more_open": any(f.get(k) for k in ("sb", "bb", "ante", "bb_ante", "small_bet", "big_bet", "kill_seat",
+                                                "kill", "table"))
             or f.get("book", "standard") != "standard",
             "stacks_open": any(f.get(f"stack-{n}") for n in pf.SEATS),
             "timing_open": any(f.get(k) for k in ("noticed", "pointed_out_by", "after")),
@@ -209,7 +210,8 @@ def floor_post(request: Request) -> Response:
         if early:
             return Response(status_code=204)      # nothing early: the whole answer says what is wrong
         ctx["errors"] = _Defaults(read.errors)
-        ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "small_bet"))
+        ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "bb_ante",
+                                                                             "small_bet", "kill_seat", "kill"))
         ctx["stacks_open"] = ctx["stacks_open"] or any(k.startswith("stack-") for k in read.errors)
         ctx["timing_open"] = ctx["timing_open"] or any(k in read.errors for k in ("noticed", "pointed_out_by",
                                                                                  "after"))

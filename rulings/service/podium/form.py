@@ -1,7 +1,8 @@
 """The podium's hand form, read into an incident (plain data, the incident format of the README).
 
 The form is flat (one field per input, so it also works without JavaScript):
-``variant structure setting sb bb ante small_bet big_bet`` for the game, ``in-N`` and
+``variant structure setting sb bb ante bb_ante small_bet big_bet`` for the game (``kill_seat kill``: a kill posted
+in a limit game, told from the flop on), ``in-N`` and
 ``stack-N`` for seat N, ``button``, ``street``, ``pot``, ``actions`` as a line such as
 ``1 bet 50, 2 call, 3 raise 150`` (amounts are the seat's street total, as in the
 incident format), ``d_seat d_said d_chips`` for the disputed act, ``after`` for the actions after it (a line as ``actions``), ``noticed`` and
@@ -146,6 +147,14 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             errors["ante"] = "not an amount"
         else:
             game["ante"] = v
+    if _get(form, "bb_ante"):        # the big blind pays one ante for the table
+        v = amount(_get(form, "bb_ante"))
+        if v is None:
+            errors["bb_ante"] = "not an amount"
+        elif "ante" in game:
+            errors["bb_ante"] = "a big blind ante replaces every player's ante: give one of them"
+        else:
+            game["big_blind_ante"] = v
     if limit:                        # '10/20': the bet sizes
         sizes = [amount(_get(form, n)) for n in ("small_bet", "big_bet") if _get(form, n)]
         if any(s is None for s in sizes):
@@ -158,6 +167,19 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
         elif sizes or stakes:
             game["bet_sizes"] = sizes or stakes
     incident: dict[str, Any] = {"incident": "podium", "game": game}
+    kill_seat, kill = _get(form, "kill_seat"), _get(form, "kill")
+    if (kill_seat or kill) and limit:      # the kill posted this hand (a limit game): table.kill_posted
+        v = amount(kill) if kill else None
+        try:
+            seat_no = sh.seat(kill_seat, max(SEATS))
+        except sh.Unread:
+            errors["kill_seat"] = "which seat posted the kill?"
+            seat_no = None
+        if v is None:
+            errors["kill"] = "the kill blind he posted, e.g. 20 at $5/$10" if not kill else f"'{kill}' is not an amount"
+        elif seat_no is not None:
+            incident["table"] = {"kill_posted": {"seat": seat_no, "amount": v, "required": True}}
+
     players: dict[int, Any] = {}
     for seat in SEATS:
         if _get(form, f"in-{seat}"):
@@ -184,6 +206,9 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             shown["street"] = incident["street"]
     except sh.Unread:
         errors["street"] = f"a {VARIANT_WORDS[variant]} street: {', '.join(STREETS[variant])}"
+    if "table" in incident and incident.get("street") == STREETS[variant][0]:
+        errors["kill_seat"] = ("a killed hand is ruled from the flop on (its killed limits): on the first street the "
+                               "kill is not replayed yet; tell it from the flop, or leave the kill out")
     pot = _get(form, "pot")
     if pot:
         v = amount(pot)
@@ -300,8 +325,14 @@ def fields_of(incident: Mapping[str, Any]) -> Filled:
     out = Filled()
     f, left = out.fields, out.left_out
     by_field = _answer_fields()
+    table = incident.get("table")
+    kill = table.get("kill_posted") if isinstance(table, dict) and set(table) == {"kill_posted"} else None
+    if isinstance(kill, dict) and set(kill) <= {"seat", "amount", "required"} and kill.get("required", True):
+        f["kill_seat"], f["kill"] = _text(kill.get("seat", "")), _text(kill.get("amount", ""))
+    elif table is not None:
+        left.append("table")
     for key in set(incident) - {"incident", "note", "game", "button", "players", "street", "pot", "actions",
-                                "after", "disputed", "noticed", "pointed_out_by", "procedure"}:
+                                "after", "disputed", "noticed", "pointed_out_by", "procedure", "table"}:
         left.append(key)
     game = incident.get("game") or {}
     f["variant"] = str(game.get("variant", "holdem"))
