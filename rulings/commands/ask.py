@@ -585,7 +585,9 @@ def _confirm_chips(asker, consultation, data: dict, answers: dict, state: "Draft
     when the two readings rule differently: each reading's ruling is shown beside it and the floor picks one.
     When both rule alike, nothing is asked and the amount stands as typed."""
     disputed = data.get("disputed") if isinstance(data, dict) else None
-    readings = chip_readings(disputed.get("chips")) if isinstance(disputed, dict) else None
+    if not isinstance(disputed, dict):
+        return data
+    readings = chip_readings(disputed.get("chips"))
     if readings is None:
         return data
     one, several = readings
