@@ -379,6 +379,9 @@ def test_a_told_dispute_reaches_a_logged_ruling_in_3_taps_after_the_text(browser
         box = page.locator("#result ul.now, #result p.now").first.bounding_box()
         assert box is not None and box["y"] + min(box["height"], 120) <= SIZES["phone"]["height"], box
         shoot(page, f"dispute-{name}-phone")
+        if answer is None:          # the docs' picture: the phone's first screen, the told box and the ruling
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(DOCS / "podium-told-phone.png"))
         entry = result.locator(".decision a").first.get_attribute("href")
         page.goto(server.url + entry)
         assert text in page.locator("main").inner_text()           # the text is kept with the logged incident
