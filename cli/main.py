@@ -344,20 +344,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _published(house: str) -> str:
-    """``--house NAME``: the version the service published from the podium (its data folder: $RULINGS_DATA, else
-    $XDG_DATA_HOME/rulings or ~/.local/share/rulings, as `rulings serve` picks it), when there is one, as the
-    service rules with it; else NAME as given (the repository's house books, or a path)."""
-    from rulings.service.store.housebook import HouseBooks
-    if os.environ.get("RULINGS_DATA"):
-        data = Path(os.environ["RULINGS_DATA"])
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME", "")
-        data = (Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share") / "rulings"
-    try:
-        live = HouseBooks(data).live_path(house)
-    except OSError:
-        return house
-    return str(live) if live is not None and live.is_file() else house
+    """``--house NAME``: the version a service published from the podium, as the service rules with it, when
+    there is one (rulings/service/running.py ``published``: $RULINGS_DATA's folder, the running services'
+    folders and databases, the user's data folder, $RULINGS_DATABASE); else NAME as given (the repository's
+    house books, or a path)."""
+    from rulings.service.running import published
+    live = published(house)
+    return str(live) if live is not None else house
 
 
 def _leave(code: int) -> None:

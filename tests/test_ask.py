@@ -318,3 +318,30 @@ def test_a_ruling_that_hangs_on_the_pot_is_never_given_as_the_ruling(tmp_path):
     text = out.getvalue()
     assert "Seat 2 raises to $250." in text and "outcome: ruled" in text
     assert not (tmp_path / "fresh.yaml").exists()
+
+
+def test_a_typed_amount_of_chips_is_confirmed_only_when_its_reading_changes_the_ruling(tmp_path):
+    """"300" for the chips reads two ways: one $300 chip, or three $100 chips. Facing the $60 bet it matters: one
+    oversized chip silently put out is a call, $240 back (RRP §14 NL 11); three silent chips not all needed for the
+    call and adding to a minimum raise make a raise to $300 (the book's multiple-chip rule). So it is asked, each reading's ruling beside it, and the
+    answer stands in the ruling and the saved incident. Opening the betting ($300 with nothing to call) both
+    readings bet $300: nothing is asked. 500 is a chip's value: one $500 chip, nothing asked (issue 45)."""
+    hand = HAND[:-1]
+    for pick, ruling, chips in (("1", "The chips make a legal raise: a raise to $300.", [100, 100, 100]),
+                                ("2", "One oversized chip is a call of $60; $240 goes back.", [300])):
+        out = io.StringIO()
+        saved = tmp_path / f"chips-{pick}.yaml"
+        prompts: list = []
+        assert run(None, None, str(saved), read=_lines([*hand, "300", pick, "q"], prompts), out=out) == 0
+        text = out.getvalue()
+        assert "The chips typed, $300, read two ways, and the ruling differs:" in text
+        assert "  1. three $100 chips: The chips make a legal raise: a raise to $300." in text
+        assert "  2. one $300 chip: One oversized chip is a call of $60; $240 goes back." in text
+        assert "$300: three $100 chips" in prompts        # the prompt, to its first comma
+        assert f"RULING  {ruling}" in text
+        assert yaml.safe_load(saved.read_text())["disputed"]["chips"] == chips
+    for typed, answers in ((["nl 2/5", "1:1000 2:640 3:815", "3", "flop", "60", "", "1", "", "300"], ["q"]),
+                           (HAND, ["q"])):
+        out = io.StringIO()
+        assert run(None, None, None, read=_lines([*typed, *answers]), out=out) == 0
+        assert "read two ways" not in out.getvalue()

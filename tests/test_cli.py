@@ -218,3 +218,39 @@ def test_house_by_name_finds_the_version_the_service_published(tmp_path, monkeyp
     monkeypatch.setenv("RULINGS_DATA", str(tmp_path))
     assert main(["rule", "--house", "my-room", incident]) == 0
     assert "my-room rulebook" in capsys.readouterr().out
+
+
+def test_house_by_name_finds_a_book_published_by_the_running_service_or_in_its_database(tmp_path, monkeypatch, capsys):
+    """The running service's data folder is found from its note (rulings/service/running.py), whatever this
+    shell's $RULINGS_DATA; a book published in a database (a chain's PostgreSQL; here the same table in SQLite)
+    is found through $RULINGS_DATABASE. RRP-PL-6's silent $500 chip is ruled under each (issue 45)."""
+    import os
+    from rulings.service import running
+    from rulings.service.store import db
+    from rulings.service.store.chain import store_version
+    for var in ("RULINGS_DATA", "RULINGS_DATABASE", "XDG_RUNTIME_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("RULINGS_RUN_DIR", str(tmp_path / "run"))
+    incident = str(ROOT / "examples" / "incidents" / "pl-silent-overchip.yaml")
+    served = tmp_path / "served" / "houses" / "served-room"
+    served.mkdir(parents=True)
+    (served / "0001.yaml").write_text("rulebook: served-room\nextends: standard\ntitle: Served room\n"
+                                      "parameters: {kill.size: half}\n", encoding="utf-8")
+    (served / "current").write_text("0001.yaml\n", encoding="utf-8")
+    assert main(["rule", "--house", "served-room", incident]) == 1
+    assert "no house book 'served-room'" in capsys.readouterr().err
+    note = running.announce(tmp_path / "served", None, "http://127.0.0.1:8000/", signals=False)   # one running now
+    assert note is not None and [n["pid"] for n in running.services()] == [os.getpid()]
+    assert main(["rule", "--house", "served-room", incident]) == 0
+    assert "served-room rulebook" in capsys.readouterr().out
+    note.unlink()
+    engine = db.make_engine(db.database_url(None, tmp_path / "chain"))
+    db.migrate(engine)
+    store_version(engine, "chain-room", "rulebook: chain-room\nextends: standard\ntitle: Chain room\n"
+                                        "parameters: {kill.size: half}\n", "manny")
+    engine.dispose()
+    monkeypatch.setenv("RULINGS_DATABASE", f"sqlite:///{tmp_path / 'chain' / 'rulings.db'}")
+    assert main(["rule", "--house", "chain-room", incident]) == 0
+    assert "chain-room rulebook" in capsys.readouterr().out
+    assert (tmp_path / "xdg" / "rulings" / "cache" / "houses" / "chain-room" / "0001.yaml").is_file()

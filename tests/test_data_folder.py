@@ -10,8 +10,9 @@ from pathlib import Path
 
 
 def _env(tmp_path: Path, **extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("RULINGS_DATA", "XDG_DATA_HOME", "RULINGS_DATABASE")}
-    env["HOME"] = str(tmp_path / "home")
+    env = {k: v for k, v in os.environ.items() if k not in ("RULINGS_DATA", "XDG_DATA_HOME", "RULINGS_DATABASE",
+                                                            "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "RULINGS_RUN_DIR")}
+    env["HOME"] = str(tmp_path / "home")       # the running services' notes too: this test's own
     env.update(extra)
     return env
 
@@ -60,8 +61,22 @@ def test_serve_says_where_its_data_is_at_start(tmp_path):
                             stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
+        proc.stdout.readline()          # serving ...: its note is written
+        # `users add` in a shell without the service's XDG_DATA_HOME: another database, refused with the way
+        # to the service's (issue 45); with that folder given, written where the service reads
+        elsewhere = _users(tmp_path / "w", _env(tmp_path))
+        assert elsewhere.returncode == 2, elsewhere.stdout + elsewhere.stderr
+        assert f"data folder {xdg / 'rulings'}) uses SQLite {xdg / 'rulings' / 'rulings.db'}" in elsewhere.stderr
+        assert f"nothing was written. Add it where the service reads: rulings users add zoe --role floor " \
+               f"--data {xdg / 'rulings'}" in elsewhere.stderr
+        assert not (tmp_path / "home" / ".local" / "share" / "rulings" / "rulings.db").exists()
+        given = _users(tmp_path / "w", _env(tmp_path), "--data", str(xdg / "rulings"))
+        assert given.returncode == 0 and f"created in SQLite {xdg / 'rulings' / 'rulings.db'}" in given.stdout
+        chosen = _users(tmp_path / "w", _env(tmp_path), "--data", str(tmp_path / "other"))
+        assert chosen.returncode == 0 and "rulings: note: the service on" in chosen.stderr, chosen.stderr
     finally:
         proc.terminate()
         proc.communicate(timeout=60)
     assert line.startswith(f"rulings: data folder {xdg / 'rulings'} "), line
     assert (xdg / "rulings" / "rulings.db").is_file() and not (tmp_path / "w" / "rulings-data").exists()
+    assert not list((tmp_path / "home" / ".local" / "state" / "rulings" / "run").glob("*.json"))   # its note gone

@@ -184,13 +184,13 @@ def test_disabling_a_rule_with_exceptions_names_every_rule_to_disable_at_once(tm
 def test_a_malformed_entry_does_not_hide_the_other_mistakes(tmp_path, capsys):
     """A disable without its reason, or a value per setting, used to stop lint before the parameters were
     checked: the misspelt parameter and the 0-second clock came only on the next try. All at once now."""
-    code, err = lint(tmp_path, "parameters:\n  kill.sise: half\n  clock.seconds: 0\n  straddle.size: {cash: exactly_2bb}\n"
+    code, err = lint(tmp_path, "parameters:\n  kill.sise: half\n  clock.seconds: 0\n  straddle.size: {casino: exactly_2bb}\n"
                                "disable:\n  - {rule: kill-pots.two-in-a-row}\n"
                                "  - {rule: raise-caps.cap-reachd, reason: typo}\n", capsys)
     assert code == 1
     assert "trial.yaml:5:3: error R204: unknown parameter 'kill.sise'" in err
     assert "trial.yaml:6:18: error R205: clock.seconds must be a whole number from 1 to 100, not 0" in err
-    assert "trial.yaml:7:18: error R106: straddle.size: a house book sets one value" in err
+    assert "trial.yaml:7:18: error R106: a value per setting is a mapping of cash: and tournament:" in err
     assert "trial.yaml:9:5: error R102: missing required key 'reason'" in err
     assert "trial.yaml:10:12: error R104: unknown rule 'raise-caps.cap-reachd'" in err
     assert "5 problems found" in err

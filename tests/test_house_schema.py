@@ -108,10 +108,16 @@ def test_the_schema_names_every_parameter_and_its_values():
     assert _errors(schema, schema, _house({"kill.size": "half", "raise_cap.max_raises": 4,
                                            "pot_limit.rounding_unit": "$5"})) == []
     assert "unknown key kill.sise" in " ".join(_errors(schema, schema["$defs"]["house_file"], _house({"kill.sise": "half"})))
-    assert "'quarter' not in ['full', 'half']" in " ".join(
+    # a house value is one value or one per setting ({cash: v, tournament: v}): a bad one matches neither form
+    assert "kill.size: 'quarter' matches none of the alternatives" in " ".join(
         _errors(schema, schema["$defs"]["house_file"], _house({"kill.size": "quarter"})))
-    assert "out of range" in " ".join(
+    assert "max_raises: 11 matches none of the alternatives" in " ".join(
         _errors(schema, schema["$defs"]["house_file"], _house({"raise_cap.max_raises": 11})))
+    assert _errors(schema, schema, _house({"clock.seconds": {"cash": 45, "tournament": 30},
+                                           "clock.countdown_seconds": {"tournament": 10}})) == []
+    for bad in ({"cash": 45, "tourney": 30}, {"cash": 450}):
+        assert "matches none of the alternatives" in " ".join(
+            _errors(schema, schema["$defs"]["house_file"], _house({"clock.seconds": bad}))), bad
     assert "unknown name pott" in " ".join(
         _errors(schema, schema["$defs"]["house_file"], _house({}, {"pott": 5})))
     assert "unknown name param.kill.sise" in " ".join(

@@ -99,12 +99,17 @@ def test_a_folder_of_incidents_only_is_not_a_pass(tmp_path, capsys):
     assert out == "No rulebook checked but the standard book, 1 problem\n"
 
 
-def test_a_house_value_per_setting_is_refused_with_what_to_do(tmp_path, capsys):
-    """clock.seconds defaults to 60 in cash games and 25 in tournaments (TDA 29, RRP NL 15); a house book
-    holds one value for both, and {cash: 30} is refused with the reason and the two ways round it."""
+def test_a_house_value_per_setting_is_checked_setting_by_setting(tmp_path, capsys):
+    """clock.seconds defaults to 60 in cash games and 25 in tournaments (TDA 29, RRP NL 15); a house book may
+    set it per setting as the standard defaults are ({cash: 45, tournament: 30}): each value is checked as a
+    single value is, and a mapping of anything but cash: and tournament: is refused with what to write."""
     book = tmp_path / "club.yaml"
-    book.write_text("rulebook: club\nextends: standard\ntitle: Club\nparameters:\n  clock.seconds: {cash: 30}\n",
+    book.write_text("rulebook: club\nextends: standard\ntitle: Club\nparameters:\n"
+                    "  clock.seconds: {cash: 45, tournament: 300}\n  clock.countdown_seconds: {tourney: 10}\n",
                     encoding="utf-8")
     code, _, err = _lint(capsys, str(book))
-    assert code == 1 and "club.yaml:5:18: error R106: clock.seconds: a house book sets one value" in err
-    assert "one house book for the cash games and one for the tournaments" in err
+    assert code == 1
+    assert "club.yaml:5:41: error R205: clock.seconds must be a whole number from 1 to 100, not 300" in err
+    assert ("club.yaml:6:28: error R106: a value per setting is a mapping of cash: and tournament: to one value "
+            "each, not tourney") in err
+    assert "2 problems found" in err

@@ -115,3 +115,45 @@ def test_explain_a_standard_key_names_the_house_rules_that_also_cite_it(capsys):
     house = out[out.index("  also cited in house book tda-series by:"):].splitlines()
     assert house[1:3] == ["  tda-series.raise-at-cap-is-call — A raise attempted after the cap is a call, without exception",
                           "  tda-series.cap-reached — Events are capped at five bets, heads-up included"]
+
+
+def test_a_house_value_that_differs_between_cash_and_tournaments(tmp_path, capsys):
+    """A house book sets the clock per setting, as the standard defaults are given (TDA 2024 rule 29: 25 seconds
+    and a 5-second countdown in tournaments; RRP NL 15: a minute and 10 seconds in cash): {cash: 45, tournament:
+    30}, and the countdown in tournaments only ({tournament: 10}; cash keeps the standard 10, so the house value
+    is 10 in both). lint passes; params, the printed book and the diff say each setting's value; a ruling
+    reads the value of its own setting: 56 seconds in cash is out of time (45 + 10), 38 in a tournament is in
+    time (30 + 10), where the standard book rules the other way (70 and 30 allowed)."""
+    from rulings.report.bookdoc import changes
+    from rulings.report.diff import param_changes
+    from rulings.ruling import books
+    house = tmp_path / "split-room.yaml"
+    house.write_text("rulebook: split-room\nextends: standard\ntitle: Split Room\nparameters:\n"
+                     "  clock.seconds: {cash: 45, tournament: 30}\n  clock.countdown_seconds: {tournament: 10}\n",
+                     encoding="utf-8")
+    code, out, _ = run(["lint", str(house)], capsys)
+    assert code == 0 and "no problems found" in out
+    _, out, _ = run(["params", "clock.seconds", "--house", str(house)], capsys)
+    assert out.splitlines()[1:5] == ["  cash:        45", "  tournament:  30", "  default:     60 in cash, 25 in tournament",
+                                     "               this house sets it to 45 in cash, 30 in tournament"]
+    _, out, _ = run(["params", "clock.countdown_seconds", "--house", str(house)], capsys)
+    assert out.splitlines()[1:3] == ["  cash:        10", "  tournament:  10"]
+    book = books.load(str(house), compile=False)[0]
+    chosen = {p["name"]: p for p in changes(book)["params"]}
+    assert chosen["clock.seconds"]["words"].endswith("final countdown: 45; in tournaments, seconds a player put on "
+                                                      "the clock has to act, before the final countdown: 30")
+    assert chosen["clock.countdown_seconds"]["words"].endswith("out of time: 10")
+    diff = {c.name: c for c in param_changes(book, books.load(None, compile=False)[0])}
+    assert diff["clock.seconds"].values == {"cash": [60, 45], "tournament": [25, 30]}
+    assert diff["clock.countdown_seconds"].values == {"cash": [10, 10], "tournament": [5, 10]}
+    for setting, seconds, cash_words, house_words in (("cash", 56, "acted in time", "his hand is dead"),
+                                                      ("tournament", 38, "his hand is dead", "acted in time")):
+        incident = tmp_path / f"clock-{setting}.yaml"
+        incident.write_text(f"game: {{structure: no-limit, setting: {setting}, blinds: [1, 2]}}\nbutton: 1\n"
+                            "players: {1: 500, 2: 500, 3: 500, 4: 500}\n"
+                            f"procedure: {{clock: {{seat: 4, called_by: floor, facing_bet: true, "
+                            f"seconds_taken: {seconds}}}}}\n", encoding="utf-8")
+        _, out, _ = run(["rule", str(incident)], capsys)
+        assert cash_words in out, out
+        _, out, _ = run(["rule", str(incident), "--house", str(house)], capsys)
+        assert house_words in out, out

@@ -104,7 +104,7 @@ def test_the_500_chip_into_an_80_pot_reads_as_an_80_bet_with_420_back(page, serv
     page.get_by_label("Stakes").fill("")
     _open(page, "more-game")
     page.get_by_label("Small blind").fill("1")
-    page.get_by_label("Big blind").fill("2")
+    page.get_by_label("Big blind", exact=True).fill("2")
     _open(page, "stacks")
     for n, stack in ((1, "1000"), (2, "640"), (3, "815")):
         seat(page, n).click()
@@ -355,7 +355,7 @@ def test_a_manager_halves_the_kill_sees_the_diff_publishes_and_the_next_kill_is_
     page.goto(base + "/podium/kill?table=K1")
     page.locator("summary", has_text="The game at this table").click() if not page.get_by_label("Small bet").is_visible() else None
     page.get_by_label("Small blind").fill("10")
-    page.get_by_label("Big blind").fill("20")
+    page.get_by_label("Big blind", exact=True).fill("20")
     page.get_by_label("Small bet").fill("20")
     page.get_by_label("Big bet").fill("40")
     page.get_by_label("Rulebook").select_option("east-coast-limit")

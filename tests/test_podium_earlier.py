@@ -159,7 +159,7 @@ def test_in_chromium_a_new_consultation_shows_the_earlier_shifts_rulings_beside_
     page.get_by_label("Betting").select_option("pot-limit")
     page.locator("#more-game > summary").click()          # the blinds sit in the folded "Blinds, ante, ..." part
     page.get_by_label("Small blind").fill("1")
-    page.get_by_label("Big blind").fill("2")
+    page.get_by_label("Big blind", exact=True).fill("2")
     overchip_hand(page)
     page.get_by_label("Chips put out").fill("500")
     page.get_by_role("button", name="Rule", exact=True).click()

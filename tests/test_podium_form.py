@@ -106,3 +106,51 @@ def test_the_form_reads_positions_by_its_button_and_seats():
                                                              {"seat": 5, "action": "call"}]
     no_button = read_form(dict(six, button="")).errors
     assert "give the button" in no_button["actions"] and no_button["button"] == "which seat has the button?"
+
+
+def test_a_told_dispute_fills_the_form_with_what_was_read_and_the_form_reads_back_the_same_incident():
+    """The podium's "Tell what happened": the told reader's incident put in the form's fields (``fields_of``), what
+    the form has no field for carried as the consultation's answer (who spoke first), and the form read back
+    gives the incident as read. A whole hand told street by street is more than the form holds: said."""
+    import yaml
+    from rulings.service.podium.form import fields_of
+    from rulings.told import read_told
+    told = read_told("NL 2/5, flop, $60 in the pot. Seat 1 bets 40, seat 2 says raise and puts out three black chips.")
+    filled = fields_of(told.incident)
+    assert filled.fields == {"variant": "holdem", "structure": "no-limit", "setting": "cash", "stakes": "2/5",
+                             "in-1": "1", "in-2": "1", "button": "2", "street": "flop", "pot": "60",
+                             "actions": "1 bet 40", "d_seat": "2", "d_said": "raise", "d_chips": "100 100 100"}
+    assert filled.answers == {"words_first": "words"} and filled.left_out == []
+    cases = yaml.safe_load(open("tests/data/told/cases.yaml", encoding="utf-8"))["cases"]
+    whole = 0
+    for case in cases:
+        inc = read_told(case["description"]).incident
+        filled = fields_of(inc)
+        if filled.left_out:
+            whole += 1
+            continue
+        read = read_form(filled.fields)
+        assert read.errors == {}, case["id"]
+        back = {**read.incident, "disputed": {**read.incident.get("disputed", {}),
+                                              **{k: v for k, v in inc.get("disputed", {}).items()
+                                                 if k not in ("seat", "said", "chips")}}}
+        for key in ("players", "button", "street", "pot", "actions", "disputed", "after", "noticed"):
+            assert back.get(key) == inc.get(key), (case["id"], key)
+        assert {k: v for k, v in back["game"].items() if k in inc["game"]} == inc["game"], case["id"]
+    assert whole <= 2
+
+
+def test_a_big_blind_ante_and_a_kill_are_read_from_the_form():
+    bba = read_form({**OVERCHIP, "structure": "no-limit", "setting": "tournament", "sb": "1000", "bb": "2000",
+                     "bb_ante": "2000", "street": "preflop", "pot": ""})
+    assert bba.errors == {} and bba.incident["game"]["big_blind_ante"] == 2000
+    both = read_form({**OVERCHIP, "ante": "25", "bb_ante": "2000"})
+    assert both.errors == {"bb_ante": "a big blind ante replaces every player's ante: give one of them"}
+    killed = {**OVERCHIP, "structure": "fixed-limit", "stakes": "10/20", "sb": "5", "bb": "10", "kill_seat": "3",
+              "kill": "20", "d_chips": "20"}
+    read = read_form(killed)
+    assert read.errors == {} and read.incident["table"] == {"kill_posted": {"seat": 3, "amount": 20, "required": True}}
+    incident_from_data(read.incident)
+    assert read_form({**killed, "kill": ""}).errors == {"kill": "the kill blind he posted, e.g. 20 at $5/$10"}
+    assert "tell it from the flop" in read_form({**killed, "street": "preflop", "pot": ""}).errors["kill_seat"]
+    assert "table" not in read_form({**killed, "structure": "no-limit", "stakes": ""}).incident   # a limit game's only

@@ -540,6 +540,82 @@ def _print_step(step, out) -> None:
         print(f"  0. none of these   -> {now}", file=out)
 
 
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+
+
+def chip_readings(chips: Any) -> tuple[list, list] | None:
+    """A typed amount of chips that reads two ways: one chip of that value, or the room's chips that make it
+    (rulings/told/: the chip values of the lexicon, largest first). None when it reads one way: several chips
+    typed, or an amount that is itself a chip's value (500: one $500 chip)."""
+    from rulings.told import standard
+    from rulings.told.reader import _make_up
+    if not isinstance(chips, list) or len(chips) != 1:
+        return None
+    total = Decimal(str(chips[0]))
+    lex = standard()
+    if total <= 0 or total in set(lex.colours.values()):
+        return None
+    several = _make_up(total, lex, None)
+    if len(several) < 2:
+        return None
+    return [chips[0]], [int(v) if v == int(v) else v for v in several]
+
+
+def _chips_words(chips: list, setting: str) -> str:
+    from collections import Counter
+    from rulings.money import show, to_minor
+    parts = []
+    for value, n in sorted(Counter(chips).items(), key=lambda kv: -Decimal(str(kv[0]))):
+        amount = show(to_minor(value), setting)
+        parts.append(f"one {amount} chip" if n == 1 else f"{_COUNT_WORDS.get(n, str(n))} {amount} chips")
+    return " and ".join(parts)
+
+
+def _acted_on(step) -> tuple:
+    """What the floor acts on in a step: its outcome, each act's numbers ruled (the effects) and the numbers of
+    WHAT HAPPENS NOW; two readings that differ only in which rule's words say it rule alike."""
+    import re
+    return (step.outcome, tuple((tuple(sorted((k, str(v)) for r in one.rulings for k, v in r.effects.items())),
+                                 tuple(m for line in one.now for m in re.findall(r"\d[\d,]*(?:\.\d+)?", line)))
+                                for one in (step.report, *step.report.more_acts)))
+
+
+def _confirm_chips(asker, consultation, data: dict, answers: dict, state: "Draft", out) -> dict:
+    """A typed amount of chips that reads two ways ("300": one $300 chip, or three $100 chips) is confirmed only
+    when the two readings rule differently: each reading's ruling is shown beside it and the floor picks one.
+    When both rule alike, nothing is asked and the amount stands as typed."""
+    disputed = data.get("disputed") if isinstance(data, dict) else None
+    if not isinstance(disputed, dict):
+        return data
+    readings = chip_readings(disputed.get("chips"))
+    if readings is None:
+        return data
+    one, several = readings
+    ruled = []
+    for chips in (several, one):
+        try:
+            step = consultation.rule({**data, "disputed": {**disputed, "chips": chips}}, answers)
+        except ProblemsError:
+            return data         # the incident is refused as typed: the consultation says why
+        ruled.append(step)
+    if _acted_on(ruled[0]) == _acted_on(ruled[1]):
+        return data
+    setting = (data.get("game") or {}).get("setting", "cash")
+    total = _chips_words(one, setting).replace("one ", "", 1).replace(" chip", "")
+    choices = [(_chips_words(several, setting), several, ruled[0]), (f"one {total} chip", one, ruled[1])]
+    print(f"\nThe chips typed, {total}, read two ways, and the ruling differs:", file=out)
+    for n, (words, _, step) in enumerate(choices, 1):
+        sentences = [r.sentence for one_report in (step.report, *step.report.more_acts) for r in one_report.rulings]
+        print(f"  {n}. {words}: {' '.join(sentences) or 'no ruling'}", file=out)
+    text = _ask(asker, f"{total}: {choices[0][0]}, or {choices[1][0]}? (1 or 2)",
+                lambda t: None if t in ("1", "2") else "give 1 or 2", what="")
+    words, chips, _ = choices[int(text) - 1]
+    print(f"  read as {words}", file=out)
+    state.texts["chips"] = " ".join(str(c) for c in chips)
+    state.save()
+    return {**data, "disputed": {**disputed, "chips": chips}}
+
+
 def _open_amount(step) -> dict | None:
     """The amount not given that the ruling hangs on (the pot before this street: unknowns.py tried each answer,
     ``under_each``), when it is one typed field of the incident; None otherwise."""
@@ -619,6 +695,11 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
         answers: dict[str, Any] = state.answers
         skipped: list[str] = state.skipped
         refused: dict | None = None       # the answers as they were at the last refusal
+        if doc is None and reading is None:
+            try:
+                data = _confirm_chips(asker, consultation, data, answers, state, out)
+            except (Stop, GaveUp):
+                pass
         while True:
             try:
                 step = consultation.step(doc if doc is not None else data, answers, tuple(skipped))   # doc: a file

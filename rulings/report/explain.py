@@ -8,7 +8,7 @@ from rulings.betting import SETTINGS
 from rulings.rulebook.catalogue import citations
 from rulings.money import show
 from rulings.problems import ProblemsError
-from rulings.rulebook.model import Parameter, Rulebook, leaves
+from rulings.rulebook.model import Parameter, Rulebook, leaves, setting_value
 from rulings.ruling.decide import citation
 
 
@@ -72,7 +72,7 @@ def parameter_text(book: Rulebook, p: Parameter) -> str:
     else:
         lines.append(f"  {'default:':12} " + ", ".join(f"{v} in {s}" for s, v in defaults.items()))
     if p.name in book.settings:
-        house = {s: plain(p, book.settings[p.name], s) for s in SETTINGS}
+        house = {s: plain(p, setting_value(book.settings[p.name], s), s) for s in SETTINGS}
         lines.append(f"  {'':12} this house sets it to " + (house["cash"] if len(set(house.values())) == 1 else
                                                             ", ".join(f"{v} in {s}" for s, v in house.items())))
     lines.append(f"  {'allowed:':12} " + (", ".join(plain(p, v, "cash") for v in p.values) or p.allowed_words()))

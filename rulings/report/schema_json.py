@@ -48,6 +48,10 @@ def _body(spec: Spec, defs: dict[str, Any]) -> dict[str, Any]:
         out["type"] = "integer"
     elif spec.kind == "scalar":
         out["anyOf"] = _scalar()
+    elif spec.kind == "per_setting":
+        out["anyOf"] = _scalar() + [{"type": "object", "additionalProperties": False, "minProperties": 1,
+                                     "properties": {"cash": {"anyOf": _scalar()},
+                                                    "tournament": {"anyOf": _scalar()}}}]
     if spec.enum:
         out["enum"] = list(spec.enum)
     return out
@@ -69,6 +73,14 @@ def parameter_value(p: Parameter) -> dict[str, Any]:
     return out
 
 
+def _per_setting(value: dict[str, Any]) -> dict[str, Any]:
+    """One value for both settings, or a value per setting ({cash: v, tournament: v}, either left out)."""
+    one = {k: v for k, v in value.items() if k != "description"}
+    return {"description": value["description"],
+            "anyOf": [one, {"type": "object", "additionalProperties": False, "minProperties": 1,
+                            "properties": {"cash": one, "tournament": one}}]}
+
+
 def _book_names(defs: dict[str, Any]) -> None:
     """Name every parameter of the standard book and every fact, so an editor flags a misspelt one."""
     from rulings.ruling import books
@@ -77,6 +89,11 @@ def _book_names(defs: dict[str, Any]) -> None:
         "description": "Parameter values: name -> one of its allowed values (see rulings params).",
         "type": "object", "additionalProperties": False,
         "properties": {name: parameter_value(p) for name, p in sorted(book.parameters.items())}}
+    defs["house_parameter_values"] = {
+        "description": "A house book's parameter values: name -> one of its allowed values, used in cash games and "
+                       "tournaments alike, or {cash: value, tournament: value} (see rulings params).",
+        "type": "object", "additionalProperties": False,
+        "properties": {name: _per_setting(parameter_value(p)) for name, p in sorted(book.parameters.items())}}
     names = sorted(facts()) + sorted("param." + n for n in book.parameters) + ["any_of", "ruled"]
     defs["when"]["propertyNames"] = {"enum": names}
     defs["when"]["properties"] = {"any_of": {"description": "One of these condition mappings must hold.",
@@ -88,7 +105,8 @@ def _book_names(defs: dict[str, Any]) -> None:
     for name, (description, values) in sorted(choices.items()):
         defs["when"]["properties"][name] = _choice_test(description, list(values))
     house = defs["house_file"]["properties"]
-    house["parameters"] = {"$ref": "#/$defs/parameter_values", "description": house["parameters"]["description"]}
+    house["parameters"] = {"$ref": "#/$defs/house_parameter_values",
+                           "description": house["parameters"]["description"]}
     incident = defs["example"]["properties"]["incident"]
     incident["properties"] = {"params": {"$ref": "#/$defs/parameter_values",
                                          "description": "Parameter values for this example only."}}

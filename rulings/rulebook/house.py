@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -11,8 +10,8 @@ from rulings.rulebook.catalogue import did_you_mean
 from rulings.problems import Problem, ProblemsError
 from rulings.rulebook.inherit import fact_defaults, inherit_all
 from rulings.rulebook.load import MAX_RULES, ROOT, at_rule, cross_check, parse_rule, rulings_unread
-from rulings.rulebook.model import Rulebook
-from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, Spec, _f, check_shape, faulted_parts, text_problems
+from rulings.rulebook.model import Rulebook, setting_value
+from rulings.rulebook.schema import EXAMPLE_DEFAULTS, RULE, SETTINGS, Spec, _f, check_shape, faulted_parts, text_problems
 from rulings.yamlsrc import Located, load_file
 
 HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it extends.", {
@@ -21,7 +20,10 @@ HOUSE_FILE = Spec("map", "A house rulebook: what the room changes in the book it
                               "rulebooks/houses/, or a file name beside this one; never a path)."), True),
     "title": _f(Spec("str", "The room's name for its rules, as printed on the posted rulebook."), True),
     "parameters": _f(Spec("dict", "Parameter values the house chooses: name -> value (see rulings explain NAME).",
-                          item=Spec("scalar", "A value allowed for that parameter."))),
+                          item=Spec("per_setting", "A value allowed for that parameter, used in cash games and "
+                                                   "tournaments alike; or {cash: value, tournament: value} for a "
+                                                   "value that differs (a setting left out keeps the value of the "
+                                                   "book it extends)."))),
     "rules": _f(Spec("list", "Rules the house adds: new rules, exceptions (exception_to) or replacements "
                              "(replaces).", item=RULE)),
     "example_defaults": _f(EXAMPLE_DEFAULTS),
@@ -46,6 +48,21 @@ def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[
                                  f"did you mean '{close}'?" if close else "rulings explain lists each parameter",
                                  key=True))
         return None
+    if isinstance(value, dict):      # {cash: v, tournament: v}: each checked; a setting left out keeps the base's
+        out = {}
+        for setting in SETTINGS:
+            if setting in value:
+                v = _one_value(doc, path + (setting,), p, value[setting], problems)
+                if v is None:
+                    return None
+                out[setting] = v
+            else:
+                out[setting] = setting_value(book.settings.get(name, p.default), setting)
+        return out if out["cash"] != out["tournament"] else out["cash"]
+    return _one_value(doc, path, p, value, problems)
+
+
+def _one_value(doc: Located, path: tuple, p, value, problems: list[Problem]):
     try:
         return p.coerce(value)
     except ValueError as exc:   # MoneyError is a ValueError
@@ -121,7 +138,7 @@ def _read(path: Path) -> tuple[Located, dict, list[Problem], set[tuple]]:
     controls = text_problems(doc)   # a NUL or a control in any text the book would publish (R115)
     if check_shape(doc, doc.data, HOUSE_FILE, (), problems, faults):
         return doc, doc.data, controls, faults
-    problems = [_per_setting(doc.data, p) for p in problems] + controls
+    problems = problems + controls
     top = faulted_parts(faults, ())
     if "extends" in top:
         raise ProblemsError(problems)
@@ -147,19 +164,6 @@ def _disabled(raw, faults: set[tuple], path: tuple) -> dict | None:
     if path in faults or path + ("rule",) in faults or not isinstance(raw, dict):
         return None
     return {"rule": raw["rule"], "reason": raw.get("reason") if path + ("reason",) not in faults else ""}
-
-
-def _per_setting(data: dict, problem: Problem) -> Problem:
-    """A parameter given per setting ({cash: 30}): say that a house value is one value for both settings."""
-    path = problem.path
-    value = (data.get("parameters") or {}).get(path[1]) if len(path) == 2 and path[0] == "parameters" else None
-    if problem.code != "R106" or not isinstance(value, dict) or not set(value) <= {"cash", "tournament"}:
-        return problem
-    return dataclasses.replace(
-        problem, message=f"{path[1]}: a house book sets one value, used in cash games and tournaments alike; "
-                         "a value per setting is not supported (only the standard defaults differ by setting)",
-        hint="give one value (rulings params shows the default for each setting), or keep one house book for "
-             "the cash games and one for the tournaments")
 
 
 def _base(doc: Located, path: Path, standard: Rulebook, chain: tuple[Path, ...]) -> Rulebook:

@@ -287,9 +287,13 @@ class Parameter(LazyFrozen):
         return None
 
     def default_for(self, setting: str) -> Any:
-        if isinstance(self.default, dict):
-            return self.default[setting]
-        return self.default
+        return setting_value(self.default, setting)
+
+
+def setting_value(value: Any, setting: str) -> Any:
+    """A parameter's value in one setting: a value given per setting (a default or a house value
+    ``{cash: v, tournament: v}``) read for ``setting``; any other value is the same in both."""
+    return value[setting] if isinstance(value, dict) else value
 
 
 class ParamValues(dict):
@@ -329,7 +333,7 @@ class Rulebook(Lazy):
         """Every parameter's value for this setting: incident overrides, then house, then defaults."""
         values = ParamValues({n: p.default_for(setting) for n, p in self.parameters.items()})
         values.arithmetic = {n: p.arithmetic for n, p in self.parameters.items() if p.arithmetic}
-        values.update(self.settings)
+        values.update({n: setting_value(v, setting) for n, v in self.settings.items()})
         values.update(overrides or {})
         return values
 

@@ -14,11 +14,14 @@ from rulings.yamlsrc import Located
 class Spec:
     """The shape one value of a rulebook file must have."""
 
-    kind: str                  # map | dict | list | str | bool | int | scalar | any
+    kind: str                  # map | dict | list | str | bool | int | scalar | per_setting | any
     description: str
     fields: dict[str, tuple["Spec", bool]] = field(default_factory=dict)   # map: name -> (spec, required)
     item: "Spec | None" = None  # list items, dict values
     enum: tuple[str, ...] = ()
+
+
+SETTINGS = ("cash", "tournament")     # the settings a house value may differ by ({cash: ..., tournament: ...})
 
 
 def _f(spec: Spec, required: bool = False) -> tuple[Spec, bool]:
@@ -126,7 +129,18 @@ def check_shape(doc: Located, value: Any, spec: Spec, path: tuple, problems: lis
     ok = True
     faults = set() if faults is None else faults
     want: Any = _PY.get(spec.kind)
-    if spec.kind == "scalar":
+    if spec.kind == "per_setting":     # one value, or {cash: value, tournament: value} (either may be left out)
+        if isinstance(value, dict) and value and set(value) <= set(SETTINGS) and \
+                not any(isinstance(v, (dict, list)) for v in value.values()):
+            return True
+        if isinstance(value, dict):
+            bad = sorted(str(k) for k in value if k not in SETTINGS)
+            problems.append(doc.problem(path, "R106", "a value per setting is a mapping of cash: and tournament: "
+                                        "to one value each" + (f", not {', '.join(bad)}" if bad else ""),
+                                        "e.g. {cash: 60, tournament: 30}, or one value for both"))
+            faults.add(path)
+            return False
+    if spec.kind in ("scalar", "per_setting"):
         if isinstance(value, (dict, list)):
             problems.append(doc.problem(path, "R106", "expected a single value here, not a list or mapping"))
             faults.add(path)

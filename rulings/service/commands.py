@@ -70,8 +70,39 @@ def _engine(args):
     return engine, data
 
 
+def _service_elsewhere(args) -> str | None:
+    """Why `users add` would write where the running service does not look, or None.
+
+    The account goes to the database this command chose (``--data``/``--database``, ``$RULINGS_DATA``/
+    ``$RULINGS_DATABASE``, else the user's data folder). A service running now (its note: rulings/service/
+    running.py) that uses another database would not know the account: when the database was only the default,
+    this is refused with the options that reach the service's; when it was chosen, it is said and done."""
+    from rulings.service import running
+    from rulings.service.store import db
+    data = Path(args.data) if args.data else db.default_data_dir()
+    mine = running.database_of(args.database, data)
+    notes = running.services()
+    if not notes or any(n["database"] == mine for n in notes):
+        return None
+    note = notes[-1]
+    chosen = bool(args.data or args.database or os.environ.get("RULINGS_DATA"))
+    reach = (f"--database '{note['database']}' (with its password, or $RULINGS_DATABASE)" if note.get("postgresql")
+             else f"--data {note['data']}")
+    words = (f"{running.described(note)} uses {note['database']}; this account would go to {mine}, "
+             "which it does not read")
+    if chosen:
+        print(f"rulings: note: {words}.", file=sys.stderr)
+        return None
+    return (f"rulings: {words}: nothing was written. Add it where the service reads: rulings users add "
+            f"{args.name} --role {args.role} {reach}; or give --data/--database to mean this database")
+
+
 def cmd_users_add(args) -> int:
     from rulings.service.store.auth import add_account
+    refused = _service_elsewhere(args)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
@@ -168,11 +199,9 @@ def cmd_chain_room_book(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    import os
-    import uvicorn
     from rulings.service.store import db
-    from rulings.service.api.app import admin_password_if_none, create_app, freeze_heap, tune_worker
-    from rulings.service.core import Config, Service, zone
+    from rulings.service.api.app import admin_password_if_none
+    from rulings.service.core import zone
     data = Path(args.data) if args.data else db.default_data_dir()
     rooms = dict(item.partition("=")[::2] for item in args.room_zone)
     try:
@@ -204,6 +233,19 @@ def cmd_serve(args) -> int:
         return 2
     common = dict(host=args.host, port=args.port, log_level=args.log_level, access_log=False,
                   timeout_graceful_shutdown=5, **guarded)
+    from rulings.service import running     # where this service keeps its data, for the commands run meanwhile
+    note = running.announce(data, args.database, f"http://{args.host}:{args.port}/")
+    try:
+        return _serve(args, data, where, dialect, password, zones, common)
+    finally:
+        running.forget(note)
+
+
+def _serve(args, data: Path, where: str, dialect: str, password: str | None, zones: dict, common: dict) -> int:
+    import uvicorn
+    from rulings.service.api.app import create_app, freeze_heap, tune_worker
+    from rulings.service.core import Config, Service
+    rooms = zones["room_zones"]
     if args.workers > 1:
         os.environ.update(RULINGS_SERVE_DATA=str(data), RULINGS_SERVE_DATABASE=args.database or "",
                           RULINGS_SERVE_SESSION_HOURS=str(args.session_hours), RULINGS_SERVE_TIME_ZONE=args.time_zone,

@@ -12,6 +12,7 @@ import json
 import re
 import secrets
 import time
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -148,13 +149,14 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
             "streets": pf.STREETS[variant], "streets_by_variant": {v: list(st) for v, st in pf.STREETS.items()},
             "street_words": pf.STREET_WORDS, "said_words": pf.SAID,
             "chip_words": {c: (f"{int(c) // 1000}k" if int(c) >= 1000 else c) for c in pf.CHIPS},
-            "more_open": any(f.get(k) for k in ("sb", "bb", "ante", "small_bet", "big_bet", "table"))
+            "more_open": any(f.get(k) for k in ("sb", "bb", "ante", "bb_ante", "small_bet", "big_bet", "kill_seat",
+                                                "kill", "table"))
             or f.get("book", "standard") != "standard",
             "stacks_open": any(f.get(f"stack-{n}") for n in pf.SEATS),
             "timing_open": any(f.get(k) for k in ("noticed", "pointed_out_by", "after")),
             "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
             "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
-            "rid": secrets.token_urlsafe(12), "consultation": (f.get("consultation") or "")[:64],
+            "rid": secrets.token_urlsafe(12), "told_read": "", "told_left": [], "consultation": (f.get("consultation") or "")[:64],
             # an open question's incident field (unknowns.py) and the form field that takes its answer
             "typed_fields": {"pot": "pot", "game.blinds": "stakes"},
             "typed_words": {"pot": "the pot before this street", "game.blinds": "the stakes"}}
@@ -183,9 +185,23 @@ def floor_post(request: Request) -> Response:
         return login_redirect(request)
     clock = _Clock()
     form = form_data(request)
+    told = None
+    if first(form, "go") == "told":      # "Tell what happened": the text read, the form filled with it, ruled
+        form, told = _told_form(form)
+        if isinstance(told, ProblemsError):
+            return _told_refused(request, account, form, told)
     ctx = _floor_context(request, account, form)
     read = pf.read_form(form)
     clock.mark("form")
+    if told is not None:
+        ctx["told_read"] = told["read_as"]
+        ctx["told_left"] = told["left_out"]
+        if told["left_out"]:         # the form cannot hold all of it: the incident as read is ruled
+            read.incident = told["incident"]
+    elif _told_text(form):           # answered or ruled again: the text's reading still leads, said when changed
+        ctx["told_read"] = _read_as_since(form)
+    if _told_text(form):             # the story as told is kept with the incident: in the consultation and the log
+        read.incident["note"] = _told_text(form)
     ctx["f"].update(read.shown)      # a list shows what a shorthand answer was read as ('nl': No-limit)
     answers = read_answers(form)
     ctx["answers"] = {k: form_value(v) for k, v in answers.items()}
@@ -194,7 +210,8 @@ def floor_post(request: Request) -> Response:
         if early:
             return Response(status_code=204)      # nothing early: the whole answer says what is wrong
         ctx["errors"] = _Defaults(read.errors)
-        ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "small_bet"))
+        ctx["more_open"] = ctx["more_open"] or any(k in read.errors for k in ("sb", "bb", "ante", "bb_ante",
+                                                                             "small_bet", "kill_seat", "kill"))
         ctx["stacks_open"] = ctx["stacks_open"] or any(k.startswith("stack-") for k in read.errors)
         ctx["timing_open"] = ctx["timing_open"] or any(k in read.errors for k in ("noticed", "pointed_out_by",
                                                                                  "after"))
@@ -242,6 +259,62 @@ def floor_post(request: Request) -> Response:
     ctx["asked_now"] = {q.get("key", q["fact"]) for q in ctx["result"]["questions"]}
     return _with_earlier_rendered(request, account, ctx, "floor.html", (step.get("entry") or {}).get("id"), clock,
                                   read.incident)
+
+
+def _told_text(form: dict[str, list[str]]) -> str:
+    return first(form, "told").strip()
+
+
+def _told_form(form: dict[str, list[str]]) -> tuple[dict[str, list[str]], Any]:
+    """The floor form filled with what a told dispute was read as (rulings/told/: the one reader of told text),
+    each field editable, and what was read; or the form kept as it is and the reader's ProblemsError. What the
+    form does not hold of the page's own (the book, the table, the consultation, the request id) is kept;
+    the answers of an earlier hand are not."""
+    from rulings.told import read_told
+    text = _told_text(form)
+    try:
+        told = read_told(text)
+    except ProblemsError as exc:
+        return form, exc
+    filled = pf.fields_of(told.incident)
+    out = {k: v for k, v in form.items() if k in ("csrf", "rid", "consultation", "book", "table", "told")}
+    out.update({k: [v] for k, v in filled.fields.items()})
+    out.update({f"a.{k}": [v] for k, v in filled.answers.items()})
+    out["go"] = ["rule"]
+    return out, {"read_as": told.read_as_line(), "left_out": filled.left_out, "incident": told.incident,
+                 "typos": told.typos}
+
+
+def _read_as_since(form: dict[str, list[str]]) -> str:
+    """The line a told text in the form was read as, and whether the form has been changed from it since (a
+    later tap: an answer, Rule again): the text read again (the reader is deterministic) and its fields compared
+    with the form's. '' when the text does not read."""
+    from rulings.told import read_told
+    try:
+        told = read_told(_told_text(form))
+    except ProblemsError:
+        return ""
+    filled = pf.fields_of(told.incident)
+    fields = set(filled.fields) | {k for k in form if k.startswith(("in-", "stack-"))} | {
+        "button", "street", "pot", "actions", "after", "d_seat", "d_said", "d_chips", "stakes"}
+    changed = sorted({k.partition("-")[0] if k.startswith(("in-", "stack-")) else k for k in fields
+                      if first(form, k).strip() != filled.fields.get(k, "").strip()})
+    words = {"in": "the seats", "stack": "the stacks", "d_seat": "whose act", "d_said": "what he said",
+             "d_chips": "the chips", "actions": "the action", "after": "the action after"}
+    return told.read_as_line() + (" Changed on the form since: " + ", ".join(words.get(k, k) for k in changed)
+                                  + "." if changed else "")
+
+
+def _told_refused(request: Request, account: dict, form: dict, exc: ProblemsError) -> Response:
+    """A told text the reader does not read: its answer (what is missing, contradictory or not read, word for
+    word with its place in the text) on the page, the text kept in its box and the form as it was."""
+    ctx = _floor_context(request, account, form)
+    ctx["f"].update({k: v[-1] for k, v in form.items()})
+    problems = [{"where": f"line {p.line}, column {p.col}" if p.line else "", "message": p.message,
+                 "hint": p.hint} for p in exc.problems]
+    ctx["result"] = {"problems": problems, "rulings": [], "questions": [], "open": [], "outcome": "problems",
+                     "entry": None, "told": True}
+    return render(request, "floor.html", status=422, **ctx)
 
 
 def _result(step: dict, book: str, **over) -> dict:

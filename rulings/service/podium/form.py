@@ -1,7 +1,8 @@
 """The podium's hand form, read into an incident (plain data, the incident format of the README).
 
 The form is flat (one field per input, so it also works without JavaScript):
-``variant structure setting sb bb ante small_bet big_bet`` for the game, ``in-N`` and
+``variant structure setting sb bb ante bb_ante small_bet big_bet`` for the game (``kill_seat kill``: a kill posted
+in a limit game, told from the flop on), ``in-N`` and
 ``stack-N`` for seat N, ``button``, ``street``, ``pot``, ``actions`` as a line such as
 ``1 bet 50, 2 call, 3 raise 150`` (amounts are the seat's street total, as in the
 incident format), ``d_seat d_said d_chips`` for the disputed act, ``after`` for the actions after it (a line as ``actions``), ``noticed`` and
@@ -146,6 +147,14 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             errors["ante"] = "not an amount"
         else:
             game["ante"] = v
+    if _get(form, "bb_ante"):        # the big blind pays one ante for the table
+        v = amount(_get(form, "bb_ante"))
+        if v is None:
+            errors["bb_ante"] = "not an amount"
+        elif "ante" in game:
+            errors["bb_ante"] = "a big blind ante replaces every player's ante: give one of them"
+        else:
+            game["big_blind_ante"] = v
     if limit:                        # '10/20': the bet sizes
         sizes = [amount(_get(form, n)) for n in ("small_bet", "big_bet") if _get(form, n)]
         if any(s is None for s in sizes):
@@ -158,6 +167,19 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
         elif sizes or stakes:
             game["bet_sizes"] = sizes or stakes
     incident: dict[str, Any] = {"incident": "podium", "game": game}
+    kill_seat, kill = _get(form, "kill_seat"), _get(form, "kill")
+    if (kill_seat or kill) and limit:      # the kill posted this hand (a limit game): table.kill_posted
+        v = amount(kill) if kill else None
+        try:
+            seat_no = sh.seat(kill_seat, max(SEATS))
+        except sh.Unread:
+            errors["kill_seat"] = "which seat posted the kill?"
+            seat_no = None
+        if v is None:
+            errors["kill"] = "the kill blind he posted, e.g. 20 at $5/$10" if not kill else f"'{kill}' is not an amount"
+        elif seat_no is not None:
+            incident["table"] = {"kill_posted": {"seat": seat_no, "amount": v, "required": True}}
+
     players: dict[int, Any] = {}
     for seat in SEATS:
         if _get(form, f"in-{seat}"):
@@ -184,6 +206,9 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
             shown["street"] = incident["street"]
     except sh.Unread:
         errors["street"] = f"a {VARIANT_WORDS[variant]} street: {', '.join(STREETS[variant])}"
+    if "table" in incident and incident.get("street") == STREETS[variant][0]:
+        errors["kill_seat"] = ("a killed hand is ruled from the flop on (its killed limits): on the first street the "
+                               "kill is not replayed yet; tell it from the flop, or leave the kill out")
     pot = _get(form, "pot")
     if pot:
         v = amount(pot)
@@ -249,3 +274,133 @@ def game_label(game: Mapping[str, Any]) -> str:
     words = f"{STRUCTURE_SHORT.get(structure, '')} {VARIANT_WORDS.get(variant, '')}"
     tail = " tourn." if game.get("setting") == "tournament" else ""
     return f"{words.strip()} {stakes}{tail}".strip()
+
+
+def _text(value: Any) -> str:
+    """An amount or seat of an incident as the form's field shows it ('1000', '84.50')."""
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _line(actions: Any) -> str | None:
+    """Actions as the form's line ('1 bet 50, 2 call'); None when one holds more than seat, action and amount."""
+    if not isinstance(actions, list):
+        return None
+    out = []
+    for a in actions:
+        if not isinstance(a, dict) or set(a) - {"seat", "action", "to"} or a.get("action") not in ACTIONS:
+            return None
+        out.append(f"{a['seat']} {a['action']}" + (f" {_text(a['to'])}" if a.get("to") is not None else ""))
+    return ", ".join(out)
+
+
+def _answer_fields() -> dict[str, str]:
+    """The disputed act's and the showdown request's fields that a consultation answer fills (the fact catalogue's
+    ``from``), by field: what the form has no field of its own for is carried as that answer."""
+    from rulings.rulebook.catalogue import facts
+    from rulings.ruling.consult import askable
+    return {fact.source: name for name, fact in facts().items() if askable(fact) and fact.source}
+
+
+@dataclass
+class Filled:
+    """An incident (a told dispute as read) as the floor form's fields: ``fields`` (name -> text), ``answers``
+    (a fact the form has no field for, carried as the consultation's answer: ``a.FACT``), ``left_out`` (what
+    the form cannot hold, in words: the ruling is then made on the incident as read)."""
+    fields: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, str] = field(default_factory=dict)
+    left_out: list[str] = field(default_factory=list)
+
+
+def _value(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else _text(v)
+
+
+def fields_of(incident: Mapping[str, Any]) -> Filled:
+    """The form's fields for an incident in the one-street form (the inverse of ``read_form``), so a told dispute
+    read by rulings/told/ fills the form, each field still editable."""
+    out = Filled()
+    f, left = out.fields, out.left_out
+    by_field = _answer_fields()
+    table = incident.get("table")
+    kill = table.get("kill_posted") if isinstance(table, dict) and set(table) == {"kill_posted"} else None
+    if isinstance(kill, dict) and set(kill) <= {"seat", "amount", "required"} and kill.get("required", True):
+        f["kill_seat"], f["kill"] = _text(kill.get("seat", "")), _text(kill.get("amount", ""))
+    elif table is not None:
+        left.append("table")
+    for key in set(incident) - {"incident", "note", "game", "button", "players", "street", "pot", "actions",
+                                "after", "disputed", "noticed", "pointed_out_by", "procedure", "table"}:
+        left.append(key)
+    game = incident.get("game") or {}
+    f["variant"] = str(game.get("variant", "holdem"))
+    f["structure"] = str(game.get("structure", "no-limit"))
+    f["setting"] = str(game.get("setting", "cash"))
+    limit = f["structure"] in ("fixed-limit", "spread-limit")
+    blinds, sizes = list(game.get("blinds") or []), list(game.get("bet_sizes") or [])
+    if limit:
+        if sizes:
+            f["stakes"] = "/".join(_text(x) for x in sizes[:2])
+        if blinds:
+            f["sb"], f["bb"] = _text(blinds[0]), _text(blinds[-1])
+    elif blinds:
+        f["stakes"] = "/".join(_text(x) for x in [*blinds[:2], *(game.get("straddles") or [])[:1]])
+        if len(game.get("straddles") or []) > 1:
+            left.append("game.straddles")
+    if game.get("ante") is not None:
+        f["ante"] = _text(game["ante"])
+    if game.get("big_blind_ante") is not None:
+        f["bb_ante"] = _text(game["big_blind_ante"])
+    for key in set(game) - {"variant", "structure", "setting", "blinds", "bet_sizes", "straddles", "ante",
+                            "big_blind_ante"}:
+        left.append(f"game.{key}")
+    players = incident.get("players") or {}
+    for seat, stack in (players.items() if isinstance(players, dict) else ()):
+        f[f"in-{seat}"] = "1"
+        if stack is not None:
+            f[f"stack-{seat}"] = _text(stack)
+    for key in ("button", "street", "pot", "noticed", "pointed_out_by"):
+        if incident.get(key) is not None:
+            f[key] = _text(incident[key])
+    for key in ("actions", "after"):
+        if incident.get(key):
+            line = _line(incident[key])
+            if line is None:
+                left.append(key)
+            else:
+                f[key] = line
+    d = incident.get("disputed")
+    if isinstance(d, dict):
+        f["d_seat"] = _text(d.get("seat", ""))
+        if d.get("said") is not None:
+            f["d_said"] = str(d["said"])
+        if d.get("chips"):
+            f["d_chips"] = " ".join(_text(c) for c in d["chips"])
+        for key, v in d.items():
+            if key in ("seat", "said", "chips"):
+                continue
+            fact = by_field.get(f"disputed.{key}")
+            if fact and isinstance(v, (bool, str)):
+                out.answers[fact] = _value(v)
+            else:
+                left.append(f"disputed.{key}")
+    elif d is not None:
+        left.append("disputed")
+    proc = incident.get("procedure")
+    if isinstance(proc, dict):
+        for section, body in proc.items():
+            if section == "showdown" and isinstance(body, dict) and {"asker", "asked_to_see"} <= set(body):
+                f["sd_asker"], f["sd_asked"] = _text(body["asker"]), _text(body["asked_to_see"])
+                for key, v in body.items():
+                    fact = by_field.get(f"procedure.showdown.{key}")
+                    if key in ("asker", "asked_to_see"):
+                        continue
+                    if fact and isinstance(v, (bool, str)):
+                        out.answers[fact] = _value(v)
+                    else:
+                        left.append(f"procedure.showdown.{key}")
+            else:
+                left.append(f"procedure.{section}")
+    return out

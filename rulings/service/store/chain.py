@@ -158,6 +158,20 @@ class ChainBooks(HouseBooks):
         self._stop.set()
 
 
+def newest_version(url: str, name: str) -> tuple[int, str] | None:
+    """The newest published version of house book ``name`` in the database at ``url`` (its number and text), for
+    the command line (``--house NAME``: rulings/service/running.py); None when there is none."""
+    engine = db.make_engine(url)
+    try:
+        cols = db.book_versions.c
+        with engine.connect() as conn:
+            row = conn.execute(sa.select(cols.version, cols.content).where(cols.name == name)
+                               .order_by(cols.version.desc()).limit(1)).first()
+    finally:
+        engine.dispose()
+    return None if row is None else (int(row.version), str(row.content))
+
+
 def store_version(engine: sa.Engine, name: str, text: str, by: str, note: str = "", room: str | None = None,
                   at: str | None = None) -> dict:
     """Append ``text`` as the next version of house book ``name`` (in force from now on) and notify every

@@ -138,7 +138,8 @@ var podiumFloor = function () {
   // the actions typed), the way the reader places them: the small blind the first seat in after the button
   // (heads-up, the button), the big blind the next, a straddle the one after; preflop the seat after the last
   // blind acts first, after it the first seat after the button; each action passes the turn on, a fold leaves
-  // the hand. What the page cannot read (a position typed as UTG, stud) it leaves unsaid.
+  // the hand; a big blind ante is marked on the big blind, a kill on the seat that posted it. What the page cannot
+  // read (a position typed as UTG, stud) it leaves unsaid.
   var says = $("#table-says");
   function checked(name) {
     var c = $('input[name="' + name + '"]:checked', form);
@@ -165,6 +166,8 @@ var podiumFloor = function () {
       var bb = after(inHand, sb), last = bb;
       (out.marks[sb] = out.marks[sb] || []).push("SB");
       (out.marks[bb] = out.marks[bb] || []).push("BB");
+      var bba = form.elements.namedItem("bb_ante");
+      if (bba && bba.value.trim()) { out.marks[bb].push("ANTE"); }      // the big blind pays the table's ante
       if (stakes.length === 3 && inHand.length > 2) {
         last = after(inHand, bb);
         (out.marks[last] = out.marks[last] || []).push("STR");
@@ -172,6 +175,11 @@ var podiumFloor = function () {
       out.next = after(inHand, last);
     } else {
       out.next = after(inHand, btn);
+    }
+    var killSeat = form.elements.namedItem("kill_seat"), kill = killSeat ? parseInt(killSeat.value, 10) : NaN;
+    var structure = (form.elements.namedItem("structure") || { value: "" }).value;
+    if (!isNaN(kill) && inHand.indexOf(kill) >= 0 && (structure === "fixed-limit" || structure === "spread-limit")) {
+      (out.marks[kill] = out.marks[kill] || []).push("KILL");
     }
     var active = inHand.slice(), ok = true;
     parse(actions ? actions.value : "").forEach(function (item) {
@@ -203,7 +211,9 @@ var podiumFloor = function () {
     return t;
   }
   form.addEventListener("change", drawTable);
-  form.addEventListener("input", function (e) { if (e.target === actions) { drawTable(); } });
+  form.addEventListener("input", function (e) {
+    if (e.target === actions || e.target.name === "bb_ante" || e.target.name === "stakes") { drawTable(); }
+  });
   // what was said or put out with no seat tapped is the seat to act next's (the page knows it): ticked, said
   function disputedDefault() {
     if (checked("d_seat")) { return; }
