@@ -42,14 +42,19 @@ class Lexicon:
     colours: dict[str, Decimal] = field(default_factory=dict)
     letters: tuple[str, ...] = ()
     longest: int = 1
+    not_typos: frozenset[str] = frozenset()
 
     def add(self, data: Any, where: str) -> None:
         if not isinstance(data, dict):
             raise LexiconError(f"{where}: a lexicon is a mapping with terms:, chip_colours: and letters:")
-        unknown = set(data) - {"terms", "chip_colours", "letters"}
+        unknown = set(data) - {"terms", "chip_colours", "letters", "not_typos"}
         if unknown:
             raise LexiconError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))}; "
-                               "a lexicon has terms:, chip_colours: and letters:")
+                               "a lexicon has terms:, chip_colours:, letters: and not_typos:")
+        not_typos = data.get("not_typos") or []
+        if not isinstance(not_typos, list):
+            raise LexiconError(f"{where}: not_typos: a list of words")
+        self.not_typos = self.not_typos | {str(w).lower() for w in not_typos}
         for colour, value in (data.get("chip_colours") or {}).items():
             try:
                 amount = Decimal(str(value))
@@ -81,7 +86,7 @@ class Lexicon:
 
     def typo(self, word: str) -> str | None:
         """The one lexicon word a phone's typo of five letters or more stands for (one edit away), or None."""
-        if len(word) < 5 or not word.isalpha():
+        if len(word) < 5 or not word.isalpha() or word in self.not_typos:
             return None
         found = {w for w in _single_words(self) if abs(len(w) - len(word)) <= 1 and _one_edit(word, w)}
         return found.pop() if len(found) == 1 else None

@@ -416,6 +416,7 @@ class Told:
     unread: list[Unread] = field(default_factory=list)
     typos: list[str] = field(default_factory=list)
     question: str | None = None
+    claims: list[str] = field(default_factory=list)    # what a player or the dealer claims: not a fact read
 
     def read_as_line(self) -> str:
         return "Read as: " + "; ".join(self.read_as) + "."
@@ -424,7 +425,7 @@ class Told:
         return {"text": self.text, "read_as": self.read_as_line(), "incident": self.incident,
                 "not_read": [{"words": u.words, "line": u.line, "column": u.col, "sentence": u.sentence,
                               "stops_the_ruling": u.matters} for u in self.unread],
-                "typos": self.typos, "question": self.question}
+                "typos": self.typos, "question": self.question, "claims": self.claims}
 
 
 def _place(text: str, offset: int) -> tuple[int, int]:
@@ -728,6 +729,12 @@ class _Story:
     def _round_size(self, node, shown: str) -> None:
         pass
 
+    def _claim(self, node, shown: str) -> None:
+        """What a player or the dealer claims or argues: kept word for word in the report, never a fact read."""
+        toks = list(node.scan_values(lambda v: hasattr(v, "type")))
+        first, last = toks[0].value, toks[-1].value
+        self.told.claims.append(self.told.text[first.start:last.start + len(last.text)])
+
     def _nothing(self, node, shown: str) -> None:
         self._when(self._toks(node))
 
@@ -784,7 +791,8 @@ class _Story:
 
     def _folded_to(self, node, shown: str) -> None:
         who = self._actor(self._child(node, "actor"))
-        self._add(("action", None, "fold-to", who, False, False))
+        around = next(t.value for t in self._toks(node) if t.type == "AROUND")
+        self._add(("action", None, "check-to" if around == "check-to" else "fold-to", who, False, False))
         verb = next((t.value for t in self._toks(node) if t.type == "VERB"), None)
         if verb is not None:
             amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
@@ -1012,7 +1020,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             game[k] = g[k]
     # where it happened
     street = story.street
-    people = [(e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+    people = [(e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
               for e in story.events] + [story.asked]
     preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
                         for k in people) or any(e[2] == "limp" for e in actions)
@@ -1022,7 +1030,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     # seats
     keys: list[Any] = []
     for e in story.events:
-        who = (e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+        who = (e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
         if who is not None and who not in keys:
             keys.append(who)
     if story.asked is not None and story.asked not in keys:
@@ -1081,17 +1089,19 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         if e[0] == "action":
             _, who, verb, amount, allin, more = e
             if who is None:     # "checks it around", "everyone folds": each seat still to act
-                if verb == "fold-to":        # "folded to the cutoff": each seat before him this street folds
+                if verb in ("fold-to", "check-to"):   # "folded to the cutoff": each seat before him folds
                     target = seat(amount)
                     ring = _order(players, button, street)
                     if cur == "preflop" and len(ring) > 2:
                         ring = ring[2:] + ring[:2]          # preflop the blinds act last
                     acted_now = {a["seat"] for a in here}
+                    move = "fold" if verb == "fold-to" else "check"
                     for p in ring[:ring.index(target)] if target in ring else []:
                         if p not in out and p not in acted_now:
-                            here.append({"seat": p, "action": "fold"})
-                            out.add(p)
-                    told_actions.append(f"folded to {named[amount]}")
+                            here.append({"seat": p, "action": move})
+                            if move == "fold":
+                                out.add(p)
+                    told_actions.append(f"{'folded' if move == 'fold' else 'checked'} to {named[amount]}")
                     continue
                 if verb in ("check-around",):
                     for p in _order(players, button, street):

@@ -31,6 +31,8 @@ def read_as_text(told: Told) -> str:
     lines = [told.read_as_line()]
     for typo in told.typos:
         lines.append(f"  ({typo})")
+    for c in told.claims:
+        lines.append(f"  a claim, not read as a fact: {c}")
     for u in told.unread:
         lines.append(f"  not read (does not change what was read): {u.words} at {u.line}:{u.col}")
     return "\n".join(lines)
