@@ -625,6 +625,9 @@ class _Story:
 
     def _pot(self, node, shown: str) -> None:
         amounts = [c.value.value for c in node.children if not hasattr(c, "data") and c.value.type == "AMOUNT"]
+        chips = self._child(node, "chips")
+        if chips is not None:            # "two greens and two reds in the middle": the pot by its chips
+            amounts = [sum(self._chips(chips)[0], Decimal(0))]
         if self.pot is not None and self.pot != amounts[0] and self.street is None:
             self.contradictions.append(f"the pot: {self.pot} and {amounts[0]}")
         self.pot = amounts[0]
@@ -721,7 +724,7 @@ class _Story:
         who = self._actor(node)
         self.seen.append(who)
 
-    def _table_size(self, node, shown: str) -> None:
+    def _table_size(self, node, shown: str) -> None:  # noqa: D102 (the street, when one is told with it)
         street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
         if street:
             self.street = street
@@ -785,6 +788,27 @@ class _Story:
         last = any(t.type == "LAST" for t in toks) and verb == "call"    # "calls all in for his last $155"
         self._add(("action", who, verb, amount, True, last))
 
+    def _pot_to(self, node, shown: str) -> None:
+        """"pots it to 120", "raises pot to 160": a pot-sized bet or raise whose total was told."""
+        who = self._actor(self._child(node, "actor"))
+        amount = next(t.value for t in self._toks(node) if t.type == "AMOUNT")
+        self._add(("action", who, "raise", amount, False, False))
+
+    def _chips_action(self, node, shown: str) -> None:
+        """"bets one black": an action whose amount was told by its chips."""
+        who = self._who(node)
+        verb = next(t.value for t in self._toks(node) if t.type == "VERB")
+        if verb not in ("bet", "raise", "call", "complete", "bring-in", "post"):
+            raise ValueError(f"chips with '{verb}'")
+        amount = sum(self._chips(self._child(node, "chips"))[0], Decimal(0))
+        self._add(("action", who, verb, amount, False, False))
+
+    def _chips_all_in(self, node, shown: str) -> None:
+        """"shoves four greens": all in for the chips told."""
+        who = self._who(node)
+        amount = sum(self._chips(self._child(node, "chips"))[0], Decimal(0))
+        self._add(("action", who, None, amount, True, False))
+
     def _bet_pot(self, node, shown: str) -> None:
         who = self._actor(self._child(node, "actor"))
         self._add(("act", _Act(who, said="pot")))
@@ -831,7 +855,8 @@ class _Story:
                     act.chips_told = ((act.chips_told + " then ") if act.chips_told else "") + told_as
         if act.said is None and act.order == "words":
             act.order = None
-        if self.together and act.said is not None:
+        if (self.together or any(not hasattr(c, "data") and c.value.type == "SIMUL" for c in node.children)) \
+                and act.said is not None:
             act.order = "together"
         prev = self.events[-1][1] if self.events and self.events[-1][0] == "act" else None
         if actor is None and prev is not None and prev.actor == who:     # "..., and puts out a red chip": the same act
