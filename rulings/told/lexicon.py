@@ -88,8 +88,9 @@ class Lexicon:
         """The one lexicon word a phone's typo of five letters or more stands for (one edit away), or None."""
         if len(word) < 5 or not word.isalpha() or word in self.not_typos:
             return None
-        found = {w for w in _single_words(self) if abs(len(w) - len(word)) <= 1 and _one_edit(word, w)}
-        return found.pop() if len(found) == 1 else None
+        found = sorted(w for w in _single_words(self) if abs(len(w) - len(word)) <= 1 and _one_edit(word, w))
+        meanings = {self.phrases[(w,)] for w in found}
+        return found[0] if len(meanings) == 1 else None     # "rasie": 'raise' and 'rasies' both mean a raise
 
 
 def _single_words(lex: Lexicon) -> tuple[str, ...]:

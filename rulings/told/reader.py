@@ -49,6 +49,7 @@ class Term:
 _RAW = re.compile(r"""
     (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
+  | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
   | (?P<nbets>[345]-?bets?\b)
   | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?)
@@ -96,12 +97,21 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
         kind, w, at = raw[i]
         if kind == "quote":
             out.append(Term("QUOTE", w[1:-1].strip(), w, at))
+            nxt = raw[i + 1] if i + 1 < len(raw) else None
+            if re.search(r"[.?!][\s]*$", w[1:-1]) and nxt is not None and nxt[0] == "word" and nxt[1][:1].isupper():
+                out.append(Term("END", ".", "", at + len(w)))     # 'asks "raise to what?" The cutoff...'
+
         elif kind == "stakes":
             parts = [_amount(p) for p in re.split(r"\s?[/-]\s?", w)]
             if all(p is not None for p in parts):
                 out.append(Term("STAKES", parts, w, at))
             else:
                 out.append(Term("UNKNOWN", w, w, at))
+        elif kind == "plural":       # "two 1,000s": chips of that value
+            value = _amount(w[:-1])
+            out.append(Term("AMOUNT", value, w, at) if value is not None else Term("UNKNOWN", w, w, at))
+            if value is not None:
+                out.append(Term("CHIP", "chip", "", at + len(w) - 1))
         elif kind == "amount":
             value = _amount(w)
             out.append(Term("AMOUNT", value, w, at) if value is not None else Term("UNKNOWN", w, w, at))
@@ -233,6 +243,22 @@ def _counts(terms: list[Term]) -> list[Term]:
     return merged
 
 
+def _claim_words(sentence: list[Term]) -> list[Term]:
+    """A sentence that is a claim ("UTG says the raise came too late"): one person or the dealer, then a claim word,
+    then anything but chips moving. Its words after the claim word, known or not, are the claim's: kept word for word
+    in the report, never read as facts. Any other sentence is returned as it was."""
+    k = next((n for n, t in enumerate(sentence) if t.type == "CLAIM"), None)
+    if k is None or k == 0:
+        return sentence
+    head = [t for t in sentence[:k] if t.type not in ("SEP", "COMMA")]
+    if not head or any(t.type not in _PEOPLE | {"DEALER"} for t in head) or len(head) > 2:
+        return sentence
+    if any(t.type in ("PUT", "ADDS", "SILENT") for t in sentence[k:]):
+        return sentence
+    return sentence[:k + 1] + [Term("QWORD", t.value, t.text, t.start) if t.type == "UNKNOWN" else t
+                               for t in sentence[k + 1:]]
+
+
 def _sentences(terms: list[Term]) -> list[list[Term]]:
     out: list[list[Term]] = [[]]
     for t in terms:
@@ -309,6 +335,7 @@ def _trim(sentence: list[Term]) -> list[Term]:
             out.pop()
             continue
         out.append(t)
+    out = [t for k, t in enumerate(out) if not (t.type == "COMMA" and k and out[k - 1].type == "COMMA")]
     while out and out[0].type in ("COMMA", "SEP", "COLON"):
         out.pop(0)
     while out and out[-1].type in ("COMMA", "SEP", "COLON"):
@@ -484,6 +511,7 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         sentence = _bare_said(sentence, text)
         first, last = sentence[0], sentence[-1]
         shown = text[first.start:last.start + len(last.text)]
+        sentence = _claim_words(sentence)
         unknown = [t for t in sentence if t.type not in known]
         sentence = _trim(sentence)
         if not sentence:
@@ -879,11 +907,15 @@ class _Story:
     def _chips(self, node) -> tuple[list[Decimal], str]:
         out: list[Decimal] = []
         told: list[str] = []
+        check: Decimal | None = None
         for g in node.children:
             if not hasattr(g, "data"):
                 continue
             toks = [c.value for c in g.children]
             kind = str(g.data)
+            if kind == "chips_check":     # "(525)", ", 7,000 total": the chips' total as told, checked below
+                check = next(t.value for t in toks if t.type == "AMOUNT")
+                continue
             amounts = [t.value for t in toks if t.type == "AMOUNT"]
             count = next((int(t.value) for t in toks if t.type == "COUNT"), None)
             colour = next((t.value for t in toks if t.type == "COLOUR"), None)
@@ -907,6 +939,8 @@ class _Story:
                 out += made
                 told.append(f"{_money(total)}" + ("" if len(made) == 1 and count == 1 else
                                                   f" (read as {len(made)} chips: the make-up was not told)"))
+        if check is not None and sum(out, Decimal(0)) != check:
+            raise ValueError(f"the chips told make {_money(sum(out, Decimal(0)))}, not {_money(check)}")
         return out, ", ".join(told)
 
     # -- stacks
@@ -931,8 +965,13 @@ class _Story:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
 
     def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
+        if self.asked is not None:        # a second question ("and if he only calls, can seat 1 raise?"): the
+            return                        # first question's seat is the one ruled on
         self.question = shown
         self.told.question = shown
+        asks = [k for k, t in enumerate(terms) if getattr(t, "type", None) == "ASKS"]
+        if asks:      # "if seat 6 only calls, can seat 1 raise?": the one after the last asking word
+            terms = terms[asks[-1]:] + terms[:asks[-1]]
         for t in terms:
             ty = getattr(t, "type", None)
             if ty in ("SEAT", "LETTER", "POSITION", "PRONOUN"):
