@@ -790,6 +790,8 @@ class _Story:
         for entry in [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_entry"]:
             who = self._actor(self._child(entry, "actor"))
             self.stacks[who] = ("has", next(t.value for t in self._toks(entry) if t.type == "AMOUNT"))
+            if who not in self.seen:
+                self.seen.append(who)
 
     def _stack_aside(self, node, shown: str) -> None:
         """"(with $400 behind)" after an action: the stack of the seat just named."""
@@ -815,6 +817,30 @@ class _Story:
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
         last = any(t.type == "LAST" for t in toks) and verb == "call"    # "calls all in for his last $155"
         self._add(("action", who, verb, amount, True, last))
+
+    def _out_of_turn(self, node, shown: str) -> None:
+        """"seat 5 calls 200 out of turn": the act in dispute, the action word as said and the amount as chips."""
+        who = self._who(node)
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "VERB")
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        act = _Act(who, said={"limp": "call"}.get(verb, verb), order="words")
+        if amount is not None:
+            act.motions.append(_make_up(amount, self.lex, None))
+            act.chips_told = _money(amount) + " (the make-up was not told)"
+        else:
+            act.order = None
+        self._add(("act", act))
+
+    def _out_of_turn_said(self, node, shown: str) -> None:
+        """"seat 5 says "call" out of turn": the act in dispute."""
+        self._act_of(node, "words")
+
+    def _action_on(self, node, shown: str) -> None:
+        """"with the action on seat 4": that seat is in the hand and has not acted yet."""
+        who = self._actor(self._child(node, "actor"))
+        if who not in self.seen:
+            self.seen.append(who)
 
     def _pot_to(self, node, shown: str) -> None:
         """"pots it to 120", "raises pot to 160": a pot-sized bet or raise whose total was told."""
@@ -950,12 +976,16 @@ class _Story:
         amount = next(t.value for t in toks if t.type == "AMOUNT")
         behind = any(t.type == "BEHIND" and t.value in ("behind",) for t in toks)
         self.stacks[who] = ("behind", amount) if behind else ("has", amount)
+        if who not in self.seen:
+            self.seen.append(who)
 
     def _stack_more(self, node, shown: str) -> None:
         actor = self._child(node, "actor")
         who = self._actor(actor) if actor is not None else self.last_actor
         if who is not None:
             self.stacks.setdefault(who, ("more", None))
+            if who not in self.seen:       # a person told only by his stack is in the hand
+                self.seen.append(who)
 
     # -- when noticed, the question
     def _noticed(self, node, shown: str) -> None:
