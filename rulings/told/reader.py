@@ -444,6 +444,7 @@ class Told:
     typos: list[str] = field(default_factory=list)
     question: str | None = None
     claims: list[str] = field(default_factory=list)    # what a player or the dealer claims: not a fact read
+    unanswered: list[str] = field(default_factory=list)  # a later question: the first one is ruled on
 
     def read_as_line(self) -> str:
         return "Read as: " + "; ".join(self.read_as) + "."
@@ -452,7 +453,8 @@ class Told:
         return {"text": self.text, "read_as": self.read_as_line(), "incident": self.incident,
                 "not_read": [{"words": u.words, "line": u.line, "column": u.col, "sentence": u.sentence,
                               "stops_the_ruling": u.matters} for u in self.unread],
-                "typos": self.typos, "question": self.question, "claims": self.claims}
+                "typos": self.typos, "question": self.question, "claims": self.claims,
+                "not_answered": self.unanswered}
 
 
 def _place(text: str, offset: int) -> tuple[int, int]:
@@ -996,14 +998,18 @@ class _Story:
 
     def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
         if self.asked is not None:        # a second question ("and if he only calls, can seat 1 raise?"): the
-            return                        # first question's seat is the one ruled on
+            self.told.unanswered.append(shown)     # first question's seat is the one ruled on; this one is said
+            return
         self.question = shown
         self.told.question = shown
+        named = [t for t in terms if getattr(t, "type", None) in ("SEAT", "LETTER", "POSITION")]
         asks = [k for k, t in enumerate(terms) if getattr(t, "type", None) == "ASKS"]
         if asks:      # "if seat 6 only calls, can seat 1 raise?": the one after the last asking word
             terms = terms[asks[-1]:] + terms[:asks[-1]]
         for t in terms:
             ty = getattr(t, "type", None)
+            if ty == "PRONOUN" and named:      # "Back on A: can he raise?": he is the one the question names
+                t, ty = named[0], named[0].type
             if ty in ("SEAT", "LETTER", "POSITION", "PRONOUN"):
                 key = {"SEAT": "seat", "LETTER": "letter", "POSITION": "pos"}.get(ty)
                 self.asked = (key, t.value) if key else self.last_actor
@@ -1118,6 +1124,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
               for e in story.events] + [story.asked]
     preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
                         for k in people) or any(e[2] == "limp" for e in actions)
+    first_told = next((e for e in actions if e[1] is not None), None)
+    if first_told is not None and first_told[2] == "raise" and "blinds" in game:
+        preflop_words = True      # "A raises to 125" with nothing bet before it: the blinds were the bet
     street_said = street is not None
     if street is None:
         street = ("third" if stud else "preflop") if preflop_words else ("fourth" if stud else "flop")
@@ -1137,6 +1146,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         return seats[k]
     players = sorted(set(seats.values()) | ({button} if button and (("pos", "btn") in seats or not any(
         k[0] == "pos" for k in seats)) else set()))
+    if street == "preflop" and "blinds" in game and not stud and button is not None \
+            and not any(k[0] in ("seat", "pos") for k in seats):
+        players = sorted(set(players) | {1, 2})     # letters told preflop act after the blinds, seats 1 and 2
     if len(players) < 2:
         players = sorted(set(players) | {max(players + [0]) + 1})
     # actions and the act

@@ -31,6 +31,8 @@ def read_as_text(told: Told) -> str:
     lines = [told.read_as_line()]
     for typo in told.typos:
         lines.append(f"  ({typo})")
+    for q in told.unanswered:
+        lines.append(f"  not answered here (the first question is; ask this one on its own): {q}")
     for c in told.claims:
         lines.append(f"  a claim, not read as a fact: {c}")
     for u in told.unread:
