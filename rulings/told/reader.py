@@ -587,6 +587,7 @@ class _Story:
         self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
         self.noticed: str | None = None
         self.together = False                  # "at the same moment": words and chips together
+        self.showdown = False                  # the question is who shows first
 
     def _add(self, event: tuple) -> None:
         self.events.append(event)
@@ -762,11 +763,18 @@ class _Story:
     def _round_size(self, node, shown: str) -> None:
         pass
 
+    def _showdown_q(self, node, shown: str) -> None:
+        """"Who shows first?": the showdown's order, which the hand's last round decides."""
+        self.showdown = True
+        self.question = self.told.question = shown
+
     def _claim(self, node, shown: str) -> None:
         """What a player or the dealer claims or argues: kept word for word in the report, never a fact read."""
         toks = list(node.scan_values(lambda v: hasattr(v, "type")))
         first, last = toks[0].value, toks[-1].value
         self.told.claims.append(self.told.text[first.start:last.start + len(last.text)])
+        if any(t.value.type == "SHOWDOWN" for t in toks):      # "seat 6 says seat 2 must show first"
+            self.showdown = True
 
     def _nothing(self, node, shown: str) -> None:
         self._when(self._toks(node))
@@ -1037,7 +1045,7 @@ class _Story:
         if "structure" not in self.game:
             problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
                                     "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
-        if not acts and self.asked is None:
+        if not acts and self.asked is None and not self.showdown:
             problems.append(_p(1, 1, "I102", "no dispute was told: no act and no question about "
                                     "a seat", "tell what the player said or did, e.g. 'seat 2 says raise and puts out "
                                     "three black chips', or ask about a seat: 'what can seat 3 do?'"))
@@ -1128,6 +1136,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     if first_told is not None and first_told[2] == "raise" and "blinds" in game:
         preflop_words = True      # "A raises to 125" with nothing bet before it: the blinds were the bet
     street_said = street is not None
+    if street is None and story.showdown:
+        street = "seventh" if stud else "river"      # who shows first: the hand's last round
     if street is None:
         street = ("third" if stud else "preflop") if preflop_words else ("fourth" if stud else "flop")
     # seats
@@ -1276,7 +1286,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
                 bits.append("acted")
             told_actions.append(" ".join(bits[:1]) + " " + " and ".join(bits[1:]))
     out_actions = streets[0]["actions"]
-    if disputed is None and story.asked is not None:
+    if disputed is None and story.asked is not None and not story.showdown:
         disputed = {"seat": seats[story.asked]}
         told_actions.append(f"the question is about {named[story.asked]}")
     # the read-as line, in the floor's words
@@ -1323,6 +1333,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         incident["disputed"] = disputed
     if after:
         incident["after"] = after
+    if story.showdown and disputed is None:      # the hand says who is in and who bet last (hand_says.py)
+        incident["procedure"] = {"showdown": {}}
+        read.append("the question: who shows first")
     if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
         incident["noticed"] = story.noticed
         read.append("noticed before anyone acted on it")
