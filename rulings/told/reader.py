@@ -231,6 +231,9 @@ def _counts(terms: list[Term]) -> list[Term]:
             t = Term("AMOUNT", Decimal(t.value), t.text, t.start)   # "five" said alone: an amount
         if t.type == "FILLER":
             continue
+        if t.type == "SEP" and t.text.lower() in ("then", "now", "next") and out and out[-1].type in _PEOPLE \
+                and nxt is not None and nxt.type in ("VERB", "ALLIN", "PUT", "SAYS", "SILENT", "BETPOT", "WANTS"):
+            continue            # "seat 4 then goes all in": the same sentence's order, not a second clause
         out.append(t)
     # "single" after "a": one count
     merged: list[Term] = []
@@ -756,6 +759,15 @@ class _Story:
         self.seen.append(who)
 
     def _table_size(self, node, shown: str) -> None:  # noqa: D102 (the street, when one is told with it)
+        toks = self._toks(node)
+        listed = [t.value for t in toks if t.type == "SEAT"]
+        if listed:       # "four players (seats 3, 4, 5, 6)": the seats in the hand, as many as told
+            count = next(t.value for t in toks if t.type == "AMOUNT")
+            if count != len(listed):
+                raise ValueError(f"{count} players told and {len(listed)} seats named")
+            for n in listed:
+                if ("seat", n) not in self.seen:
+                    self.seen.append(("seat", n))
         street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
         if street:
             self.street = street
@@ -1369,6 +1381,9 @@ def _order(players: list[int], button: int | None, street: str) -> list[int]:
     return [p for p in players if p > button] + [p for p in players if p <= button]
 
 
+_FROM_BUTTON = {"sb": 1, "bb": 2, "utg": 3, "utg+1": 4, "utg+2": 5}    # seats after the button, in turn
+
+
 def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, dict]:
     """Seat numbers for the people told: seat numbers as told; letters A, B, C... in turn order; positions at
     their places round a table of nine (the button on 9). Returns the seats, the button and each one's name."""
@@ -1418,6 +1433,18 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
         if k not in seats:
             raise ProblemsError([_p(1, 1, "I102", f"'{named[k]}' names no seat",
                                          "name the player by seat number or position")])
+    paired = [(k[1], other[1]) for k, other in story.same.items() if k[0] == "pos" and other[0] == "seat"
+              and k[1] in _FROM_BUTTON]
+    if button is None and paired:      # "UTG (seat 3)": the button and the blinds are counted back from him
+        pos, at = paired[0]
+        back = _FROM_BUTTON[pos]
+        taken = sorted(set(seats.values()))
+        button = at - back if at - back >= 1 else max(taken) + 1
+        if street == "preflop":
+            for blind, step in (("sb", 1), ("bb", 2)):
+                if ("pos", blind) not in seats and step < back:
+                    seat_no = at - back + step
+                    seats[("pos", blind)] = seat_no if seat_no >= 1 else button + step
     if button is None:
         taken = sorted(set(seats.values()))
         if street in ("preflop",) and letters and not explicit:
