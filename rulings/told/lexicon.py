@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -122,6 +123,38 @@ def standard() -> Lexicon:
     lex = Lexicon()
     lex.add(_standard_data(), "rulings/told/lexicon.yaml")
     return lex
+
+
+LEXICON_SUFFIX = ".told.yaml"     # a house's words beside its book: rulebooks/houses/NAME.told.yaml
+
+
+def lexicon_path(house_file: Path) -> Path:
+    """Where a house book's told-dispute words are kept: beside it, NAME.told.yaml."""
+    return house_file.with_name(house_file.stem + LEXICON_SUFFIX)
+
+
+def is_lexicon_file(path: Path) -> bool:
+    return path.name.endswith(LEXICON_SUFFIX)
+
+
+def for_house(house_file: Path | None) -> Lexicon:
+    """The lexicon a house's told disputes are read by: the standard one, extended by the file beside the house
+    book when there is one (re-read when it changes). Raises LexiconError when that file cannot be used."""
+    if house_file is None:
+        return standard()
+    path = lexicon_path(house_file)
+    try:
+        stat = path.stat()
+    except OSError:
+        return standard()
+    return _house_cached(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _house_cached(path: str, mtime: int, size: int) -> Lexicon:
+    if size > MAX_LEXICON_BYTES:
+        raise LexiconError(f"{path}: more than {MAX_LEXICON_BYTES:,} bytes; a lexicon is far shorter")
+    return extended(Path(path).read_text(encoding="utf-8", errors="replace"), path)
 
 
 def extended(text: str, where: str) -> Lexicon:
