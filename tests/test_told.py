@@ -218,3 +218,101 @@ def test_told_disputes_in_several_voices_are_ruled_as_answered(case):
         assert value in have, (name, value, have)
     cited = {c["key"] for r in rulings for c in r.get("citations") or []}
     assert set(case["expected"]["citations"][:1]) <= cited
+
+
+# ---- classes of phrasing (each dispute written for these tests from the rule texts)
+
+def test_a_claim_is_kept_word_for_word_and_never_read_as_a_fact():
+    # RRP NL 11 / TDA 44: one oversized chip put out silently facing a bet is a call; what the bettor thinks of it
+    # is his claim, not a fact of the incident
+    rep, code = _json("NL 1/2 cash, river, pot 80. Seat 2 bets 30. Seat 5 silently puts out one black chip. "
+                      "Seat 2 thinks it's a raise to 100.")
+    assert code == 0 and rep["told"]["claims"] == ["Seat 2 thinks it's a raise to 100"]
+    assert rep["told"]["incident"]["disputed"] == {"seat": 5, "chips": [100]}
+    assert _effects(rep) == {"wager_to": 30, "returned": 70}
+
+
+def test_the_pot_and_a_bet_told_in_chip_colours():
+    # pot-limit: facing 25 with 100 in the middle, a pot raise goes to 25 + (100 + 25 + 25) = 175
+    told = read_told("PLO 1/2, four greens in the middle on the turn. Seat 3 bets one green, seat 6 says pot.")
+    assert told.incident["pot"] == 100 and told.incident["actions"] == [{"seat": 3, "action": "bet", "to": 25}]
+    rep, _ = _json("PLO 1/2, four greens in the middle on the turn. Seat 3 bets one green, seat 6 says pot.")
+    assert _effects(rep)["wager_to"] == 175
+
+
+def test_a_chips_total_that_does_not_add_up_is_not_read():
+    told = read_told("NL 1/2, flop, pot 100. Seat 1 bets 20, seat 2 silently puts out two 25 chips (50).")
+    assert told.incident["disputed"]["chips"] == [25, 25]
+    with pytest.raises(ProblemsError) as exc:
+        read_told("NL 1/2, flop, pot 100. Seat 1 bets 20, seat 2 silently puts out two 25 chips (60).")
+    assert "the chips told make 50, not 60" in exc.value.problems[0].message
+
+
+def test_there_is_not_a_typo_of_three():
+    told = read_told("NL 1/2, flop. There is $30 in the pot. Seat 1 bets 10, seat 2 silently puts out a red chip.")
+    assert told.incident["pot"] == 30 and not told.typos
+
+
+def test_an_act_out_of_turn_then_the_skipped_seat_raises():
+    # TDA 53: the skipped seat raised, so the action changed: the out-of-turn call does not bind
+    rep, code = _json('NL 1/2, flop, pot 30. Seat 1 bets 10. With the action on seat 3, seat 5 says "call" out '
+                      'of turn. Seat 3 raises to 40. What can seat 5 do?')
+    inc = rep["told"]["incident"]
+    assert inc["disputed"] == {"seat": 5, "said": "call"} and inc["after"] == [{"seat": 3, "action": "raise",
+                                                                                 "to": 40}]
+    assert code == 0 and _effects(rep)["to_call"] == 40
+
+
+def test_who_shows_first_is_read_from_the_last_round_told():
+    # TDA 16/17: with a bet on the final round, the last aggressor shows first
+    rep, code = _json("NL 2/5 cash, river. Seat 3 bets 100, seat 8 raises to 300, seat 3 calls. Who shows first?")
+    assert rep["told"]["incident"]["procedure"] == {"showdown": {}}
+    assert code == 0 and _effects(rep) == {"shows_first": 8}
+
+
+def test_a_position_told_with_its_seat_places_the_button_and_the_blinds():
+    rep, code = _json("NLHE 100-200 tournament, preflop. UTG (seat 3) raises to 500, seat 5 shoves three purples "
+                      "and a black, seat 6 has more than 10,000. What can seat 6 do?")
+    inc = rep["told"]["incident"]
+    assert inc["button"] == 7 and {1, 2, 3, 5, 6} <= {int(s) for s in inc["players"]}
+    assert inc["players"]["5"] == 1600 and inc["players"]["6"] is None     # 'more than' is no amount
+    assert code == 0 and _effects(rep)["min_raise_to"] == 2700
+
+
+def test_a_person_told_only_by_a_stack_is_in_the_hand():
+    # limit, half-bet rule not in force by default: a short all-in of 15 in a 20 round; C still to act has chips,
+    # so B's options are not 'everyone else is all in'
+    told = read_told("$20/$40 limit, flop. A opens by going all-in for $15. B, next, wants to raise. "
+                     "C, with chips behind, is still to act.")
+    assert set(told.incident["players"]) == {1, 2, 3}
+
+
+def test_a_second_question_is_said_as_not_answered():
+    told = read_told("NL 50-100, flop. A bets 100, B is all-in for 125, C calls 125. Back on A: can he raise? "
+                     "Then what can C do?")
+    assert told.incident["disputed"] == {"seat": 1} and told.unanswered == ["Then what can C do?"]
+
+
+# ---- a house's words
+
+def test_a_house_extends_the_told_words_beside_its_book_and_lint_checks_them(tmp_path):
+    from rulings.ruling.books import lint_report
+    from rulings.rulebook.house import house_names
+    book = tmp_path / "riverside.yaml"
+    book.write_text("rulebook: riverside\nextends: standard\ntitle: Riverside card room\n", encoding="utf-8")
+    (tmp_path / "riverside.told.yaml").write_text(
+        "chip_colours: {pink: 2.5, blue: 10, black: 100}\nterms:\n  PUT:\n    put: [plops]\n", encoding="utf-8")
+    text = "NL 1/2 flop pot 20. Seat 1 bets 5, seat 2 silently plops two blues."
+    rep, code = _json(text, str(book))
+    assert rep["told"]["incident"]["disputed"] == {"seat": 2, "chips": [10, 10]}
+    assert code == 0
+    out, code = rule_told_text(text, None, "json")          # the standard words know neither
+    assert code == 2 and "plops" in out
+    assert house_names(tmp_path) == ["riverside"]
+    problems, checked = lint_report([str(tmp_path)])
+    assert checked.houses == 1 and not [p for p in problems if p.file.endswith(".told.yaml")]
+    (tmp_path / "riverside.told.yaml").write_text("terms:\n  VERB:\n    call: [raises]\n", encoding="utf-8")
+    problems, _ = lint_report([str(tmp_path)])
+    assert [p.code for p in problems if p.file.endswith("riverside.told.yaml")] == ["R117"]
+    out, code = rule_told_text(text, str(book), "json")
+    assert code == 2 and "told lexicon cannot be used" in out

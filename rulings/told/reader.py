@@ -538,7 +538,8 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         except (LookupError, ValueError, TypeError, ArithmeticError, AttributeError) as exc:
             # a reading this code does not handle yet: said as not read, never a traceback
             line, col = _place(text, first.start)
-            told.unread.append(Unread(f"'{shown}'", line, col, shown, True))
+            why = f" ({exc})" if type(exc) is ValueError else ""     # our own reason: "the chips told make 50, not 60"
+            told.unread.append(Unread(f"'{shown}'{why}", line, col, shown, True))
             told.typos.append(f"internal: {type(exc).__name__}")
     try:
         story.finish()
