@@ -90,7 +90,9 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
     raw = [(m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
     letters = {w for kind, w, _ in raw if kind == "word" and w in lex.letters}
     # "A" is a person only beside another letter ("A bets, B calls"); "B wants to raise" alone is a person too
-    letters_mode = len(letters) >= 2 or bool(letters - {"A"})
+    letters_mode = len(letters) >= 2 or bool(letters - {"A"}) or any(
+        kind == "word" and w.lower() == "player" and k + 1 < len(raw) and raw[k + 1][1] in lex.letters
+        for k, (kind, w, _) in enumerate(raw))
     out: list[Term] = []
     i = 0
     while i < len(raw):
@@ -167,6 +169,9 @@ def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Ter
         if n is not None and n == int(n) and 1 <= n <= 30 and "$" not in raw[i + 1][1]:
             out.append(Term("SEAT", int(n), text_between(raw, i, i + 1), at))
             return i + 2
+    if low == "player" and not (i + 1 < len(raw) and raw[i + 1][0] == "amount"):
+        out.append(Term("ROLE", "player", w, at))        # "player wants to know...": the player, no seat told
+        return i + 1
     m = re.fullmatch(r"s(\d{1,2})", low)
     if m:
         out.append(Term("SEAT", int(m.group(1)), w, at))
@@ -215,10 +220,25 @@ def _counts(terms: list[Term]) -> list[Term]:
     an article elsewhere carries nothing. Fillers are dropped."""
     out: list[Term] = []
     skip = False
+    terms_skip: set[int] = set()
     for k, t in enumerate(terms):
         nxt = terms[k + 1] if k + 1 < len(terms) else None
+        if k in terms_skip:
+            continue
         if skip:
             skip = False
+            continue
+        after = terms[k + 2] if k + 2 < len(terms) else None
+        if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
+                and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE") and after is not None \
+                and after.type == "VERB" and _past(after.text) and k + 3 < len(terms) and terms[k + 3].type == "COMMA":
+            skip_to = k + 3          # "Seat 1, who checked, now wants to raise": a reminder of what he did, told
+            out.append(Term("COMMA", ",", ",", t.start))     # before; the sentence goes on as if it were not said
+            terms_skip.add(k + 1)
+            terms_skip.add(k + 2)
+            terms_skip.add(skip_to)
+            continue
+        if k in terms_skip:
             continue
         if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
                 and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE"):
@@ -260,6 +280,11 @@ def _claim_words(sentence: list[Term]) -> list[Term]:
         return sentence
     return sentence[:k + 1] + [Term("QWORD", t.value, t.text, t.start) if t.type == "UNKNOWN" else t
                                for t in sentence[k + 1:]]
+
+
+def _past(word: str) -> bool:
+    """An action word in the past ("checked", "called", "had bet"): what a player did before, not a new action."""
+    return word.lower().split()[-1].endswith("ed") or word.lower() in ("bet", "had bet")
 
 
 def _sentences(terms: list[Term]) -> list[list[Term]]:
@@ -364,7 +389,9 @@ def _pieces(sentence: list[Term]) -> list[list[Term]]:
         depth -= t.type == "RPAREN"
         nxt = sentence[k + 1] if k + 1 < len(sentence) else None
         if depth == 0 and t.type in ("COMMA", "SEP") and nxt is not None and nxt.type in _PEOPLE and out[-1] \
-                and not (t.type == "COMMA" and nxt.type == "SEP"):
+                and not (t.type == "COMMA" and nxt.type == "SEP") \
+                and not (t.type == "SEP" and all(x.type in _PEOPLE | {"COMMA", "SEP"} for x in out[-1])):
+            # ("seat 1 and seat 2 fold": one clause, its actors named in turn)
             out.append([])
             continue
         if depth == 0 and t.type == "SEP" and out[-1] and out[-1][-1].type == "COMMA":
