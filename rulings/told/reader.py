@@ -314,6 +314,12 @@ def _bare_said(sentence: list[Term], text: str) -> list[Term]:
             if j > k + 1:
                 first, last = sentence[k + 1], sentence[j - 1]
                 words = text[first.start:last.start + len(last.text)]
+                for typo in sentence[k + 1:j]:       # a typo read as a word is said as that word ("rasie")
+                    if typo.note and typo.start >= first.start:
+                        fixed = typo.note.split(" as ")[-1].strip("'")
+                        at = typo.start - first.start
+                        words = words[:at] + fixed + words[at + len(typo.text):]
+                        break
                 out.append(Term("QUOTE_BARE", words, words, first.start))
                 k = j
                 continue
