@@ -249,7 +249,8 @@ def _lexicon_problems(path: Path) -> list[Problem]:
     try:
         extended(data.decode("utf-8", "replace"), str(path))
     except LexiconError as exc:
-        return [Problem(str(path), 0, 0, "R117", str(exc), hint="a told lexicon has terms:, chip_colours:, "
+        message = str(exc).removeprefix(f"{path}: ")
+        return [Problem(str(path), 0, 0, "R117", message, hint="a told lexicon has terms:, chip_colours:, "
                         "letters: and not_typos: as rulings/told/lexicon.yaml does; each phrase one meaning")]
     return []
 
