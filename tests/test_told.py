@@ -316,3 +316,13 @@ def test_a_house_extends_the_told_words_beside_its_book_and_lint_checks_them(tmp
     assert [p.code for p in problems if p.file.endswith("riverside.told.yaml")] == ["R117"]
     out, code = rule_told_text(text, str(book), "json")
     assert code == 2 and "told lexicon cannot be used" in out
+
+
+def test_stud_upcards_told_as_cards_decide_who_brings_it_in():
+    # RRP stud: the lowest upcard brings it in, a tie of rank broken by suit (clubs lowest); 'limits' makes it limit
+    rep, code = _json("Stud tournament, limits 400/800, ante 50, bring-in 100. Upcards: seat 1 the four of hearts, "
+                      "seat 3 4c, seat 6 the jack of spades. What can seat 6 do?")
+    inc = rep["told"]["incident"]
+    assert inc["upcards"] == {"1": "4h", "3": "4c", "6": "Js"} and inc["street"] == "third"
+    assert inc["game"]["structure"] == "fixed-limit" and "no-limit or pot-limit was not told" in rep["told"]["read_as"]
+    assert code == 0 and {"bring_in_seat": 3} in [r["effects"] for r in rep["rulings"]]

@@ -48,6 +48,7 @@ class Term:
 
 _RAW = re.compile(r"""
     (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
+  | (?P<card>(?i:(?:the\s+|a\s+|an\s+)?(?:ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|trey|deuce|two|10|[2-9])\s+of\s+(?:clubs|diamonds|hearts|spades))\b|\b(?:10|[2-9TJQK])[cdhs]\b)
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
   | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
@@ -62,6 +63,20 @@ _NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten ele
 sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand grand k
 million""".split())
 _COUNTABLE = {"AMOUNT", "COLOUR", "CHIP"}
+
+
+_RANKS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "10": "T", "nine": "9", "eight": "8",
+          "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "trey": "3", "deuce": "2", "two": "2"}
+
+
+def _card(text: str) -> str:
+    """A card as the incident writes it ("the king of spades" -> "Ks", "10h" -> "Th")."""
+    words = text.lower().split()
+    if len(words) == 1:
+        rank, suit = words[0][:-1], words[0][-1]
+        return _RANKS.get(rank, rank.upper()) + suit
+    words = [w for w in words if w not in ("the", "a", "an", "of")]
+    return _RANKS.get(words[0], words[0].upper()) + words[1][0]
 
 
 def _amount(text: str) -> Decimal | None:
@@ -97,7 +112,9 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
     i = 0
     while i < len(raw):
         kind, w, at = raw[i]
-        if kind == "quote":
+        if kind == "card":
+            out.append(Term("CARD", _card(w), w, at))
+        elif kind == "quote":
             out.append(Term("QUOTE", w[1:-1].strip(), w, at))
             nxt = raw[i + 1] if i + 1 < len(raw) else None
             if re.search(r"[.?!][\s]*$", w[1:-1]) and nxt is not None and nxt[0] == "word" and nxt[1][:1].isupper():
@@ -625,6 +642,8 @@ class _Story:
         self.noticed: str | None = None
         self.together = False                  # "at the same moment": words and chips together
         self.showdown = False                  # the question is who shows first
+        self.upcards: dict[Any, str] = {}      # stud: each player's upcard on third street
+        self.limit_by_game = False             # the structure read from 'limits' or a stud game, not told
 
     def _add(self, event: tuple) -> None:
         self.events.append(event)
@@ -706,7 +725,8 @@ class _Story:
         for pair in [c for c in node.children if hasattr(c, "data") and str(c.data) == "paired"]:
             whos = [c for c in pair.children] + whos
         notes = [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_note"]
-        keys = []
+        keys: list = []
+        cards: list[str] = []
         for w in whos:
             t = w.value
             if t.type == "SEAT":
@@ -722,12 +742,16 @@ class _Story:
                 keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
             elif t.type == "PRONOUN":
                 keys.append(self.last_actor or ("pronoun", t.text))
+            elif t.type == "CARD":
+                cards.append(t.value)
         if len(keys) == 2:
             self.same[keys[0]] = keys[1]
             self.same[keys[1]] = keys[0]
         who = keys[0]
         for n in notes:
             self._note(who, n)
+        for card in cards:         # "seat 3 (2 of clubs)": his upcard
+            self._upcard(who, card)
         self.last_actor = who
         return who
 
@@ -813,6 +837,21 @@ class _Story:
         """"Who shows first?": the showdown's order, which the hand's last round decides."""
         self.showdown = True
         self.question = self.told.question = shown
+
+    def _upcard(self, who, card: str) -> None:
+        if self.upcards.get(who, card) != card:
+            raise ValueError(f"two upcards told for one player: {self.upcards[who]} and {card}")
+        self.upcards[who] = card
+        if who not in self.seen:
+            self.seen.append(who)
+
+    def _upcards(self, node, shown: str) -> None:
+        """"Upcards: seat 1 king of diamonds, seat 3 king of spades", "seat 2 shows the 5 of diamonds, seat 4 the 3
+        of hearts": each player's upcard on third street."""
+        for entry in [c for c in node.children if hasattr(c, "data") and str(c.data) == "upcard"]:
+            who = self._actor(self._child(entry, "actor"))
+            card = next(t.value for t in self._toks(entry) if t.type == "CARD")
+            self._upcard(who, card)
 
     def _claim(self, node, shown: str) -> None:
         """What a player or the dealer claims or argues: kept word for word in the report, never a fact read."""
@@ -1051,6 +1090,8 @@ class _Story:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
 
     def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
+        if shown == self.question:        # the same sentence read as two questions ("who ..., and what ...")
+            return
         if self.asked is not None:        # a second question ("and if he only calls, can seat 1 raise?"): the
             self.told.unanswered.append(shown)     # first question's seat is the one ruled on; this one is said
             return
@@ -1088,6 +1129,12 @@ class _Story:
             raise ProblemsError(problems)
         acts = [e[1] for e in self.events if e[0] == "act"]
         actions = [e for e in self.events if e[0] == "action"]
+        if "structure" not in self.game and ("bet_sizes" in self.game or self.game.get("variant") in ("stud", "razz")):
+            # "limits 600/1,200", "stud 10/20": a limit game by its words (stud and razz are dealt limit); the
+            # read-as line says so
+            self.game["structure"] = "fixed-limit"
+            self.game_said["structure"] = ""
+            self.limit_by_game = True
         if "structure" not in self.game:
             problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
                                     "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
@@ -1182,6 +1229,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     if first_told is not None and first_told[2] == "raise" and "blinds" in game:
         preflop_words = True      # "A raises to 125" with nothing bet before it: the blinds were the bet
     street_said = street is not None
+    if street is None and stud and story.upcards:
+        street = "third"            # the upcards that decide who brings it in: the first round
     if street is None and story.showdown:
         street = "seventh" if stud else "river"      # who shows first: the hand's last round
     if street is None:
@@ -1339,6 +1388,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
     stakes = g.get("stakes")
     line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
+    if "bet_sizes" in g and not stakes:
+        line += f" {'/'.join(_money(Decimal(str(x))) for x in g['bet_sizes'])}"
     if "bring_in" in g:
         line += f", bring-in {g['bring_in']}"
     if "ante" in g:
@@ -1346,7 +1397,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     if "big_blind_ante" in g:
         line += f", big blind ante {g['big_blind_ante']}"
     line += f" {g['setting']}" if "setting" in g else ""
-    read.append(line.strip())
+    read.append(line.strip() + (" (limit by its limits or its game: no-limit or pot-limit was not told)"
+                                if story.limit_by_game else ""))
     if not whole:
         read.append(street if street_said else f"{street} (the street was not told)")
     if story.pot is not None and not whole:
@@ -1379,6 +1431,16 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         incident["disputed"] = disputed
     if after:
         incident["after"] = after
+    if stud and story.upcards:
+        ups = {seats[k]: c for k, c in story.upcards.items()}
+        if whole and streets and streets[0]["street"] == "third":
+            streets[0]["upcards"] = ups
+        elif not whole and street == "third":
+            incident["upcards"] = ups
+        else:
+            raise ProblemsError([_p(1, 1, "I102", "upcards were told, but not on third street",
+                                    "tell the upcards of the first round ('third street: seat 1 shows the king')")])
+        read.append("upcards " + ", ".join(f"seat {n} {c}" for n, c in sorted(ups.items())))
     if story.showdown and disputed is None:      # the hand says who is in and who bet last (hand_says.py)
         incident["procedure"] = {"showdown": {}}
         read.append("the question: who shows first")
