@@ -326,3 +326,11 @@ def test_stud_upcards_told_as_cards_decide_who_brings_it_in():
     assert inc["upcards"] == {"1": "4h", "3": "4c", "6": "Js"} and inc["street"] == "third"
     assert inc["game"]["structure"] == "fixed-limit" and "no-limit or pot-limit was not told" in rep["told"]["read_as"]
     assert code == 0 and {"bring_in_seat": 3} in [r["effects"] for r in rep["rulings"]]
+
+
+def test_people_told_by_name_are_seats_in_the_order_told():
+    told = read_told("NL 1/2, flop, pot 40. Alice bets 20, Bob silently puts out a black chip. What does Bob owe?")
+    assert "Alice is seat 1, Bob is seat 2" in told.read_as_line()
+    assert told.incident["disputed"] == {"seat": 2, "chips": [100]}
+    with pytest.raises(ProblemsError):      # a capitalised word only at a sentence's start is not a name
+        read_told("NL 1/2, flop. Dealing the turn, seat 2 bets 5.")

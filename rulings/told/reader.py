@@ -108,10 +108,15 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
     letters_mode = len(letters) >= 2 or bool(letters - {"A"}) or any(
         kind == "word" and w.lower() == "player" and k + 1 < len(raw) and raw[k + 1][1] in lex.letters
         for k, (kind, w, _) in enumerate(raw))
+    names = _names(raw, lex)
     out: list[Term] = []
     i = 0
     while i < len(raw):
         kind, w, at = raw[i]
+        if kind == "word" and w in names:        # "Alice bets, Bob calls": each name its own seat
+            out.append(Term("LETTER", w, w, at))
+            i += 1
+            continue
         if kind == "card":
             out.append(Term("CARD", _card(w), w, at))
         elif kind == "quote":
@@ -150,6 +155,29 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
             continue
         i += 1
     return _counts(out)
+
+
+def _names(raw: list, lex: Lexicon) -> set[str]:
+    """People told by name: a capitalised word the lexicon does not know (nor its typo reading), told twice, or
+    once inside a sentence; a word only ever at a sentence's start ("Dealing the first round") is not a name."""
+    seen: dict[str, list[bool]] = {}
+    for k, (kind, w, _) in enumerate(raw):
+        if kind != "word" or not re.fullmatch(r"[A-Z][a-z]{2,}", w):
+            continue
+        low = w.lower()
+        if any(key[0] == low for key in lex.phrases) or low in _NUMBER_WORDS or lex.typo(low):
+            continue
+        if low.endswith("ing"):
+            continue
+        start = k == 0 or raw[k - 1][1] in (".", "?", "!", ":", "(") or raw[k - 1][0] == "quote"
+        nxt = raw[k + 1][1].lower() if k + 1 < len(raw) else ""
+        acts = lex.phrases.get((nxt,), ("", ""))[0] in _ACTING          # "Alice bets", "Bob says"
+        seen.setdefault(w, []).append(start and not acts)
+    return {w for w, starts in seen.items() if len(starts) >= 2 or not all(starts)}
+
+
+_ACTING = {"VERB", "ALLIN", "SAYS", "PUT", "SILENT", "HAS", "WANTS", "CLAIM", "BETPOT", "THINKS", "STRADDLES", "COVERS",
+           "SHOWS"}
 
 
 def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Term]) -> int:
@@ -1499,7 +1527,10 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     if ("pos", "btn") in seats:
         button = seats[("pos", "btn")]
     positions = [k for k in keys if k[0] == "pos" and k not in seats]
-    letters = [k for k in keys if k[0] == "role"] + sorted((k for k in keys if k[0] == "letter"), key=lambda k: k[1])
+    # letters A, B, C... in their order; names (longer than a letter) in the order they were told, after them
+    letters = [k for k in keys if k[0] == "role"] + sorted((k for k in keys if k[0] == "letter" and len(k[1]) == 1),
+                                                           key=lambda k: k[1]) + \
+        [k for k in keys if k[0] == "letter" and len(k[1]) > 1]
     if positions and not explicit:
         if street == "preflop":        # the blinds are dealt in before anyone acts
             seats.setdefault(("pos", "sb"), 1)
