@@ -290,6 +290,10 @@ def _counts(terms: list[Term]) -> list[Term]:
             out.append(Term("RELWHO", "who", ", who", t.start))      # "the cutoff, who raises": the same one
             skip = True
             continue
+        if t.type == "ASKS" and t.text.lower() == "who" and out and out[-1].type in ("SEAT", "LETTER", "POSITION") \
+                and nxt is not None and nxt.type in ("VERB", "WANTS", "ALLIN", "SAYS", "PUT", "HAS"):
+            out.append(Term("RELWHO", "who", "who", t.start))        # "back to UTG who wants to raise"
+            continue
         if t.type == "COUNT" and not (nxt and nxt.type in _COUNTABLE | {"COUNT"}):
             if t.value == "1" or nxt is None:
                 continue            # "a", "an": an article
@@ -323,7 +327,7 @@ def _claim_words(sentence: list[Term]) -> list[Term]:
         return sentence
     if any(t.type in ("PUT", "ADDS", "SILENT") for t in sentence[k:]):
         return sentence
-    return sentence[:k + 1] + [Term("QWORD", t.value, t.text, t.start) if t.type == "UNKNOWN" else t
+    return sentence[:k + 1] + [Term("QWORD", t.value, t.text, t.start) if t.type not in ("QMARK", "SHOWDOWN") else t
                                for t in sentence[k + 1:]]
 
 
@@ -445,6 +449,10 @@ def _pieces(sentence: list[Term]) -> list[list[Term]]:
             # ("seat 1 and seat 2 fold": one clause, its actors named in turn)
             out.append([])
             continue
+        prev = sentence[k - 1] if k else None
+        if depth == 0 and t.type in ("SEAT", "LETTER") and prev is not None and prev.type in ("AMOUNT", "VERB", "STREET") \
+                and out[-1] and any(x.type in ("VERB", "ALLIN", "INPOT", "POTWORD", "PUT") for x in out[-1]):
+            out.append([])      # "seat 4 bet 20 seat 7 put out...": a new clause names its actor
         if depth == 0 and t.type == "SEP" and out[-1] and out[-1][-1].type == "COMMA":
             out[-1].pop()
         out[-1].append(t)
@@ -606,7 +614,11 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             line, col = _place(text, where.start)
             # a question that is not read in full still names the seat asked about; an intention ("wants to")
             # or a statement that is not read may change the ruling
-            matters = any(t.type not in _CALM for t in sentence) and not any(t.type == "QMARK" for t in sentence)
+            question = any(t.type == "QMARK" for t in sentence)
+            # a question not read that names an amount ("is the 25 good?") asks about a wager, which the ruling
+            # on a seat may not answer: it stops the reading too
+            matters = any(t.type not in _CALM for t in sentence) and (
+                not question or any(t.type == "AMOUNT" for t in sentence))
             told.unread.append(Unread(words, line, col, shown, matters))
             if not matters and any(t.type == "QMARK" for t in sentence):
                 story.question_from(sentence, shown, parsed=False)
@@ -998,6 +1010,9 @@ class _Story:
         if verb is not None:
             amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
             self._add(("action", who, verb, amount, False, any(t.type == "MORE" for t in self._toks(node))))
+        question = self._child(node, "question")
+        if question is not None:        # "folds back to UTG, who wants to raise": the question is his
+            self._question(question, shown)
 
     def _streets_around(self, node, shown: str) -> None:
         """"Turn and river are checked": each street named, checked around."""
@@ -1352,6 +1367,10 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             item: dict[str, Any] = {"seat": s}
             if verb == "limp":
                 verb = "call"
+            if verb == "check-raise":     # he checked first this street, then raised
+                if s not in {a["seat"] for a in here}:
+                    here.insert(0, {"seat": s, "action": "check"})
+                verb = "raise"
             if verb == "bet" and (faced > 0 and cur in ("preflop", "third")):
                 verb = "raise"
             if verb == "raise" and faced == 0:
