@@ -334,3 +334,42 @@ def test_people_told_by_name_are_seats_in_the_order_told():
     assert told.incident["disputed"] == {"seat": 2, "chips": [100]}
     with pytest.raises(ProblemsError):      # a capitalised word only at a sentence's start is not a name
         read_told("NL 1/2, flop. Dealing the turn, seat 2 bets 5.")
+
+
+def test_a_check_raise_puts_the_check_first():
+    # RRP NL 5: the button's all-in of $300 over a $70 raise is a full raise; the big blind may call or re-raise
+    told = read_told("$1-$3 no limit. Flop. Pot's $45. Button bets $30, BB check-raises to $70, button shoves for "
+                     "$300 total. What can BB do?")
+    assert [a["action"] for a in told.incident["actions"]] == ["check", "bet", "raise", "raise"]
+    assert told.incident["actions"][0]["seat"] == told.incident["actions"][2]["seat"]
+
+
+def test_a_phone_s_run_on_sentence_is_cut_where_a_new_actor_is_named():
+    # RRP NL 11-12: a red, a red and a green silently facing $20 on a pot of 60 is $35: a raise short of the $40
+    # minimum but over half of it, so a cash game brings it up to the minimum when a raise was meant
+    told = read_told("nl 1/2 turn pot 60 seat 4 bet 20 seat 7 put out 2 reds and a green no word spoken")
+    assert told.incident["actions"] == [{"seat": 4, "action": "bet", "to": 20}]
+    assert told.incident["disputed"] == {"seat": 7, "chips": [5, 5, 25]}
+
+
+def test_seats_told_preflop_place_the_blinds_before_the_first_to_act():
+    told = read_told('NLHE tourney, level 10, blinds 400/800, 800 bb ante. Seat 2 raises to 2,000 preflop, seat 6 '
+                     'says "raise" and puts in 4,000.')
+    assert "the small blind read as seat 8, the big blind read as seat 1, button read as seat 6" in \
+        told.read_as_line()
+    rep, code = _json('NLHE tourney, level 10, blinds 400/800, 800 bb ante. Seat 2 raises to 2,000 preflop, seat 6 '
+                      'says "raise" and puts in 4,000.')
+    assert code == 0 and _effects(rep)["wager_to"] == 4000
+
+
+def test_words_said_after_the_chip_lands_come_second():
+    # RRP NL 11: one oversized chip facing a bet with "raise" said only after it landed is a call
+    rep, code = _json('NL 2/5. Flop. Seat 1 bets $25. Seat 3 throws in a $100 chip and says "raise" after it lands.')
+    assert rep["told"]["incident"]["disputed"]["words_first"] == "chips"
+    assert code == 0 and _effects(rep) == {"wager_to": 25, "returned": 75}
+
+
+def test_a_limit_cap_told_in_slang():
+    told = read_told("Limit 4/8, flop. seat 3 bets 4, seat 6 raises 8, seat 9 3-bets to 12, seat 1 caps it at 16. "
+                     "seat 3 wants to raise again. can he?")
+    assert [a.get("to") for a in told.incident["actions"]] == [4, 8, 12, 16] and not told.unanswered

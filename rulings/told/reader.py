@@ -49,10 +49,10 @@ class Term:
 _RAW = re.compile(r"""
     (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
   | (?P<card>(?i:(?:the\s+|a\s+|an\s+)?(?:ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|trey|deuce|two|10|[2-9])\s+of\s+(?:clubs|diamonds|hearts|spades))\b|\b(?:10|[2-9TJQK])[cdhs]\b)
+  | (?P<nbets>(?<![\d,])[345]-?bets?\b)
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
   | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
-  | (?P<nbets>[345]-?bets?\b)
   | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?)
   | (?P<pause>\.\.\.|…|--|—)
   | (?P<punct>[.,;:?!()])
@@ -618,7 +618,8 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             # a question not read that names an amount ("is the 25 good?") asks about a wager, which the ruling
             # on a seat may not answer: it stops the reading too
             matters = any(t.type not in _CALM for t in sentence) and (
-                not question or any(t.type == "AMOUNT" for t in sentence))
+                not question or (any(t.type == "AMOUNT" for t in sentence)
+                                 and any(t.type in ("SEAT", "LETTER", "POSITION") for t in sentence)))
             told.unread.append(Unread(words, line, col, shown, matters))
             if not matters and any(t.type == "QMARK" for t in sentence):
                 story.question_from(sentence, shown, parsed=False)
@@ -1135,11 +1136,20 @@ class _Story:
     def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
         if shown == self.question:        # the same sentence read as two questions ("who ..., and what ...")
             return
-        if self.asked is not None:        # a second question ("and if he only calls, can seat 1 raise?"): the
-            self.told.unanswered.append(shown)     # first question's seat is the one ruled on; this one is said
+        first = self.asked
+        self.asked = None
+        self._asked_in(terms, parsed)
+        if self.asked is not None and first is None:
+            self.last_actor = self.asked   # "seat 3 wants to raise again. Can he?": he is seat 3
+        if first is not None:             # a second question ("and if he only calls, can seat 1 raise?"): the
+            if self.asked not in (None, first):        # first question's seat is the one ruled on; one about
+                self.told.unanswered.append(shown)     # another is said as not answered
+            self.asked = first
             return
         self.question = shown
         self.told.question = shown
+
+    def _asked_in(self, terms: list, parsed: bool) -> None:
         named = [t for t in terms if getattr(t, "type", None) in ("SEAT", "LETTER", "POSITION")]
         asks = [k for k, t in enumerate(terms) if getattr(t, "type", None) == "ASKS"]
         if asks:      # "if seat 6 only calls, can seat 1 raise?": the one after the last asking word
@@ -1454,7 +1464,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         read.append("the pot worked out from the actions (a count told along the way is not checked)")
     elif street not in ("preflop", "third") and not whole:
         read.append("pot before this street not told")
-    seat_names = [f"{named[k]} is seat {seats[k]}" for k in keys if k[0] != "seat"]
+    seat_names = [f"{named[k]} is seat {seats[k]}" for k in keys if k[0] != "seat"] + [
+        f"{_POSITION_NAMES[b]} read as seat {seats[('pos', b)]}" for b in ("sb", "bb")
+        if ("pos", b) in seats and ("pos", b) not in keys and (street == "preflop" or whole)]
     button_told = ("pos", "btn") in seats
     if seat_names or (button and not stud):
         read.append(", ".join(seat_names + [f"button on seat {button}" if button_told or not button else
@@ -1581,6 +1593,21 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
                                          "name the player by seat number or position")])
     paired = [(k[1], other[1]) for k, other in story.same.items() if k[0] == "pos" and other[0] == "seat"
               and k[1] in _FROM_BUTTON]
+    first_act = next((e[1] for e in story.events if e[0] == "action" and e[1] is not None), None)
+    if button is None and not paired and street == "preflop" and explicit and not positions and not letters \
+            and first_act is not None and first_act[0] == "seat":
+        # "seat 2 raises to 2,000 preflop": the first seat told acting is first to act; the blinds are the two
+        # seats before him, the button the one before them (the read-as line shows it)
+        told_seats = sorted(set(seats.values()))
+        f, top = first_act[1], max(told_seats)
+        ring = [x for x in range(f - 1, 0, -1)] + [top + 2, top + 1] if f > 1 else [top + 2, top + 1]
+        free = [x for x in ring if x not in told_seats]
+        if len(free) >= 2:
+            bb, sb = free[0], free[1]
+            if bb in range(1, f) and sb in range(1, f) or bb < f <= top < sb or (bb > top and sb > top):
+                seats[("pos", "bb")], seats[("pos", "sb")] = bb, sb
+                before = [x for x in range(sb - 1, 0, -1)] + [top + 3] if sb <= top else [top]
+                button = before[0]
     if button is None and paired:      # "UTG (seat 3)": the button and the blinds are counted back from him
         pos, at = paired[0]
         back = _FROM_BUTTON[pos]
