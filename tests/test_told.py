@@ -373,3 +373,17 @@ def test_a_limit_cap_told_in_slang():
     told = read_told("Limit 4/8, flop. seat 3 bets 4, seat 6 raises 8, seat 9 3-bets to 12, seat 1 caps it at 16. "
                      "seat 3 wants to raise again. can he?")
     assert [a.get("to") for a in told.incident["actions"]] == [4, 8, 12, 16] and not told.unanswered
+
+
+def test_words_said_then_a_stack_and_chips_added_after_a_pause():
+    told = read_told('NL 1/2 cash. On the river seat 3 checks and seat 7 bets 40. Seat 3 says "all in" and has 210 '
+                     'behind.')
+    assert told.incident["players"][3] == 210 and told.incident["disputed"] == {"seat": 3, "said": "all in"}
+    told = read_told('$1/$2 NL, flop pot $40. Seat 6 bets $15. Seat 9 goes "raise" and then after a pause adds $30.')
+    assert told.incident["disputed"]["said"] == "raise" and sum(told.incident["disputed"]["chips"]) == 30
+
+
+def test_a_pot_told_before_its_word_and_a_possessive():
+    told = read_told("2/5 NL cash, flop, $150 pot. Seat 2 bets $50. Seat 5 says 'make it 150' and puts out a single "
+                     "$100 chip. What is seat 5's raise?")
+    assert told.incident["pot"] == 150 and told.incident["disputed"]["seat"] == 5 and not told.unread

@@ -51,6 +51,7 @@ _RAW = re.compile(r"""
   | (?P<card>(?i:(?:the\s+|a\s+|an\s+)?(?:ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|trey|deuce|two|10|[2-9])\s+of\s+(?:clubs|diamonds|hearts|spades))\b|\b(?:10|[2-9TJQK])[cdhs]\b)
   | (?P<nbets>(?<![\d,])[345]-?bets?\b)
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
+  | (?P<poss>(?<=\d)['’]s\b)
   | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
   | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?)
@@ -131,6 +132,8 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
                 out.append(Term("STAKES", parts, w, at))
             else:
                 out.append(Term("UNKNOWN", w, w, at))
+        elif kind == "poss":          # "seat 6's raise": the seat just named
+            pass
         elif kind == "plural":       # "two 1,000s": chips of that value
             value = _amount(w[:-1])
             out.append(Term("AMOUNT", value, w, at) if value is not None else Term("UNKNOWN", w, w, at))
@@ -185,6 +188,14 @@ def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Ter
     kind, w, at = raw[i]
     if letters_mode and w in lex.letters:
         out.append(Term("LETTER", w, w, at))
+        return i + 1
+    base = re.sub(r"['’]s$", "", w)
+    if base != w and (letters_mode and base in lex.letters):
+        out.append(Term("LETTER", base, w, at))         # "B's raise": B
+        return i + 1
+    if base != w and lex.phrases.get((base.lower(),), ("",))[0] in ("POSITION", "ROLE", "PRONOUN"):
+        term, meaning = lex.phrases[(base.lower(),)]
+        out.append(Term(term, meaning, w, at))          # "the button's chips": the button
         return i + 1
     if w.lower() == "player" and letters_mode and i + 1 < len(raw) and raw[i + 1][1] in lex.letters:
         out.append(Term("LETTER", raw[i + 1][1], text_between(raw, i, i + 1), at))     # "player A"
@@ -943,8 +954,8 @@ class _Story:
         if amount is None:
             self.stacks[who] = ("more", None)
             return
-        acted = any(e[0] == "action" and e[1] == who for e in self.events)
-        self.stacks[who] = ("has", amount) if not acted else ("more", None)
+        acted = any(e[0] == "action" and e[1] == who and e[2] != "check" for e in self.events)   # a check puts
+        self.stacks[who] = ("has", amount) if not acted else ("more", None)                      # nothing in
 
     def _all_in(self, node, shown: str) -> None:
         who = self._who(node)
@@ -1037,6 +1048,9 @@ class _Story:
         act = _Act(who, order=order)
         for part in node.children:
             if not hasattr(part, "data"):
+                continue
+            if str(part.data) == "stack_note":       # 'says "all in" and has 210 behind': his stack
+                self._note(who, part)
                 continue
             if str(part.data) in ("said", "said_bare"):
                 act.said = "... ".join(t.value for t in self._toks(part) if t.type in ("QUOTE", "QUOTE_BARE"))
