@@ -218,3 +218,172 @@ def test_told_disputes_in_several_voices_are_ruled_as_answered(case):
         assert value in have, (name, value, have)
     cited = {c["key"] for r in rulings for c in r.get("citations") or []}
     assert set(case["expected"]["citations"][:1]) <= cited
+
+
+# ---- classes of phrasing (each dispute written for these tests from the rule texts)
+
+def test_a_claim_is_kept_word_for_word_and_never_read_as_a_fact():
+    # RRP NL 11 / TDA 44: one oversized chip put out silently facing a bet is a call; what the bettor thinks of it
+    # is his claim, not a fact of the incident
+    rep, code = _json("NL 1/2 cash, river, pot 80. Seat 2 bets 30. Seat 5 silently puts out one black chip. "
+                      "Seat 2 thinks it's a raise to 100.")
+    assert code == 0 and rep["told"]["claims"] == ["Seat 2 thinks it's a raise to 100"]
+    assert rep["told"]["incident"]["disputed"] == {"seat": 5, "chips": [100]}
+    assert _effects(rep) == {"wager_to": 30, "returned": 70}
+
+
+def test_the_pot_and_a_bet_told_in_chip_colours():
+    # pot-limit: facing 25 with 100 in the middle, a pot raise goes to 25 + (100 + 25 + 25) = 175
+    told = read_told("PLO 1/2, four greens in the middle on the turn. Seat 3 bets one green, seat 6 says pot.")
+    assert told.incident["pot"] == 100 and told.incident["actions"] == [{"seat": 3, "action": "bet", "to": 25}]
+    rep, _ = _json("PLO 1/2, four greens in the middle on the turn. Seat 3 bets one green, seat 6 says pot.")
+    assert _effects(rep)["wager_to"] == 175
+
+
+def test_a_chips_total_that_does_not_add_up_is_not_read():
+    told = read_told("NL 1/2, flop, pot 100. Seat 1 bets 20, seat 2 silently puts out two 25 chips (50).")
+    assert told.incident["disputed"]["chips"] == [25, 25]
+    with pytest.raises(ProblemsError) as exc:
+        read_told("NL 1/2, flop, pot 100. Seat 1 bets 20, seat 2 silently puts out two 25 chips (60).")
+    assert "the chips told make 50, not 60" in exc.value.problems[0].message
+
+
+def test_there_is_not_a_typo_of_three():
+    told = read_told("NL 1/2, flop. There is $30 in the pot. Seat 1 bets 10, seat 2 silently puts out a red chip.")
+    assert told.incident["pot"] == 30 and not told.typos
+
+
+def test_an_act_out_of_turn_then_the_skipped_seat_raises():
+    # TDA 53: the skipped seat raised, so the action changed: the out-of-turn call does not bind
+    rep, code = _json('NL 1/2, flop, pot 30. Seat 1 bets 10. With the action on seat 3, seat 5 says "call" out '
+                      'of turn. Seat 3 raises to 40. What can seat 5 do?')
+    inc = rep["told"]["incident"]
+    assert inc["disputed"] == {"seat": 5, "said": "call"} and inc["after"] == [{"seat": 3, "action": "raise",
+                                                                                 "to": 40}]
+    assert code == 0 and _effects(rep)["to_call"] == 40
+
+
+def test_who_shows_first_is_read_from_the_last_round_told():
+    # TDA 16/17: with a bet on the final round, the last aggressor shows first
+    rep, code = _json("NL 2/5 cash, river. Seat 3 bets 100, seat 8 raises to 300, seat 3 calls. Who shows first?")
+    assert rep["told"]["incident"]["procedure"] == {"showdown": {}}
+    assert code == 0 and _effects(rep) == {"shows_first": 8}
+
+
+def test_a_position_told_with_its_seat_places_the_button_and_the_blinds():
+    rep, code = _json("NLHE 100-200 tournament, preflop. UTG (seat 3) raises to 500, seat 5 shoves three purples "
+                      "and a black, seat 6 has more than 10,000. What can seat 6 do?")
+    inc = rep["told"]["incident"]
+    assert inc["button"] == 7 and {1, 2, 3, 5, 6} <= {int(s) for s in inc["players"]}
+    assert inc["players"]["5"] == 1600 and inc["players"]["6"] is None     # 'more than' is no amount
+    assert code == 0 and _effects(rep)["min_raise_to"] == 2700
+
+
+def test_a_person_told_only_by_a_stack_is_in_the_hand():
+    # limit, half-bet rule not in force by default: a short all-in of 15 in a 20 round; C still to act has chips,
+    # so B's options are not 'everyone else is all in'
+    told = read_told("$20/$40 limit, flop. A opens by going all-in for $15. B, next, wants to raise. "
+                     "C, with chips behind, is still to act.")
+    assert set(told.incident["players"]) == {1, 2, 3}
+
+
+def test_a_second_question_is_said_as_not_answered():
+    told = read_told("NL 50-100, flop. A bets 100, B is all-in for 125, C calls 125. Back on A: can he raise? "
+                     "Then what can C do?")
+    assert told.incident["disputed"] == {"seat": 1} and told.unanswered == ["Then what can C do?"]
+
+
+# ---- a house's words
+
+def test_a_house_extends_the_told_words_beside_its_book_and_lint_checks_them(tmp_path):
+    from rulings.ruling.books import lint_report
+    from rulings.rulebook.house import house_names
+    book = tmp_path / "riverside.yaml"
+    book.write_text("rulebook: riverside\nextends: standard\ntitle: Riverside card room\n", encoding="utf-8")
+    (tmp_path / "riverside.told.yaml").write_text(
+        "chip_colours: {pink: 2.5, blue: 10, black: 100}\nterms:\n  PUT:\n    put: [plops]\n", encoding="utf-8")
+    text = "NL 1/2 flop pot 20. Seat 1 bets 5, seat 2 silently plops two blues."
+    rep, code = _json(text, str(book))
+    assert rep["told"]["incident"]["disputed"] == {"seat": 2, "chips": [10, 10]}
+    assert code == 0
+    out, code = rule_told_text(text, None, "json")          # the standard words know neither
+    assert code == 2 and "plops" in out
+    assert house_names(tmp_path) == ["riverside"]
+    problems, checked = lint_report([str(tmp_path)])
+    assert checked.houses == 1 and not [p for p in problems if p.file.endswith(".told.yaml")]
+    (tmp_path / "riverside.told.yaml").write_text("terms:\n  VERB:\n    call: [raises]\n", encoding="utf-8")
+    problems, _ = lint_report([str(tmp_path)])
+    assert [p.code for p in problems if p.file.endswith("riverside.told.yaml")] == ["R117"]
+    out, code = rule_told_text(text, str(book), "json")
+    assert code == 2 and "told lexicon cannot be used" in out
+
+
+def test_stud_upcards_told_as_cards_decide_who_brings_it_in():
+    # RRP stud: the lowest upcard brings it in, a tie of rank broken by suit (clubs lowest); 'limits' makes it limit
+    rep, code = _json("Stud tournament, limits 400/800, ante 50, bring-in 100. Upcards: seat 1 the four of hearts, "
+                      "seat 3 4c, seat 6 the jack of spades. What can seat 6 do?")
+    inc = rep["told"]["incident"]
+    assert inc["upcards"] == {"1": "4h", "3": "4c", "6": "Js"} and inc["street"] == "third"
+    assert inc["game"]["structure"] == "fixed-limit" and "no-limit or pot-limit was not told" in rep["told"]["read_as"]
+    assert code == 0 and {"bring_in_seat": 3} in [r["effects"] for r in rep["rulings"]]
+
+
+def test_people_told_by_name_are_seats_in_the_order_told():
+    told = read_told("NL 1/2, flop, pot 40. Alice bets 20, Bob silently puts out a black chip. What does Bob owe?")
+    assert "Alice is seat 1, Bob is seat 2" in told.read_as_line()
+    assert told.incident["disputed"] == {"seat": 2, "chips": [100]}
+    with pytest.raises(ProblemsError):      # a capitalised word only at a sentence's start is not a name
+        read_told("NL 1/2, flop. Dealing the turn, seat 2 bets 5.")
+
+
+def test_a_check_raise_puts_the_check_first():
+    # RRP NL 5: the button's all-in of $300 over a $70 raise is a full raise; the big blind may call or re-raise
+    told = read_told("$1-$3 no limit. Flop. Pot's $45. Button bets $30, BB check-raises to $70, button shoves for "
+                     "$300 total. What can BB do?")
+    assert [a["action"] for a in told.incident["actions"]] == ["check", "bet", "raise", "raise"]
+    assert told.incident["actions"][0]["seat"] == told.incident["actions"][2]["seat"]
+
+
+def test_a_phone_s_run_on_sentence_is_cut_where_a_new_actor_is_named():
+    # RRP NL 11-12: a red, a red and a green silently facing $20 on a pot of 60 is $35: a raise short of the $40
+    # minimum but over half of it, so a cash game brings it up to the minimum when a raise was meant
+    told = read_told("nl 1/2 turn pot 60 seat 4 bet 20 seat 7 put out 2 reds and a green no word spoken")
+    assert told.incident["actions"] == [{"seat": 4, "action": "bet", "to": 20}]
+    assert told.incident["disputed"] == {"seat": 7, "chips": [5, 5, 25]}
+
+
+def test_seats_told_preflop_place_the_blinds_before_the_first_to_act():
+    told = read_told('NLHE tourney, level 10, blinds 400/800, 800 bb ante. Seat 2 raises to 2,000 preflop, seat 6 '
+                     'says "raise" and puts in 4,000.')
+    assert "the small blind read as seat 8, the big blind read as seat 1, button read as seat 6" in \
+        told.read_as_line()
+    rep, code = _json('NLHE tourney, level 10, blinds 400/800, 800 bb ante. Seat 2 raises to 2,000 preflop, seat 6 '
+                      'says "raise" and puts in 4,000.')
+    assert code == 0 and _effects(rep)["wager_to"] == 4000
+
+
+def test_words_said_after_the_chip_lands_come_second():
+    # RRP NL 11: one oversized chip facing a bet with "raise" said only after it landed is a call
+    rep, code = _json('NL 2/5. Flop. Seat 1 bets $25. Seat 3 throws in a $100 chip and says "raise" after it lands.')
+    assert rep["told"]["incident"]["disputed"]["words_first"] == "chips"
+    assert code == 0 and _effects(rep) == {"wager_to": 25, "returned": 75}
+
+
+def test_a_limit_cap_told_in_slang():
+    told = read_told("Limit 4/8, flop. seat 3 bets 4, seat 6 raises 8, seat 9 3-bets to 12, seat 1 caps it at 16. "
+                     "seat 3 wants to raise again. can he?")
+    assert [a.get("to") for a in told.incident["actions"]] == [4, 8, 12, 16] and not told.unanswered
+
+
+def test_words_said_then_a_stack_and_chips_added_after_a_pause():
+    told = read_told('NL 1/2 cash. On the river seat 3 checks and seat 7 bets 40. Seat 3 says "all in" and has 210 '
+                     'behind.')
+    assert told.incident["players"][3] == 210 and told.incident["disputed"] == {"seat": 3, "said": "all in"}
+    told = read_told('$1/$2 NL, flop pot $40. Seat 6 bets $15. Seat 9 goes "raise" and then after a pause adds $30.')
+    assert told.incident["disputed"]["said"] == "raise" and sum(told.incident["disputed"]["chips"]) == 30
+
+
+def test_a_pot_told_before_its_word_and_a_possessive():
+    told = read_told("2/5 NL cash, flop, $150 pot. Seat 2 bets $50. Seat 5 says 'make it 150' and puts out a single "
+                     "$100 chip. What is seat 5's raise?")
+    assert told.incident["pot"] == 150 and told.incident["disputed"]["seat"] == 5 and not told.unread

@@ -658,9 +658,9 @@ def run(incident: str | None, house: str | None, save: str | None, read: Callabl
     reading = None
     if told is not None:
         from rulings.told import read_told
-        from rulings.told.rule import read_as_text
+        from rulings.told.rule import house_lexicon, read_as_text
         try:
-            reading = read_told(told)
+            reading = read_told(told, house_lexicon(house))
         except ProblemsError as exc:
             print(render_text(exc.problems), file=sys.stderr)
             return 2

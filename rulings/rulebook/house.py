@@ -84,7 +84,8 @@ def house_dirs() -> list[Path]:
 
 def house_names(folder: Path | None = None) -> list[str]:
     folders = [folder] if folder is not None else house_dirs()
-    return sorted({p.stem for f in folders for p in f.glob("*.yaml")})
+    # a house's told-dispute words (NAME.told.yaml, rulings/told/lexicon.py) sit beside its book: not a book
+    return sorted({p.stem for f in folders for p in f.glob("*.yaml") if "." not in p.stem})
 
 
 def find_house(name: str) -> Path | None:

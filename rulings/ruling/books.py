@@ -200,9 +200,13 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
     houses: list[Path] = []
     topics: list[Path] = []
     standard_named = False
+    from rulings.told.lexicon import is_lexicon_file
     for f in dict.fromkeys(found):
         if f.resolve() in own:   # the standard book itself, checked above
             standard_named = True
+            continue
+        if is_lexicon_file(f):   # a house's told-dispute words (NAME.told.yaml): checked as a lexicon
+            problems += _lexicon_problems(f)
             continue
         (topics if _is_topic_file(f) else houses).append(f)
     checked = Checked(len(houses), len(topics), standard_named)
@@ -233,6 +237,22 @@ def _top_keys(path: Path) -> set[str]:
     except LimitError:
         return set()
     return {line.split(":", 1)[0] for line in head.splitlines() if line[:1].isalpha() and ":" in line}
+
+
+def _lexicon_problems(path: Path) -> list[Problem]:
+    """A house's told-dispute lexicon (rulings/told/lexicon.py) checked as the reader would load it (R117)."""
+    from rulings.told.lexicon import LexiconError, MAX_LEXICON_BYTES, extended
+    try:
+        data = read_bounded(path, MAX_LEXICON_BYTES + 1)
+    except (LimitError, OSError) as exc:
+        return [Problem(str(path), 0, 0, "R117", f"the told lexicon cannot be read: {exc}")]
+    try:
+        extended(data.decode("utf-8", "replace"), str(path))
+    except LexiconError as exc:
+        message = str(exc).removeprefix(f"{path}: ")
+        return [Problem(str(path), 0, 0, "R117", message, hint="a told lexicon has terms:, chip_colours:, "
+                        "letters: and not_typos: as rulings/told/lexicon.yaml does; each phrase one meaning")]
+    return []
 
 
 def _is_incident_file(path: Path) -> bool:

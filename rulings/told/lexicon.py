@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -42,14 +43,19 @@ class Lexicon:
     colours: dict[str, Decimal] = field(default_factory=dict)
     letters: tuple[str, ...] = ()
     longest: int = 1
+    not_typos: frozenset[str] = frozenset()
 
     def add(self, data: Any, where: str) -> None:
         if not isinstance(data, dict):
             raise LexiconError(f"{where}: a lexicon is a mapping with terms:, chip_colours: and letters:")
-        unknown = set(data) - {"terms", "chip_colours", "letters"}
+        unknown = set(data) - {"terms", "chip_colours", "letters", "not_typos"}
         if unknown:
             raise LexiconError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))}; "
-                               "a lexicon has terms:, chip_colours: and letters:")
+                               "a lexicon has terms:, chip_colours:, letters: and not_typos:")
+        not_typos = data.get("not_typos") or []
+        if not isinstance(not_typos, list):
+            raise LexiconError(f"{where}: not_typos: a list of words")
+        self.not_typos = self.not_typos | {str(w).lower() for w in not_typos}
         for colour, value in (data.get("chip_colours") or {}).items():
             try:
                 amount = Decimal(str(value))
@@ -81,10 +87,11 @@ class Lexicon:
 
     def typo(self, word: str) -> str | None:
         """The one lexicon word a phone's typo of five letters or more stands for (one edit away), or None."""
-        if len(word) < 5 or not word.isalpha():
+        if len(word) < 5 or not word.isalpha() or word in self.not_typos:
             return None
-        found = {w for w in _single_words(self) if abs(len(w) - len(word)) <= 1 and _one_edit(word, w)}
-        return found.pop() if len(found) == 1 else None
+        found = sorted(w for w in _single_words(self) if abs(len(w) - len(word)) <= 1 and _one_edit(word, w))
+        meanings = {self.phrases[(w,)] for w in found}
+        return found[0] if len(meanings) == 1 else None     # "rasie": 'raise' and 'rasies' both mean a raise
 
 
 def _single_words(lex: Lexicon) -> tuple[str, ...]:
@@ -116,6 +123,38 @@ def standard() -> Lexicon:
     lex = Lexicon()
     lex.add(_standard_data(), "rulings/told/lexicon.yaml")
     return lex
+
+
+LEXICON_SUFFIX = ".told.yaml"     # a house's words beside its book: rulebooks/houses/NAME.told.yaml
+
+
+def lexicon_path(house_file: Path) -> Path:
+    """Where a house book's told-dispute words are kept: beside it, NAME.told.yaml."""
+    return house_file.with_name(house_file.stem + LEXICON_SUFFIX)
+
+
+def is_lexicon_file(path: Path) -> bool:
+    return path.name.endswith(LEXICON_SUFFIX)
+
+
+def for_house(house_file: Path | None) -> Lexicon:
+    """The lexicon a house's told disputes are read by: the standard one, extended by the file beside the house
+    book when there is one (re-read when it changes). Raises LexiconError when that file cannot be used."""
+    if house_file is None:
+        return standard()
+    path = lexicon_path(house_file)
+    try:
+        stat = path.stat()
+    except OSError:
+        return standard()
+    return _house_cached(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _house_cached(path: str, mtime: int, size: int) -> Lexicon:
+    if size > MAX_LEXICON_BYTES:
+        raise LexiconError(f"{path}: more than {MAX_LEXICON_BYTES:,} bytes; a lexicon is far shorter")
+    return extended(Path(path).read_text(encoding="utf-8", errors="replace"), path)
 
 
 def extended(text: str, where: str) -> Lexicon:

@@ -48,9 +48,12 @@ class Term:
 
 _RAW = re.compile(r"""
     (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
+  | (?P<card>(?i:(?:the\s+|a\s+|an\s+)?(?:ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|trey|deuce|two|10|[2-9])\s+of\s+(?:clubs|diamonds|hearts|spades))\b|\b(?:10|[2-9TJQK])[cdhs]\b)
+  | (?P<nbets>(?<![\d,])[345]-?bets?\b)
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
+  | (?P<poss>(?<=\d)['’]s\b)
+  | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
   | (?P<amount>\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?![\w]))
-  | (?P<nbets>[345]-?bets?\b)
   | (?P<word>[A-Za-z][A-Za-z'’\-]*(?:\s?\+\s?\d)?)
   | (?P<pause>\.\.\.|…|--|—)
   | (?P<punct>[.,;:?!()])
@@ -61,6 +64,20 @@ _NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten ele
 sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand grand k
 million""".split())
 _COUNTABLE = {"AMOUNT", "COLOUR", "CHIP"}
+
+
+_RANKS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "10": "T", "nine": "9", "eight": "8",
+          "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "trey": "3", "deuce": "2", "two": "2"}
+
+
+def _card(text: str) -> str:
+    """A card as the incident writes it ("the king of spades" -> "Ks", "10h" -> "Th")."""
+    words = text.lower().split()
+    if len(words) == 1:
+        rank, suit = words[0][:-1], words[0][-1]
+        return _RANKS.get(rank, rank.upper()) + suit
+    words = [w for w in words if w not in ("the", "a", "an", "of")]
+    return _RANKS.get(words[0], words[0].upper()) + words[1][0]
 
 
 def _amount(text: str) -> Decimal | None:
@@ -89,19 +106,39 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
     raw = [(m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
     letters = {w for kind, w, _ in raw if kind == "word" and w in lex.letters}
     # "A" is a person only beside another letter ("A bets, B calls"); "B wants to raise" alone is a person too
-    letters_mode = len(letters) >= 2 or bool(letters - {"A"})
+    letters_mode = len(letters) >= 2 or bool(letters - {"A"}) or any(
+        kind == "word" and w.lower() == "player" and k + 1 < len(raw) and raw[k + 1][1] in lex.letters
+        for k, (kind, w, _) in enumerate(raw))
+    names = _names(raw, lex)
     out: list[Term] = []
     i = 0
     while i < len(raw):
         kind, w, at = raw[i]
-        if kind == "quote":
+        if kind == "word" and w in names:        # "Alice bets, Bob calls": each name its own seat
+            out.append(Term("LETTER", w, w, at))
+            i += 1
+            continue
+        if kind == "card":
+            out.append(Term("CARD", _card(w), w, at))
+        elif kind == "quote":
             out.append(Term("QUOTE", w[1:-1].strip(), w, at))
+            nxt = raw[i + 1] if i + 1 < len(raw) else None
+            if re.search(r"[.?!][\s]*$", w[1:-1]) and nxt is not None and nxt[0] == "word" and nxt[1][:1].isupper():
+                out.append(Term("END", ".", "", at + len(w)))     # 'asks "raise to what?" The cutoff...'
+
         elif kind == "stakes":
             parts = [_amount(p) for p in re.split(r"\s?[/-]\s?", w)]
             if all(p is not None for p in parts):
                 out.append(Term("STAKES", parts, w, at))
             else:
                 out.append(Term("UNKNOWN", w, w, at))
+        elif kind == "poss":          # "seat 6's raise": the seat just named
+            pass
+        elif kind == "plural":       # "two 1,000s": chips of that value
+            value = _amount(w[:-1])
+            out.append(Term("AMOUNT", value, w, at) if value is not None else Term("UNKNOWN", w, w, at))
+            if value is not None:
+                out.append(Term("CHIP", "chip", "", at + len(w) - 1))
         elif kind == "amount":
             value = _amount(w)
             out.append(Term("AMOUNT", value, w, at) if value is not None else Term("UNKNOWN", w, w, at))
@@ -123,11 +160,42 @@ def _words(text: str, lex: Lexicon) -> list[Term]:
     return _counts(out)
 
 
+def _names(raw: list, lex: Lexicon) -> set[str]:
+    """People told by name: a capitalised word the lexicon does not know (nor its typo reading), told twice, or
+    once inside a sentence; a word only ever at a sentence's start ("Dealing the first round") is not a name."""
+    seen: dict[str, list[bool]] = {}
+    for k, (kind, w, _) in enumerate(raw):
+        if kind != "word" or not re.fullmatch(r"[A-Z][a-z]{2,}", w):
+            continue
+        low = w.lower()
+        if any(key[0] == low for key in lex.phrases) or low in _NUMBER_WORDS or lex.typo(low):
+            continue
+        if low.endswith("ing"):
+            continue
+        start = k == 0 or raw[k - 1][1] in (".", "?", "!", ":", "(") or raw[k - 1][0] == "quote"
+        nxt = raw[k + 1][1].lower() if k + 1 < len(raw) else ""
+        acts = lex.phrases.get((nxt,), ("", ""))[0] in _ACTING          # "Alice bets", "Bob says"
+        seen.setdefault(w, []).append(start and not acts)
+    return {w for w, starts in seen.items() if len(starts) >= 2 or not all(starts)}
+
+
+_ACTING = {"VERB", "ALLIN", "SAYS", "PUT", "SILENT", "HAS", "WANTS", "CLAIM", "BETPOT", "THINKS", "STRADDLES", "COVERS",
+           "SHOWS"}
+
+
 def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Term]) -> int:
     """The term starting at raw[i] (a word): a person letter, a seat, amount words, else the longest phrase."""
     kind, w, at = raw[i]
     if letters_mode and w in lex.letters:
         out.append(Term("LETTER", w, w, at))
+        return i + 1
+    base = re.sub(r"['’]s$", "", w)
+    if base != w and (letters_mode and base in lex.letters):
+        out.append(Term("LETTER", base, w, at))         # "B's raise": B
+        return i + 1
+    if base != w and lex.phrases.get((base.lower(),), ("",))[0] in ("POSITION", "ROLE", "PRONOUN"):
+        term, meaning = lex.phrases[(base.lower(),)]
+        out.append(Term(term, meaning, w, at))          # "the button's chips": the button
         return i + 1
     if w.lower() == "player" and letters_mode and i + 1 < len(raw) and raw[i + 1][1] in lex.letters:
         out.append(Term("LETTER", raw[i + 1][1], text_between(raw, i, i + 1), at))     # "player A"
@@ -157,6 +225,9 @@ def _word_run(raw: list, i: int, lex: Lexicon, letters_mode: bool, out: list[Ter
         if n is not None and n == int(n) and 1 <= n <= 30 and "$" not in raw[i + 1][1]:
             out.append(Term("SEAT", int(n), text_between(raw, i, i + 1), at))
             return i + 2
+    if low == "player" and not (i + 1 < len(raw) and raw[i + 1][0] == "amount"):
+        out.append(Term("ROLE", "player", w, at))        # "player wants to know...": the player, no seat told
+        return i + 1
     m = re.fullmatch(r"s(\d{1,2})", low)
     if m:
         out.append(Term("SEAT", int(m.group(1)), w, at))
@@ -205,15 +276,34 @@ def _counts(terms: list[Term]) -> list[Term]:
     an article elsewhere carries nothing. Fillers are dropped."""
     out: list[Term] = []
     skip = False
+    terms_skip: set[int] = set()
     for k, t in enumerate(terms):
         nxt = terms[k + 1] if k + 1 < len(terms) else None
+        if k in terms_skip:
+            continue
         if skip:
             skip = False
+            continue
+        after = terms[k + 2] if k + 2 < len(terms) else None
+        if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
+                and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE") and after is not None \
+                and after.type == "VERB" and _past(after.text) and k + 3 < len(terms) and terms[k + 3].type == "COMMA":
+            skip_to = k + 3          # "Seat 1, who checked, now wants to raise": a reminder of what he did, told
+            out.append(Term("COMMA", ",", ",", t.start))     # before; the sentence goes on as if it were not said
+            terms_skip.add(k + 1)
+            terms_skip.add(k + 2)
+            terms_skip.add(skip_to)
+            continue
+        if k in terms_skip:
             continue
         if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
                 and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE"):
             out.append(Term("RELWHO", "who", ", who", t.start))      # "the cutoff, who raises": the same one
             skip = True
+            continue
+        if t.type == "ASKS" and t.text.lower() == "who" and out and out[-1].type in ("SEAT", "LETTER", "POSITION") \
+                and nxt is not None and nxt.type in ("VERB", "WANTS", "ALLIN", "SAYS", "PUT", "HAS"):
+            out.append(Term("RELWHO", "who", "who", t.start))        # "back to UTG who wants to raise"
             continue
         if t.type == "COUNT" and not (nxt and nxt.type in _COUNTABLE | {"COUNT"}):
             if t.value == "1" or nxt is None:
@@ -221,6 +311,9 @@ def _counts(terms: list[Term]) -> list[Term]:
             t = Term("AMOUNT", Decimal(t.value), t.text, t.start)   # "five" said alone: an amount
         if t.type == "FILLER":
             continue
+        if t.type == "SEP" and t.text.lower() in ("then", "now", "next") and out and out[-1].type in _PEOPLE \
+                and nxt is not None and nxt.type in ("VERB", "ALLIN", "PUT", "SAYS", "SILENT", "BETPOT", "WANTS"):
+            continue            # "seat 4 then goes all in": the same sentence's order, not a second clause
         out.append(t)
     # "single" after "a": one count
     merged: list[Term] = []
@@ -231,6 +324,27 @@ def _counts(terms: list[Term]) -> list[Term]:
             continue
         merged.append(t)
     return merged
+
+
+def _claim_words(sentence: list[Term]) -> list[Term]:
+    """A sentence that is a claim ("UTG says the raise came too late"): one person or the dealer, then a claim word,
+    then anything but chips moving. Its words after the claim word, known or not, are the claim's: kept word for word
+    in the report, never read as facts. Any other sentence is returned as it was."""
+    k = next((n for n, t in enumerate(sentence) if t.type == "CLAIM"), None)
+    if k is None or k == 0:
+        return sentence
+    head = [t for t in sentence[:k] if t.type not in ("SEP", "COMMA")]
+    if not head or any(t.type not in _PEOPLE | {"DEALER"} for t in head) or len(head) > 2:
+        return sentence
+    if any(t.type in ("PUT", "ADDS", "SILENT") for t in sentence[k:]):
+        return sentence
+    return sentence[:k + 1] + [Term("QWORD", t.value, t.text, t.start) if t.type not in ("QMARK", "SHOWDOWN") else t
+                               for t in sentence[k + 1:]]
+
+
+def _past(word: str) -> bool:
+    """An action word in the past ("checked", "called", "had bet"): what a player did before, not a new action."""
+    return word.lower().split()[-1].endswith("ed") or word.lower() in ("bet", "had bet")
 
 
 def _sentences(terms: list[Term]) -> list[list[Term]]:
@@ -260,6 +374,12 @@ def _bare_said(sentence: list[Term], text: str) -> list[Term]:
             if j > k + 1:
                 first, last = sentence[k + 1], sentence[j - 1]
                 words = text[first.start:last.start + len(last.text)]
+                for typo in sentence[k + 1:j]:       # a typo read as a word is said as that word ("rasie")
+                    if typo.note and typo.start >= first.start:
+                        fixed = typo.note.split(" as ")[-1].strip("'")
+                        at = typo.start - first.start
+                        words = words[:at] + fixed + words[at + len(typo.text):]
+                        break
                 out.append(Term("QUOTE_BARE", words, words, first.start))
                 k = j
                 continue
@@ -309,6 +429,7 @@ def _trim(sentence: list[Term]) -> list[Term]:
             out.pop()
             continue
         out.append(t)
+    out = [t for k, t in enumerate(out) if not (t.type == "COMMA" and k and out[k - 1].type == "COMMA")]
     while out and out[0].type in ("COMMA", "SEP", "COLON"):
         out.pop(0)
     while out and out[-1].type in ("COMMA", "SEP", "COLON"):
@@ -334,9 +455,15 @@ def _pieces(sentence: list[Term]) -> list[list[Term]]:
         depth -= t.type == "RPAREN"
         nxt = sentence[k + 1] if k + 1 < len(sentence) else None
         if depth == 0 and t.type in ("COMMA", "SEP") and nxt is not None and nxt.type in _PEOPLE and out[-1] \
-                and not (t.type == "COMMA" and nxt.type == "SEP"):
+                and not (t.type == "COMMA" and nxt.type == "SEP") \
+                and not (t.type == "SEP" and all(x.type in _PEOPLE | {"COMMA", "SEP"} for x in out[-1])):
+            # ("seat 1 and seat 2 fold": one clause, its actors named in turn)
             out.append([])
             continue
+        prev = sentence[k - 1] if k else None
+        if depth == 0 and t.type in ("SEAT", "LETTER") and prev is not None and prev.type in ("AMOUNT", "VERB", "STREET") \
+                and out[-1] and any(x.type in ("VERB", "ALLIN", "INPOT", "POTWORD", "PUT") for x in out[-1]):
+            out.append([])      # "seat 4 bet 20 seat 7 put out...": a new clause names its actor
         if depth == 0 and t.type == "SEP" and out[-1] and out[-1][-1].type == "COMMA":
             out[-1].pop()
         out[-1].append(t)
@@ -416,6 +543,8 @@ class Told:
     unread: list[Unread] = field(default_factory=list)
     typos: list[str] = field(default_factory=list)
     question: str | None = None
+    claims: list[str] = field(default_factory=list)    # what a player or the dealer claims: not a fact read
+    unanswered: list[str] = field(default_factory=list)  # a later question: the first one is ruled on
 
     def read_as_line(self) -> str:
         return "Read as: " + "; ".join(self.read_as) + "."
@@ -424,7 +553,8 @@ class Told:
         return {"text": self.text, "read_as": self.read_as_line(), "incident": self.incident,
                 "not_read": [{"words": u.words, "line": u.line, "column": u.col, "sentence": u.sentence,
                               "stops_the_ruling": u.matters} for u in self.unread],
-                "typos": self.typos, "question": self.question}
+                "typos": self.typos, "question": self.question, "claims": self.claims,
+                "not_answered": self.unanswered}
 
 
 def _place(text: str, offset: int) -> tuple[int, int]:
@@ -483,6 +613,7 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         sentence = _bare_said(sentence, text)
         first, last = sentence[0], sentence[-1]
         shown = text[first.start:last.start + len(last.text)]
+        sentence = _claim_words(sentence)
         unknown = [t for t in sentence if t.type not in known]
         sentence = _trim(sentence)
         if not sentence:
@@ -494,7 +625,12 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
             line, col = _place(text, where.start)
             # a question that is not read in full still names the seat asked about; an intention ("wants to")
             # or a statement that is not read may change the ruling
-            matters = any(t.type not in _CALM for t in sentence) and not any(t.type == "QMARK" for t in sentence)
+            question = any(t.type == "QMARK" for t in sentence)
+            # a question not read that names an amount ("is the 25 good?") asks about a wager, which the ruling
+            # on a seat may not answer: it stops the reading too
+            matters = any(t.type not in _CALM for t in sentence) and (
+                not question or (any(t.type == "AMOUNT" for t in sentence)
+                                 and any(t.type in ("SEAT", "LETTER", "POSITION") for t in sentence)))
             told.unread.append(Unread(words, line, col, shown, matters))
             if not matters and any(t.type == "QMARK" for t in sentence):
                 story.question_from(sentence, shown, parsed=False)
@@ -504,7 +640,8 @@ def read_told(text: str, lexicon: Lexicon | None = None) -> Told:
         except (LookupError, ValueError, TypeError, ArithmeticError, AttributeError) as exc:
             # a reading this code does not handle yet: said as not read, never a traceback
             line, col = _place(text, first.start)
-            told.unread.append(Unread(f"'{shown}'", line, col, shown, True))
+            why = f" ({exc})" if type(exc) is ValueError else ""     # our own reason: "the chips told make 50, not 60"
+            told.unread.append(Unread(f"'{shown}'{why}", line, col, shown, True))
             told.typos.append(f"internal: {type(exc).__name__}")
     try:
         story.finish()
@@ -556,6 +693,9 @@ class _Story:
         self.seen: list[Any] = []              # people named without acting ("seat 3 ($45)")
         self.noticed: str | None = None
         self.together = False                  # "at the same moment": words and chips together
+        self.showdown = False                  # the question is who shows first
+        self.upcards: dict[Any, str] = {}      # stud: each player's upcard on third street
+        self.limit_by_game = False             # the structure read from 'limits' or a stud game, not told
 
     def _add(self, event: tuple) -> None:
         self.events.append(event)
@@ -624,6 +764,9 @@ class _Story:
 
     def _pot(self, node, shown: str) -> None:
         amounts = [c.value.value for c in node.children if not hasattr(c, "data") and c.value.type == "AMOUNT"]
+        chips = self._child(node, "chips")
+        if chips is not None:            # "two greens and two reds in the middle": the pot by its chips
+            amounts = [sum(self._chips(chips)[0], Decimal(0))]
         if self.pot is not None and self.pot != amounts[0] and self.street is None:
             self.contradictions.append(f"the pot: {self.pot} and {amounts[0]}")
         self.pot = amounts[0]
@@ -634,7 +777,8 @@ class _Story:
         for pair in [c for c in node.children if hasattr(c, "data") and str(c.data) == "paired"]:
             whos = [c for c in pair.children] + whos
         notes = [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_note"]
-        keys = []
+        keys: list = []
+        cards: list[str] = []
         for w in whos:
             t = w.value
             if t.type == "SEAT":
@@ -650,12 +794,16 @@ class _Story:
                 keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
             elif t.type == "PRONOUN":
                 keys.append(self.last_actor or ("pronoun", t.text))
+            elif t.type == "CARD":
+                cards.append(t.value)
         if len(keys) == 2:
             self.same[keys[0]] = keys[1]
             self.same[keys[1]] = keys[0]
         who = keys[0]
         for n in notes:
             self._note(who, n)
+        for card in cards:         # "seat 3 (2 of clubs)": his upcard
+            self._upcard(who, card)
         self.last_actor = who
         return who
 
@@ -720,13 +868,50 @@ class _Story:
         who = self._actor(node)
         self.seen.append(who)
 
-    def _table_size(self, node, shown: str) -> None:
+    def _table_size(self, node, shown: str) -> None:  # noqa: D102 (the street, when one is told with it)
+        toks = self._toks(node)
+        listed = [t.value for t in toks if t.type == "SEAT"]
+        if listed:       # "four players (seats 3, 4, 5, 6)": the seats in the hand, as many as told
+            count = next(t.value for t in toks if t.type == "AMOUNT")
+            if count != len(listed):
+                raise ValueError(f"{count} players told and {len(listed)} seats named")
+            for n in listed:
+                if ("seat", n) not in self.seen:
+                    self.seen.append(("seat", n))
         street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
         if street:
             self.street = street
 
     def _round_size(self, node, shown: str) -> None:
         pass
+
+    def _showdown_q(self, node, shown: str) -> None:
+        """"Who shows first?": the showdown's order, which the hand's last round decides."""
+        self.showdown = True
+        self.question = self.told.question = shown
+
+    def _upcard(self, who, card: str) -> None:
+        if self.upcards.get(who, card) != card:
+            raise ValueError(f"two upcards told for one player: {self.upcards[who]} and {card}")
+        self.upcards[who] = card
+        if who not in self.seen:
+            self.seen.append(who)
+
+    def _upcards(self, node, shown: str) -> None:
+        """"Upcards: seat 1 king of diamonds, seat 3 king of spades", "seat 2 shows the 5 of diamonds, seat 4 the 3
+        of hearts": each player's upcard on third street."""
+        for entry in [c for c in node.children if hasattr(c, "data") and str(c.data) == "upcard"]:
+            who = self._actor(self._child(entry, "actor"))
+            card = next(t.value for t in self._toks(entry) if t.type == "CARD")
+            self._upcard(who, card)
+
+    def _claim(self, node, shown: str) -> None:
+        """What a player or the dealer claims or argues: kept word for word in the report, never a fact read."""
+        toks = list(node.scan_values(lambda v: hasattr(v, "type")))
+        first, last = toks[0].value, toks[-1].value
+        self.told.claims.append(self.told.text[first.start:last.start + len(last.text)])
+        if any(t.value.type == "SHOWDOWN" for t in toks):      # "seat 6 says seat 2 must show first"
+            self.showdown = True
 
     def _nothing(self, node, shown: str) -> None:
         self._when(self._toks(node))
@@ -752,6 +937,8 @@ class _Story:
         for entry in [c for c in node.children if hasattr(c, "data") and str(c.data) == "stack_entry"]:
             who = self._actor(self._child(entry, "actor"))
             self.stacks[who] = ("has", next(t.value for t in self._toks(entry) if t.type == "AMOUNT"))
+            if who not in self.seen:
+                self.seen.append(who)
 
     def _stack_aside(self, node, shown: str) -> None:
         """"(with $400 behind)" after an action: the stack of the seat just named."""
@@ -767,8 +954,8 @@ class _Story:
         if amount is None:
             self.stacks[who] = ("more", None)
             return
-        acted = any(e[0] == "action" and e[1] == who for e in self.events)
-        self.stacks[who] = ("has", amount) if not acted else ("more", None)
+        acted = any(e[0] == "action" and e[1] == who and e[2] != "check" for e in self.events)   # a check puts
+        self.stacks[who] = ("has", amount) if not acted else ("more", None)                      # nothing in
 
     def _all_in(self, node, shown: str) -> None:
         who = self._who(node)
@@ -778,17 +965,66 @@ class _Story:
         last = any(t.type == "LAST" for t in toks) and verb == "call"    # "calls all in for his last $155"
         self._add(("action", who, verb, amount, True, last))
 
+    def _out_of_turn(self, node, shown: str) -> None:
+        """"seat 5 calls 200 out of turn": the act in dispute, the action word as said and the amount as chips."""
+        who = self._who(node)
+        toks = self._toks(node)
+        verb = next(t.value for t in toks if t.type == "VERB")
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        act = _Act(who, said={"limp": "call"}.get(verb, verb), order="words")
+        if amount is not None:
+            act.motions.append(_make_up(amount, self.lex, None))
+            act.chips_told = _money(amount) + " (the make-up was not told)"
+        else:
+            act.order = None
+        self._add(("act", act))
+
+    def _out_of_turn_said(self, node, shown: str) -> None:
+        """"seat 5 says "call" out of turn": the act in dispute."""
+        self._act_of(node, "words")
+
+    def _action_on(self, node, shown: str) -> None:
+        """"with the action on seat 4": that seat is in the hand and has not acted yet."""
+        who = self._actor(self._child(node, "actor"))
+        if who not in self.seen:
+            self.seen.append(who)
+
+    def _pot_to(self, node, shown: str) -> None:
+        """"pots it to 120", "raises pot to 160": a pot-sized bet or raise whose total was told."""
+        who = self._actor(self._child(node, "actor"))
+        amount = next(t.value for t in self._toks(node) if t.type == "AMOUNT")
+        self._add(("action", who, "raise", amount, False, False))
+
+    def _chips_action(self, node, shown: str) -> None:
+        """"bets one black": an action whose amount was told by its chips."""
+        who = self._who(node)
+        verb = next(t.value for t in self._toks(node) if t.type == "VERB")
+        if verb not in ("bet", "raise", "call", "complete", "bring-in", "post"):
+            raise ValueError(f"chips with '{verb}'")
+        amount = sum(self._chips(self._child(node, "chips"))[0], Decimal(0))
+        self._add(("action", who, verb, amount, False, False))
+
+    def _chips_all_in(self, node, shown: str) -> None:
+        """"shoves four greens": all in for the chips told."""
+        who = self._who(node)
+        amount = sum(self._chips(self._child(node, "chips"))[0], Decimal(0))
+        self._add(("action", who, None, amount, True, False))
+
     def _bet_pot(self, node, shown: str) -> None:
         who = self._actor(self._child(node, "actor"))
         self._add(("act", _Act(who, said="pot")))
 
     def _folded_to(self, node, shown: str) -> None:
         who = self._actor(self._child(node, "actor"))
-        self._add(("action", None, "fold-to", who, False, False))
+        around = next(t.value for t in self._toks(node) if t.type == "AROUND")
+        self._add(("action", None, "check-to" if around == "check-to" else "fold-to", who, False, False))
         verb = next((t.value for t in self._toks(node) if t.type == "VERB"), None)
         if verb is not None:
             amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
             self._add(("action", who, verb, amount, False, any(t.type == "MORE" for t in self._toks(node))))
+        question = self._child(node, "question")
+        if question is not None:        # "folds back to UTG, who wants to raise": the question is his
+            self._question(question, shown)
 
     def _streets_around(self, node, shown: str) -> None:
         """"Turn and river are checked": each street named, checked around."""
@@ -813,6 +1049,9 @@ class _Story:
         for part in node.children:
             if not hasattr(part, "data"):
                 continue
+            if str(part.data) == "stack_note":       # 'says "all in" and has 210 behind': his stack
+                self._note(who, part)
+                continue
             if str(part.data) in ("said", "said_bare"):
                 act.said = "... ".join(t.value for t in self._toks(part) if t.type in ("QUOTE", "QUOTE_BARE"))
             elif str(part.data) == "put":
@@ -823,7 +1062,8 @@ class _Story:
                     act.chips_told = ((act.chips_told + " then ") if act.chips_told else "") + told_as
         if act.said is None and act.order == "words":
             act.order = None
-        if self.together and act.said is not None:
+        if (self.together or any(not hasattr(c, "data") and c.value.type == "SIMUL" for c in node.children)) \
+                and act.said is not None:
             act.order = "together"
         prev = self.events[-1][1] if self.events and self.events[-1][0] == "act" else None
         if actor is None and prev is not None and prev.actor == who:     # "..., and puts out a red chip": the same act
@@ -846,11 +1086,15 @@ class _Story:
     def _chips(self, node) -> tuple[list[Decimal], str]:
         out: list[Decimal] = []
         told: list[str] = []
+        check: Decimal | None = None
         for g in node.children:
             if not hasattr(g, "data"):
                 continue
             toks = [c.value for c in g.children]
             kind = str(g.data)
+            if kind == "chips_check":     # "(525)", ", 7,000 total": the chips' total as told, checked below
+                check = next(t.value for t in toks if t.type == "AMOUNT")
+                continue
             amounts = [t.value for t in toks if t.type == "AMOUNT"]
             count = next((int(t.value) for t in toks if t.type == "COUNT"), None)
             colour = next((t.value for t in toks if t.type == "COLOUR"), None)
@@ -874,6 +1118,8 @@ class _Story:
                 out += made
                 told.append(f"{_money(total)}" + ("" if len(made) == 1 and count == 1 else
                                                   f" (read as {len(made)} chips: the make-up was not told)"))
+        if check is not None and sum(out, Decimal(0)) != check:
+            raise ValueError(f"the chips told make {_money(sum(out, Decimal(0)))}, not {_money(check)}")
         return out, ", ".join(told)
 
     # -- stacks
@@ -883,12 +1129,16 @@ class _Story:
         amount = next(t.value for t in toks if t.type == "AMOUNT")
         behind = any(t.type == "BEHIND" and t.value in ("behind",) for t in toks)
         self.stacks[who] = ("behind", amount) if behind else ("has", amount)
+        if who not in self.seen:
+            self.seen.append(who)
 
     def _stack_more(self, node, shown: str) -> None:
         actor = self._child(node, "actor")
         who = self._actor(actor) if actor is not None else self.last_actor
         if who is not None:
             self.stacks.setdefault(who, ("more", None))
+            if who not in self.seen:       # a person told only by his stack is in the hand
+                self.seen.append(who)
 
     # -- when noticed, the question
     def _noticed(self, node, shown: str) -> None:
@@ -898,10 +1148,30 @@ class _Story:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
 
     def question_from(self, terms: list, shown: str, parsed: bool = True) -> None:
+        if shown == self.question:        # the same sentence read as two questions ("who ..., and what ...")
+            return
+        first = self.asked
+        self.asked = None
+        self._asked_in(terms, parsed)
+        if self.asked is not None and first is None:
+            self.last_actor = self.asked   # "seat 3 wants to raise again. Can he?": he is seat 3
+        if first is not None:             # a second question ("and if he only calls, can seat 1 raise?"): the
+            if self.asked not in (None, first):        # first question's seat is the one ruled on; one about
+                self.told.unanswered.append(shown)     # another is said as not answered
+            self.asked = first
+            return
         self.question = shown
         self.told.question = shown
+
+    def _asked_in(self, terms: list, parsed: bool) -> None:
+        named = [t for t in terms if getattr(t, "type", None) in ("SEAT", "LETTER", "POSITION")]
+        asks = [k for k, t in enumerate(terms) if getattr(t, "type", None) == "ASKS"]
+        if asks:      # "if seat 6 only calls, can seat 1 raise?": the one after the last asking word
+            terms = terms[asks[-1]:] + terms[:asks[-1]]
         for t in terms:
             ty = getattr(t, "type", None)
+            if ty == "PRONOUN" and named:      # "Back on A: can he raise?": he is the one the question names
+                t, ty = named[0], named[0].type
             if ty in ("SEAT", "LETTER", "POSITION", "PRONOUN"):
                 key = {"SEAT": "seat", "LETTER": "letter", "POSITION": "pos"}.get(ty)
                 self.asked = (key, t.value) if key else self.last_actor
@@ -926,10 +1196,16 @@ class _Story:
             raise ProblemsError(problems)
         acts = [e[1] for e in self.events if e[0] == "act"]
         actions = [e for e in self.events if e[0] == "action"]
+        if "structure" not in self.game and ("bet_sizes" in self.game or self.game.get("variant") in ("stud", "razz")):
+            # "limits 600/1,200", "stud 10/20": a limit game by its words (stud and razz are dealt limit); the
+            # read-as line says so
+            self.game["structure"] = "fixed-limit"
+            self.game_said["structure"] = ""
+            self.limit_by_game = True
         if "structure" not in self.game:
             problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
                                     "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
-        if not acts and self.asked is None:
+        if not acts and self.asked is None and not self.showdown:
             problems.append(_p(1, 1, "I102", "no dispute was told: no act and no question about "
                                     "a seat", "tell what the player said or did, e.g. 'seat 2 says raise and puts out "
                                     "three black chips', or ask about a seat: 'what can seat 3 do?'"))
@@ -1012,17 +1288,24 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             game[k] = g[k]
     # where it happened
     street = story.street
-    people = [(e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+    people = [(e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
               for e in story.events] + [story.asked]
     preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
                         for k in people) or any(e[2] == "limp" for e in actions)
+    first_told = next((e for e in actions if e[1] is not None), None)
+    if first_told is not None and first_told[2] == "raise" and "blinds" in game:
+        preflop_words = True      # "A raises to 125" with nothing bet before it: the blinds were the bet
     street_said = street is not None
+    if street is None and stud and story.upcards:
+        street = "third"            # the upcards that decide who brings it in: the first round
+    if street is None and story.showdown:
+        street = "seventh" if stud else "river"      # who shows first: the hand's last round
     if street is None:
         street = ("third" if stud else "preflop") if preflop_words else ("fourth" if stud else "flop")
     # seats
     keys: list[Any] = []
     for e in story.events:
-        who = (e[3] if e[2] == "fold-to" else e[1]) if e[0] == "action" else e[1].actor
+        who = (e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
         if who is not None and who not in keys:
             keys.append(who)
     if story.asked is not None and story.asked not in keys:
@@ -1035,6 +1318,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         return seats[k]
     players = sorted(set(seats.values()) | ({button} if button and (("pos", "btn") in seats or not any(
         k[0] == "pos" for k in seats)) else set()))
+    if street == "preflop" and "blinds" in game and not stud and button is not None \
+            and not any(k[0] in ("seat", "pos") for k in seats):
+        players = sorted(set(players) | {1, 2})     # letters told preflop act after the blinds, seats 1 and 2
     if len(players) < 2:
         players = sorted(set(players) | {max(players + [0]) + 1})
     # actions and the act
@@ -1081,17 +1367,19 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         if e[0] == "action":
             _, who, verb, amount, allin, more = e
             if who is None:     # "checks it around", "everyone folds": each seat still to act
-                if verb == "fold-to":        # "folded to the cutoff": each seat before him this street folds
+                if verb in ("fold-to", "check-to"):   # "folded to the cutoff": each seat before him folds
                     target = seat(amount)
                     ring = _order(players, button, street)
                     if cur == "preflop" and len(ring) > 2:
                         ring = ring[2:] + ring[:2]          # preflop the blinds act last
                     acted_now = {a["seat"] for a in here}
+                    move = "fold" if verb == "fold-to" else "check"
                     for p in ring[:ring.index(target)] if target in ring else []:
                         if p not in out and p not in acted_now:
-                            here.append({"seat": p, "action": "fold"})
-                            out.add(p)
-                    told_actions.append(f"folded to {named[amount]}")
+                            here.append({"seat": p, "action": move})
+                            if move == "fold":
+                                out.add(p)
+                    told_actions.append(f"{'folded' if move == 'fold' else 'checked'} to {named[amount]}")
                     continue
                 if verb in ("check-around",):
                     for p in _order(players, button, street):
@@ -1103,6 +1391,10 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             item: dict[str, Any] = {"seat": s}
             if verb == "limp":
                 verb = "call"
+            if verb == "check-raise":     # he checked first this street, then raised
+                if s not in {a["seat"] for a in here}:
+                    here.insert(0, {"seat": s, "action": "check"})
+                verb = "raise"
             if verb == "bet" and (faced > 0 and cur in ("preflop", "third")):
                 verb = "raise"
             if verb == "raise" and faced == 0:
@@ -1160,13 +1452,15 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
                 bits.append("acted")
             told_actions.append(" ".join(bits[:1]) + " " + " and ".join(bits[1:]))
     out_actions = streets[0]["actions"]
-    if disputed is None and story.asked is not None:
+    if disputed is None and story.asked is not None and not story.showdown:
         disputed = {"seat": seats[story.asked]}
         told_actions.append(f"the question is about {named[story.asked]}")
     # the read-as line, in the floor's words
     name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
     stakes = g.get("stakes")
     line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
+    if "bet_sizes" in g and not stakes:
+        line += f" {'/'.join(_money(Decimal(str(x))) for x in g['bet_sizes'])}"
     if "bring_in" in g:
         line += f", bring-in {g['bring_in']}"
     if "ante" in g:
@@ -1174,7 +1468,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     if "big_blind_ante" in g:
         line += f", big blind ante {g['big_blind_ante']}"
     line += f" {g['setting']}" if "setting" in g else ""
-    read.append(line.strip())
+    read.append(line.strip() + (" (limit by its limits or its game: no-limit or pot-limit was not told)"
+                                if story.limit_by_game else ""))
     if not whole:
         read.append(street if street_said else f"{street} (the street was not told)")
     if story.pot is not None and not whole:
@@ -1183,7 +1478,9 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         read.append("the pot worked out from the actions (a count told along the way is not checked)")
     elif street not in ("preflop", "third") and not whole:
         read.append("pot before this street not told")
-    seat_names = [f"{named[k]} is seat {seats[k]}" for k in keys if k[0] != "seat"]
+    seat_names = [f"{named[k]} is seat {seats[k]}" for k in keys if k[0] != "seat"] + [
+        f"{_POSITION_NAMES[b]} read as seat {seats[('pos', b)]}" for b in ("sb", "bb")
+        if ("pos", b) in seats and ("pos", b) not in keys and (street == "preflop" or whole)]
     button_told = ("pos", "btn") in seats
     if seat_names or (button and not stud):
         read.append(", ".join(seat_names + [f"button on seat {button}" if button_told or not button else
@@ -1207,6 +1504,19 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         incident["disputed"] = disputed
     if after:
         incident["after"] = after
+    if stud and story.upcards:
+        ups = {seats[k]: c for k, c in story.upcards.items()}
+        if whole and streets and streets[0]["street"] == "third":
+            streets[0]["upcards"] = ups
+        elif not whole and street == "third":
+            incident["upcards"] = ups
+        else:
+            raise ProblemsError([_p(1, 1, "I102", "upcards were told, but not on third street",
+                                    "tell the upcards of the first round ('third street: seat 1 shows the king')")])
+        read.append("upcards " + ", ".join(f"seat {n} {c}" for n, c in sorted(ups.items())))
+    if story.showdown and disputed is None:      # the hand says who is in and who bet last (hand_says.py)
+        incident["procedure"] = {"showdown": {}}
+        read.append("the question: who shows first")
     if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
         incident["noticed"] = story.noticed
         read.append("noticed before anyone acted on it")
@@ -1240,6 +1550,9 @@ def _order(players: list[int], button: int | None, street: str) -> list[int]:
     return [p for p in players if p > button] + [p for p in players if p <= button]
 
 
+_FROM_BUTTON = {"sb": 1, "bb": 2, "utg": 3, "utg+1": 4, "utg+2": 5}    # seats after the button, in turn
+
+
 def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, dict]:
     """Seat numbers for the people told: seat numbers as told; letters A, B, C... in turn order; positions at
     their places round a table of nine (the button on 9). Returns the seats, the button and each one's name."""
@@ -1259,7 +1572,10 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     if ("pos", "btn") in seats:
         button = seats[("pos", "btn")]
     positions = [k for k in keys if k[0] == "pos" and k not in seats]
-    letters = [k for k in keys if k[0] == "role"] + sorted((k for k in keys if k[0] == "letter"), key=lambda k: k[1])
+    # letters A, B, C... in their order; names (longer than a letter) in the order they were told, after them
+    letters = [k for k in keys if k[0] == "role"] + sorted((k for k in keys if k[0] == "letter" and len(k[1]) == 1),
+                                                           key=lambda k: k[1]) + \
+        [k for k in keys if k[0] == "letter" and len(k[1]) > 1]
     if positions and not explicit:
         if street == "preflop":        # the blinds are dealt in before anyone acts
             seats.setdefault(("pos", "sb"), 1)
@@ -1289,6 +1605,33 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
         if k not in seats:
             raise ProblemsError([_p(1, 1, "I102", f"'{named[k]}' names no seat",
                                          "name the player by seat number or position")])
+    paired = [(k[1], other[1]) for k, other in story.same.items() if k[0] == "pos" and other[0] == "seat"
+              and k[1] in _FROM_BUTTON]
+    first_act = next((e[1] for e in story.events if e[0] == "action" and e[1] is not None), None)
+    if button is None and not paired and street == "preflop" and explicit and not positions and not letters \
+            and first_act is not None and first_act[0] == "seat":
+        # "seat 2 raises to 2,000 preflop": the first seat told acting is first to act; the blinds are the two
+        # seats before him, the button the one before them (the read-as line shows it)
+        told_seats = sorted(set(seats.values()))
+        f, top = first_act[1], max(told_seats)
+        ring = [x for x in range(f - 1, 0, -1)] + [top + 2, top + 1] if f > 1 else [top + 2, top + 1]
+        free = [x for x in ring if x not in told_seats]
+        if len(free) >= 2:
+            bb, sb = free[0], free[1]
+            if bb in range(1, f) and sb in range(1, f) or bb < f <= top < sb or (bb > top and sb > top):
+                seats[("pos", "bb")], seats[("pos", "sb")] = bb, sb
+                before = [x for x in range(sb - 1, 0, -1)] + [top + 3] if sb <= top else [top]
+                button = before[0]
+    if button is None and paired:      # "UTG (seat 3)": the button and the blinds are counted back from him
+        pos, at = paired[0]
+        back = _FROM_BUTTON[pos]
+        taken = sorted(set(seats.values()))
+        button = at - back if at - back >= 1 else max(taken) + 1
+        if street == "preflop":
+            for blind, step in (("sb", 1), ("bb", 2)):
+                if ("pos", blind) not in seats and step < back:
+                    seat_no = at - back + step
+                    seats[("pos", blind)] = seat_no if seat_no >= 1 else button + step
     if button is None:
         taken = sorted(set(seats.values()))
         if street in ("preflop",) and letters and not explicit:

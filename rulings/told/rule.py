@@ -26,11 +26,29 @@ def told_incident(text: str, book: Any = None, lexicon: Lexicon | None = None) -
     return told, incident
 
 
+def house_lexicon(house: str | None) -> Lexicon:
+    """The words a house's told disputes are read by: the standard lexicon and the house's NAME.told.yaml beside
+    its book, if it has one (rulings/told/lexicon.py). A lexicon that cannot be used is refused, not skipped."""
+    from rulings.told.lexicon import LexiconError, for_house
+    if not house:
+        return for_house(None)
+    from rulings.ruling.books import house_path
+    try:
+        return for_house(house_path(house))
+    except LexiconError as exc:
+        raise ProblemsError([_p(1, 1, "I104", f"the house's told lexicon cannot be used: {exc}",
+                                "run rulings lint on the house book's folder")]) from None
+
+
 def read_as_text(told: Told) -> str:
     """The lines put before a told dispute's report."""
     lines = [told.read_as_line()]
     for typo in told.typos:
         lines.append(f"  ({typo})")
+    for q in told.unanswered:
+        lines.append(f"  not answered here (the first question is; ask this one on its own): {q}")
+    for c in told.claims:
+        lines.append(f"  a claim, not read as a fact: {c}")
     for u in told.unread:
         lines.append(f"  not read (does not change what was read): {u.words} at {u.line}:{u.col}")
     return "\n".join(lines)
@@ -47,7 +65,7 @@ def rule_told_text(text: str, house: str | None = None, fmt: str = "text", verbo
     from rulings.problems import render_text
     book, engine = books.load(house)
     try:
-        told, incident = told_incident(text, book)
+        told, incident = told_incident(text, book, house_lexicon(house))
         reports = [rule_on(one, book, engine) for one in each_act(incident)]
     except ProblemsError as exc:
         if fmt == "json":

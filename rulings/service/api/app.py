@@ -136,8 +136,12 @@ async def _told(body: dict) -> tuple[dict, Any]:
         raise ApiError(422, "request", "the told dispute is too long",
                        [_request_problem("told", f"{len(text):,} characters; at most {MAX_TOLD:,} are read",
                                          "tell only the hand in dispute")])
+    book = body.get("book")
     try:
-        told = await cpu(read_told, text)
+        from rulings.told.rule import house_lexicon      # a repository house's words (NAME.told.yaml), if any
+        from rulings.rulebook.house import find_house
+        lexicon = house_lexicon(book) if isinstance(book, str) and find_house(book) is not None else None
+        told = await cpu(read_told, text, lexicon)
     except ProblemsError as exc:
         raise _incident_error(exc) from None
     return {**body, "incident": told.incident}, told
