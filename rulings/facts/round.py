@@ -112,8 +112,25 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["two_round_game"] = table.rounds == 2
     if not table.big_bet and table.capped():
         out["uncapped_raise_to"] = table.full_level + table.full_size()
+    out["others_to_call"] = _others_owe(table, seat, setting)   # empty: nobody else owes anything
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
     return out
+
+
+def _others_owe(table: Table, seat: int, setting: str) -> str:
+    """After the seat, in turn: each other seat still in with chips that owes chips to call the bet as it stands,
+    and how much (a short stack its all-in), in words: 'seat 7 owes $15 (to $60)'. Empty when none does."""
+    order = list(table.order)
+    i = order.index(seat)
+    out = []
+    for other in order[i + 1:] + order[:i]:
+        behind, owed = table.behind[other], table.current_bet - table.committed[other]
+        if other in table.folded or behind == 0 or owed <= 0:
+            continue
+        pay = owed if behind is None else min(owed, behind)
+        out.append(f"seat {other} owes {show(pay, setting)} (to {show(table.committed[other] + pay, setting)})"
+                   + (" and is then all-in" if behind is not None and behind <= owed else ""))
+    return "; ".join(out)
 
 
 def _last_street(table: Table) -> int:
