@@ -213,6 +213,11 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
             got = run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
             for name in set(got or ()) - set(SPLIT_FACTS):
                 f.pop(name, None)
+        elif _told_to_the_end(incident):   # no act in dispute, the hand told to its end: the dispute is the payout
+            got = run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
+            for name in set(got or ()) - set(PAYOUT_FACTS):
+                f.pop(name, None)
+            f["payout_dispute"] = True
         return
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
@@ -245,6 +250,19 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     if incident.limits_unknown:   # the sizes were a stand-in: what they size is unknown
         for name in ("min_raise_to", "max_raise_to", "options"):
             f[name] = None
+
+
+# The facts of the pots at the hand's end (rulings/facts/round.py ``_pots``) that do not depend on a disputed seat.
+PAYOUT_FACTS = ("main_pot", "side_pot_count", "side_pots_total", "last_side_pot", "pots_listed", "pot_takes_listed",
+                "uncalled_seat", "uncalled_amount", "all_in_players")
+
+
+def _told_to_the_end(incident: Incident) -> bool:
+    """No act in dispute and the whole hand told to its end: the betting over, with its showdown or the pots'
+    winners given. What is asked is how the money is paid: the pots, who is in each, what goes back."""
+    log = incident.log
+    return incident.disputed is None and log is not None and bool(log.showdown or log.awards) \
+        and not incident.table and not incident.procedure
 
 
 def _out_of_turn_counts(incident: Incident, f: dict, seen: list) -> None:
