@@ -230,6 +230,9 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
         f.update(_preflop_facts(hand))
     run(_chips, incident, f, may_add=())   # all its facts or none, by the chips alone
     run(_words, incident, f, sit, params, may_add=("said*",))
+    if f.get("said_conditional") or f.get("conditional"):   # what holding him to the words would mean (TDA 59)
+        from rulings.facts.conditional import conditional_facts
+        run(conditional_facts, incident, bparams, may_add=("conditional_*",))
     seen = before_noticed(incident, actor) if incident.after else []
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
         f["actions_since"] = len(seen)
