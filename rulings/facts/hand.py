@@ -77,6 +77,8 @@ def board_order(incident: Incident, street: str) -> dict[str, Any]:
     best = min(keys.values()) if razz else max(keys.values())
     tied = [s for s in order if keys[s] == best]
     out: dict[str, Any] = {"board_tie": len(tied) > 1, "street_acts_before": len(incident.hand.streets[-1])}
+    if incident.disputed is not None:
+        out["board_first_disputed"] = incident.disputed.seat == tied[0]
     if len(tied) > 1:
         out["board_tied_seats"] = _seats(tied)
         out["board_first_by_suit"] = max(tied, key=lambda s: max(card_order(c, ace_low=razz) for c in showing[s]))
