@@ -19,7 +19,8 @@ from rulings.records import evolve
 
 # "if you bet, I'm all in" / "if he raises then I call" / "if anyone bets I raise to 5,000"
 _COND = re.compile(r"^\s*if\b(?P<cond>[^,;]*?)\b(?P<verb>bets?|raises?|re-?raises?|calls?|checks?)\b"
-                   r"(?P<rest>[^,;]*?)(?:[,;]|\bthen\b)\s*(?:then\s+)?(?P<then>.+?)\s*[.!]?\s*$", re.IGNORECASE)
+                   r"(?P<rest>[^,;]*?)(?:\s*[,;]\s*|\s+then\s+|\s+(?=i\b|i'))(?:then\s+)?(?P<then>.+?)\s*[.!]?\s*$",
+                   re.IGNORECASE)
 _VERB = {"bet": "bet", "bets": "bet", "raise": "raise", "raises": "raise", "reraise": "raise", "reraises": "raise",
          "re-raise": "raise", "re-raises": "raise", "call": "call", "calls": "call", "check": "check",
          "checks": "check"}
