@@ -307,7 +307,7 @@ def _preflop_facts(hand: Hand) -> dict[str, Any]:
                 (posts.get(bb_seat, 0) or 0) < hand.game.big_blind
     elif hand.game.big_blind > 0:   # the blinds posted by the arithmetic: a stack below its blind posts it short
         stacks = {p.seat: p.stack for p in hand.players}
-        short = any(stacks.get(seat) is not None and stacks[seat] < blind
+        short = any((stack := stacks.get(seat)) is not None and stack < blind
                     for seat, blind in ((sb_seat, hand.game.small_blind), (bb_seat, hand.game.big_blind)))
     return {"preflop_bb_acted": any(a.seat == bb_seat and a.kind != "post" for a in acts),
             "blind_short_or_dead": short}

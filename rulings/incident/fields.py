@@ -577,8 +577,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         first_acts = log[0][1]
         from_first = family.index(log[0][0]) == 0 and not (first_acts and first_acts[0].kind == "post")
         last = reader_value(book, house, params, game.setting, "kill.killer_acts") == "last_on_first_round"
-        after_bb = [s for s in order if s in stacks]
-        after_bb = after_bb[2 % len(after_bb)] if len(after_bb) > 2 else None
+        seated = [s for s in order if s in stacks]
+        after_bb = seated[2] if len(seated) > 2 else None
         if from_first and last and table.kill_posted["seat"] != after_bb:
             # a killer who acts last on the first round but does not sit first after the big blind: the
             # arithmetic keeps one circular order, so the first round is not replayed as killed (the facts that
