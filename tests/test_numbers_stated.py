@@ -140,3 +140,16 @@ def test_a_conditional_statement_whose_condition_did_not_happen_binds_no_amount(
                     "after": [{"seat": 7, "action": "bet", "to": 20000}]})
     assert report.facts["conditional_met"] is False and "conditional_binding_to" not in report.facts
     assert any(r.ruling == "conditional-may-bind" and r.discretion for r in report.rulings)
+
+
+def test_with_no_winners_named_the_tabled_hands_decide_each_pot():
+    # the same hand with the hands tabled instead of the winners named: seat 2's Ks Kd (three kings) beats seat
+    # 4's Ac Qc in the main pot; seat 6 folded, so seat 4 is alone in the side pot and takes it unshown
+    data = {k: v for k, v in PAYOUT.items() if k != "pots_won"}
+    data["showdown"] = [{"seat": 4, "tables": "Ac Qc"}, {"seat": 2, "tables": "Ks Kd"}]
+    report = _rule(data)
+    pots = next(r for r in report.rulings if r.decides == "pots")
+    assert "seat 2 takes $310, seat 4 takes $400" in pots.sentence, pots.sentence
+    data["showdown"] = [{"seat": 4, "tables": "Ac Qc"}]   # seat 2's hand not told: who wins the main pot is unknown
+    report = _rule(data)
+    assert "pot_takes_listed" not in report.facts

@@ -552,13 +552,14 @@ def _takes(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
     Each pot is cut as ``_split`` cuts a tied one (shares of the smallest chip, an odd chip to each winner
     from the button's left in turn), and each seat's shares are added up over the pots."""
     log = incident.log
-    if log is None or not log.awards or sorted(a.pot for a in log.awards) != list(range(len(pots))):
+    awards = log.awards if log is not None and log.awards else _awards_by_the_cards(incident, pots)
+    if not awards or sorted(a.pot for a in awards) != list(range(len(pots))):
         return {}
     game = incident.hand.game
     chip = (incident.split or {}).get("smallest_chip") or game.small_blind or game.bring_in or 1
     order = [p.seat for p in incident.hand.players]   # from the button's left
     takes: dict[int, int] = {}
-    for award in log.awards:
+    for award in awards:
         pot = pots[award.pot]
         winners = [s for s in order if s in award.winners]
         if not winners or any(s not in pot.eligible for s in winners):
@@ -571,6 +572,33 @@ def _takes(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
             return {}
     return {"pot_takes_listed": ", ".join(f"seat {s} takes {show(v, setting)}" for s, v in
                                           sorted(takes.items(), key=lambda kv: order.index(kv[0])))}
+
+
+def _awards_by_the_cards(incident: Incident, pots: tuple[SidePot, ...]) -> tuple:
+    """Who wins each pot when the floor names no winners but the hands were tabled (cards speak): in a high game
+    with the whole board, each pot to the best hand among its players who showed, once every player in it has
+    shown or mucked. Empty when a pot's players are not all accounted for, or for a game read low or high-low
+    (rulings/facts/hilo.py halves those)."""
+    log = incident.log
+    if log is None or not log.showdown or len(log.board) != 5 or incident.inputs.get("high_low"):
+        return ()
+    from rulings.facts.strength import best_high
+    from rulings.incident.model import Award
+    shown = {e.seat: e.cards for e in log.showdown if e.kind in ("shows", "tables") and e.cards}
+    mucked = {e.seat for e in log.showdown if e.kind == "mucks"}
+    out = []
+    for i, pot in enumerate(pots):
+        live = [s for s in pot.eligible if s not in mucked]
+        if len(live) == 1:   # everyone else in it mucked: his without a showdown
+            out.append(Award(i, (live[0],)))
+            continue
+        if not live or any(s not in shown for s in live):
+            return ()
+        ranked = best_high({s: shown[s] for s in live}, log.board, incident.inputs.get("variant", "holdem"))
+        if ranked is None:
+            return ()
+        out.append(Award(i, tuple(ranked[0])))
+    return tuple(out)
 
 
 def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:
