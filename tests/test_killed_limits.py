@@ -50,3 +50,54 @@ def test_without_the_kill_posted_the_hand_plays_at_the_game_s_limits():
     table = {k: v for k, v in BASE["table"].items() if k != "kill_posted"}
     report = _rule(street="flop", table=table, disputed={"seat": 2, "said": "bet"})
     assert next(r for r in report.rulings if r.decides == "wager").effects["wager_to"] == 1000
+
+
+# $20/$40 limit, $10/$20 blinds, nine seats, button 9: seat 5 has posted the $30 half kill (or the $40 full one)
+PREFLOP = {"game": {"structure": "fixed-limit", "blinds": [10, 20], "bet_sizes": [20, 40]}, "button": 9,
+           "players": {s: 800 for s in range(1, 10)}, "street": "preflop",
+           "table": {"kill_posted": {"seat": 5, "amount": 30, "required": True}}, "params": {"kill.size": "half"}}
+
+
+def _preflop(**more):
+    book, engine = books.load()
+    return rule_on(incident_from_data(PREFLOP | more, book=book), book, engine)
+
+
+@pytest.mark.parametrize("seat, to_call, raise_to", [(3, 3000, 6000), (4, 3000, 6000), (6, 3000, 6000)])
+def test_before_the_flop_every_seat_faces_the_kill_blind_at_the_killed_limits(seat, to_call, raise_to):
+    """RRP-KILL-INTRO: a half kill of a $20 big blind is $30 and plays $30/$60; those before the killer face it too."""
+    actions = [{"seat": s, "action": "fold"} for s in range(3, seat)]
+    report = _preflop(actions=actions, disputed={"seat": seat})
+    options = next(r for r in report.rulings if r.decides == "seat-options")
+    assert (options.effects["to_call"], options.effects["min_raise_to"]) == (to_call, raise_to)
+
+
+def test_the_killer_acts_in_his_turn_and_has_the_option():
+    """RRP-KILL-2: everyone folds to seat 4, who calls $30: the killer acts next, and may raise to $60."""
+    report = _preflop(actions=[{"seat": 3, "action": "fold"}, {"seat": 4, "action": "call"}], disputed={"seat": 5})
+    assert report.facts["in_turn"] is True and report.facts["to_call"] == 0 and report.facts["min_raise_to"] == 6000
+
+
+def test_a_killer_under_the_gun_who_acts_last_on_the_first_round_is_passed_over_until_the_end():
+    """RRP-KILL-10's custom (the killer acts last before the flop): seat 3, first after the big blind, kills for
+    $30; the action starts on his left, seat 4 faces $30 and the killer acts after the big blind."""
+    table = {"kill_posted": {"seat": 3, "amount": 3000 // 100, "required": True}}
+    params = {"kill.size": "half", "kill.killer_acts": "last_on_first_round"}
+    report = _preflop(table=table, params=params, disputed={"seat": 4})
+    assert report.facts["in_turn"] is True and report.facts["to_call"] == 3000
+    folds = [{"seat": s, "action": "fold"} for s in (4, 5, 6, 7, 8, 9, 1)] + [{"seat": 2, "action": "call"}]
+    report = _preflop(table=table, params=params, actions=folds, disputed={"seat": 3})
+    assert report.facts["in_turn"] is True and report.facts["min_raise_to"] == 6000
+
+
+def test_a_killer_elsewhere_who_acts_last_is_not_replayed_at_killed_limits_before_the_flop():
+    """The arithmetic keeps one circular order: a killer in seat 5 acting last cannot be placed, so the first round
+    is left at the game's own limits and no killed-limits ruling is given on it (never a guessed order)."""
+    report = _preflop(params={"kill.size": "half", "kill.killer_acts": "last_on_first_round"}, disputed={"seat": 3})
+    assert report.facts["kill_limits_played"] is False
+    assert not [r for r in report.rulings if r.ruling == "killed-limits"]
+
+
+def test_a_full_kill_before_the_flop_doubles_the_limits():
+    report = _preflop(table={"kill_posted": {"seat": 5, "amount": 40}}, params={}, disputed={"seat": 3})
+    assert (report.facts["to_call"], report.facts["min_raise_to"]) == (4000, 8000)

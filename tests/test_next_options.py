@@ -29,7 +29,7 @@ def _examples(house):
 
 @pytest.mark.parametrize("house", BOOKS)
 def test_every_example_that_leaves_a_seat_to_act_says_what_he_may_do(house):
-    stated = 0
+    stated = pots_stated = 0
     missing = []
     for book, engine, name, ex in _examples(house):
         try:
@@ -37,6 +37,7 @@ def test_every_example_that_leaves_a_seat_to_act_says_what_he_may_do(house):
         except ProblemsError:
             continue
         report = rule_on(incident, book, engine)
+        pots_stated += _pots_and_calls_stated(name, report)
         to_act = [line for line in report.now if "is next to act" in line]
         if not to_act:
             continue
@@ -64,6 +65,24 @@ def test_every_example_that_leaves_a_seat_to_act_says_what_he_may_do(house):
     assert not missing, missing[:10]
     if house is None:
         assert stated >= 20   # the standard book's examples leave a seat to act often; a test over none proves nothing
+        assert pots_stated >= 10
+
+
+def _pots_and_calls_stated(name: str, report) -> int:
+    """The pot and call numbers a ruling touches are in its sentence (issue #43, class 2): a ruling on the pots
+    names each pot with its amount and players and, where the winners are told, what each takes; a capped round
+    names what every seat after the player still owes. Returns how many rulings it checked."""
+    f, checked = report.facts, 0
+    for r in report.rulings:
+        if r.decides == "pots" and f.get("pots_listed"):
+            assert f["pots_listed"] in r.sentence, f"{name}: {r.rule} leaves out the pots ({f['pots_listed']})"
+            if f.get("pot_takes_listed"):
+                assert f["pot_takes_listed"] in r.sentence, f"{name}: {r.rule} leaves out who takes what"
+            checked += 1
+        if r.ruling == "capped" and f.get("others_to_call"):
+            assert f["others_to_call"] in r.sentence, f"{name}: {r.rule} leaves out {f['others_to_call']!r}"
+            checked += 1
+    return checked
 
 
 def _rule(data, house=None):

@@ -108,3 +108,57 @@ def test_a_book_that_declares_none_of_them_is_refused_by_name(tmp_path):
         build(inc, book.param_values("cash"))
     [problem] = exc.value.problems
     assert problem.code == "R111" and "sb_counts_as_bb, preflop_assume_full_blinds" in problem.message
+
+
+SHORT_BB = """\
+game: {variant: holdem, structure: no-limit, setting: tournament, blinds: [1000, 2000], big_blind_ante: 2000}
+button: 6
+players: {1: 50000, 2: 3000, 3: 50000, 4: 50000, 5: 50000, 6: 50000}
+street: preflop
+disputed: {seat: 2}
+"""
+
+
+def _split(text: str) -> tuple[int, int]:
+    """The short big blind's blind and ante as posted (in hundredths), read and ruled under the standard book."""
+    from rulings.facts.situation import build
+    from rulings.incident import incident_from_text
+    from rulings.ruling.decide import incident_params
+    incident = incident_from_text(text, "hand.yaml")
+    book = books.load(None, compile=False)[0]
+    f = build(incident, book.param_values(incident.hand.game.setting, incident_params(book, incident))).facts
+    return f["bba_blind_posted"], f["bba_ante_posted"]
+
+
+def test_a_setting_written_under_another_name_rooms_use_is_the_books_own(tmp_path):
+    """TDA 2024 RP-11: 3,000 chips for a 2,000 blind and a 2,000 ante. Big blind first (the default): 2,000 blind,
+    1,000 ante; ante first: 2,000 ante, 1,000 blind - whether the room writes ante.bba_short_order or bba.priority."""
+    book, _ = books.load(None, compile=False)
+    assert book.parameter("bba.priority") is book.parameters["ante.bba_short_order"]
+    assert book.parameter("bba.nothing") is None
+    assert _split(SHORT_BB) == (200000, 100000)
+    assert _split(SHORT_BB + "params: {bba.priority: ante_first}\n") == (100000, 200000)
+    assert _split(SHORT_BB + "params: {ante.bba_short_order: ante_first}\n") == (100000, 200000)
+    with pytest.raises(ProblemsError) as twice:   # both names at once: one setting given twice
+        _split(SHORT_BB + "params: {bba.priority: ante_first, ante.bba_short_order: big_blind_first}\n")
+    assert any("a second time" in p.message for p in twice.value.problems)
+    from rulings.rulebook.house import load_house
+    from rulings.rulebook.load import standard_book
+    house = tmp_path / "trial.yaml"
+    house.write_text("rulebook: trial\nextends: standard\ntitle: Trial room\nparameters: {bba.priority: ante_first}\n")
+    assert load_house(house, standard_book()).settings == {"ante.bba_short_order": "ante_first"}
+
+
+def test_another_name_must_name_one_setting(tmp_path):
+    """An also_named: that is another parameter's name (or already another's other name) is refused (R108)."""
+    topic = BOOKS / "standard" / "antes.yaml"
+    text = topic.read_text().replace("also_named: [bba.priority]", "also_named: [kill.size]")
+    if text == topic.read_text():
+        pytest.skip("antes.yaml no longer names bba.priority")
+    folder = tmp_path / "book"
+    folder.mkdir()
+    for f in (BOOKS / "standard").glob("*.yaml"):
+        (folder / f.name).write_text(text if f.name == "antes.yaml" else f.read_text())
+    with pytest.raises(ProblemsError) as bad:
+        build_book("t", "trial", sorted(folder.glob("*.yaml")))
+    assert any(p.code == "R108" and "kill.size" in p.message for p in bad.value.problems)

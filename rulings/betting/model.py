@@ -105,6 +105,7 @@ class Hand:
     lists the betting rounds on which a player still in shows an open pair
     (seven-card stud's fourth street, from the upcards): where the house
     allows it (``Params.open_pair_big_bet``) a player may bet the big bet there.
+    ``kill_post`` is a kill blind posted with the automatic blinds.
     """
 
     game: Game
@@ -114,6 +115,10 @@ class Hand:
     pot_before: Money = 0
     straddles: tuple[Money, ...] = field(default=())  # posted after the big blind, in order
     open_pair: tuple[int, ...] = field(default=())    # betting rounds with an open pair showing (stud's fourth street)
+    # a kill blind posted before the deal (RRP kill pots): (seat, amount, whether the killer acts last on the first
+    # round); posted with the blinds when they are posted automatically. It is the first round's bet; the killer
+    # acts in his normal turn (RRP-KILL-2) unless he acts last (a lowball custom, RRP-KILL-10)
+    kill_post: tuple[int, Money, bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -231,6 +231,8 @@ class Table:
         sb_seat, bb_seat = (order[1], order[0]) if heads_up else (order[0], order[1])
         wanted = [(sb_seat, game.small_blind), (bb_seat, game.big_blind)]
         wanted += list(zip(order[2:], self.hand.straddles))
+        if self.hand.kill_post is not None:   # the kill blind, from the killer's seat wherever it is
+            wanted.append(self.hand.kill_post[:2])
         posts = []
         for seat, amount in wanted:
             if amount <= 0:
@@ -261,11 +263,20 @@ class Table:
                     self.bets += 1
                     self.full_level = level
                     self.last_full_raise = need
+        kill = self.hand.kill_post
+        if kill is not None and posts and kill[0] not in self.blind_run(posts)[:2]:
+            # the kill blind is no blind of the run: its seat acts in turn (or last, by custom). A killer in the
+            # blinds posts the kill as his blind
+            posts = [p for p in posts if p[0] != kill[0]]
+        else:
+            kill = None
         run = self.blind_run(posts) if posts else []
         self.blinds = self.find_blinds(posts, run) if posts else None
         self.bb_seat = None if self.blinds is None else self.blinds.bb_seat
         if game.bring_in > 0:
             self.cursor = None       # stud: the bring-in seat, named by the actions, opens
+        elif kill is not None and kill[2]:
+            self.cursor = (self.place[kill[0]] + 1) % len(self.order)
         elif posts:
             self.cursor = (self.place[self.last_blind(posts, run)] + 1) % len(self.order)
         else:

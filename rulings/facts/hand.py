@@ -52,6 +52,39 @@ def board_first_seat(incident: Incident, street: str) -> int | None:
     return next(s for s in order if keys[s] == best)
 
 
+def board_order(incident: Incident, street: str) -> dict[str, Any]:
+    """Stud after third street, before anyone has acted on the street: the boards that tie for the first act.
+
+    The facts a first-to-act rule reads when boards tie (TDA-2024-RP10D against RRP's position rule): the tied
+    seats in the hand's order, the first of them by position (``board_first_seat``), and the one holding the
+    highest card by rank then suit (ace low in razz; spades, hearts, diamonds, clubs, as ``card_order`` ranks
+    them). Which of them acts is the book's parameter, decided in rulebooks/standard/bring-in.yaml."""
+    from rulings.facts.round import card_order
+    log = incident.log
+    if log is None or street not in log.streets or log.streets.index(street) == 0:
+        return {}
+    upto = log.streets[:log.streets.index(street) + 1]
+    folded = {a.seat for st in incident.hand.streets[:-1] for a in st if a.kind == "fold"}
+    showing: dict[int, tuple[str, ...]] = {}
+    for name in upto:
+        for seat, cards in log.upcards.get(name, {}).items():
+            showing[seat] = showing.get(seat, ()) + cards
+    order = [p.seat for p in incident.hand.players if p.seat in showing and p.seat not in folded]
+    if len(order) < 2:
+        return {}
+    razz = incident.inputs.get("variant") == "razz"
+    keys = {s: showing_key(showing[s], ace_low=razz) for s in order}
+    best = min(keys.values()) if razz else max(keys.values())
+    tied = [s for s in order if keys[s] == best]
+    out: dict[str, Any] = {"board_tie": len(tied) > 1, "street_acts_before": len(incident.hand.streets[-1])}
+    if incident.disputed is not None:
+        out["board_first_disputed"] = incident.disputed.seat == tied[0]
+    if len(tied) > 1:
+        out["board_tied_seats"] = _seats(tied)
+        out["board_first_by_suit"] = max(tied, key=lambda s: max(card_order(c, ace_low=razz) for c in showing[s]))
+    return out
+
+
 def showing_first(incident: Incident, seats: list[int]) -> int | None:
     """Stud at the showdown: of ``seats``, the one whose upcards (every street's the whole-hand form gives, or
     the first round's ``upcards:``) make the best hand showing (razz: the lowest); ties go to the first in the
@@ -133,6 +166,7 @@ def hand_facts(incident: Incident, params: Params) -> dict[str, Any]:
     first = board_first_seat(incident, incident.street)
     if first is not None:
         out["board_first_seat"] = first
+        out.update(board_order(incident, incident.street))
     pair = open_pair_seat(incident)
     if pair is not None:
         out["open_pair_seat"] = pair

@@ -27,7 +27,7 @@ def kill_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
     # so the kill blind and limits are unknown (a rule asks for them where a kill is due)
     assert limits is not None or game.big_blind <= 0
     f: dict[str, Any] = {"variant": t.variant, "kill_split_game": t.split_game, "kill_new_game": t.new_game,
-                         "kill_pots_listed": len(t.pots)}
+                         "kill_pots_listed": len(t.pots), "kill_limits_played": incident.unkilled_game is not None}
     for name, lim in sizes.items():
         if lim is not None:
             f.update({f"kill_{name}_blind": lim.kill_blind, f"kill_{name}_small_bet": lim.small_bet,

@@ -321,6 +321,14 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_l
         holding = [seat for seat in s["in_showdown"] if seat not in gone]
         if len(holding) == 1:
             f["sd_last_holder"] = holding[0]
+    if s.get("plays_board") is not None:
+        f["sd_plays_board"] = s["plays_board"]
+    elif s.get("claimant") is not None and s.get("tabled") in ("none", "some") and s.get("board") is not None \
+            and p.variant == "holdem" and not high_low:
+        # a claim from a hand not tabled on a board nobody can beat: whatever he holds, he plays the board
+        from rulings.facts.strength import board_plays_for_all
+        if board_plays_for_all(s["board"]):
+            f["sd_plays_board"] = True
     if s.get("hands") and s.get("board") is not None and not high_low:   # high-low: rulings/facts/hilo.py
         from rulings.facts.strength import best_high
         ranked = best_high(s["hands"], s["board"], p.variant)

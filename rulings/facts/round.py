@@ -112,8 +112,25 @@ def _seat(table: Table, seat: int, f: dict[str, Any], setting: str) -> dict[str,
         out["two_round_game"] = table.rounds == 2
     if not table.big_bet and table.capped():
         out["uncapped_raise_to"] = table.full_level + table.full_size()
+    out["others_to_call"] = _others_owe(table, seat, setting)   # empty: nobody else owes anything
     out["options"] = options_text(f, out, setting, table.current_bet > 0)
     return out
+
+
+def _others_owe(table: Table, seat: int, setting: str) -> str:
+    """After the seat, in turn: each other seat still in with chips that owes chips to call the bet as it stands,
+    and how much (a short stack its all-in), in words: 'seat 7 owes $15 (to $60)'. Empty when none does."""
+    order = list(table.order)
+    i = order.index(seat)
+    out = []
+    for other in order[i + 1:] + order[:i]:
+        behind, owed = table.behind[other], table.current_bet - table.committed[other]
+        if other in table.folded or behind == 0 or owed <= 0:
+            continue
+        pay = owed if behind is None else min(owed, behind)
+        out.append(f"seat {other} owes {show(pay, setting)} (to {show(table.committed[other] + pay, setting)})"
+                   + (" and is then all-in" if behind is not None and behind <= owed else ""))
+    return "; ".join(out)
 
 
 def _last_street(table: Table) -> int:
@@ -535,13 +552,14 @@ def _takes(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
     Each pot is cut as ``_split`` cuts a tied one (shares of the smallest chip, an odd chip to each winner
     from the button's left in turn), and each seat's shares are added up over the pots."""
     log = incident.log
-    if log is None or not log.awards or sorted(a.pot for a in log.awards) != list(range(len(pots))):
+    awards = log.awards if log is not None and log.awards else _awards_by_the_cards(incident, pots)
+    if not awards or sorted(a.pot for a in awards) != list(range(len(pots))):
         return {}
     game = incident.hand.game
     chip = (incident.split or {}).get("smallest_chip") or game.small_blind or game.bring_in or 1
     order = [p.seat for p in incident.hand.players]   # from the button's left
     takes: dict[int, int] = {}
-    for award in log.awards:
+    for award in awards:
         pot = pots[award.pot]
         winners = [s for s in order if s in award.winners]
         if not winners or any(s not in pot.eligible for s in winners):
@@ -554,6 +572,33 @@ def _takes(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
             return {}
     return {"pot_takes_listed": ", ".join(f"seat {s} takes {show(v, setting)}" for s, v in
                                           sorted(takes.items(), key=lambda kv: order.index(kv[0])))}
+
+
+def _awards_by_the_cards(incident: Incident, pots: tuple[SidePot, ...]) -> tuple:
+    """Who wins each pot when the floor names no winners but the hands were tabled (cards speak): in a high game
+    with the whole board, each pot to the best hand among its players who showed, once every player in it has
+    shown or mucked. Empty when a pot's players are not all accounted for, or for a game read low or high-low
+    (rulings/facts/hilo.py halves those)."""
+    log = incident.log
+    if log is None or not log.showdown or len(log.board) != 5 or incident.inputs.get("high_low"):
+        return ()
+    from rulings.facts.strength import best_high
+    from rulings.incident.model import Award
+    shown = {e.seat: e.cards for e in log.showdown if e.kind in ("shows", "tables") and e.cards}
+    mucked = {e.seat for e in log.showdown if e.kind == "mucks"}
+    out = []
+    for i, pot in enumerate(pots):
+        live = [s for s in pot.eligible if s not in mucked]
+        if len(live) == 1:   # everyone else in it mucked: his without a showdown
+            out.append(Award(i, (live[0],)))
+            continue
+        if not live or any(s not in shown for s in live):
+            return ()
+        ranked = best_high({s: shown[s] for s in live}, log.board, incident.inputs.get("variant", "holdem"))
+        if ranked is None:
+            return ()
+        out.append(Award(i, tuple(ranked[0])))
+    return tuple(out)
 
 
 def out_of_turn_return(incident: Incident, params: Params, skipped: set[int]) -> dict[str, Any]:

@@ -213,6 +213,11 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
             got = run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
             for name in set(got or ()) - set(SPLIT_FACTS):
                 f.pop(name, None)
+        elif _told_to_the_end(incident):   # no act in dispute, the hand told to its end: the dispute is the payout
+            got = run(round_facts, incident, bparams, pos, f, ignore=POT_LIMIT_FACTS)
+            for name in set(got or ()) - set(PAYOUT_FACTS):
+                f.pop(name, None)
+            f["payout_dispute"] = True
         return
     # The replay names no seat before stud's bring-in (the arithmetic knows no upcards): the upcards do.
     actor = pos.actor if pos.actor is not None else bring_in_due_seat(incident)
@@ -225,6 +230,9 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
         f.update(_preflop_facts(hand))
     run(_chips, incident, f, may_add=())   # all its facts or none, by the chips alone
     run(_words, incident, f, sit, params, may_add=("said*",))
+    if f.get("said_conditional") or f.get("conditional"):   # what holding him to the words would mean (TDA 59)
+        from rulings.facts.conditional import conditional_facts
+        run(conditional_facts, incident, bparams, may_add=("conditional_*",))
     seen = before_noticed(incident, actor) if incident.after else []
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
         f["actions_since"] = len(seen)
@@ -245,6 +253,19 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     if incident.limits_unknown:   # the sizes were a stand-in: what they size is unknown
         for name in ("min_raise_to", "max_raise_to", "options"):
             f[name] = None
+
+
+# The facts of the pots at the hand's end (rulings/facts/round.py ``_pots``) that do not depend on a disputed seat.
+PAYOUT_FACTS = ("main_pot", "side_pot_count", "side_pots_total", "last_side_pot", "pots_listed", "pot_takes_listed",
+                "uncalled_seat", "uncalled_amount", "all_in_players")
+
+
+def _told_to_the_end(incident: Incident) -> bool:
+    """No act in dispute and the whole hand told to its end: the betting over, with its showdown or the pots'
+    winners given. What is asked is how the money is paid: the pots, who is in each, what goes back."""
+    log = incident.log
+    return incident.disputed is None and log is not None and bool(log.showdown or log.awards) \
+        and not incident.table and not incident.procedure
 
 
 def _out_of_turn_counts(incident: Incident, f: dict, seen: list) -> None:
@@ -280,10 +301,14 @@ def _preflop_facts(hand: Hand) -> dict[str, Any]:
     acts = hand.streets[0] if hand.streets else ()
     posts = {a.seat: a.to for a in acts if a.kind == "post"}
     short = False
+    sb_seat = order[1] if len(order) == 2 else order[0]
     if posts:
-        sb_seat = order[1] if len(order) == 2 else order[0]
         short = (posts.get(sb_seat, 0) or 0) < hand.game.small_blind or \
                 (posts.get(bb_seat, 0) or 0) < hand.game.big_blind
+    elif hand.game.big_blind > 0:   # the blinds posted by the arithmetic: a stack below its blind posts it short
+        stacks = {p.seat: p.stack for p in hand.players}
+        short = any((stack := stacks.get(seat)) is not None and stack < blind
+                    for seat, blind in ((sb_seat, hand.game.small_blind), (bb_seat, hand.game.big_blind)))
     return {"preflop_bb_acted": any(a.seat == bb_seat and a.kind != "post" for a in acts),
             "blind_short_or_dead": short}
 

@@ -165,6 +165,23 @@ def strength(hole: Iterable[Card], board: Iterable[Card] = (), game: str = "high
     return Strength(game, hand.entry.label.value, cards, hand)
 
 
+def board_plays_for_all(board: Iterable[str]) -> bool | None:
+    """Hold'em: whether the five cards on the board are a hand that no two hole cards can beat, so that every
+    player still in plays the board (a royal flush; four aces with a king): None when the board is not five
+    cards. Each two cards left in the deck is tried (at most 1,081), stopping at the first that beats it.
+
+    >>> board_plays_for_all("As Ks Qs Js Ts".split()), board_plays_for_all("Ah Kd 7c 4s 2h".split())
+    (True, False)
+    """
+    from itertools import combinations
+    cards = read_cards(" ".join(board))
+    if len(cards) != 5:
+        return None
+    own = strength((), cards)
+    deck = [c for c in read_cards(" ".join(r + s for r in RANKS for s in "shdc")) if c not in cards]
+    return not any(strength(two, cards) > own for two in combinations(deck, 2))
+
+
 def winners(hands: Mapping[int, Iterable[Card]], board: Iterable[Card] = (), game: str = "high") -> list[int]:
     """The seats whose hands are best (more than one on a tie), in seat order.
 

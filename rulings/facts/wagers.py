@@ -16,14 +16,16 @@ DECIDED = "decided_to"
 
 # what a user wrote in the incident -> the facts that carry it to the rules
 _SAID = ("said", "said_kind", "said_amount_to", "amount_said", "said_call_then_raise", "said_nonstandard",
-         "said_bare_number", "said_to", "said_raise_percent", "said_bare_reading", "words_chips_differ")
+         "said_bare_number", "said_to", "said_raise_percent", "said_bare_reading", "words_chips_differ",
+         "said_conditional", "conditional_on", "conditional_then", "conditional_binding_to")
 _CHIPS = ("chips_total", "chips_put_out", "chip_count", "motion_count", "chips_to", "every_chip_needed", "all_chips_in",
           "chip_largest", "chip_smallest", "first_motion_to", "chips_behind", "chips_over_call", "chips_short",
           "chips_short_of_call", "chips_raise_percent", "call_percent", "words_chips_differ", "acted_on_chips",
           "read_as_silent", "put_out_to")   # what goes back is worked out from the chips put out
 # facts that only name another fact's presence for the rules to read: never shown among a report's facts
 NAMED_ONLY = ("chips_put_out", "amount_said", "chips_short_of_call")
-_AFTER = ("actions_since", "chip_actions_since", "out_of_turn_changed", "acted_on_chips", "callers_since")
+_AFTER = ("actions_since", "chip_actions_since", "out_of_turn_changed", "acted_on_chips", "callers_since",
+          "conditional_met", "conditional_met_by")
 _PRIOR = ("prior_chips_total", "prior_covers_call", "combined_to", "combined_every_chip_needed",
           "combined_raise_percent")
 

@@ -158,15 +158,19 @@ def overrides_of(book: Any, params: dict[str, Any], source: Any) -> tuple[dict[s
     from rulings.rulebook.catalogue import did_you_mean
     out, problems = {}, []
     for name, value in params.items():
-        p = book.parameters.get(name)
+        p = book.parameter(name)   # the book's name, or another name rooms use for the setting (also_named:)
         if p is None:   # the name is wrong: the caret under it, and the nearest name
             close = did_you_mean(name, book.parameters)
             problems.append(_problem_in(source, ("params", name), "I104", f"unknown parameter '{name}'",
                                         f"did you mean '{close}'?" if close else
                                         "rulings params lists the book's parameters", key=True))
             continue
+        if p.name in out:
+            problems.append(_problem_in(source, ("params", name), "I104", f"'{name}' sets {p.name} a second time",
+                                        "give the setting once"))
+            continue
         try:
-            out[name] = p.coerce(value)
+            out[p.name] = p.coerce(value)
         except ValueError as exc:
             problems.append(_problem_in(source, ("params", name), "I104", str(exc)))
     return out, problems

@@ -565,17 +565,31 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         r.bad(("game", "big_blind_ante"), "I105", "a big blind ante replaces the antes of every player",
               "give ante or big_blind_ante, not both")
     unkilled = None
+    kill_post = None
     if game is not None and table is not None and table.kill_posted and game.structure == "fixed-limit" \
-            and game.bet_sizes and not limits_unknown and log and family.index(log[0][0]) > 0:
-        # a killed hand: every bet of it is played at the killed limits (RRP kill pots). Only a hand told from a
-        # later street: on the first the kill blind is a blind of its own, which the replay does not post
+            and game.bet_sizes and not limits_unknown and log:
+        # a killed hand: every bet of it is played at the killed limits (RRP kill pots), on every street. On the
+        # first, the kill blind is posted with the blinds (unless the actions list the posts themselves), and the
+        # killer acts in his turn or, where the house says so, last on that round
         from rulings.betting.kill import KILL_SIZES
         from rulings.incident.checks import kill_sizes, reader_value
         size = reader_value(book, house, params, game.setting, "kill.size")
+        first_acts = log[0][1]
+        from_first = family.index(log[0][0]) == 0 and not (first_acts and first_acts[0].kind == "post")
+        last = reader_value(book, house, params, game.setting, "kill.killer_acts") == "last_on_first_round"
+        seated = [s for s in order if s in stacks]
+        after_bb = seated[2] if len(seated) > 2 else None
+        if from_first and last and table.kill_posted["seat"] != after_bb:
+            # a killer who acts last on the first round but does not sit first after the big blind: the
+            # arithmetic keeps one circular order, so the first round is not replayed as killed (the facts that
+            # read it stay at the game's own limits and no killed-limits rule fires on them)
+            size = None
         if size in KILL_SIZES and kill_sizes(game).get(size) is not None:
             numerator, denominator = KILL_SIZES[size]
             unkilled = game
             game = replace(game, bet_sizes=tuple(b * numerator // denominator for b in game.bet_sizes))
+            if from_first:
+                kill_post = (table.kill_posted["seat"], table.kill_posted["amount"], last)
     if game is None or not log or not stacks:   # no hand to replay; what does not need one is still checked
         from rulings.incident.checks import params_problems
         raise ProblemsError(r.problems + params_problems(params, house, book, doc))
@@ -607,7 +621,8 @@ def read_incident(doc: Located, book: Any = None) -> Incident:
         bba = ante_posted
     whole_hand = Hand(game, tuple(players), tuple(tuple(a) for _, a, _ in log), first_street=first,
                       pot_before=_stand_in(game) if pot_unknown else (pot or 0) + bba, straddles=tuple(a or 0 for a in amounts),
-                      open_pair=() if inputs.get("high_low") else _open_pair(variant, family, log, street_upcards, order))
+                      open_pair=() if inputs.get("high_low") else _open_pair(variant, family, log, street_upcards, order),
+                      kill_post=kill_post if kill_post is not None and kill_post[0] in stacks else None)
     action_paths = tuple(p for _, _, ps in log for p in ps)
     unsized: tuple[int, ...] = ()
     if any(a.kind in SIZED and a.to is None for _, acts_, _ in log for a in acts_):

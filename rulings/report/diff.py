@@ -352,7 +352,7 @@ def _setting_and_params(book: Rulebook, against: Rulebook, ex: Example) -> tuple
     if incident is None:
         return "cash", {}
     setting = incident.hand.game.setting
-    overrides = {k: v for k, v in incident.params.items() if k in book.parameters}
+    overrides = {p.name: v for k, v in incident.params.items() if (p := book.parameter(k)) is not None}
     old, new = against.param_values(setting, overrides), book.param_values(setting, overrides)
     return setting, {n: (old.get(n), new[n]) for n in sorted(new) if old.get(n) != new[n]}
 

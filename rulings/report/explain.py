@@ -62,6 +62,8 @@ def plain(p: Parameter, value: Any, setting: str) -> str:
 def parameter_text(book: Rulebook, p: Parameter) -> str:
     """One parameter: what it does, its value in force by setting in plain words, and its defaults."""
     lines = [f"{p.name} — {p.description}"]
+    if p.also_named:
+        lines.append(f"  {'also named:':12} {', '.join(p.also_named)}")
     for setting in SETTINGS:
         value = book.param_values(setting).get(p.name)
         lines.append(f"  {setting + ':':12} {in_words(p, value, setting)}")
@@ -84,7 +86,7 @@ def params_text(book: Rulebook, text: str | None = None) -> str | None:
     """Every parameter (or those whose name, description or words mention ``text``), in plain words."""
     needle = (text or "").lower()
     found = [p for name, p in sorted(book.parameters.items())
-             if needle in " ".join([name, p.description, *map(str, p.words.values())]).lower()]
+             if needle in " ".join([name, *p.also_named, p.description, *map(str, p.words.values())]).lower()]
     if not found:
         return None
     return "\n\n".join(parameter_text(book, p) for p in found)
@@ -129,8 +131,8 @@ def _house_key(book: Rulebook, key: str) -> str | None:
 def explain(book: Rulebook, what: str) -> str | None:
     if what in book.rules:
         return _rule(book, what)
-    if what in book.parameters:
-        return parameter_text(book, book.parameters[what])
+    if (param := book.parameter(what)) is not None:   # its name, or another name rooms use (also_named:)
+        return parameter_text(book, param)
     if what in citations():
         c = citations()[what]
         lines = [f"{what} — {c.source}, {c.section}", f"  about: {c.topic}",

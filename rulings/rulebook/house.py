@@ -40,7 +40,7 @@ MAX_DEPTH = 5   # a house over a house over ... : deeper chains are a mistake, n
 
 
 def _param_value(doc: Located, name: str, value, book: Rulebook, problems: list[Problem]):
-    p = book.parameters.get(name)
+    p = book.parameter(name)   # the book's name, or another name rooms use for the setting (also_named:)
     path = ("parameters", name)
     if p is None:
         close = did_you_mean(name, book.parameters)
@@ -235,7 +235,7 @@ def load_house(path: Path, standard: Rulebook, _chain: tuple[Path, ...] = (),
     for name, value in (data.get("parameters") or {}).items():
         v = _param_value(doc, name, value, book, problems)
         if v is not None:
-            book.settings[name] = v
+            book.settings[book.parameter(name).name] = v   # type: ignore[union-attr]  # read: it exists
     touched: dict[str, tuple] = {}    # rule id -> where the house already disabled or replaced it
     replaced: dict[str, str] = {}     # rule id -> the house rule that replaces it
     for i, raw in enumerate(data.get("disable") or []):

@@ -91,9 +91,14 @@ def parse_parameter(doc: Located, name: str, raw: dict, problems: list[Problem])
     else:
         default = conv(default, path + ("default",))
     check_cites(doc, path, raw["cites"], problems)
+    also = tuple(str(a) for a in raw.get("also_named") or ())
+    for i, alias in enumerate(also):
+        if not PARAM_NAME.match(alias) or alias == name:
+            problems.append(doc.problem(path + ("also_named", i), "R110", f"'{alias}' is no other name for {name} "
+                                        "(topic.name: lowercase, digits and underscores, not the name itself)"))
     return Parameter(str(name), ptype, raw["description"], values, default, tuple(raw["cites"]),
                      origin(doc, path), raw.get("minimum"), raw.get("maximum"), dict(raw.get("words", {})),
-                     raw.get("arithmetic") or arithmetic_by_name(str(name)))
+                     raw.get("arithmetic") or arithmetic_by_name(str(name)), also)
 
 
 def arithmetic_by_name(name: str) -> str | None:
@@ -108,8 +113,16 @@ def arithmetic_by_name(name: str) -> str | None:
 
 
 def check_arithmetic(params: dict[str, Parameter], docs: dict[str, Located]) -> list[Problem]:
-    """One parameter per attribute of the arithmetic."""
+    """One parameter per attribute of the arithmetic, and one parameter per name (``also_named:`` included)."""
     problems: list[Problem] = []
+    named: dict[str, Parameter] = dict(params)
+    for p in params.values():
+        for i, alias in enumerate(p.also_named):
+            first = named.setdefault(alias, p)
+            doc = docs.get(p.origin.file)
+            if first is not p and doc is not None:
+                problems.append(doc.problem(("parameters", p.name, "also_named", i), "R108",
+                                            f"'{alias}' already names {first.name} ({first.origin})"))
     seen: dict[str, Parameter] = {}
     for p in params.values():
         if not p.arithmetic:

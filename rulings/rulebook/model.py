@@ -229,6 +229,7 @@ class Parameter(LazyFrozen):
     maximum: int | None = None
     words: dict = field(default_factory=dict, compare=False)   # value -> plain words
     arithmetic: str | None = None     # the betting arithmetic's attribute (rulings.betting.Params) read from it
+    also_named: tuple[str, ...] = ()  # other names rooms write the setting under (``Rulebook.parameter``)
 
     def upper(self) -> int | None:
         """The largest value accepted: the declared maximum, or for a number without one
@@ -328,6 +329,13 @@ class Rulebook(Lazy):
     # the room's own citation keys (HOUSE-ROOM-N) this book and the house books it extends describe
     # (a house book's citations:): key -> where the room's posted rules say it
     citations: dict[str, str] = field(default_factory=dict)
+
+    def parameter(self, name: str) -> Parameter | None:
+        """The parameter declared under ``name`` or under another name rooms use for it (``also_named:``)."""
+        p = self.parameters.get(name)
+        if p is None:
+            p = next((q for q in self.parameters.values() if name in q.also_named), None)
+        return p
 
     def param_values(self, setting: str, overrides: dict | None = None) -> ParamValues:
         """Every parameter's value for this setting: incident overrides, then house, then defaults."""

@@ -99,6 +99,9 @@ PARAMETER = Spec("map", "A house parameter.", {
     "cites": _f(CITES, True),
     "arithmetic": _f(Spec("str", "The betting arithmetic reads this parameter as this attribute.",
                           enum=PARAM_NAMES)),
+    "also_named": _f(Spec("list", "Other names rooms write this setting under (topic.name): an incident's "
+                                  "params: or a house book's parameters: may use any of them.",
+                          item=Spec("str", "A name."))),
 })
 EXAMPLE_DEFAULTS = Spec("dict", "The setting every example of this file shares (game, button, players, ...): "
                                 "merged under each example's incident, the example's own values winning "

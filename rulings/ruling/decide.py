@@ -701,7 +701,8 @@ def _told(book: Rulebook, incident: Incident, given: dict[str, tuple[str, ...]],
     d = incident.disputed
     told += [{name} for name in ("buy_in", "side_deal", "cashed_out", "minutes_away")
              if d is not None and getattr(d, name) is not None]
-    told += [{field_name("param." + name)} for name in incident.params]   # the house setting named for it
+    told += [{field_name("param." + (p.name if (p := book.parameter(name)) is not None else name))}
+             for name in incident.params]   # the house setting named for it (by the book's name)
     if incident.split:
         told.append(set(SPLIT_FACTS))
 
