@@ -339,3 +339,80 @@ def test_a_cause_with_the_actions_not_told_gives_both_answers_and_asks(standard)
     assert "actions_since" in {q["fact"] for q in rep.questions}
     tda = ruled(standard, deal({"cards": exposed(2), "noticed": "after_action"}, game=TOURNEY), "deal")
     assert "substantial action" in tda.sentence
+
+
+# --- the chips of a hand whose deal is in dispute, from its betting -------------------------------------------
+
+def _hand(streets: list, d: dict, blinds=(100, 200), extra: dict | None = None) -> dict:
+    game = {"variant": "holdem", "structure": "no-limit", "setting": "tournament", "blinds": list(blinds),
+            **(extra or {})}
+    return {"game": game, "button": 9, "players": {s: None for s in NINE},
+            "streets": [{"street": name, "actions": acts} for name, acts in streets], "procedure": {"deal": d}}
+
+
+PRE = [{"seat": 3, "action": "fold"}, {"seat": 4, "action": "fold"}, {"seat": 5, "action": "raise", "to": 600},
+       {"seat": 6, "action": "fold"}, {"seat": 7, "action": "fold"}, {"seat": 8, "action": "call"},
+       {"seat": 9, "action": "fold"}, {"seat": 1, "action": "fold"}, {"seat": 2, "action": "call"}]
+
+
+def test_a_void_hand_gives_each_seat_its_own_chips_back(standard):
+    """TDA 35-E, RRP-IRR-4: a fouled deck found on the turn (100-200; 5 raises to 600, 8 and 2 call; the flop:
+    2 checks, 5 bets 1,000, 8 calls, 2 folds): every chip back, folded players' too."""
+    flop = [{"seat": 2, "action": "check"}, {"seat": 5, "action": "bet", "to": 1000}, {"seat": 8, "action": "call"},
+            {"seat": 2, "action": "fold"}]
+    r = ruled(standard, _hand([("preflop", PRE), ("flop", flop)], {"duplicate_card": True, "noticed": "after_action"}),
+              "fouled-deck")
+    assert "Back to each: seat 1 100, seat 2 600, seat 5 1,600 and seat 8 1,600." in r.sentence
+    # a big blind ante is the big blind's to take back (seat 2: 200 blind and 200 ante)
+    r = ruled(standard, _hand([("preflop", PRE)], {"duplicate_card": True, "noticed": "after_action"},
+                              extra={"big_blind_ante": 200}), "fouled-deck")
+    assert "seat 2 800" in r.sentence and "seat 5 600" in r.sentence
+
+
+def test_a_killed_hand_with_one_live_hand_left_and_one_given_back(standard):
+    """TDA 65-A: seat 4's raise to 3,000 over seat 3's 1,000 bet, his hand fouled beyond identifying: 2,000 (in hundredths) comes
+    back and seat 3 takes 1,000 x 3 + 200 + 400 + 400 ante + 2 x 1,000 = 6,000. 65-B: identifiable, it plays and
+    seat 3 faces 2,000 more."""
+    pre = [{"seat": 1, "action": "fold"}, {"seat": 2, "action": "fold"}, {"seat": 3, "action": "raise", "to": 1000},
+           {"seat": 4, "action": "call"}, {"seat": 5, "action": "fold"}, {"seat": 6, "action": "fold"},
+           {"seat": 7, "action": "call"}, {"seat": 8, "action": "fold"}, {"seat": 9, "action": "fold"}]
+    flop = [{"seat": 3, "action": "bet", "to": 1000}, {"seat": 4, "action": "raise", "to": 3000},
+            {"seat": 7, "action": "fold"}]
+    data = _hand([("preflop", pre), ("flop", flop)], {"killed_seat": 4, "killed_identifiable": False,
+                                                      "killed_uncalled": 2000}, blinds=(200, 400),
+                 extra={"big_blind_ante": 400})
+    data["button"] = 7
+    r = ruled(standard, data, "dead-hand")
+    assert r.effects["returned"] == 200000 and "Seat 3 is the only live hand left and takes the pot of 6,000" in r.sentence
+    data["procedure"]["deal"]["killed_identifiable"] = True
+    r = ruled(standard, data, "dead-hand")
+    assert r.ruling == "hand-live" and "The action is on seat 3, 2,000 to call." in r.sentence
+
+
+def test_a_hand_folded_on_the_dealers_wrong_count_faces_the_real_bet_when_given_back(standard):
+    """RRP-DEAD-2: $5/$10, seat 4 bets $100 on the turn, the dealer says $1,000, seat 6 folds: given back, he
+    faces $100."""
+    data = {"game": {"variant": "holdem", "structure": "no-limit", "setting": "cash", "blinds": [5, 10]},
+            "button": 6, "players": {4: None, 6: None},
+            "streets": [{"street": "flop", "left": [4, 6]},
+                        {"street": "turn", "actions": [{"seat": 4, "action": "bet", "to": 100},
+                                                       {"seat": 6, "action": "fold"}]}],
+            "procedure": {"deal": {"killed_seat": 6, "killed_identifiable": True}}}
+    r = ruled(standard, data, "dead-hand")
+    assert r.discretion and "facing $100 to call" in r.sentence
+
+
+def test_a_premature_flop_says_the_pot_going_to_the_flop(standard):
+    """TDA RP-5-A: 500-1,000 with a 1,000 big blind ante; 3 and 7 limp, 1 completes, the flop comes before the
+    big blind's option; he raises to 4,000 and all call: 4 x 4,000 + 1,000 = 17,000 to the flop."""
+    pre = [{"seat": 3, "action": "call"}, {"seat": 4, "action": "fold"}, {"seat": 5, "action": "fold"},
+           {"seat": 6, "action": "fold"}, {"seat": 7, "action": "call"}, {"seat": 8, "action": "fold"},
+           {"seat": 9, "action": "fold"}, {"seat": 1, "action": "call"}, {"seat": 2, "action": "raise", "to": 4000},
+           {"seat": 3, "action": "call"}, {"seat": 7, "action": "call"}, {"seat": 1, "action": "call"}]
+    r = ruled(standard, _hand([("preflop", pre)], {"premature": "flop", "noticed": "after_action"},
+                              blinds=(500, 1000), extra={"big_blind_ante": 1000}), "board")
+    assert "The pot going to the flop: 17,000." in r.sentence
+    # the round not finished as told: no pot is said (the players still to act finish it first)
+    r = ruled(standard, _hand([("preflop", pre[:8])], {"premature": "flop", "noticed": "after_action"},
+                              blinds=(500, 1000), extra={"big_blind_ante": 1000}), "board")
+    assert "The pot going to the flop" not in r.sentence

@@ -16,7 +16,7 @@ from typing import Any
 
 from rulings.incident.model import Incident, Procedure
 from rulings.facts.tournament import tournament_facts
-from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk, walk
+from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +101,12 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_boxed_next"] = next(p for p in range(first_boxed + 1, first_boxed + len(boxed) + 2)
                                         if p not in boxed)
         f["deal_top_card"] = laid.top
+        ahead = [b for b in boxed if b > laid.top]
+        if ahead:       # a boxed card found further down (dealing the board): the cards from it on move one down
+            f["deal_boxed_ahead"] = min(ahead)
         f["deal_next_street"] = laid.next_street or ("draw" if variant in ("draw", "lowball") else "none")
+        if laid.next_street in BOARD:      # the cards that street has (flop 3, turn and river 1): the rules number them
+            f["deal_next_street_cards"] = BOARD[laid.next_street]
         seat = f.get("deal_dealer_shown_seat")
         if seat in laid.seat_cards:
             f["deal_shown_seat_cards"] = " and ".join(map(str, laid.seat_cards[seat]))
@@ -143,6 +148,10 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
                      deal_left_after_each_card=max(stub + 3 - 1 - n, 0), deal_left_after_common_card=stub + 3 - 2)
     if d.get("draws"):
         f["deal_draw_fives"] = sum(1 for n in d["draws"].values() if n >= 5)
+        # the draw's cards counted under each delivery the rules may choose (four then one, or five in a row)
+        drawing = order or sorted(players)
+        f["deal_draw_four_then_one"] = draw_walk(drawing, dict(d["draws"]), 4)
+        f["deal_draw_in_a_row"] = draw_walk(drawing, dict(d["draws"]), 5)
     f["deal_not_entitled"] = len(d.get("not_entitled") or ())
     f["deal_dealt_out"] = len(d.get("dealt_out") or ())
     away_out = [s for s in d.get("dealt_out") or () if s in (d.get("away") or ())]
@@ -198,29 +207,6 @@ def laid_out(incident: Incident) -> Dealt | None:
     held = {seat: n for seat, n in (d.get("hands") or {}).items() if seat in order}
     boxed = {c["position"] for c in d.get("cards") or () if c.get("how") == "boxed" and "position" in c}
     return as_dealt(order, each, held, boxed, board, flop_game, known)
-
-
-def deck_from_here(incident: Incident, facts: dict[str, Any], effects: dict[str, Any]) -> str | None:
-    """The cards still to come off the deck, by their numbers in the deal order, under a ruling's ``deck_*``
-    effects (which card goes where is decided in rulebooks/standard/deal.yaml; the counting is
-    rulings/facts/deck.py's ``walk``, from the top card of the deck now). None when the ruling says nothing of
-    the deck, no street follows, or the top card is not known."""
-    in_a_row = effects.get("draw_in_a_row")
-    if isinstance(in_a_row, int) and incident.procedure is not None and \
-            (incident.procedure.raw.get("deal") or {}).get("draws"):
-        d = incident.procedure.raw["deal"]
-        players = {pl.seat for pl in incident.hand.players}
-        order = deal_order(d, players, _button_given(incident)) or sorted(players)
-        return draw_walk(order, dict(d["draws"]), in_a_row)
-    street, top = effects.get("deck_next_street"), facts.get("deal_top_card")
-    if not isinstance(street, str) or street == "none" or not isinstance(top, int) or incident.procedure is None:
-        return None
-    boxed = {c["position"] for c in (incident.procedure.raw.get("deal") or {}).get("cards") or ()
-             if c.get("how") == "boxed" and "position" in c}
-    burns, cards, seat, again = (effects.get(k) for k in ("deck_burns", "deck_cards", "deck_to_seat",
-                                                          "deck_reshuffled"))
-    return walk(top, boxed, street, burns if isinstance(burns, int) else 1, cards if isinstance(cards, int) else None,
-                seat if isinstance(seat, int) else None, again if isinstance(again, str) else None)
 
 
 def _button_given(incident: Incident) -> int | None:
