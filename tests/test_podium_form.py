@@ -106,3 +106,17 @@ def test_the_form_reads_positions_by_its_button_and_seats():
                                                              {"seat": 5, "action": "call"}]
     no_button = read_form(dict(six, button="")).errors
     assert "give the button" in no_button["actions"] and no_button["button"] == "which seat has the button?"
+
+
+def test_a_card_of_the_deal_is_read_into_the_deal_section():
+    """The deal's box: card 2 exposed by the dealer while dealing (a misdeal under TDA 35-A7 and RRP-MISDEAL-1a)."""
+    base = {"variant": "holdem", "in-1": "1", "in-2": "1", "in-3": "1", "button": "3"}
+    read = read_form({**base, "dl_card": "2", "dl_how": "dealer_exposed", "dl_noticed": "during_deal"})
+    assert not read.errors and read.incident["procedure"] == {
+        "deal": {"cards": [{"position": 2, "how": "exposed", "by": "dealer"}], "noticed": "during_deal"}}
+    assert read_form({**base, "dl_card": "7", "dl_how": "boxed"}).incident["procedure"]["deal"] == {
+        "cards": [{"position": 7, "how": "boxed"}]}
+    # what is given and not enough is said on its field; nothing is guessed
+    assert read_form({**base, "dl_card": "2"}).errors == {"dl_how": "how was the card seen? tap one"}
+    assert "dl_card" in read_form({**base, "dl_card": "two", "dl_how": "boxed"}).errors
+    assert "procedure" not in read_form(base).incident
