@@ -416,3 +416,150 @@ def test_a_premature_flop_says_the_pot_going_to_the_flop(standard):
     r = ruled(standard, _hand([("preflop", pre[:8])], {"premature": "flop", "noticed": "after_action"},
                               blinds=(500, 1000), extra={"big_blind_ante": 1000}), "board")
     assert "The pot going to the flop" not in r.sentence
+
+
+# --- the house parameters of §26 for the deal, each under its values -----------------------------------------
+
+def _one(standard, data: dict):
+    return [(r.decides, r.ruling) for r in report(standard, data).rulings]
+
+
+@pytest.mark.parametrize("acts,definition,ruling", [
+    (["fold", "check"], "wsop_cash", "no-misdeal"),     # HOUSE-WSOP-C109: a fold and a check are substantial
+    (["fold", "check"], "tda", "misdeal"),              # TDA 36: two actions need chips in one of them
+    (["fold", "fold"], "wsop_cash", "misdeal"),         # two folds are not, even at the WSOP
+    (["check", "check"], "wsop_cash", "misdeal"),
+    (["fold", "call"], "tda", "no-misdeal"),
+])
+def test_substantial_action_by_the_houses_definition(standard, acts, definition, ruling):
+    d = {"cards": exposed(2), "noticed": "after_action",
+         "actions": [{"seat": 3 + i, "action": a} for i, a in enumerate(acts)]}
+    params = {"misdeal.window": "substantial_action", "substantial_action.definition": definition}
+    assert ruled(standard, deal(d, params=params), "deal").ruling == ruling
+
+
+def test_the_redeal_as_the_house_runs_it(standard):
+    """TDA 35-C: the same hand again, the penalty's two deals counted as one (WSOP T88-B: as the house says)."""
+    d = {"cards": exposed(2), "on_penalty": [5], "noticed": "during_deal"}
+    assert "count as 1 hand(s) of the penalty" in ruled(standard, deal(d), "deal").sentence
+    assert "count as 2 hand(s) of the penalty" in ruled(
+        standard, deal(d, params={"redeal.penalty_hands_counted": 2}), "deal").sentence
+    moved = ruled(standard, deal(d, params={"redeal.keep_button_and_level": False}), "deal")
+    assert moved.ruling == "misdeal" and "the button moves one seat on from seat 9" in moved.sentence
+
+
+def test_boxed_cards_counted_where_the_house_counts_them(standard):
+    """RRP-MISDEAL-1c (cash): a boxed card in the deal (card 4) and one dealing the flop (card 22), no action yet:
+    two boxed cards, a misdeal; TDA 35-A1 counts only the deal's: one, no misdeal."""
+    d = {"first_card_seat": 1, "cards": [{"position": 4, "how": "boxed"}, {"position": 22, "how": "boxed"}],
+         "noticed": "before_any_action"}
+    assert ruled(standard, deal(d), "deal").ruling == "misdeal"
+    assert ruled(standard, deal(d, game=TOURNEY), "deal") is None
+
+
+def test_the_button_short_after_substantial_action(standard):
+    """TDA 37: the button short one card is given it after substantial action; a house that says otherwise
+    (button.short_hand_complete_after_sa false) kills the short hand."""
+    d = {"hands": {9: 1}, "noticed": "after_action", "actions": [{"seat": 3, "action": "call"},
+                                                                 {"seat": 4, "action": "raise"}]}
+    assert ruled(standard, deal(d, game=TOURNEY), "card-count").ruling == "button-completed"
+    dead = ruled(standard, deal(d, game=TOURNEY, params={"button.short_hand_complete_after_sa": False}), "deal")
+    assert dead.ruling == "hand-dead" and "Seat 9's hand is dead" in dead.sentence
+
+
+def test_a_dead_hands_uncalled_bet_by_the_houses_rule(standard):
+    """TDA 65-A and 15-B: 1,500 of his raise no one called goes back; a house that keeps it says so."""
+    d = {"killed_seat": 2, "killed_identifiable": False, "killed_uncalled": 1500}
+    game = {"variant": "holdem", "setting": "tournament", "structure": "no-limit", "blinds": [100, 200]}
+    assert ruled(standard, deal(d, game=game), "dead-hand").effects["returned"] == 150000
+    kept = ruled(standard, deal(d, game=game, params={"dead_hand.uncalled_returned": False}), "dead-hand")
+    assert kept.effects["returned"] == 0 and "this house keeps it in the pot" in kept.sentence
+
+
+STUD5 = [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("setting,d,params,ruling", [
+    ("tournament", {"seventh_exposed_seat": 4, "betting_remains": True}, {}, "card-replaced"),     # TDA RP-10-B
+    ("tournament", {"seventh_exposed_seat": 4, "betting_remains": False}, {}, "card-plays"),
+    ("cash", {"seventh_exposed_seat": 4, "seventh_players": 4, "seventh_exposed_first": False}, {}, "card-plays"),
+    ("cash", {"seventh_exposed_seat": 2, "seventh_players": 2, "seventh_exposed_first": True}, {}, "both-dealt-up"),
+    ("cash", {"seventh_exposed_seat": 2, "seventh_players": 4, "seventh_exposed_first": True},
+     {"stud.seventh_street_exposed": "wsop_cash"}, "all-dealt-up"),                              # WSOP C234
+    ("cash", {"seventh_exposed_seat": 4, "seventh_exposed_all_in": True}, {}, "card-plays"),     # RRP stud r.16
+])
+def test_a_seventh_street_card_dealt_up(standard, setting, d, params, ruling):
+    data = deal({**d, "noticed": "during_deal"}, game={"variant": "stud", "setting": setting}, button=None,
+                params=params, players=STUD5)
+    assert ruled(standard, data, "exposed-card").ruling == ruling
+
+
+@pytest.mark.parametrize("cards,params,ruling", [
+    (8, {}, "hand-dead"), (5, {}, "hand-dead"), (6, {}, "floor-decides"), (7, {}, None),
+    (6, {"stud.min_cards_at_showdown": 6}, None), (6, {"dead_hand.stud_missing_final_card": "dead"}, "hand-dead"),
+])
+def test_a_stud_hand_of_the_wrong_size_at_the_showdown(standard, cards, params, ruling):
+    """RRP stud r.18: eight or more cards kill a hand, fewer than seven too but for one missing its seventh card,
+    which the floor may rule live; WSOP C235 lets six play."""
+    data = deal({"showdown_cards": {2: cards}, "noticed": "after_action"}, game={"variant": "stud"}, button=None,
+                params=params, players=[1, 2, 3])
+    got = ruled(standard, data, "dead-hand")
+    assert (got.ruling if got else None) == ruling
+
+
+def test_a_request_for_a_new_deck(standard):
+    """TDA 26: players may not ask for deck changes; WSOP C79 (cash): after two hours; a damaged card always."""
+    d = {"deck_change_asked": True, "deck_damaged": False, "deck_minutes": 90}
+    assert ruled(standard, deal(d, game=TOURNEY), "deck").ruling == "deck-stays"
+    soon = ruled(standard, deal(d), "deck")
+    assert soon.ruling == "deck-stays" and "30 minutes to go" in soon.sentence
+    assert ruled(standard, deal({**d, "deck_minutes": 120}), "deck").ruling == "deck-changed"
+    assert ruled(standard, deal({**d, "deck_damaged": True}, game=TOURNEY), "deck").ruling == "deck-changed"
+
+
+def test_draw_games_exposed_and_short(standard):
+    """RRP draw high r.3: a card exposed before the draw is kept; lowball r.9: one exposed on the draw is replaced
+    after the draw goes round; r.11: a short hand after action draws to five."""
+    six = [1, 2, 3, 4, 5, 6]
+    kept = ruled(standard, deal({"first_card_seat": 1, "cards": exposed(8), "noticed": "during_deal"},
+                                game={"variant": "draw"}, button=6, players=six), "exposed-card")
+    assert kept.ruling == "card-plays" and "keeps the exposed card (card 8)" in kept.sentence
+    assert ruled(standard, deal({"draw_exposed_seat": 3, "noticed": "during_deal"}, game={"variant": "lowball"},
+                                button=6, players=six), "exposed-card").ruling == "card-replaced"
+    short = ruled(standard, deal({"hands": {2: 4}, "noticed": "after_action",
+                                  "actions": [{"seat": 3, "action": "call"}, {"seat": 4, "action": "raise"}]},
+                                 game={"variant": "lowball"}, button=6, players=six), "card-count")
+    assert short.ruling == "hand-plays" and "make five" in short.sentence
+
+
+def test_all_three_first_stud_cards_up_is_a_misdeal(standard):
+    """WSOP C218: cards 3, 11 and 19 of an eight-handed stud deal (seat 3's three) all dealt up."""
+    d = {"first_card_seat": 1, "cards": [{"position": p, "how": "face_up", "by": "dealer"} for p in (3, 11, 19)],
+         "noticed": "during_deal"}
+    assert ruled(standard, deal(d, game={"variant": "stud"}, button=None, players=STUD8), "deal").ruling == "misdeal"
+
+
+def test_every_house_parameter_of_section_26_for_the_deal_exists():
+    """Inventory §26: each parameter for §20-§23 is declared, with a default per setting where they differ."""
+    names = ["misdeal.window", "substantial_action.definition", "substantial_action.count_forced_bets",
+             "misdeal.exposed_lead_cards", "misdeal.exposed_downcards_threshold", "exposed_downcard.single",
+             "misdeal.boxed_cards_threshold", "misdeal.boxed_cards_scope", "boxed_card.single",
+             "misdeal.extra_cards_threshold", "misdeal.wrong_card_count", "misdeal.nonstandard_card_before_sa",
+             "redeal.absent_players_may_play", "redeal.penalty_hands_counted", "redeal.keep_button_and_level",
+             "button.short_hand_complete_after_sa", "fouled_deck.extra_conditions",
+             "fouled_deck.different_back_in_stub", "flop.four_card_flop", "flop.missing_burn",
+             "premature.board_card", "burn.error_principle", "dropped_card.by_player", "card_off_table.by_dealer",
+             "flashed_card.by_player", "deck.change_on_request", "dead_hand.retrieval", "dead_hand.uncalled_returned",
+             "dead_hand.stud_missing_final_card", "protect_hand.definition", "stud.exposed_downcard_initial_deal",
+             "stud.both_downcards_exposed", "stud.all_three_initial_exposed", "stud.seventh_street_exposed",
+             "stud.premature_card", "stud.short_stub_required_cards", "stud.min_cards_at_showdown",
+             "draw.five_card_draw_delivery", "draw.take_exposed_before_draw",
+             "draw.initial_deal_exposed_misdeal_count"]
+    book = STANDARD[0][0]
+    assert not [n for n in names if n not in book.parameters]
+    both = {n: book.parameters[n].default for n in ("misdeal.boxed_cards_scope", "deck.change_on_request",
+                                                     "stud.seventh_street_exposed")}
+    assert both == {"misdeal.boxed_cards_scope": {"cash": "anywhere_found", "tournament": "initial_deal"},
+                    "deck.change_on_request": {"cash": "every_2_hours", "tournament": "never"},
+                    "stud.seventh_street_exposed": {"cash": "rrp_keep_and_allin_option",
+                                                    "tournament": "replace_if_action_remains"}}

@@ -86,6 +86,10 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     dealt = len(order) if order else len(players | set(d.get("not_entitled") or ())) - len(d.get("dealt_out") or ())
     down = [c for c in shown if variant not in ("stud", "razz") or c["position"] <= 2 * dealt]
     f["deal_downcards_shown"] = len(down)
+    if variant in ("stud", "razz") and order:       # the first three rounds of the deal: two down, one up
+        first3 = [order[(c["position"] - 1) % len(order)] if not c.get("seat") else c["seat"] for c in shown
+                  if c["position"] <= 3 * len(order)]
+        f["deal_all_three_shown"] = any(first3.count(s) >= 3 for s in set(first3))
     seats = [c.get("seat") or (order[(c["position"] - 1) % len(order)] if order else None) for c in down]
     if len(down) < 2 or None not in seats:
         f["deal_both_downcards_shown"] = len(set(seats)) < len(seats)
@@ -94,6 +98,7 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if laid is not None:      # a boxed card past the starting hands was found on the board, not in the deal
         f["deal_boxed"] = len(laid.boxed_in_deal)
         f["deal_boxed_board"] = len(boxed) - len(laid.boxed_in_deal)
+        f["deal_boxed_all"] = len(boxed)
         f["deal_holecards_last"] = laid.holecards_last
         if boxed:
             first_boxed = min(boxed)
@@ -144,8 +149,14 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
         if stub is None and n == len(players):
             stub = 52 - 6 * n - 3
         if stub is not None and stub >= 0:
-            f.update(deal_stub_cards=stub, deal_seventh_required=n + 2, deal_stub_and_burns=stub + 3,
+            f.update(deal_stub_cards=stub, deal_stub_and_burns=stub + 3,
                      deal_left_after_each_card=max(stub + 3 - 1 - n, 0), deal_left_after_common_card=stub + 3 - 2)
+    shown_down = d.get("showdown_cards") or {}
+    if shown_down and variant in ("stud", "razz"):
+        most = max(shown_down, key=lambda s: shown_down[s])
+        fewest = min(shown_down, key=lambda s: shown_down[s])
+        f.update(deal_showdown_most=shown_down[most], deal_showdown_most_seat=most,
+                 deal_showdown_fewest=shown_down[fewest], deal_showdown_fewest_seat=fewest)
     if d.get("draws"):
         f["deal_draw_fives"] = sum(1 for n in d["draws"].values() if n >= 5)
         # the draw's cards counted under each delivery the rules may choose (four then one, or five in a row)
@@ -178,6 +189,8 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if acts or d.get("noticed") in ("during_deal", "before_any_action"):
         f["actions_since"] = len(acts)
         f["chip_actions_since"] = sum(1 for a in acts if a.get("action") in CHIP_ACTIONS)
+        f["fold_actions_since"] = sum(1 for a in acts if a.get("action") == "fold")
+        f["check_actions_since"] = sum(1 for a in acts if a.get("action") == "check")
 
 
 def laid_out(incident: Incident) -> Dealt | None:

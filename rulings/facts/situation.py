@@ -231,6 +231,8 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
         f["actions_since"] = len(seen)
         f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
+        f["fold_actions_since"] = sum(1 for a in seen if a.kind == "fold")
+        f["check_actions_since"] = sum(1 for a in seen if a.kind == "check")
     if f.get("in_turn") is False and (d.said is not None or d.motions):
         # TDA 2024 rules 53-B and 36: the act out of turn is itself one of the actions counted
         run(_out_of_turn_counts, incident, f, seen, may_add=())
