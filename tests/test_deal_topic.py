@@ -563,3 +563,52 @@ def test_every_house_parameter_of_section_26_for_the_deal_exists():
                     "deck.change_on_request": {"cash": "every_2_hours", "tournament": "never"},
                     "stud.seventh_street_exposed": {"cash": "rrp_keep_and_allin_option",
                                                     "tournament": "replace_if_action_remains"}}
+
+
+@pytest.mark.parametrize("d,game,matter,ruling", [
+    ({"duplicate_card": True, "noticed": "after_hand"}, None, "fouled-deck", "result-stands"),    # RRP-IRR-10
+    ({"short_deck": True, "noticed": "after_hand"}, None, "fouled-deck", "result-stands"),
+    ({"short_deck": True, "noticed": "after_action", "actions": [{"seat": 3, "action": "call"}]}, None,
+     "fouled-deck", "hand-plays"),
+    ({"rabbit_hunt_asked": True}, TOURNEY, "deck", "not-shown"),                                 # TDA 28
+    ({"stub_dropped": True, "stub_order_known": True}, TOURNEY, "board", "stub-restored"),       # TDA RP-4
+    ({"stub_dropped": True, "stub_order_known": False, "stub_mixed": True}, TOURNEY, "board", "new-stub"),
+    ({"carried_pot_seat": [6], "noticed": "before_any_action"}, None, "deal", "not-dealt-in"),   # RRP-IRR-6
+    ({"pushed_forward_seat": 3, "behind_acted": True}, None, "dead-hand", "hand-dead"),          # RRP-DEAD-1b
+    ({"pushed_forward_seat": 3, "behind_acted": False}, None, "dead-hand", "hand-live"),
+    ({"upcards_lifted_seat": 2, "facing_bet": True}, {"variant": "stud"}, "dead-hand", "hand-dead"),   # TDA 66
+    ({"upcards_lifted_seat": 2, "facing_bet": False}, {"variant": "stud"}, "dead-hand", "hand-live"),  # RRP stud 10
+    ({"away": [5], "noticed": "during_deal"}, {"variant": "stud"}, "dead-hand", "hand-dead"),   # RRP stud 6, RP-10-C
+    ({"folded_no_bet_seat": 2}, {"variant": "stud"}, "deal", "still-dealt"),                    # RRP stud 7
+    ({"call_refund_asked": True}, {"variant": "stud"}, "refund", "no-refund"),                  # RRP stud 19
+    ({"draw_change_seat": 2, "draw_change_dealt": False, "draw_change_acted_on": False}, {"variant": "lowball"},
+     "draw", "change-allowed"),                                                                # RRP lowball 12
+    ({"draw_change_seat": 2, "draw_change_dealt": False, "draw_change_acted_on": True}, {"variant": "draw"},
+     "draw", "change-refused"),                                                                # RRP draw 6
+])
+def test_the_deals_other_irregularities(standard, d, game, matter, ruling):
+    data = deal(d, game=game, button=None if game and game.get("variant") == "stud" else 5,
+                players=[1, 2, 3, 4, 5, 6])
+    assert ruled(standard, data, matter).ruling == ruling
+
+
+def test_stud_cards_taken_out_under_robert_and_dealt_again_under_the_tda(standard):
+    """RRP stud r.14: fifth street dealt to seats 2 and 3 before seat 7 acted; seat 7 then folds: the 2 premature
+    cards and one for each of the 4 left, 6 out of play. TDA RP-5-D: back into the stub, dealt again to the 4."""
+    d = {"premature": "fifth", "premature_cards": 2, "players_in": 4, "noticed": "after_action",
+         "actions": [{"seat": 2, "action": "bet"}, {"seat": 3, "action": "call"}, {"seat": 5, "action": "call"},
+                     {"seat": 6, "action": "call"}]}
+    stud = [2, 3, 5, 6, 7]
+    rrp = ruled(standard, deal(d, game={"variant": "stud"}, button=None, players=stud), "board")
+    assert "the 2 premature card(s) and 4 more, one for each player still in: 6 cards" in rrp.sentence
+    tda = ruled(standard, deal(d, game={"variant": "stud", "setting": "tournament"}, button=None, players=stud),
+                "board")
+    assert "again to the 4 players still in, with no new burn (0 burned)" in tda.sentence
+
+
+def test_a_void_hand_told_without_its_betting_names_the_amounts_the_actions_give(standard):
+    """WSOP T88-D: a different-backed card in the stub before substantial action voids the hand; seat 3's raise to
+    $20 goes back to him (the blinds to theirs)."""
+    d = {"different_back": "stub", "noticed": "after_action", "actions": [{"seat": 3, "action": "raise", "to": 20}]}
+    r = ruled(standard, deal(d, params={"fouled_deck.different_back_in_stub": "stands_after_sa"}), "fouled-deck")
+    assert r.ruling == "hand-void" and "seat 3 $20 (and each blind and ante to the player who posted it)" in r.sentence

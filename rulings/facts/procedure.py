@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
+from rulings.money import show
 from rulings.facts.tournament import tournament_facts
 from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
@@ -182,9 +183,22 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_wrong_first_seat"] = d["first_card_seat"] != proper
     f["deal_seats_in"] = _seats(players - set(d.get("not_entitled") or ()) | set(d.get("dealt_out") or ()))
     f["deal_away_seats"] = _seats(d.get("away"))
+    f["deal_away"] = len(d.get("away") or ())
+    if d.get("carried_pot_seat"):
+        f["deal_carried_pot_new"] = len(d["carried_pot_seat"])
+        f["deal_carried_pot_seats"] = _seats(d["carried_pot_seat"])
     f["deal_penalty_seats"] = _seats(d.get("on_penalty"))
     if button is not None:
         f["deal_button_seat"] = button
+    told = {}
+    for a in d.get("actions") or ():      # a hand told without its betting: the chips the actions name, by seat
+        if a.get("to") is not None:
+            told[a["seat"]] = max(told.get(a["seat"], 0), a["to"])
+    if told and incident.no_betting:
+        setting = incident.hand.game.setting
+        parts = [f"seat {s} {show(v, setting)}" for s, v in sorted(told.items())]
+        f["deal_chips_back_listed"] = (", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+                                       + " (and each blind and ante to the player who posted it)")
     acts = [a for a in d.get("actions") or () if a.get("action") != "post"]
     if acts or d.get("noticed") in ("during_deal", "before_any_action"):
         f["actions_since"] = len(acts)

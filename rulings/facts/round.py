@@ -639,6 +639,9 @@ def deal_money_facts(incident: Incident, params: Params, pos: Position) -> dict[
     bb = table.blinds.bb_seat if table.blinds is not None else None
     if bba and bb is not None and table.dead >= bba:    # the big blind's ante sits in the middle: it is his
         chips[bb] = chips.get(bb, 0) + bba
+    for a in p.raw["deal"].get("actions") or ():     # an amount the deal's actions tell, beyond the replay's
+        if a.get("to") is not None and a["to"] > chips.get(a["seat"], 0):
+            chips[a["seat"]] = a["to"]
     total = {s: v for s, v in sorted(chips.items()) if v > 0}
     if total and not incident.pot_unknown:
         parts = [f"seat {s} {show(v, setting)}" for s, v in total.items()]
