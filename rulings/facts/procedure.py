@@ -190,7 +190,7 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     f["deal_penalty_seats"] = _seats(d.get("on_penalty"))
     if button is not None:
         f["deal_button_seat"] = button
-    told = {}
+    told: dict[int, int] = {}
     for a in d.get("actions") or ():      # a hand told without its betting: the chips the actions name, by seat
         if a.get("to") is not None:
             told[a["seat"]] = max(told.get(a["seat"], 0), a["to"])
