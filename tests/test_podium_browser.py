@@ -270,6 +270,37 @@ def test_on_a_phone_the_ruling_swapped_in_is_shown_from_its_top(browser, server)
         shoot(page, "phone-ruling-from-its-top")
 
 
+def test_on_a_phone_a_misdeal_is_told_and_ruled_in_10_taps(browser, server):
+    """TDA 35-A7 and RRP-MISDEAL-1a: the dealer exposes the second card of the deal (seat 2's first card, the
+    button on seat 3) while dealing: a misdeal, the same button and blinds for the re-deal. At 390x844, from an
+    empty page: a hold'em game, three seats, the button, the deal's box, card 2 typed, how it was seen, when it
+    was noticed, Rule: 10 taps and one key."""
+    with watched_page(browser, viewport={"width": 390, "height": 844}) as page:
+        log_in(page, server.url, "fiona")
+        taps = Taps(page)
+        taps.tap(page.locator(".recent button", has_text="Hold'em").first, "a hold'em game")
+        for n in (1, 2, 3):
+            taps.tap(seat(page, n), f"seat {n}")
+        taps.tap(button_seat(page, 3), "button")
+        taps.tap(page.locator("#deal > summary"), "the deal's box")
+        taps.tap(page.get_by_label("Which card of the deal"), "card field")
+        taps.keys("2")
+        taps.tap(page.locator('[data-tap="dl-how-dealer_exposed"]'), "exposed by the dealer")
+        taps.tap(page.locator('[data-tap="dl-noticed-during_deal"]'), "during the deal")
+        taps.tap(page.get_by_role("button", name="Rule", exact=True), "rule")
+        ruled(page)
+        said = _now(page)
+        assert said.startswith("Misdeal. Now: (1) the dealer takes back every card"), said
+        assert "the button does not move (it stays on seat 3)" in said and "(1, 2, 3)" in said
+        assert (taps.count, taps.typed) == (10, 1), taps.log
+        # one card further in (seat 1's second card, card 4) is no misdeal: it is replaced after the deal
+        page.get_by_label("Which card of the deal").fill("4")
+        page.get_by_role("button", name="Rule", exact=True).click()
+        ruled(page)
+        assert _now(page).startswith("No misdeal."), _now(page)
+        shoot(page, "phone-misdeal")
+
+
 def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(page, server):
     """Stakes '2/5', stacks '1k', 'seat 1 bets 60, seat 2 raises by 40' typed as a floor says them. "Raise by"
     needs the bet it raises: the page says so beside the actions and every field keeps what was typed; with

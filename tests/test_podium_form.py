@@ -154,3 +154,17 @@ def test_a_big_blind_ante_and_a_kill_are_read_from_the_form():
     assert read_form({**killed, "kill": ""}).errors == {"kill": "the kill blind he posted, e.g. 20 at $5/$10"}
     assert "tell it from the flop" in read_form({**killed, "street": "preflop", "pot": ""}).errors["kill_seat"]
     assert "table" not in read_form({**killed, "structure": "no-limit", "stakes": ""}).incident   # a limit game's only
+
+
+def test_a_card_of_the_deal_is_read_into_the_deal_section():
+    """The deal's box: card 2 exposed by the dealer while dealing (a misdeal under TDA 35-A7 and RRP-MISDEAL-1a)."""
+    base = {"variant": "holdem", "in-1": "1", "in-2": "1", "in-3": "1", "button": "3"}
+    read = read_form({**base, "dl_card": "2", "dl_how": "dealer_exposed", "dl_noticed": "during_deal"})
+    assert not read.errors and read.incident["procedure"] == {
+        "deal": {"cards": [{"position": 2, "how": "exposed", "by": "dealer"}], "noticed": "during_deal"}}
+    assert read_form({**base, "dl_card": "7", "dl_how": "boxed"}).incident["procedure"]["deal"] == {
+        "cards": [{"position": 7, "how": "boxed"}]}
+    # what is given and not enough is said on its field; nothing is guessed
+    assert read_form({**base, "dl_card": "2"}).errors == {"dl_how": "how was the card seen? tap one"}
+    assert "dl_card" in read_form({**base, "dl_card": "two", "dl_how": "boxed"}).errors
+    assert "procedure" not in read_form(base).incident

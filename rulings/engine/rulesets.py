@@ -461,13 +461,25 @@ def _check_source(rules: list[tuple[int, frozenset, tuple]], const) -> str:
 def required(rule: Rule) -> set[str]:
     """The facts a rule's effects, derived facts and sentence read: absent, the rule cannot apply.
 
-    A name read only through ``default(...)`` is optional.
+    A name read only through ``default(...)`` is optional, and so is a name read inside a sentence's
+    ``{% if NAME | default(0) %}`` block (a default that is false: the block is left out when NAME is).
     """
     out: set[str] = set()
+    optional: set[str] = set()
 
     def walk(node: nodes.Node, guarded: bool) -> None:
-        if isinstance(node, nodes.Name) and not guarded:
+        if isinstance(node, nodes.Name) and not guarded and node.name not in optional:
             out.add(node.name)
+        if isinstance(node, nodes.If):
+            walk(node.test, guarded)
+            shown = _false_without(node.test) - optional
+            optional.update(shown)
+            for child in node.body:
+                walk(child, guarded)
+            optional.difference_update(shown)
+            for child in list(node.elif_) + list(node.else_):
+                walk(child, guarded)
+            return
         if isinstance(node, nodes.Filter) and node.name == "default":
             if node.node is not None:   # None only in a filter block, which an expression has not
                 walk(node.node, True)
@@ -481,6 +493,17 @@ def required(rule: Rule) -> set[str]:
     if rule.then.say:
         walk(parse_template(rule.then.say), False)
     return out - {"param", "effect", "rule", "seat", "true", "false", "none", "True", "False", "None"}
+
+
+def _false_without(test: nodes.Node) -> set[str]:
+    """The facts without which a block's test is false: those it reads as ``NAME | default(<false>)``, alone
+    or joined by ``and``."""
+    if isinstance(test, nodes.And):
+        return _false_without(test.left) | _false_without(test.right)
+    if isinstance(test, nodes.Filter) and test.name == "default" and isinstance(test.node, nodes.Name) \
+            and len(test.args) == 1 and isinstance(test.args[0], nodes.Const) and not test.args[0].value:
+        return {test.node.name}
+    return set()
 
 
 def uses(rule: Rule) -> list[str]:

@@ -8,11 +8,12 @@ parts:
   cards each holds, the boxed cards found, the board dealt so far) laid out card by card: the last card of
   the starting hands, each seat's cards when the deal went round evenly, the board's cards, and the top card
   of the deck now.
-- ``walk``: the cards still to come off the deck under a plan the rules decided (a card to a seat first, then
-  the next street with so many burns, one street dealt from a reshuffled stub): their numbers, in words.
+- ``draw_walk``: the draw's cards by their numbers under a delivery (four in a row, or five), for the rule
+  that chooses the delivery to read.
 
 Nothing here decides what a card is for: which card becomes a burn, whether a street is dealt again and from
-what, are decided in rulebooks/standard/deal.yaml (the ruling's ``deck_*`` effects). Pure: no I/O.
+what, and the numbers of the cards still to come off the deck are said by the rules themselves
+(rulebooks/standard/deal.yaml), from the top card of the deck (``deal_top_card``). Pure: no I/O.
 """
 from __future__ import annotations
 
@@ -79,45 +80,6 @@ def _listed(cards: list[int]) -> str:
     if len(cards) == 1:
         return f"card {cards[0]}"
     return "cards " + ", ".join(map(str, cards[:-1])) + f" and {cards[-1]}"
-
-
-def walk(top: int, boxed: set[int], street: str, burns: int, cards: int | None = None, to_seat: int | None = None,
-         reshuffled: str | None = None) -> str:
-    """The cards still to come off the deck, from ``top``, in words: first one card to ``to_seat`` (a card in
-    place of one he may not keep, or one he is owed), then ``street`` after ``burns`` burns (with ``cards`` of
-    its cards still to come: a flop completed needs one), then each later street of a flop game with its one
-    burn. The street ``reshuffled`` is dealt from the stub shuffled again, with no burn: no card from it on has
-    a number any more. A boxed card (``boxed``) the count meets is set aside, a scrap of paper."""
-    parts, pos = [], top - 1
-    if to_seat is not None:
-        pos = _take(pos, boxed)
-        parts.append(f"card {pos} to seat {to_seat}")
-    later = list(STREETS[STREETS.index(street) + 1:]) if street in BOARD else []
-    plan = [(street, burns, cards if cards is not None else BOARD.get(street))] + [(s, 1, BOARD[s]) for s in later]
-    numbered = True
-    for name, n_burns, n_cards in plan:
-        if name == reshuffled:
-            numbered = False
-            parts.append(f"the {name}: the stub is shuffled and cut, no new burn (0 burned), then its "
-                         f"{'cards' if (n_cards or 0) > 1 else 'card'} off the top")
-            continue
-        if not numbered:
-            parts.append(f"the {name}: {n_burns} burn, then its {'cards' if (n_cards or 0) > 1 else 'card'}")
-            continue
-        burned = []
-        for _ in range(n_burns):
-            pos = _take(pos, boxed)
-            burned.append(pos)
-        said = ("burn " + ", ".join(map(str, burned))) if burned else "no burn off the deck (0 burned)"
-        if n_cards is None:       # a draw: its cards start here
-            parts.append(f"the {name}: {said}; its first card is card {_take(pos, boxed)}")
-            break
-        got = []
-        for _ in range(n_cards):
-            pos = _take(pos, boxed)
-            got.append(pos)
-        parts.append(f"the {name}: {said}, then {_listed(got)}")
-    return "Cards off the deck from here: " + "; ".join(parts) + "."
 
 
 def draw_walk(order: list[int], draws: dict[int, int], in_a_row: int) -> str:

@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from rulings.incident.model import Incident, Procedure
+from rulings.money import show
 from rulings.facts.tournament import tournament_facts
-from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk, walk
+from rulings.facts.deck import BOARD, STREETS, Dealt, as_dealt, draw_walk
 from rulings.incident.procedure import DEALT, SHOWN, absent_facts, deal_order, proper_first
 
 def procedure_facts(incident: Incident, params: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +87,10 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     dealt = len(order) if order else len(players | set(d.get("not_entitled") or ())) - len(d.get("dealt_out") or ())
     down = [c for c in shown if variant not in ("stud", "razz") or c["position"] <= 2 * dealt]
     f["deal_downcards_shown"] = len(down)
+    if variant in ("stud", "razz") and order:       # the first three rounds of the deal: two down, one up
+        first3 = [order[(c["position"] - 1) % len(order)] if not c.get("seat") else c["seat"] for c in shown
+                  if c["position"] <= 3 * len(order)]
+        f["deal_all_three_shown"] = any(first3.count(s) >= 3 for s in set(first3))
     seats = [c.get("seat") or (order[(c["position"] - 1) % len(order)] if order else None) for c in down]
     if len(down) < 2 or None not in seats:
         f["deal_both_downcards_shown"] = len(set(seats)) < len(seats)
@@ -94,6 +99,7 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     if laid is not None:      # a boxed card past the starting hands was found on the board, not in the deal
         f["deal_boxed"] = len(laid.boxed_in_deal)
         f["deal_boxed_board"] = len(boxed) - len(laid.boxed_in_deal)
+        f["deal_boxed_all"] = len(boxed)
         f["deal_holecards_last"] = laid.holecards_last
         if boxed:
             first_boxed = min(boxed)
@@ -101,7 +107,12 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_boxed_next"] = next(p for p in range(first_boxed + 1, first_boxed + len(boxed) + 2)
                                         if p not in boxed)
         f["deal_top_card"] = laid.top
+        ahead = [b for b in boxed if b > laid.top]
+        if ahead:       # a boxed card found further down (dealing the board): the cards from it on move one down
+            f["deal_boxed_ahead"] = min(ahead)
         f["deal_next_street"] = laid.next_street or ("draw" if variant in ("draw", "lowball") else "none")
+        if laid.next_street in BOARD:      # the cards that street has (flop 3, turn and river 1): the rules number them
+            f["deal_next_street_cards"] = BOARD[laid.next_street]
         seat = f.get("deal_dealer_shown_seat")
         if seat in laid.seat_cards:
             f["deal_shown_seat_cards"] = " and ".join(map(str, laid.seat_cards[seat]))
@@ -139,10 +150,20 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
         if stub is None and n == len(players):
             stub = 52 - 6 * n - 3
         if stub is not None and stub >= 0:
-            f.update(deal_stub_cards=stub, deal_seventh_required=n + 2, deal_stub_and_burns=stub + 3,
+            f.update(deal_stub_cards=stub, deal_stub_and_burns=stub + 3,
                      deal_left_after_each_card=max(stub + 3 - 1 - n, 0), deal_left_after_common_card=stub + 3 - 2)
+    shown_down = d.get("showdown_cards") or {}
+    if shown_down and variant in ("stud", "razz"):
+        most = max(shown_down, key=lambda s: shown_down[s])
+        fewest = min(shown_down, key=lambda s: shown_down[s])
+        f.update(deal_showdown_most=shown_down[most], deal_showdown_most_seat=most,
+                 deal_showdown_fewest=shown_down[fewest], deal_showdown_fewest_seat=fewest)
     if d.get("draws"):
         f["deal_draw_fives"] = sum(1 for n in d["draws"].values() if n >= 5)
+        # the draw's cards counted under each delivery the rules may choose (four then one, or five in a row)
+        drawing = order or sorted(players)
+        f["deal_draw_four_then_one"] = draw_walk(drawing, dict(d["draws"]), 4)
+        f["deal_draw_in_a_row"] = draw_walk(drawing, dict(d["draws"]), 5)
     f["deal_not_entitled"] = len(d.get("not_entitled") or ())
     f["deal_dealt_out"] = len(d.get("dealt_out") or ())
     away_out = [s for s in d.get("dealt_out") or () if s in (d.get("away") or ())]
@@ -162,13 +183,28 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
             f["deal_wrong_first_seat"] = d["first_card_seat"] != proper
     f["deal_seats_in"] = _seats(players - set(d.get("not_entitled") or ()) | set(d.get("dealt_out") or ()))
     f["deal_away_seats"] = _seats(d.get("away"))
+    f["deal_away"] = len(d.get("away") or ())
+    if d.get("carried_pot_seat"):
+        f["deal_carried_pot_new"] = len(d["carried_pot_seat"])
+        f["deal_carried_pot_seats"] = _seats(d["carried_pot_seat"])
     f["deal_penalty_seats"] = _seats(d.get("on_penalty"))
     if button is not None:
         f["deal_button_seat"] = button
+    told: dict[int, int] = {}
+    for a in d.get("actions") or ():      # a hand told without its betting: the chips the actions name, by seat
+        if a.get("to") is not None:
+            told[a["seat"]] = max(told.get(a["seat"], 0), a["to"])
+    if told and incident.no_betting:
+        setting = incident.hand.game.setting
+        parts = [f"seat {s} {show(v, setting)}" for s, v in sorted(told.items())]
+        f["deal_chips_back_listed"] = (", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+                                       + " (and each blind and ante to the player who posted it)")
     acts = [a for a in d.get("actions") or () if a.get("action") != "post"]
     if acts or d.get("noticed") in ("during_deal", "before_any_action"):
         f["actions_since"] = len(acts)
         f["chip_actions_since"] = sum(1 for a in acts if a.get("action") in CHIP_ACTIONS)
+        f["fold_actions_since"] = sum(1 for a in acts if a.get("action") == "fold")
+        f["check_actions_since"] = sum(1 for a in acts if a.get("action") == "check")
 
 
 def laid_out(incident: Incident) -> Dealt | None:
@@ -198,29 +234,6 @@ def laid_out(incident: Incident) -> Dealt | None:
     held = {seat: n for seat, n in (d.get("hands") or {}).items() if seat in order}
     boxed = {c["position"] for c in d.get("cards") or () if c.get("how") == "boxed" and "position" in c}
     return as_dealt(order, each, held, boxed, board, flop_game, known)
-
-
-def deck_from_here(incident: Incident, facts: dict[str, Any], effects: dict[str, Any]) -> str | None:
-    """The cards still to come off the deck, by their numbers in the deal order, under a ruling's ``deck_*``
-    effects (which card goes where is decided in rulebooks/standard/deal.yaml; the counting is
-    rulings/facts/deck.py's ``walk``, from the top card of the deck now). None when the ruling says nothing of
-    the deck, no street follows, or the top card is not known."""
-    in_a_row = effects.get("draw_in_a_row")
-    if isinstance(in_a_row, int) and incident.procedure is not None and \
-            (incident.procedure.raw.get("deal") or {}).get("draws"):
-        d = incident.procedure.raw["deal"]
-        players = {pl.seat for pl in incident.hand.players}
-        order = deal_order(d, players, _button_given(incident)) or sorted(players)
-        return draw_walk(order, dict(d["draws"]), in_a_row)
-    street, top = effects.get("deck_next_street"), facts.get("deal_top_card")
-    if not isinstance(street, str) or street == "none" or not isinstance(top, int) or incident.procedure is None:
-        return None
-    boxed = {c["position"] for c in (incident.procedure.raw.get("deal") or {}).get("cards") or ()
-             if c.get("how") == "boxed" and "position" in c}
-    burns, cards, seat, again = (effects.get(k) for k in ("deck_burns", "deck_cards", "deck_to_seat",
-                                                          "deck_reshuffled"))
-    return walk(top, boxed, street, burns if isinstance(burns, int) else 1, cards if isinstance(cards, int) else None,
-                seat if isinstance(seat, int) else None, again if isinstance(again, str) else None)
 
 
 def _button_given(incident: Incident) -> int | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulings.betting import Params, Position
 from rulings.betting.arithmetic import position, position_if_legal
 from rulings.betting import side_pots
-from rulings.betting.model import Action, SidePot
+from rulings.betting.model import Action, BettingError, SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table, told_pots
 from rulings.incident.model import Incident, act_of
@@ -664,3 +664,56 @@ def out_of_turn_back(incident: Incident, params: Params, skipped: set[int]) -> d
     return {"out_of_turn_back_to": pos.actor, "out_of_turn_back_faces": pos.to_call,
             "out_of_turn_seat": d.seat,
             "out_of_turn_still_to_act": " or ".join(f"seat {s}" for s in waiting)}
+
+
+def deal_money_facts(incident: Incident, params: Params, pos: Position) -> dict[str, Any]:
+    """The chips of a hand whose deal is in dispute, from the replay of its betting (rulings/facts/deal.yaml):
+    each seat's chips in the pot (what a void hand gives back), what a killed hand's seat faces, who acts
+    next and for how much, and the pot a lone live hand takes once a killed hand is dead. Counting only:
+    whether a hand is void, dead or given back is decided in rulebooks/standard/deal.yaml."""
+    p = incident.procedure
+    if p is None or "deal" not in p.raw or incident.no_betting:
+        return {}
+    table = final_table(incident, params)
+    if table is None:
+        return {}
+    setting = incident.hand.game.setting
+    out: dict[str, Any] = {}
+    chips = dict(table.total)
+    bba = incident.log.big_blind_ante if incident.log is not None else 0
+    bb = table.blinds.bb_seat if table.blinds is not None else None
+    if bba and bb is not None and table.dead >= bba:    # the big blind's ante sits in the middle: it is his
+        chips[bb] = chips.get(bb, 0) + bba
+    for a in p.raw["deal"].get("actions") or ():     # an amount the deal's actions tell, beyond the replay's
+        if a.get("to") is not None and a["to"] > chips.get(a["seat"], 0):
+            chips[a["seat"]] = a["to"]
+    total = {s: v for s, v in sorted(chips.items()) if v > 0}
+    if total and not incident.pot_unknown:
+        parts = [f"seat {s} {show(v, setting)}" for s, v in total.items()]
+        out["deal_chips_back_listed"] = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    due = pos.actor      # the seat due to act after the actions told (None: the round, or the hand, is over)
+    if due is not None:
+        out["deal_next_seat"] = due
+        out["deal_next_to_call"] = pos.to_call
+    prior = {"flop": "preflop", "turn": "flop", "river": "turn"}.get(p.raw["deal"].get("premature") or "")
+    if prior is not None and incident.street == prior and due is None and not incident.pot_unknown:
+        out["deal_pot_to_street"] = sum(table.total.values()) + table.dead   # the round finished as told
+    killed = p.raw["deal"].get("killed_seat")
+    if isinstance(killed, int) and killed in table.committed:
+        flat = [a for street in incident.hand.streets for a in street]
+        last = max((i for i, a in enumerate(flat) if a.seat == killed), default=None)
+        if last is not None and flat[last].kind == "fold":   # his fold is what the given-back hand undoes
+            try:
+                before = position(incident.hand, params, after=last, seat=killed)
+                out["deal_killed_to_call"] = before.to_call
+            except BettingError:    # a replay the reader checked to its end: a point short of it stays unknown
+                pass
+        else:
+            out["deal_killed_to_call"] = max(table.current_bet - table.committed.get(killed, 0), 0)
+        others = [s for s in table.live_seats if s != killed]
+        if len(others) == 1 and not incident.pot_unknown:
+            who, excess = uncalled(dict(table.total))
+            back = excess if who == killed else 0
+            out["deal_killed_pot_seat"] = others[0]
+            out["deal_killed_pot"] = sum(table.total.values()) + table.dead - back
+    return out

@@ -20,7 +20,8 @@ from rulings.facts.kill import kill_facts
 from rulings.facts.procedure import procedure_facts, showdown_pots
 from rulings.rulebook.model import ParamValues
 from rulings.facts.lowball import sevens_facts
-from rulings.facts.round import SPLIT_FACTS, bring_in_due_seat, out_of_turn_back, out_of_turn_return, round_facts
+from rulings.facts.round import (SPLIT_FACTS, bring_in_due_seat, deal_money_facts, out_of_turn_back, out_of_turn_return,
+                                 round_facts)
 from rulings.facts.said import said_facts
 
 CHIP_KINDS = ("call", "bet", "raise", "complete", "bring-in")
@@ -196,6 +197,7 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
         return watch(builder, *args, **kw)
     f.update(kill_facts(incident, params))   # a kill question may have no disputed act
     f.update(procedure_facts(incident, params))   # nor may a procedure question (clock, posting, button, showdown)
+    f.update(deal_money_facts(incident, bparams, pos))   # a deal in dispute in a hand with betting: its chips by seat
     f.update(showdown_pots(incident, {} if incident.unsized else pos.stacks))   # at a showdown: who is all-in for the main pot only
     f.update(hand_facts(incident, bparams))       # the whole hand: acts, board, upcards, showdown, pot winners
     run(hilo_facts, incident, f, len(pos.side_pots), hand.game.setting, may_add=("hilo_*",))   # high-low halves
@@ -237,6 +239,8 @@ def _facts_of_seat(incident: Incident, params: ParamValues, bparams: Any, hand: 
     if incident.after:   # out of turn: only what went by before the action came back to a skipped seat
         f["actions_since"] = len(seen)
         f["chip_actions_since"] = sum(1 for a in seen if a.kind in CHIP_KINDS)
+        f["fold_actions_since"] = sum(1 for a in seen if a.kind == "fold")
+        f["check_actions_since"] = sum(1 for a in seen if a.kind == "check")
     if f.get("in_turn") is False and (d.said is not None or d.motions):
         # TDA 2024 rules 53-B and 36: the act out of turn is itself one of the actions counted
         run(_out_of_turn_counts, incident, f, seen, may_add=())

@@ -42,7 +42,7 @@ MAX_SAY_CHARS = 2_000         # a sentence template; the standard book's longest
 MAX_TEMPLATE_BLOCKS = 20      # {% if %} blocks in one sentence; the standard book uses at most 2
 MAX_TEMPLATE_NODES = 400      # everything in one sentence template; the standard book's largest has 30
 ENGINE_MAX = 2 ** 62          # what a condition's arithmetic may reach: durable-rules computes in 64 bits
-FILTERS = ("money", "abs", "min", "max", "join", "default")
+FILTERS = ("money", "abs", "min", "max", "join", "default", "cards")
 _EXPR_NODES = (nodes.Name, nodes.Const, nodes.Add, nodes.Sub, nodes.Mul, nodes.FloorDiv,
                nodes.Neg, nodes.Pos, nodes.Compare, nodes.Operand, nodes.And, nodes.Or, nodes.Not,
                nodes.CondExpr, nodes.Filter, nodes.Getattr, nodes.List, nodes.Tuple, nodes.Concat)
@@ -71,9 +71,19 @@ def _money(ctx, value):
     return show(int(value), ctx.get("setting", "cash"))
 
 
+def _cards(first, count=1):
+    """Cards off the deck by their numbers in the deal, as the floor says them: ``14 | cards(3)`` is
+    'cards 14, 15 and 16', ``18 | cards`` 'card 18' (a count from 1 to 52; counting only, no decision)."""
+    first, count = int(first), max(1, min(int(count), 52))
+    if count == 1:
+        return f"card {first}"
+    nums = [str(first + i) for i in range(count)]
+    return "cards " + ", ".join(nums[:-1]) + f" and {nums[-1]}"
+
+
 ENV = _Env(undefined=StrictUndefined, autoescape=False)
 ENV.filters = {"money": _money, "abs": abs, "min": ENV.filters["min"], "max": ENV.filters["max"],
-               "join": ENV.filters["join"], "default": ENV.filters["default"]}
+               "join": ENV.filters["join"], "default": ENV.filters["default"], "cards": _cards}
 
 
 def _walk(node: nodes.Node, allowed: tuple, problems: list[str]) -> None:
@@ -278,7 +288,7 @@ def value_type(text: str | int, type_of: Callable[[str], str]) -> str:
                 return "any"
             if node.name == "join":
                 return "text"
-            if node.name == "money":
+            if node.name in ("money", "cards"):
                 return "text"
             return t(node.node) if node.node else "any"
         return "any"

@@ -153,7 +153,7 @@ class _Kinds:
                 return set().union(*(self.kinds(i) for i in node.node.items)) or {"none"}
             if node.name == "abs" and node.node is not None:
                 return self.kinds(node.node)
-            if node.name in ("money", "join"):
+            if node.name in ("money", "join", "cards"):
                 return {"text"}
         return {"any"}
 

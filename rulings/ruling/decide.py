@@ -416,19 +416,6 @@ def _all_in_for_less(final: list[Ruling], f: dict[str, Any], setting: str) -> No
                           f"all, or all in for less if he has less than {show(to - f['committed'], setting)} behind.")
 
 
-def _deck(final: list[Ruling], incident: Incident, f: dict[str, Any]) -> None:
-    """A ruling that says which card off the deck goes where (its ``deck_*`` effects, rulebooks/standard/deal.yaml)
-    says the cards' numbers too: the counting of the deck from its top card (rulings/facts/procedure.py)."""
-    if not f.get("deal_in_dispute"):
-        return
-    from rulings.facts.procedure import deck_from_here
-    for r in final:
-        line = deck_from_here(incident, f, r.effects) if {"deck_next_street", "draw_in_a_row"} & set(r.effects) \
-            else None
-        if line and line not in r.sentence:
-            r.sentence = f"{r.sentence.rstrip()} {line}"
-
-
 def incident_params(book: Rulebook, incident: Incident) -> dict[str, Any]:
     """The incident's own parameter values (what-if overrides), checked against the book (the reader's check)."""
     out, problems = incident_overrides(book, incident)
@@ -605,7 +592,6 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     _complete_change(final, facts_used)
     _call_totals(final, facts_used)
     _all_in_for_less(final, facts_used, setting)
-    _deck(final, incident, facts_used)
     report = Report(incident.name, book.name, setting, final, overridden, conflicts,
                     facts=facts_used, params=params, trace=[f.rule.id for f in run.fired],
                     problems=[{"rule": rid, "problem": msg} for rid, msg in failures])

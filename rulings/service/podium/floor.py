@@ -155,8 +155,11 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
             "stacks_open": any(f.get(f"stack-{n}") for n in pf.SEATS),
             "timing_open": any(f.get(k) for k in ("noticed", "pointed_out_by", "after")),
             "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
-            "pointed": list(pf.POINTED_OUT_BY.items()), "result": None, "answers": {}, "asked_now": set(),
-            "rid": secrets.token_urlsafe(12), "told_read": "", "told_left": [], "consultation": (f.get("consultation") or "")[:64],
+            "pointed": list(pf.POINTED_OUT_BY.items()),
+            "deal_how": [(k, w) for k, (_h, _b, w) in pf.DEAL_HOW.items()], "deal_noticed": list(pf.DEAL_NOTICED.items()),
+            "result": None, "answers": {}, "asked_now": set(),
+            "rid": secrets.token_urlsafe(12), "told_read": "", "told_left": [],
+            "consultation": (f.get("consultation") or "")[:64],
             # an open question's incident field (unknowns.py) and the form field that takes its answer
             "typed_fields": {"pot": "pot", "game.blinds": "stakes"},
             "typed_words": {"pot": "the pot before this street", "game.blinds": "the stakes"}}
@@ -410,7 +413,7 @@ def floor_words(message: str) -> str:
 # the incident's fields (as the reader's problems name them) and the form field each is typed in
 _FIELD_OF = {"actions": "actions", "after": "after", "pot": "pot", "button": "button", "street": "street",
              "players": "seats", "disputed": "d_seat", "game": "stakes", "noticed": "noticed",
-             "pointed_out_by": "pointed_out_by"}
+             "pointed_out_by": "pointed_out_by", "procedure": "dl_card"}
 
 
 def _beside_fields(problems: list) -> dict[str, str]:

@@ -6,7 +6,8 @@ in a limit game, told from the flop on), ``in-N`` and
 ``stack-N`` for seat N, ``button``, ``street``, ``pot``, ``actions`` as a line such as
 ``1 bet 50, 2 call, 3 raise 150`` (amounts are the seat's street total, as in the
 incident format), ``d_seat d_said d_chips`` for the disputed act, ``after`` for the actions after it (a line as ``actions``), ``noticed`` and
-``pointed_out_by``; ``sd_asker`` and ``sd_asked`` for a request at the showdown to see a hand; ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
+``pointed_out_by``; ``sd_asker`` and ``sd_asked`` for a request at the showdown to see a hand; ``dl_card``,
+``dl_how`` and ``dl_noticed`` for a card of the deal that went wrong (a misdeal, an exposed or boxed card); ``stakes`` ("2/5", "$1/$2") gives the blinds (the bet sizes in a
 limit game) in one field. Every typed field takes the floor shorthand of
 rulings/incident/shorthand.py, as `rulings ask` does ("nl", "pre", "seat 3 raises to 60",
 "1.5k", "2x100 25"). Anything the form cannot read becomes a message on that field
@@ -45,6 +46,14 @@ STRUCTURE_SHORT = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "Limit", 
 CHIPS = ("1", "5", "25", "100", "500", "1000", "5000")
 # what a player says most often in a dispute, one tap each (the reader of rulings/facts/said.py reads them)
 SAID = ("pot", "call", "raise", "all in", "check")
+# a card of the deal that went wrong, one tap each: how it was seen, and by whose doing (procedure.deal.cards)
+DEAL_HOW = {"dealer_exposed": ("exposed", "dealer", "exposed by the dealer"),
+            "dealer_flashed": ("flashed", "dealer", "flashed by the dealer"),
+            "boxed": ("boxed", None, "boxed (face up in the deck)"),
+            "off_table": ("off_table", "dealer", "dealt off the table"),
+            "player_exposed": ("exposed", "player", "shown by the player himself")}
+DEAL_NOTICED = {"during_deal": "during the deal", "before_any_action": "after the deal, before anyone acted",
+                "after_action": "after some action"}
 STREET_WORDS = {"preflop": "Preflop", "flop": "Flop", "turn": "Turn", "river": "River", "third": "3rd street",
                 "fourth": "4th street", "fifth": "5th street", "sixth": "6th street", "seventh": "7th street",
                 "before-draw": "Before the draw", "after-draw": "After the draw"}
@@ -257,6 +266,9 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
                 errors[name] = f"tap the seat: {words}"
         if len(request) == 2:
             incident["procedure"] = {"showdown": request}
+    deal = _deal(form, errors)
+    if deal:
+        incident["procedure"] = {**incident.get("procedure", {}), "deal": deal}
     for name, allowed in (("noticed", NOTICED), ("pointed_out_by", POINTED_OUT_BY)):
         value = _get(form, name)
         if value and value in allowed:
@@ -264,6 +276,30 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
         elif value:
             errors[name] = "pick one from the list"
     return FormRead(incident, errors, shown)
+
+
+def _deal(form: Mapping[str, Any], errors: dict[str, str]) -> dict[str, Any]:
+    """The deal in dispute (``dl_card``, ``dl_how``, ``dl_noticed``): one card of the deal by its place in the
+    deal order (1: the first card off the deck), how it was seen, and when it was noticed. Empty when none is
+    given; what is given and not enough is said on its field."""
+    card, how, noticed = _get(form, "dl_card"), _get(form, "dl_how"), _get(form, "dl_noticed")
+    if not (card or how or noticed):
+        return {}
+    deal: dict[str, Any] = {}
+    if card or how:
+        if not card.isdigit() or not 1 <= int(card) <= 100:
+            errors["dl_card"] = "which card of the deal: its number, 1 for the first card off the deck"
+        elif how not in DEAL_HOW:
+            errors["dl_how"] = "how was the card seen? tap one"
+        else:
+            kind, by, _words = DEAL_HOW[how]
+            deal["cards"] = [{"position": int(card), "how": kind, **({"by": by} if by else {})}]
+    if noticed:
+        if noticed in DEAL_NOTICED:
+            deal["noticed"] = noticed
+        else:
+            errors["dl_noticed"] = "pick one from the list"
+    return deal
 
 
 def game_label(game: Mapping[str, Any]) -> str:
