@@ -208,6 +208,7 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
             f["tables_short_by"] = f["tables_fullest"] - counts[table]
         if d.get("players_left") is None:
             f["tables_players_left"] = sum(counts.values())
+        _source_table(d, counts, table, f)
     left = d.get("players_left", f.get("tables_players_left"))
     handed = d.get("handed")
     if left is not None and handed:
@@ -231,6 +232,34 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
         f["tables_draw_ties"] = len(ranks) - len(set(ranks))
         away = sorted(d.get("absent") or ())
         f["tables_absent"] = ", ".join(f"seat {seat}" for seat in away) or "none"
+
+
+def _source_table(d: dict[str, Any], counts: dict[int, int], short: int | None, f: dict[str, Any]) -> None:
+    """The table that gives up a player under the procedure posted in advance (TDA 11-C): the next full table in
+    the posted breaking order, or in numerical order after the short table (wrapping round); and the short
+    table's count once he has come."""
+    if short in counts:
+        f["tables_short_after"] = counts[short] + 1
+        f["tables_short_by_after"] = max(f["tables_fullest"] - counts[short] - 1, 0)
+    how = d.get("source")
+    full = {t for t, n in counts.items() if n == f["tables_fullest"] and t != short}
+    if how == "breaking_order":
+        order = [t for t in d.get("breaking_order") or () if t in counts]
+        words = "the posted breaking order (" + ", ".join(map(str, order)) + ")"
+    elif how == "numerical_order" and short is not None:
+        numbers = sorted(counts)
+        order = [t for t in numbers if t > short] + [t for t in numbers if t < short]
+        words = f"numerical order after table {short}"
+    else:
+        return
+    source = next((t for t in order if t in full), None)
+    if source is None:
+        return
+    f["tables_source"] = source
+    skipped = [t for t in order[:order.index(source)]]
+    f["tables_source_words"] = (f"table {source}, the first full table ({f['tables_fullest']} players) in {words}"
+                                + (f"; table{'s' if len(skipped) > 1 else ''} " + ", ".join(map(str, skipped))
+                                   + (" are" if len(skipped) > 1 else " is") + " not full" if skipped else ""))
 
 
 def _card_rank(card: str) -> tuple[int, int]:
