@@ -383,7 +383,7 @@ def _hand_for_hand(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any])
     f["hfh_clock_after"] = ""
     clock, hands = d.get("clock_seconds"), d.get("hands")
     if clock is not None and hands is not None:
-        per = params["hand_for_hand.minutes_per_hand"]
+        per = min(params["hand_for_hand.minutes_per_hand"], params["hand_for_hand.max_minutes_per_hand"])
         off = min(per * hands, clock // 60)
         rest = clock - off * 60
         f["hfh_minutes_off"] = off
