@@ -100,7 +100,9 @@ def test_what_one_round_costs_at_the_level(standard, game, forfeit):
     d = data("penalty", {"seat": 4, "given": "missed_round", "rounds": 1}, game={"structure": "no-limit", **game})
     assert facts(d)["penalty_forfeit"] == forfeit
     r = ruled(standard, d, "penalty")
-    assert r.ruling == "missed-round" and f"{forfeit // 100:,} in all" in r.sentence and "misses 9 hands" in r.sentence
+    assert r.ruling == "missed-round" and "misses 9 hands" in r.sentence
+    cost = ruled(standard, d, "penalty-cost")
+    assert cost.ruling == "seat-posts-while-away" and f"{forfeit // 100:,} in all" in cost.sentence
 
 
 def test_a_misdeal_while_away_is_one_penalty_hand(standard):
@@ -295,8 +297,10 @@ def test_the_service_rules_and_asks_on_a_tournament_incident(client):
                     game={"blinds": [2000, 4000], "big_blind_ante": 4000})
     out = client.post("/api/rule", json={"incident": incident, "table": "4"}, headers=floor)
     assert out.status_code == 200, out.text
-    first = out.json()["report"]["rulings"][0]
-    assert first["rule"] == "penalties.missed-round" and "10,000 in all" in first["sentence"]   # 2,000 + 4,000 + 4,000
+    rulings = out.json()["report"]["rulings"]
+    assert rulings[0]["rule"] == "penalties.missed-round"
+    cost = next(r for r in rulings if r["rule"] == "penalties.seat-posts-while-away")
+    assert "10,000 in all" in cost["sentence"]   # 2,000 + 4,000 + 4,000
     partial = data("conduct", {"seat": 2, "act": "exposed_cards", "in_hand": True})
     step = client.post("/api/consult", json={"incident": partial}, headers=floor).json()
     assert "conduct_action_pending" in [q["fact"] for q in step["questions"]]
