@@ -177,7 +177,7 @@ def _later_street(data: dict) -> bool:
     return data.get("street") not in (None, FIRST_STREET.get(_game(data).get("variant", "holdem")))
 
 
-FIELDS = (
+FIELDS: tuple[Field, ...] = (
     Field("game", "Game, e.g. 'nl 2/5', 'plo $1/$2 tournament', 'limit stud 10/20'", _read_game, required=True),
     Field("blinds", "Blinds, e.g. 1/2 or $5/$10", _read_blinds, _blinds_apply, required=True),
     Field("bet sizes", "Bet sizes, small and big, e.g. 10/20", _read_sizes,

@@ -490,7 +490,9 @@ def _penalty_hands(d: dict[str, Any], seats: list[int], seat: int, bb0: int, mis
     bring_ins = d.get("bring_in_hands") or 0
     stud = not game.small_blind and not game.big_blind and bool(game.bring_in)
     table = list(seats)
-    bb, sb = bb0, table[table.index(bb0) - 1]                 # hand 0: the small blind on the big blind's right
+    bb: int = bb0
+    sb: int | None = table[table.index(bb0) - 1]               # hand 0: the small blind on the big blind's right
+    button: int | None = None
     blinds = antes = 0
     parts: list[str] = []
     first = {"bb": 0, "sb": 0, "button": 0}
