@@ -69,7 +69,8 @@ def _read_game(text: str, data: dict) -> dict:
     parts = sh.game(text)
     if "structure" not in parts:
         raise sh.Unread(f"say the betting too: nl, pl, fl or spread (e.g. 'nl {text.strip()}')")
-    game = {k: parts[k] for k in ("variant", "structure", "setting") if k in parts}
+    game = {k: parts[k] for k in ("variant", "structure", "setting", "ante", "big_blind_ante", "bring_in")
+            if k in parts}
     game.setdefault("variant", "holdem")
     stakes = parts.get("stakes")
     if stakes and game["structure"] in LIMITS:
