@@ -102,6 +102,9 @@ def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     f["at_seat_left_seat"] = _left_of(seat, seats) if seat is not None and len(seats) > 1 else 0
     parts = _posted(seat, seats, button, game, bba, bool(d.get("bring_in_card")))
     f["at_seat_forfeit"] = sum(v for _, v in parts)      # 0: nothing posted, or not known (no button, no ante)
+    stud = variant in ("stud", "razz")
+    f["at_seat_forfeit_known"] = seat is not None and (
+        (stud and bool(game.ante or game.bring_in)) or (not stud and bool(game.big_blind) and button is not None))
     f["at_seat_forfeit_parts"] = " + ".join(f"{name} {_chips(v)}" for name, v in parts)
 
 
