@@ -383,6 +383,21 @@ def _hand_for_hand(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any])
         if shared:
             first, last = after + 1, after + shared
             f["hfh_share_places"] = _ordinal(first) if first == last else f"{_ordinal(first)}-{_ordinal(last)}"
+    f["hfh_bust_order"] = ""
+    f["hfh_bust_ranked"] = 0
+    started = d.get("started_with") or {}
+    if started and left is not None and len(started) <= left:
+        top = left - len(started) + 1               # the best place among them
+        ranked = sorted(started.items(), key=lambda sc: (-sc[1], sc[0]))
+        words = []
+        for seat, chips in ranked:
+            better = sum(1 for c in started.values() if c > chips)
+            same = sum(1 for c in started.values() if c == chips)
+            first, last = top + better, top + better + same - 1
+            place = _ordinal(first) if first == last else f"{_ordinal(first)}-{_ordinal(last)} shared"
+            words.append(f"seat {seat} ({_chips(chips * 100)}): {place}")
+        f["hfh_bust_order"] = "; ".join(words)
+        f["hfh_bust_ranked"] = len(words)
     f["hfh_clock_after"] = ""
     clock, hands = d.get("clock_seconds"), d.get("hands")
     if clock is not None and hands is not None:
