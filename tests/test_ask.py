@@ -345,3 +345,26 @@ def test_a_typed_amount_of_chips_is_confirmed_only_when_its_reading_changes_the_
         out = io.StringIO()
         assert run(None, None, None, read=_lines([*typed, *answers]), out=out) == 0
         assert "read two ways" not in out.getvalue()
+
+
+def test_a_table_procedure_is_told_by_its_declared_section(tmp_path):
+    """Instead of a seat, what the dispute is about: the section's fields are then asked with the questions the
+    section declares (rulings/facts/tournament.yaml), the ones it cannot be read without required and the others
+    left blank. One round at nine players, 1,000-2,000 with a 2,000 big blind ante (the game line's 'bba 2000'),
+    button 9, seat 5: 9 hands, big blind and its ante in hand 3, small blind in hand 4: 5,000 posted meanwhile."""
+    from rulings.incident.procedure import declared
+    out = io.StringIO()
+    prompts: list[str] = []
+    fields = declared()["penalty"]["fields"]
+    answers = ["nl 1000/2000 bba 2000 tournament", "1-9", "9", "pre", "", "a penalty?", "penalty", "", "5",
+               "missed round", "1"]
+    answers += [""] * (len(fields) - 3) + ["q"]
+    saved = tmp_path / "penalty.yaml"
+    assert run(None, None, str(saved), read=_lines(answers, prompts), out=out) == 0
+    text = out.getvalue()
+    assert "or what the dispute is about: deal, clock" in text    # "a penalty?" is neither a seat nor a section
+    assert any(p.startswith("Which player was penalised? (e.g. 4)") for p in prompts)   # the declared question
+    assert "penalty.seat is needed: there is no default" in text  # ... and a field it needs is asked again
+    assert "misses 9 hands" in text and "hand 3: big blind 2,000 + big blind ante 2,000; hand 4: small blind 1,000: 5,000 in all" in text
+    data = yaml.safe_load(saved.read_text())
+    assert data["procedure"] == {"penalty": {"seat": 5, "given": "missed_round", "rounds": 1}}

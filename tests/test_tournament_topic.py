@@ -100,7 +100,9 @@ def test_what_one_round_costs_at_the_level(standard, game, forfeit):
     d = data("penalty", {"seat": 4, "given": "missed_round", "rounds": 1}, game={"structure": "no-limit", **game})
     assert facts(d)["penalty_forfeit"] == forfeit
     r = ruled(standard, d, "penalty")
-    assert r.ruling == "missed-round" and f"{forfeit // 100:,} in all" in r.sentence and "misses 9 hands" in r.sentence
+    assert r.ruling == "missed-round" and "misses 9 hands" in r.sentence
+    cost = ruled(standard, d, "penalty-cost")
+    assert cost.ruling == "seat-posts-while-away" and f"{forfeit // 100:,} in all" in cost.sentence
 
 
 def test_a_misdeal_while_away_is_one_penalty_hand(standard):
@@ -150,6 +152,55 @@ def test_an_unknown_fact_is_asked_only_when_it_changes_the_ruling(standard):
 
 
 # --- the chip race: §28 -------------------------------------------------------------------------------------
+
+def derived(standard, d: dict, matter: str) -> dict:
+    """The numbers the ruling on ``matter`` sets (its effects), by fact."""
+    return dict(ruled(standard, d, matter).effects)
+
+
+@pytest.mark.parametrize("button,seat,forfeit,bb_hand", [
+    (9, 5, 500000, 3),    # §28: one round, 1,000-2,000 with a 2,000 big blind ante: 1,000 + 2,000 + 2,000
+    (4, 7, 600000, 1),    # one missed hand, 1,500-3,000/3,000: big blind the next hand, 3,000 + 3,000
+    (7, 7, 0, 7),         # the same on the button: the cutoff next hand, nothing posted (big blind in hand 7)
+])
+def test_what_the_seat_posts_hand_by_hand(standard, button, seat, forfeit, bb_hand):
+    game = {"blinds": [1000, 2000], "big_blind_ante": 2000} if button == 9 else \
+        {"blinds": [1500, 3000], "big_blind_ante": 3000}
+    given = {"given": "missed_round", "rounds": 1} if button == 9 else {"given": "missed_hand", "hands": 1}
+    d = data("penalty", {"seat": seat, **given}, game={"structure": "no-limit", **game}, button=button)
+    f = facts(d)
+    assert (f["penalty_forfeit"], f["penalty_bb_hand"]) == (forfeit, bb_hand)
+    assert derived(standard, d, "penalty-cost") == {"forfeited": forfeit}
+
+
+def test_a_new_level_and_a_bust_while_he_is_away(standard):
+    """Nine-handed, button 9, seat 5 penalised one round in hand 0 at 1,000-2,000/2,000; 1,500-3,000/3,000 from
+    hand 4; seat 8 out in hand 2: 9 hands all the same, big blind in hand 3 at the old level (4,000), small blind
+    in hand 4 at the new (1,500): 5,500, back on hand 10."""
+    d = data("penalty", {"seat": 5, "given": "missed_round", "rounds": 1, "busted": {8: 2},
+                         "levels": [{"from_hand": 4, "small_blind": 1500, "big_blind": 3000, "big_blind_ante": 3000}]},
+             game={"structure": "no-limit", "blinds": [1000, 2000], "big_blind_ante": 2000})
+    f = facts(d)
+    assert (f["penalty_hands_missed"], f["penalty_back_hand"], f["penalty_bb_hand"], f["penalty_sb_hand"],
+            f["penalty_forfeit"]) == (9, 10, 3, 4, 550000)
+    assert derived(standard, d, "penalty") == {"hands_missed": 9, "back_on_hand": 10}
+    assert "hand 3: big blind 2,000 + big blind ante 2,000; hand 4: small blind 1,500: 5,500 in all" in \
+        ruled(standard, d, "penalty-cost").sentence
+
+
+def test_a_stud_seat_antes_and_brings_it_in(standard):
+    """Stud, seven players, 200 ante, bring-in 300: one round is 7 hands, 7 x 200 + 2 bring-ins x 300 = 2,000."""
+    d = data("penalty", {"seat": 4, "given": "missed_round", "rounds": 1, "bring_in_hands": 2},
+             game={"variant": "stud", "ante": 200, "bring_in": 300}, button=None, players=NINE[:7])
+    assert facts(d)["penalty_forfeit"] == 200000
+    assert derived(standard, d, "penalty-cost") == {"forfeited": 200000}
+
+
+def test_a_disqualified_stack_leaves_the_event(standard):
+    stack = [{"denomination": 1000, "chips": 40}, {"denomination": 5000, "chips": 11}, {"denomination": 100, "chips": 6}]
+    d = data("penalty", {"seat": 7, "given": "disqualification"}, chips={"seat": 7, "stack": stack})
+    assert derived(standard, d, "penalty") == {"removed_from_play": 9560000}
+
 
 RACE = {"removed": 25, "smallest_left": 100, "chips": {1: 3, 4: 2, 6: 1, 8: 3}, "nothing_else": [6]}
 CARDS = {1: "Qd2c3c", 4: "4d5d", 6: "6d", 8: "KsQh7c"}   # seat 8 K♠ and Q♥ the two highest, seat 1 Q♦ third
@@ -228,6 +279,38 @@ def test_a_player_from_a_broken_table(standard, seat, players, ruling):
                  "new-seat").ruling == ruling
 
 
+def test_a_table_breaks_into_the_dead_button(standard):
+    """A player from a broken table given the empty seat 5 between the blinds (4 and 6, button 3): dealt in at
+    once, posting nothing; the big blind reaches him after the other eight, in hand 8. Given the small blind's
+    seat instead (1,000-2,000/2,000), he posts the 1,000 small blind."""
+    between = data("moved", {"seat": 5, "reason": "broken_table", "small_blind": 4, "big_blind": 6}, button=3,
+                   players=[1, 2, 3, 4, 6, 7, 8, 9])
+    assert ruled(standard, between, "new-seat").ruling == "dealt-in-now"
+    assert derived(standard, between, "new-seat-posts") == {"posts": 0, "first_big_blind_hand": 8}
+    small = data("moved", {"seat": 5, "reason": "broken_table", "small_blind": 5}, button=4,
+                 players=[1, 2, 3, 4, 6, 7, 8, 9], game={"structure": "no-limit", "blinds": [1000, 2000],
+                                                         "big_blind_ante": 2000})
+    assert derived(standard, small, "new-seat-posts") == {"posts": 100000, "first_big_blind_hand": 8}
+
+
+@pytest.mark.parametrize("source,order,table", [("breaking_order", [11, 4, 5, 3, 10], 11),
+                                                ("numerical_order", None, 10)])
+def test_the_posted_procedure_names_the_table(standard, source, order, table):
+    counts = {1: 8, 2: 8, 3: 9, 4: 8, 5: 9, 6: 8, 7: 8, 8: 6, 9: 8, 10: 9, 11: 9, 12: 8}
+    d = data("tables", {"players_at": counts, "table": 8, "source": source,
+                        **({"breaking_order": order} if order else {})})
+    assert derived(standard, d, "balancing-source") == {"from_table": table, "players_after": 7}
+
+
+def test_each_player_s_chips_after_the_race():
+    """§28's race under the TDA: seat 8 one 100 in the race, seat 1 one, seat 6 one given (raced out)."""
+    f = facts(data("chip_race", {**RACE, "cards": CARDS}))
+    assert f["race_after"] == "seat 1: 100 (1 chip), seat 4: 0, seat 6: 100 (1 chip), seat 8: 100 (1 chip)"
+    direct = facts(data("chip_race", {"removed": 100, "smallest_left": 500, "chips": {1: 2, 3: 17, 6: 9, 8: 8},
+                                      "cards": {1: "Kd4d", 3: "Kh6c", 6: "Ks2d8h5s", 8: "QdJs9c"}}))
+    assert direct["race_after"] == "seat 1: 0, seat 3: 2,000 (4 chips), seat 6: 1,000 (2 chips), seat 8: 500 (1 chip)"
+
+
 @pytest.mark.parametrize("counts,ruling", [({1: 5, 2: 8}, "table-stops"), ({1: 6, 2: 8}, "table-plays-on")])
 def test_the_short_table_addendum(standard, counts, ruling):
     assert ruled(standard, data("tables", {"players_at": counts, "table": 1}), "balancing-halt").ruling == ruling
@@ -295,8 +378,10 @@ def test_the_service_rules_and_asks_on_a_tournament_incident(client):
                     game={"blinds": [2000, 4000], "big_blind_ante": 4000})
     out = client.post("/api/rule", json={"incident": incident, "table": "4"}, headers=floor)
     assert out.status_code == 200, out.text
-    first = out.json()["report"]["rulings"][0]
-    assert first["rule"] == "penalties.missed-round" and "10,000 in all" in first["sentence"]   # 2,000 + 4,000 + 4,000
+    rulings = out.json()["report"]["rulings"]
+    assert rulings[0]["rule"] == "penalties.missed-round"
+    cost = next(r for r in rulings if r["rule"] == "penalties.seat-posts-while-away")
+    assert "10,000 in all" in cost["sentence"]   # 2,000 + 4,000 + 4,000
     partial = data("conduct", {"seat": 2, "act": "exposed_cards", "in_hand": True})
     step = client.post("/api/consult", json={"incident": partial}, headers=floor).json()
     assert "conduct_action_pending" in [q["fact"] for q in step["questions"]]

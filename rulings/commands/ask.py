@@ -69,7 +69,8 @@ def _read_game(text: str, data: dict) -> dict:
     parts = sh.game(text)
     if "structure" not in parts:
         raise sh.Unread(f"say the betting too: nl, pl, fl or spread (e.g. 'nl {text.strip()}')")
-    game = {k: parts[k] for k in ("variant", "structure", "setting") if k in parts}
+    game = {k: parts[k] for k in ("variant", "structure", "setting", "ante", "big_blind_ante", "bring_in")
+            if k in parts}
     game.setdefault("variant", "holdem")
     stakes = parts.get("stakes")
     if stakes and game["structure"] in LIMITS:
@@ -134,7 +135,21 @@ def _read_actions(text: str, data: dict) -> dict:
     return {"actions": acts}
 
 
+def _section_named(text: str) -> str | None:
+    """The declared procedure section a text names ('penalty', 'chip race', 'at seat'), or None."""
+    from rulings.incident.procedure import declared
+    key = "_".join(text.strip().lower().replace("-", " ").split())
+    return key if key in declared() else None
+
+
 def _read_d_seat(text: str, data: dict) -> dict:
+    section = _section_named(text)
+    if section is not None:          # not an act in the hand: a table procedure, its fields asked next
+        return {f"procedure.{section}": {}}
+    if not any(c.isdigit() for c in text):
+        from rulings.incident.procedure import declared
+        raise sh.Unread("a seat (e.g. 3), or what the dispute is about: " + ", ".join(
+            name.replace("_", " ") for name in declared()))
     n = sh.seat(text)
     _seats_in(data, n, "the disputed act's")
     return {"disputed.seat": n}
@@ -163,7 +178,7 @@ def _later_street(data: dict) -> bool:
     return data.get("street") not in (None, FIRST_STREET.get(_game(data).get("variant", "holdem")))
 
 
-FIELDS = (
+FIELDS: tuple[Field, ...] = (
     Field("game", "Game, e.g. 'nl 2/5', 'plo $1/$2 tournament', 'limit stud 10/20'", _read_game, required=True),
     Field("blinds", "Blinds, e.g. 1/2 or $5/$10", _read_blinds, _blinds_apply, required=True),
     Field("bet sizes", "Bet sizes, small and big, e.g. 10/20", _read_sizes,
@@ -177,11 +192,102 @@ FIELDS = (
     Field("pot", "Pot before this street, e.g. 60", _read_pot, _later_street, blank="not known"),
     Field("actions", "Actions this street before the disputed act, e.g. '3 bet 60, 4 call'", _read_actions,
           blank="none"),
-    Field("disputed seat", "Seat of the disputed act, e.g. 3", _read_d_seat, blank="none: a kill or procedure matter"),
+    Field("disputed seat", "Seat of the disputed act, e.g. 3, or what the dispute is about (penalty, conduct, at seat, "
+          "moved, tables, chip race, chips, deal, clock...)", _read_d_seat, blank="none: a kill or procedure matter"),
     Field("said", "What the player said, word for word", _read_said, lambda d: "disputed" in d, blank="nothing"),
     Field("chips", "Chips put out in one motion, e.g. 500 or '100 100 25'", _read_chips, lambda d: "disputed" in d,
           blank="none"),
 )
+
+
+# ---------------------------------------------------------------- a table procedure's fields, as declared
+
+def _in_section(name: str) -> Callable[[dict], bool]:
+    return lambda data: isinstance((data.get("procedure") or {}).get(name), dict)
+
+
+_YES, _NO = ("y", "yes", "true"), ("n", "no", "false")
+
+
+def _pairs(text: str) -> list[tuple[int, str]]:
+    """'1:3 4:2' or '1=3, 4=2' as (seat, text) pairs."""
+    out = []
+    for part in text.replace(",", " ").split():
+        seat, sep, value = part.replace("=", ":").partition(":")
+        if not sep or not value:
+            raise sh.Unread(f"'{part}' is not seat:value, e.g. '1:3 4:2'")
+        out.append((sh.seat(seat), value))
+    return out
+
+
+def _section_value(kind: str, decl: dict, text: str, data: dict) -> Any:
+    """One typed answer read by the field's declared kind (the reader checks it again with the whole incident)."""
+    t = text.strip()
+    if kind == "bool":
+        if t.lower() not in _YES + _NO:
+            raise sh.Unread("y or n")
+        return t.lower() in _YES
+    if kind == "count":
+        n = whole_number(t, 0, 10 ** 9)
+        if n is None:
+            raise sh.Unread(f"'{t}' is not a whole number")
+        return n
+    if kind == "money":
+        return sh.amount(t)
+    if kind in ("seat", "hand_seat"):
+        n = sh.seat(t)
+        if kind == "hand_seat":
+            _seats_in(data, n, "")
+        return n
+    if kind == "choice":
+        values = decl["values"]
+        picked = whole_number(t, 1, len(values))
+        key = "_".join(t.lower().replace("-", " ").split())
+        if picked is not None:
+            return values[picked - 1]
+        if key in values:
+            return key
+        raise sh.Unread("one of: " + ", ".join(v.replace("_", " ") for v in values))
+    if kind in ("seats", "table_seats", "seat_or_seats"):
+        return [sh.seat(p) for p in t.replace(",", " ").split()]
+    if kind == "seat_counts":
+        counts = {}
+        for seat, value in _pairs(t):
+            n = whole_number(value, 0, 10 ** 9)
+            if n is None:
+                raise sh.Unread(f"'{value}' is not a whole number (seat {seat})")
+            counts[seat] = n
+        return counts
+    if kind == "cards":
+        return dict(_pairs(t))
+    return _yaml(t)      # a list of entries (items), a board: the incident format's own YAML
+
+
+def _section_prompt(decl: dict) -> str:
+    kind = decl["kind"]
+    hint = {"bool": "y/n", "count": "e.g. 2", "money": "e.g. 1,500", "seat": "e.g. 4", "hand_seat": "e.g. 4",
+            "seats": "e.g. 3 5", "table_seats": "e.g. 3 5", "seat_counts": "e.g. '1:3 4:2'",
+            "cards": "e.g. '1:Kd4d 3:Kh6c'", "items": "as the incident format's YAML, e.g. [{...}]",
+            "choice": ", ".join(v.replace("_", " ") for v in decl.get("values", ()))}.get(kind, "as YAML")
+    return f"{decl['question'].rstrip('?')}? ({hint})"
+
+
+def _section_fields() -> tuple[Field, ...]:
+    """Every declared procedure section's fields as prompts (the declaration's question, its kind's reader),
+    asked once the dispute has been said to be about that section; a field it cannot be read without (``needs``)
+    must be answered, any other may be left blank (not known)."""
+    from rulings.incident.procedure import declared
+    out = []
+    for name, decl in declared().items():
+        for key, fd in decl["fields"].items():
+            def read(text: str, data: dict, name=name, key=key, fd=fd) -> dict:
+                return {f"procedure.{name}.{key}": _section_value(fd["kind"], fd, text, data)}
+            out.append(Field(f"{name}.{key}", _section_prompt(fd), read, _in_section(name),
+                             required=key in decl["needs"], blank="" if key in decl["needs"] else "not known"))
+    return tuple(out)
+
+
+FIELDS = FIELDS + _section_fields()
 BY_NAME = {f.name: f for f in FIELDS}
 
 

@@ -30,10 +30,12 @@ def tournament_facts(incident: Incident, raw: dict[str, Any], params: dict[str, 
     button = _given(incident, "button")
     game = incident.hand.game
     bba = _bba(incident)
+    if "deal" in raw:
+        _away_redealt(raw["deal"], seats, button, game, bba, f)
     if "at_seat" in raw:
         _at_seat(raw["at_seat"], seats, button, game, bba, f)
     if "moved" in raw:
-        _moved(raw["moved"], seats, button, f)
+        _moved(raw["moved"], seats, button, game, bba, f)
     if "tables" in raw:
         _tables(raw["tables"], seats, f)
     if "chip_race" in raw:
@@ -98,6 +100,18 @@ def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     f["at_seat_last_card"] = len(seats) * each if each is not None and seats else 0   # 0: not known
     seat = d.get("seat")
     f["at_seat_left_seat"] = _left_of(seat, seats) if seat is not None and len(seats) > 1 else 0
+    parts = _posted(seat, seats, button, game, bba, bool(d.get("bring_in_card")))
+    f["at_seat_forfeit"] = sum(v for _, v in parts)      # 0: nothing posted, or not known (no button, no ante)
+    stud = variant in ("stud", "razz")
+    f["at_seat_forfeit_known"] = seat is not None and (
+        (stud and bool(game.ante or game.bring_in)) or (not stud and bool(game.big_blind) and button is not None))
+    f["at_seat_forfeit_parts"] = " + ".join(f"{name} {_chips(v)}" for name, v in parts)
+
+
+def _posted(seat: int | None, seats: list[int], button: int | None, game: Any, bba: int,
+            bring_in_card: bool = False) -> list[tuple[str, int]]:
+    """The forced bets a seat puts in this hand: its ante, its blind (the big blind with the big blind ante)
+    where the button puts one on it, the bring-in where its card brings it in."""
     parts: list[tuple[str, int]] = []
     if game.ante:
         parts.append(("ante", game.ante))
@@ -109,17 +123,30 @@ def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
             parts.append(("big blind", game.big_blind))
         if bba:
             parts.append(("big blind ante", bba))
-    if d.get("bring_in_card") and game.bring_in:
+    if bring_in_card and game.bring_in:
         parts.append(("bring-in", game.bring_in))
-    f["at_seat_forfeit"] = sum(v for _, v in parts)      # 0: nothing posted, or not known (no button, no ante)
-    f["at_seat_forfeit_parts"] = " + ".join(f"{name} {_chips(v)}" for name, v in parts)
+    return parts
+
+
+def _away_redealt(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
+                  f: dict[str, Any]) -> None:
+    """A misdeal with players away (the deal section's ``away``): what their killed re-dealt hands leave in the
+    pot, where the house kills them (the forced bets they posted on the original deal stay in)."""
+    away = [s for s in d.get("away") or () if s in seats]
+    if not away or button is None:
+        return
+    parts = [(s, _posted(s, seats, button, game, bba)) for s in away]
+    f["deal_away_forfeit"] = sum(v for _, ps in parts for _n, v in ps)
+    f["deal_away_forfeit_parts"] = "; ".join(
+        f"seat {s}: " + (" + ".join(f"{name} {_chips(v)}" for name, v in ps) or "nothing posted") for s, ps in parts)
 
 
 def _chips(v: int) -> str:
     return f"{v // 100:,}" if v % 100 == 0 else f"{v / 100:,.2f}"
 
 
-def _moved(d: dict[str, Any], seats: list[int], button: int | None, f: dict[str, Any]) -> None:
+def _moved(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
+           f: dict[str, Any]) -> None:
     f["moved_in_dispute"] = True
     seat = d.get("seat")
     others = [s for s in seats if s != seat]
@@ -132,12 +159,32 @@ def _moved(d: dict[str, Any], seats: list[int], button: int | None, f: dict[str,
     if sb is None:
         return
     f["moved_sb_seat"] = sb
-    bb = _left_of(sb, others)
+    bb_given = d.get("big_blind")
+    bb = bb_given if bb_given is not None else _left_of(sb, others)
     between = _strictly_between(button, sb, seat)
     f["moved_between_sb_and_button"] = between
-    f["moved_position"] = ("button" if seat == button else "small_blind" if seat == sb else
-                           "big_blind" if _strictly_between(sb, bb, seat) or seat == bb else
-                           "between_sb_and_button" if between else "other")
+    position = ("button" if seat == button else "small_blind" if seat == sb else
+                "big_blind" if seat == bb or (bb_given is None and _strictly_between(sb, bb, seat)) else
+                "between_blinds" if _strictly_between(sb, bb, seat) else
+                "between_sb_and_button" if between else "other")
+    f["moved_position"] = position
+    if position == "big_blind":
+        bb = seat
+    f["moved_bb_seat"] = bb
+    ring = sorted(set(others) | {seat, bb})
+    f["moved_first_bb_hand"] = (ring.index(seat) - ring.index(bb)) % len(ring)   # the dead button: one a hand
+    if position == "small_blind":
+        if game.small_blind:
+            f["moved_posts"] = game.small_blind
+            f["moved_posts_words"] = f"the small blind, {_chips(game.small_blind)}"
+    elif position == "big_blind":
+        if game.big_blind:
+            f["moved_posts"] = game.big_blind + bba
+            f["moved_posts_words"] = f"the big blind, {_chips(game.big_blind)}" + (
+                f", and the big blind ante, {_chips(bba)}" if bba else "")
+    else:
+        f["moved_posts"] = 0
+        f["moved_posts_words"] = "nothing"
 
 
 def _strictly_between(a: int, b: int, s: int) -> bool:
@@ -164,6 +211,7 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
             f["tables_short_by"] = f["tables_fullest"] - counts[table]
         if d.get("players_left") is None:
             f["tables_players_left"] = sum(counts.values())
+        _source_table(d, counts, table, f)
     left = d.get("players_left", f.get("tables_players_left"))
     handed = d.get("handed")
     if left is not None and handed:
@@ -187,6 +235,34 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
         f["tables_draw_ties"] = len(ranks) - len(set(ranks))
         away = sorted(d.get("absent") or ())
         f["tables_absent"] = ", ".join(f"seat {seat}" for seat in away) or "none"
+
+
+def _source_table(d: dict[str, Any], counts: dict[int, int], short: int | None, f: dict[str, Any]) -> None:
+    """The table that gives up a player under the procedure posted in advance (TDA 11-C): the next full table in
+    the posted breaking order, or in numerical order after the short table (wrapping round); and the short
+    table's count once he has come."""
+    if short in counts:
+        f["tables_short_after"] = counts[short] + 1
+        f["tables_short_by_after"] = max(f["tables_fullest"] - counts[short] - 1, 0)
+    how = d.get("source")
+    full = {t for t, n in counts.items() if n == f["tables_fullest"] and t != short}
+    if how == "breaking_order":
+        order = [t for t in d.get("breaking_order") or () if t in counts]
+        words = "the posted breaking order (" + ", ".join(map(str, order)) + ")"
+    elif how == "numerical_order" and short is not None:
+        numbers = sorted(counts)
+        order = [t for t in numbers if t > short] + [t for t in numbers if t < short]
+        words = f"numerical order after table {short}"
+    else:
+        return
+    source = next((t for t in order if t in full), None)
+    if source is None:
+        return
+    f["tables_source"] = source
+    skipped = [t for t in order[:order.index(source)]]
+    f["tables_source_words"] = (f"table {source}, the first full table ({f['tables_fullest']} players) in {words}"
+                                + (f"; table{'s' if len(skipped) > 1 else ''} " + ", ".join(map(str, skipped))
+                                   + (" are" if len(skipped) > 1 else " is") + " not full" if skipped else ""))
 
 
 def _card_rank(card: str) -> tuple[int, int]:
@@ -228,7 +304,7 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
         rest = (value % smallest) // removed
         if rest:
             odd[seat] = rest
-    f["race_changed"] = ", ".join(f"seat {s}: {n}" for s, n in changed.items()) or "none"
+    f["race_changed"] = ", ".join(f"seat {s}: {n} ({_chips(n * smallest)})" for s, n in changed.items()) or "none"
     total = sum(odd.values())
     value = total * removed
     f["race_odd_chips"] = total
@@ -247,6 +323,7 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
     f["race_card_places"] = "; ".join(places) or "none"
     dealt = d.get("cards") or {}
     f["race_awards"] = ""               # not known until the cards are told
+    f["race_after"] = ""
     if total > MAX_RACE_CARDS or not dealt or any(len(dealt.get(s, ())) != n for s, n in odd.items()):
         return      # the cards are not told (or do not match the odd chips): who wins is asked, not guessed
     cards = [seat for seat, _card in sorted(((seat, c) for seat, cs in dealt.items() for c in cs),
@@ -280,6 +357,9 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
                 added += 1
     f["race_awards"] = ", ".join(f"seat {s}: " + (f"{_chips(n * smallest)} ({n} chip{'s' if n != 1 else ''})" if n else "0")
                                  for s, n in sorted({**{s: 0 for s in odd}, **won}.items()))
+    after = {s: changed.get(s, 0) + won.get(s, 0) for s in sorted(set(chips) | set(won))}
+    f["race_after"] = ", ".join(f"seat {s}: {_chips(n * smallest)}" + (f" ({n} chip{'s' if n != 1 else ''})" if n else "")
+                                for s, n in after.items())
     f["race_raced_out"] = ", ".join(f"seat {s}" for s in first) or "none"
     f["race_chips_added"] = added
     f["race_raced_out_count"] = len(first)
@@ -303,10 +383,25 @@ def _hand_for_hand(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any])
         if shared:
             first, last = after + 1, after + shared
             f["hfh_share_places"] = _ordinal(first) if first == last else f"{_ordinal(first)}-{_ordinal(last)}"
+    f["hfh_bust_order"] = ""
+    f["hfh_bust_ranked"] = 0
+    started = d.get("started_with") or {}
+    if started and left is not None and len(started) <= left:
+        top = left - len(started) + 1               # the best place among them
+        ranked = sorted(started.items(), key=lambda sc: (-sc[1], sc[0]))
+        words = []
+        for seat, chips in ranked:
+            better = sum(1 for c in started.values() if c > chips)
+            same = sum(1 for c in started.values() if c == chips)
+            first, last = top + better, top + better + same - 1
+            place = _ordinal(first) if first == last else f"{_ordinal(first)}-{_ordinal(last)} shared"
+            words.append(f"seat {seat} ({_chips(chips * 100)}): {place}")
+        f["hfh_bust_order"] = "; ".join(words)
+        f["hfh_bust_ranked"] = len(words)
     f["hfh_clock_after"] = ""
     clock, hands = d.get("clock_seconds"), d.get("hands")
     if clock is not None and hands is not None:
-        per = params["hand_for_hand.minutes_per_hand"]
+        per = min(params["hand_for_hand.minutes_per_hand"], params["hand_for_hand.max_minutes_per_hand"])
         off = min(per * hands, clock // 60)
         rest = clock - off * 60
         f["hfh_minutes_off"] = off
@@ -332,13 +427,21 @@ def _chips_kept(d: dict[str, Any], f: dict[str, Any]) -> None:
         f["chips_big_out_of_view"] = True
 
 
+MAX_PENALTY_HANDS = 2000   # hands followed one by one; a longer penalty is told by whole rounds only
+
+
 def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any, bba: int,
              f: dict[str, Any]) -> None:
     """The hands a penalty lasts at this table (TDA 71-A: the players at the table when it is given, the offender
     included, times the rounds), the hands in which the blinds and the button find his seat (the offence's
-    hand is hand 0) and what his seat posts meanwhile (TDA 71-C)."""
+    hand is hand 0) and what his seat posts meanwhile (TDA 71-C), followed hand by hand under the dead button
+    (TDA 32: the big blind moves one player a hand, the small blind is last hand's big blind): a new level from
+    a given hand, players knocked out meanwhile, and in stud the hands his upcard brings it in."""
     f["penalty_in_dispute"] = True
     size = d.get("at_table") or len(seats)
+    f["penalty_chips_removed"] = 0
+    if d.get("given") == "disqualification" and f.get("chips_seat") == d.get("seat"):
+        f["penalty_chips_removed"] = f.get("chips_stack_total") or 0   # his chips told by denomination
     if not size:
         return
     f["penalty_round_size"] = size
@@ -359,20 +462,100 @@ def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     for key in ("penalty_bb_hand", "penalty_sb_hand", "penalty_button_hand", "penalty_blinds_owed",
                 "penalty_antes_owed", "penalty_forfeit"):
         f[key] = 0          # 0: not known (the button or the whole table not told, or not whole rounds)
+    f["penalty_forfeit_known"] = False
+    f["penalty_forfeit_parts"] = ""
     f["penalty_back_hand"] = missed + 1
     f["penalty_deals"] = missed + (d.get("misdeals") or 0)
     full = given == "missed_round" or (missed % size == 0 and missed > 0)
     f["penalty_full_rounds"] = full
     seat = d.get("seat")
-    if button is not None and seat in seats and button in seats and len(seats) == size and size > 2:
-        b, o = seats.index(button), seats.index(seat)
-        f["penalty_button_hand"] = (o - b) % size or size
-        f["penalty_sb_hand"] = (o - b - 1) % size or size
-        f["penalty_bb_hand"] = (o - b - 2) % size or size
-    if full and size > 1:
+    bb0 = d.get("big_blind")
+    if bb0 is None and button is not None and button in seats and len(seats) > 2:
+        bb0 = _left_of(button, seats, 2)
+    if seat in seats and bb0 in seats and len(seats) == size and size > 2 and missed <= MAX_PENALTY_HANDS:
+        _penalty_hands(d, seats, seat, bb0, missed, game, bba, f)
+        return
+    if full and size > 1:   # the seats not told: each blind comes round once a round, an ante every hand
         r = missed // size
-        blinds = r * (game.small_blind + game.big_blind + bba)
+        each = game.small_blind + game.big_blind + bba
+        bring_ins = d.get("bring_in_hands") or 0
+        blinds = r * each + bring_ins * game.bring_in
         antes = missed * game.ante
+        parts = []
+        if each:
+            names = " + ".join(f"{name} {_chips(v)}" for name, v in (
+                ("small blind", game.small_blind), ("big blind", game.big_blind), ("big blind ante", bba)) if v)
+            parts.append(f"{names} {'once' if r == 1 else f'{r} times'} (one each round)")
+        if antes:
+            parts.append(f"antes {missed} × {_chips(game.ante)} = {_chips(antes)}")
+        if bring_ins and game.bring_in:
+            parts.append(f"the bring-in {bring_ins} × {_chips(game.bring_in)} = {_chips(bring_ins * game.bring_in)}")
         f["penalty_blinds_owed"] = blinds
         f["penalty_antes_owed"] = antes
         f["penalty_forfeit"] = blinds + antes
+        f["penalty_forfeit_parts"] = "; ".join(parts)
+        f["penalty_forfeit_known"] = bool(blinds + antes)
+
+
+def _penalty_hands(d: dict[str, Any], seats: list[int], seat: int, bb0: int, missed: int, game: Any, bba: int,
+                   f: dict[str, Any]) -> None:
+    """Follow the penalty hand by hand from hand 0's big blind (``bb0``), the dead button's way."""
+    levels = sorted(d.get("levels") or (), key=lambda lv: lv.get("from_hand", 0))
+    level_changes = sum(1 for lv in levels if 1 <= lv.get("from_hand", 0) <= missed)
+    busted = d.get("busted") or {}
+    level = {"small_blind": game.small_blind, "big_blind": game.big_blind, "ante": game.ante,
+             "big_blind_ante": bba}
+    bring_ins = d.get("bring_in_hands") or 0
+    stud = not game.small_blind and not game.big_blind and bool(game.bring_in)
+    table = list(seats)
+    bb: int = bb0
+    sb: int | None = table[table.index(bb0) - 1]               # hand 0: the small blind on the big blind's right
+    button: int | None = None
+    blinds = antes = 0
+    parts: list[str] = []
+    first = {"bb": 0, "sb": 0, "button": 0}
+    horizon = max(missed, len(seats) + 1)
+    for k in range(1, horizon + 1):
+        for lv in levels:
+            if lv.get("from_hand") == k:
+                level = {**level, **{key: lv[key] for key in level if key in lv}}
+        table = [s for s in table if s == seat or busted.get(s) is None or busted[s] >= k]
+        if bb not in table and len(table) < 2:
+            break
+        button, sb = sb, bb if bb in table else None            # dead button: last hand's blinds move on
+        bb = _left_of(bb, table)
+        if bb == seat and not first["bb"]:
+            first["bb"] = k
+        if sb == seat and not first["sb"]:
+            first["sb"] = k
+        if button == seat and not first["button"]:
+            first["button"] = k
+        if k > missed:
+            continue
+        here: list[str] = []
+        if level["ante"]:
+            antes += level["ante"]
+        if bb == seat:
+            if level["big_blind"]:
+                blinds += level["big_blind"]
+                here.append(f"big blind {_chips(level['big_blind'])}")
+            if level["big_blind_ante"]:
+                blinds += level["big_blind_ante"]
+                here.append(f"big blind ante {_chips(level['big_blind_ante'])}")
+        if sb == seat and level["small_blind"]:
+            blinds += level["small_blind"]
+            here.append(f"small blind {_chips(level['small_blind'])}")
+        if here:
+            parts.append(f"hand {k}: " + " + ".join(here))
+    if stud and bring_ins:
+        blinds += bring_ins * game.bring_in
+        parts.append(f"the bring-in {bring_ins} × {_chips(game.bring_in)} = {_chips(bring_ins * game.bring_in)}")
+    if antes:
+        parts.append(f"antes {missed} × {_chips(antes // missed)} = {_chips(antes)}" if level_changes == 0
+                     else f"antes {_chips(antes)}")
+    f["penalty_bb_hand"], f["penalty_sb_hand"], f["penalty_button_hand"] = first["bb"], first["sb"], first["button"]
+    f["penalty_blinds_owed"] = blinds
+    f["penalty_antes_owed"] = antes
+    f["penalty_forfeit"] = blinds + antes
+    f["penalty_forfeit_known"] = True
+    f["penalty_forfeit_parts"] = "; ".join(parts)

@@ -220,6 +220,10 @@ _PHRASES = sorted({*(a for a in _STRUCTURE if " " in a), *(a for a in _VARIANT i
                    *(a for a in _SETTING if " " in a)}, key=len, reverse=True)
 
 
+_FORCED = {"ante": "ante", "bba": "big_blind_ante", "big-blind-ante": "big_blind_ante", "bring-in": "bring_in",
+           "bringin": "bring_in"}   # forced bets a game line may name, each followed by its amount
+
+
 def game(text: str) -> dict:
     """A game line, words in any order: structure, game, stakes, cash or tournament; what is not said is left out.
 
@@ -227,6 +231,8 @@ def game(text: str) -> dict:
     {'stakes': [2, 5], 'structure': 'no-limit', 'variant': 'holdem'}
     >>> game("limit stud 10/20")
     {'structure': 'fixed-limit', 'variant': 'stud', 'stakes': [10, 20]}
+    >>> game("nl 1000/2000 bba 2000 tournament")
+    {'structure': 'no-limit', 'stakes': [1000, 2000], 'big_blind_ante': 2000, 'setting': 'tournament'}
     """
     t = _clean(text, "the game").lower()
     if not t:
@@ -240,9 +246,17 @@ def game(text: str) -> dict:
             raise Unread(f"'{text.strip()}' says {key} twice: {out[key]} and {value} ('{word}')")
         out[key] = value
     tokens = t.replace(",", " ").split()
+    taken: set[int] = set()
     for i, token in enumerate(tokens):
+        if i in taken:
+            continue
         word = token.replace("_", " ")
-        if word in COMBINED:
+        if word in _FORCED:      # 'ante 300', 'bba 2000', 'bring-in 50': the amount is the next word
+            if i + 1 >= len(tokens) or money_or_none(tokens[i + 1]) is None:
+                raise Unread(f"'{word}' in '{text.strip()}' needs its amount after it, e.g. '{word} 300'")
+            put(_FORCED[word], amount(tokens[i + 1]), word)
+            taken.add(i + 1)
+        elif word in COMBINED:
             put("structure", COMBINED[word][0], word)
             put("variant", COMBINED[word][1], word)
         elif word in _STRUCTURE:
