@@ -167,10 +167,12 @@ def test_disabling_a_rule_with_exceptions_names_every_rule_to_disable_at_once(tm
     refusal names all three, so a manager who follows the hint passes lint in one more try, not two."""
     code, err = lint(tmp_path, "disable:\n  - {rule: raise-caps.cap-reached, reason: no cap here}\n", capsys)
     assert code == 1 and err.count("error R606") == 1
-    assert "'raise-caps.cap-reached' is disabled, but raise-caps.capped-before-heads-up-stays-capped, " \
+    assert "'raise-caps.cap-reached' is disabled, but bring-in.completion-counted-round-capped, " \
+           "raise-caps.capped-before-heads-up-stays-capped, " \
            "raise-caps.heads-up-after-third-bet-house, raise-caps.heads-up-too-late-for-round-start-house, " \
            "raise-caps.tournament-cap-holds-heads-up are exceptions to it" in err
-    wanted = ["raise-caps.capped-before-heads-up-stays-capped", "raise-caps.heads-up-after-third-bet-house",
+    wanted = ["bring-in.completion-counted-round-capped",
+              "raise-caps.capped-before-heads-up-stays-capped", "raise-caps.heads-up-after-third-bet-house",
               "raise-caps.heads-up-too-late-for-round-start-house", "raise-caps.last-two-in-the-event",
               "raise-caps.tournament-cap-holds-heads-up"]
     assert f"hint: an exception applies only where its rule applies: disable {', '.join(wanted)} too " \

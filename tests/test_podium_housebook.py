@@ -128,7 +128,7 @@ def test_the_diff_against_standard_is_grouped_by_cause(tmp_path):
                                                                 "east-coast-limit.split-big-pot-no-kill"]
     assert groups["changed"]["changes"] == [] and groups["off"]["changes"] == []
     params = {c["name"]: c for c in groups["parameters"]["changes"]}
-    assert len(params) == 6 and groups["parameters"]["examples"] == 132
+    assert len(params) == 6 and groups["parameters"]["examples"] == 135   # 132 + the stud cap's 3 (raise_cap.max_raises)
     trigger = params["kill.trigger"]["examples"]
     assert len(trigger) == 56 and sum(1 for e in trigger if not e["others"]) == 53
-    assert len(check.diff["examples"]) == 133      # each example once in the diff, under each of its causes here
+    assert len(check.diff["examples"]) == 136      # each example once in the diff, under each of its causes here
