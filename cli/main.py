@@ -108,7 +108,11 @@ def cmd_rule_batch(args) -> int:
 
 def cmd_lint(args) -> int:
     skipped: list[str] = []
-    problems, checked = books.lint_report(args.paths or [str(books.ROOT)], skipped)
+    lexicons: list = []
+    problems, checked = books.lint_report(args.paths or [str(books.ROOT)], skipped, lexicons)
+    if lexicons:     # a house's told-dispute words beside its book, checked as the told reader loads them (R117)
+        from rulings.told.lexicon import lexicon_problems
+        problems = sorted(set(problems + [p for f in lexicons for p in lexicon_problems(f)]))
     if skipped and args.format != "json":
         print(f"skipped {len(skipped)} incident file{'s' if len(skipped) != 1 else ''} (not rulebooks; "
               f"rule on them with `rulings rule`): " + ", ".join(skipped), file=sys.stderr)

@@ -298,6 +298,7 @@ def test_a_second_question_is_said_as_not_answered():
 def test_a_house_extends_the_told_words_beside_its_book_and_lint_checks_them(tmp_path):
     from rulings.ruling.books import lint_report
     from rulings.rulebook.house import house_names
+    from rulings.told.lexicon import lexicon_problems
     book = tmp_path / "riverside.yaml"
     book.write_text("rulebook: riverside\nextends: standard\ntitle: Riverside card room\n", encoding="utf-8")
     (tmp_path / "riverside.told.yaml").write_text(
@@ -309,11 +310,11 @@ def test_a_house_extends_the_told_words_beside_its_book_and_lint_checks_them(tmp
     out, code = rule_told_text(text, None, "json")          # the standard words know neither
     assert code == 2 and "plops" in out
     assert house_names(tmp_path) == ["riverside"]
-    problems, checked = lint_report([str(tmp_path)])
-    assert checked.houses == 1 and not [p for p in problems if p.file.endswith(".told.yaml")]
+    lexicons: list = []
+    problems, checked = lint_report([str(tmp_path)], None, lexicons)
+    assert checked.houses == 1 and lexicons == [tmp_path / "riverside.told.yaml"] and not lexicon_problems(lexicons[0])
     (tmp_path / "riverside.told.yaml").write_text("terms:\n  VERB:\n    call: [raises]\n", encoding="utf-8")
-    problems, _ = lint_report([str(tmp_path)])
-    assert [p.code for p in problems if p.file.endswith("riverside.told.yaml")] == ["R117"]
+    assert [p.code for p in lexicon_problems(lexicons[0])] == ["R117"]
     out, code = rule_told_text(text, str(book), "json")
     assert code == 2 and "told lexicon cannot be used" in out
 

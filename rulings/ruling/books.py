@@ -153,7 +153,11 @@ class Checked(NamedTuple):
         return f"{' and '.join(parts)} checked (with the standard book)"
 
 
-def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[list[Problem], Checked]:
+LEXICON_SUFFIX = ".told.yaml"   # a house's told-dispute words beside its book (rulings/told/lexicon.py)
+
+
+def lint_report(paths: list[str], skipped: list[str] | None = None,
+                lexicons: list[Path] | None = None) -> tuple[list[Problem], Checked]:
     """Every problem in the standard book and in every rulebook among or under ``paths``, and what was
     checked (``Checked``).
 
@@ -164,7 +168,8 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
     A folder holding no rulebook is a problem (R001): a check that checked nothing is not a pass.
     An incident file found in a folder (a top-level ``game:`` and no ``rulebook:``, ``extends:`` or
     ``topic:``) is not a rulebook: it is left out and its path added to ``skipped``; one named on its own
-    is checked, and refused, as a house book.
+    is checked, and refused, as a house book. A house's told-dispute words (``NAME.told.yaml``) are no book:
+    they are added to ``lexicons`` for the command line to check with the told reader's loader.
     """
     problems: list[Problem] = []
     standard = None
@@ -200,13 +205,13 @@ def lint_report(paths: list[str], skipped: list[str] | None = None) -> tuple[lis
     houses: list[Path] = []
     topics: list[Path] = []
     standard_named = False
-    from rulings.told.lexicon import is_lexicon_file
     for f in dict.fromkeys(found):
         if f.resolve() in own:   # the standard book itself, checked above
             standard_named = True
             continue
-        if is_lexicon_file(f):   # a house's told-dispute words (NAME.told.yaml): checked as a lexicon
-            problems += _lexicon_problems(f)
+        if f.name.endswith(LEXICON_SUFFIX):   # a house's told-dispute words: no book; the command line checks it
+            if lexicons is not None:           # with the told reader's loader (rulings/told/lexicon.py, R117)
+                lexicons.append(f)
             continue
         (topics if _is_topic_file(f) else houses).append(f)
     checked = Checked(len(houses), len(topics), standard_named)
@@ -237,22 +242,6 @@ def _top_keys(path: Path) -> set[str]:
     except LimitError:
         return set()
     return {line.split(":", 1)[0] for line in head.splitlines() if line[:1].isalpha() and ":" in line}
-
-
-def _lexicon_problems(path: Path) -> list[Problem]:
-    """A house's told-dispute lexicon (rulings/told/lexicon.py) checked as the reader would load it (R117)."""
-    from rulings.told.lexicon import LexiconError, MAX_LEXICON_BYTES, extended
-    try:
-        data = read_bounded(path, MAX_LEXICON_BYTES + 1)
-    except (LimitError, OSError) as exc:
-        return [Problem(str(path), 0, 0, "R117", f"the told lexicon cannot be read: {exc}")]
-    try:
-        extended(data.decode("utf-8", "replace"), str(path))
-    except LexiconError as exc:
-        message = str(exc).removeprefix(f"{path}: ")
-        return [Problem(str(path), 0, 0, "R117", message, hint="a told lexicon has terms:, chip_colours:, "
-                        "letters: and not_typos: as rulings/told/lexicon.yaml does; each phrase one meaning")]
-    return []
 
 
 def _is_incident_file(path: Path) -> bool:

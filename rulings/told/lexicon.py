@@ -133,10 +133,6 @@ def lexicon_path(house_file: Path) -> Path:
     return house_file.with_name(house_file.stem + LEXICON_SUFFIX)
 
 
-def is_lexicon_file(path: Path) -> bool:
-    return path.name.endswith(LEXICON_SUFFIX)
-
-
 def for_house(house_file: Path | None) -> Lexicon:
     """The lexicon a house's told disputes are read by: the standard one, extended by the file beside the house
     book when there is one (re-read when it changes). Raises LexiconError when that file cannot be used."""
@@ -155,6 +151,22 @@ def _house_cached(path: str, mtime: int, size: int) -> Lexicon:
     if size > MAX_LEXICON_BYTES:
         raise LexiconError(f"{path}: more than {MAX_LEXICON_BYTES:,} bytes; a lexicon is far shorter")
     return extended(Path(path).read_text(encoding="utf-8", errors="replace"), path)
+
+
+def lexicon_problems(path: Path) -> list:
+    """A house's told-dispute lexicon checked as the reader loads it (lint's R117), as problems."""
+    from rulings.problems import LimitError, Problem, read_bounded
+    try:
+        data = read_bounded(path, MAX_LEXICON_BYTES + 1)
+    except (LimitError, OSError) as exc:
+        return [Problem(str(path), 0, 0, "R117", f"the told lexicon cannot be read: {exc}")]
+    try:
+        extended(data.decode("utf-8", "replace"), str(path))
+    except LexiconError as exc:
+        return [Problem(str(path), 0, 0, "R117", str(exc).removeprefix(f"{path}: "),
+                        hint="a told lexicon has terms:, chip_colours:, letters: and not_typos: as "
+                             "rulings/told/lexicon.yaml does; each phrase one meaning")]
+    return []
 
 
 def extended(text: str, where: str) -> Lexicon:
