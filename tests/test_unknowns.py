@@ -342,7 +342,9 @@ def test_a_procedure_answer_is_ruled_on_only_where_it_could_bring_a_ruling_and_n
                 except ProblemsError:
                     continue
                 assert not got.rulings, incident.name
-    assert asked >= 5 and skipped > 5 * ruled_on > 0, (asked, skipped, ruled_on)
+    # at least five answers proven idle for each one ruled in full (245 and 49 once the tournament sections'
+    # new rules ask more questions that can rule, issue #47)
+    assert asked >= 5 and skipped >= 5 * ruled_on > 0, (asked, skipped, ruled_on)
     tried = []
     with monkeypatch.context() as m:
         m.setattr(ruling, "_may_rule", lambda *a: tried.append(a) or inner(*a))
