@@ -298,8 +298,8 @@ def test_the_empty_floor_form_fits_two_phone_screens_and_one_landscape_tablet_sc
         page.set_viewport_size(size)
         page.goto(server.url + "/podium")
         heights[size["width"]] = page.evaluate("document.documentElement.scrollHeight")
+        shoot(page, f"floor-empty-{size['width']}x{size['height']}")    # before the check: a failure's picture
         assert heights[size["width"]] <= screens * size["height"], heights
-        shoot(page, f"floor-empty-{size['width']}x{size['height']}")
     print("empty floor form heights:", heights)
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulings.betting import Params, Position
 from rulings.betting.arithmetic import position, position_if_legal
 from rulings.betting import side_pots
-from rulings.betting.model import Action, BettingError, SidePot
+from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table, told_pots
 from rulings.incident.model import Incident, act_of
@@ -703,11 +703,8 @@ def deal_money_facts(incident: Incident, params: Params, pos: Position) -> dict[
         flat = [a for street in incident.hand.streets for a in street]
         last = max((i for i, a in enumerate(flat) if a.seat == killed), default=None)
         if last is not None and flat[last].kind == "fold":   # his fold is what the given-back hand undoes
-            try:
-                before = position(incident.hand, params, after=last, seat=killed)
-                out["deal_killed_to_call"] = before.to_call
-            except BettingError:    # a replay the reader checked to its end: a point short of it stays unknown
-                pass
+            # the reader replayed the whole hand: the point just before his own fold replays as well
+            out["deal_killed_to_call"] = position(incident.hand, params, after=last, seat=killed).to_call
         else:
             out["deal_killed_to_call"] = max(table.current_bet - table.committed.get(killed, 0), 0)
         others = [s for s in table.live_seats if s != killed]
