@@ -2,13 +2,14 @@
 """The floor bench told as text: each main case's `description:` read and ruled as `rulings rule FILE.txt` does,
 judged by the bench scorer's test (numbers stated, first citation cited, discretion flagged).
 
-usage: told_bench.py [--cases FILE ...] [--scorer PATH] [--only ID,ID] [-v] [--speed]
+usage: told_bench.py [--bench DIR] [--cases FILE ...] [--scorer PATH] [--only ID,ID] [-v] [--speed]
 
 Prints three figures over the main cases (variants are not told apart in a description):
   ruled as the incident is  the scorer's test passes on the told report (a refusal case: refused, no ruling)
   ruled wrongly             a ruling given (outcome 'ruled') that fails the test: worse than asking
   asking                    the rest: the text not read (the words named), refused, or questions asked
-Without --cases, both sets of the floor bench (/work/shared/floor-bench/cases.yaml and cases2.yaml).
+Without --cases, both sets of the floor bench: its folder is given with --bench DIR (or $RULINGS_FLOOR_BENCH;
+beside a checkout, ../shared/floor-bench); nothing outside the repository is read unless named so.
 --speed: the p50/p99 time to read and rule one told dispute, warm, beside the same incident given as YAML.
 """
 from __future__ import annotations
@@ -21,7 +22,14 @@ from pathlib import Path
 
 import yaml
 
-BENCH = Path("/work/shared/floor-bench")
+def _bench(argv: list[str]) -> Path:
+    """The floor bench's folder, as named: the project reads no path outside the repository on its own."""
+    import os
+    named = argv[argv.index("--bench") + 1] if "--bench" in argv else os.environ.get("RULINGS_FLOOR_BENCH")
+    if not named:
+        raise SystemExit("told_bench: name the floor bench's folder with --bench DIR or RULINGS_FLOOR_BENCH "
+                         "(e.g. --bench ../shared/floor-bench), or give --cases FILE and --scorer PATH")
+    return Path(named)
 
 
 def _scorer(path: Path):
@@ -73,8 +81,8 @@ def judge(score, out: str, code: int, case: dict) -> tuple[str, str]:
 
 def main(argv: list[str]) -> int:
     files = [Path(argv[i + 1]) for i, a in enumerate(argv) if a == "--cases"] or \
-        [BENCH / "cases.yaml", BENCH / "cases2.yaml"]
-    scorer = Path(argv[argv.index("--scorer") + 1]) if "--scorer" in argv else BENCH / "score.py"
+        [_bench(argv) / "cases.yaml", _bench(argv) / "cases2.yaml"]
+    scorer = Path(argv[argv.index("--scorer") + 1]) if "--scorer" in argv else _bench(argv) / "score.py"
     only = set(argv[argv.index("--only") + 1].split(",")) if "--only" in argv else None
     verbose = "-v" in argv
     score = _scorer(scorer)
