@@ -437,8 +437,8 @@ def _remember(book: model.Rulebook, book_key: str) -> model.Rulebook:
     """Note the key a book was cached under, without keeping the book alive (a weak reference)."""
     i = id(book)
 
-    def forget(_: weakref.ref) -> None:
-        _KEYS.pop(i, None)
+    def forget(_: weakref.ref, keys: dict = _KEYS) -> None:
+        keys.pop(i, None)       # the dict bound here: at interpreter exit the module's globals are already None
     _KEYS[i] = (weakref.ref(book, forget), id(book.rules), tuple(map(id, book.rules.values())), book_key)
     return book
 
