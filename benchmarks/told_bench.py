@@ -8,8 +8,8 @@ Prints three figures over the main cases (variants are not told apart in a descr
   ruled as the incident is  the scorer's test passes on the told report (a refusal case: refused, no ruling)
   ruled wrongly             a ruling given (outcome 'ruled') that fails the test: worse than asking
   asking                    the rest: the text not read (the words named), refused, or questions asked
-Without --cases, both sets of the floor bench: its folder is given with --bench DIR (or $RULINGS_FLOOR_BENCH;
-beside a checkout, ../shared/floor-bench); nothing outside the repository is read unless named so.
+Without --cases, both sets of the floor bench: its folder is given with --bench DIR (or $RULINGS_FLOOR_BENCH);
+nothing outside the repository is read unless named so.
 --speed: the p50/p99 time to read and rule one told dispute, warm, beside the same incident given as YAML.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _bench(argv: list[str]) -> Path:
     named = argv[argv.index("--bench") + 1] if "--bench" in argv else os.environ.get("RULINGS_FLOOR_BENCH")
     if not named:
         raise SystemExit("told_bench: name the floor bench's folder with --bench DIR or RULINGS_FLOOR_BENCH "
-                         "(e.g. --bench ../shared/floor-bench), or give --cases FILE and --scorer PATH")
+                         "(the folder holding cases.yaml, cases2.yaml and score.py), or give --cases FILE and --scorer PATH")
     return Path(named)
 
 
