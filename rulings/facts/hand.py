@@ -31,19 +31,25 @@ def showing_key(cards: tuple[str, ...], ace_low: bool) -> tuple:
     return tuple(n for _, n in groups), tuple(v for v, _ in groups)
 
 
-def board_first_seat(incident: Incident, street: str) -> int | None:
-    """Stud after third street: the seat whose showing cards act first (razz: the lowest; ties: nearest the
-    dealer's left, i.e. first in the hand's order)."""
+def _showing(incident: Incident, street: str) -> tuple[list[int], dict[int, tuple[str, ...]]]:
+    """Stud after third street: the seats still in that show cards, in the hand's order, and each one's upcards
+    up to this street (none before fourth street or without a told log)."""
     log = incident.log
     if log is None or street not in log.streets or log.streets.index(street) == 0:
-        return None
+        return [], {}
     upto = log.streets[:log.streets.index(street) + 1]
     folded = {a.seat for st in incident.hand.streets[:-1] for a in st if a.kind == "fold"}
     showing: dict[int, tuple[str, ...]] = {}
     for name in upto:
         for seat, cards in log.upcards.get(name, {}).items():
             showing[seat] = showing.get(seat, ()) + cards
-    order = [p.seat for p in incident.hand.players if p.seat in showing and p.seat not in folded]
+    return [p.seat for p in incident.hand.players if p.seat in showing and p.seat not in folded], showing
+
+
+def board_first_seat(incident: Incident, street: str) -> int | None:
+    """Stud after third street: the seat whose showing cards act first (razz: the lowest; ties: nearest the
+    dealer's left, i.e. first in the hand's order)."""
+    order, showing = _showing(incident, street)
     if not order:
         return None
     razz = incident.inputs.get("variant") == "razz"
@@ -60,16 +66,7 @@ def board_order(incident: Incident, street: str) -> dict[str, Any]:
     highest card by rank then suit (ace low in razz; spades, hearts, diamonds, clubs, as ``card_order`` ranks
     them). Which of them acts is the book's parameter, decided in rulebooks/standard/bring-in.yaml."""
     from rulings.facts.round import card_order
-    log = incident.log
-    if log is None or street not in log.streets or log.streets.index(street) == 0:
-        return {}
-    upto = log.streets[:log.streets.index(street) + 1]
-    folded = {a.seat for st in incident.hand.streets[:-1] for a in st if a.kind == "fold"}
-    showing: dict[int, tuple[str, ...]] = {}
-    for name in upto:
-        for seat, cards in log.upcards.get(name, {}).items():
-            showing[seat] = showing.get(seat, ()) + cards
-    order = [p.seat for p in incident.hand.players if p.seat in showing and p.seat not in folded]
+    order, showing = _showing(incident, street)
     if len(order) < 2:
         return {}
     razz = incident.inputs.get("variant") == "razz"
