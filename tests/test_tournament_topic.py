@@ -242,6 +242,34 @@ def test_robert_s_rules_race(standard):
     assert ruled(standard, d, "raced-out").ruling == "chip-first"
 
 
+def test_each_stack_after_the_race_when_the_stacks_are_told():
+    """The same race with each whole stack told: seat 6's 25 is his whole stack (no nothing_else needed), so he
+    keeps one 100; seat 4 (2,050, two odd 25s, no win) ends on 2,000; seat 8 (5,075, K♠) on 5,100."""
+    stacks = {1: 3075, 4: 2050, 6: 25, 8: 5075}
+    race = {k: v for k, v in RACE.items() if k != "nothing_else"}
+    f = facts(data("chip_race", {**race, "cards": CARDS, "stacks": stacks}))
+    assert f["race_raced_out"] == "seat 6"
+    assert f["race_stacks_after"] == "seat 1: 3,100, seat 4: 2,000, seat 6: 100, seat 8: 5,100"
+    assert facts(data("chip_race", {**RACE, "cards": CARDS}))["race_stacks_after"] == ""
+
+
+def test_a_full_table_named_gives_the_player_and_the_counts_after(standard):
+    """Tables of 9, 9 and 6, table 1 named as giving the player: table 3 is 3 short (it stops), and after the
+    move the tables have 8, 9 and 7."""
+    d = data("tables", {"players_at": {1: 9, 2: 9, 3: 6}, "table": 1})
+    f = facts(d)
+    assert (f["tables_short_by"], f["tables_source"]) == (3, 1)
+    assert f["tables_counts_after"] == "table 1: 8, table 2: 9, table 3: 7"
+    assert ruled(standard, d, "balancing-halt").ruling == "table-stops"
+
+
+@pytest.mark.parametrize("after,ruling", [(0, "hand-live"), (10, "hand-live"), (17, "hand-live"), (18, "hand-dead")])
+def test_the_card_he_came_back_after_says_when(standard, after, ruling):
+    """Nine-handed hold'em deals 18 cards: back after card 17 is in time, after card 18 is too late."""
+    d = data("at_seat", {"seat": 6, "after_card": after})
+    assert ruled(standard, d, "at-seat").ruling == ruling
+
+
 @pytest.mark.parametrize("found,changed,dropped", [(3, 0, 7500), (5, 1, 2500)])
 def test_old_chips_after_the_race(standard, found, changed, dropped):
     d = data("chip_race", {"removed": 25, "smallest_left": 100, "found_after": {3: found}})
@@ -286,11 +314,13 @@ def test_a_table_breaks_into_the_dead_button(standard):
     between = data("moved", {"seat": 5, "reason": "broken_table", "small_blind": 4, "big_blind": 6}, button=3,
                    players=[1, 2, 3, 4, 6, 7, 8, 9])
     assert ruled(standard, between, "new-seat").ruling == "dealt-in-now"
-    assert derived(standard, between, "new-seat-posts") == {"posts": 0, "first_big_blind_hand": 8}
+    assert derived(standard, between, "new-seat-posts") == {"posts": 0, "first_big_blind_hand": 8, "button_seat": 3,
+                                                            "sb_seat": 4, "bb_seat": 6}
     small = data("moved", {"seat": 5, "reason": "broken_table", "small_blind": 5}, button=4,
                  players=[1, 2, 3, 4, 6, 7, 8, 9], game={"structure": "no-limit", "blinds": [1000, 2000],
                                                          "big_blind_ante": 2000})
-    assert derived(standard, small, "new-seat-posts") == {"posts": 100000, "first_big_blind_hand": 8}
+    assert derived(standard, small, "new-seat-posts") == {"posts": 100000, "first_big_blind_hand": 8, "button_seat": 4,
+                                                          "sb_seat": 5, "bb_seat": 6}
 
 
 @pytest.mark.parametrize("source,order,table", [("breaking_order", [11, 4, 5, 3, 10], 11),
