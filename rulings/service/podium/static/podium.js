@@ -70,6 +70,14 @@ var podiumFloor = function () {
   var structure = form.elements.namedItem("structure");
   if (structure) { structure.addEventListener("change", syncStructure); syncStructure(); }
 
+  // the section picker: each section picked shows its declared fields (the server reads the picked ones)
+  $$('input[data-section]').forEach(function (box) {
+    box.addEventListener("change", function () {
+      var set = document.getElementById("sec-" + box.getAttribute("data-section"));
+      if (set) { set.hidden = !box.checked; }
+    });
+  });
+
   var live = $("#live");
   function announce(text) { if (live) { live.textContent = text; } }
 
