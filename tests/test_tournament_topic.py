@@ -418,3 +418,25 @@ def test_the_service_rules_and_asks_on_a_tournament_incident(client):
     after = client.post("/api/consult", json={"incident": partial, "answers": {"conduct_action_pending": True}},
                         headers=floor).json()
     assert "penalty-may-be-given" in [r["ruling"] for r in after["report"]["rulings"]]
+
+
+def test_two_offenders_in_one_dispute_are_each_ruled_with_their_numbers(standard):
+    """TDA 71-A/71-C at seven players, 1,500/3,000 with a 3,000 big blind ante, button 1 (hand 0's big blind seat
+    3): seat 4's two rounds are 14 hands, his seat posting 3,000 + 3,000 in hands 1 and 8 and 1,500 in hands 2
+    and 9 (15,000); seat 6's one round is 7 hands, the big blind in hand 3 and the small blind in hand 4 (7,500).
+    Each is ruled by himself; giving one offender's fields beside the list is refused."""
+    from rulings.incident import each_request
+    game = {"structure": "no-limit", "blinds": [1500, 3000], "big_blind_ante": 3000}
+    d = data("penalty", {"offenders": [{"seat": 4, "given": "missed_round", "rounds": 2},
+                                       {"seat": 6, "given": "missed_round", "rounds": 1}]},
+             game=game, button=1, players=[1, 2, 3, 4, 5, 6, 7])
+    book, engine = standard
+    reports = [rule_on(one, book, engine) for one in each_request(incident_from_data(d))]
+    numbers = [{k: v for r in rep.rulings if r.decides.startswith("penalty") for k, v in r.effects.items()}
+               for rep in reports]
+    assert [(n["hands_missed"], n["back_on_hand"], n["forfeited"]) for n in numbers] == [(14, 15, 1500000),
+                                                                                           (7, 8, 750000)]
+    assert reports[1].incident.endswith("offender 2 of 2 (seat 6)")
+    both = data("penalty", {"seat": 4, "given": "missed_round", "offenders": [{"seat": 6, "given": "warning"}]})
+    assert ("I130", "procedure.penalty.offenders") in refused(both)
+    assert refused(data("penalty", {"offenders": [{"seat": 6}]})) == [("I102", "procedure.penalty.offenders.0")]

@@ -304,6 +304,7 @@ def sections() -> list[dict[str, Any]]:
             fields.append({"name": f"p.{name}.{key}", "key": key, "kind": d["kind"], "values": d.get("values") or [],
                            "label": d.get("question") or key, "hint": FORM_KINDS[d["kind"]],
                            "needed": key in decl["needs"]})
+        not_here += list(decl["repeats"])          # several entries (requests, offenders): one at a time here
         out.append({"name": name, "title": decl["title"], "fields": fields, "not_here": not_here})
     return out
 
