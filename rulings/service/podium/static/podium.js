@@ -74,7 +74,10 @@ var podiumFloor = function () {
   $$('input[data-section]').forEach(function (box) {
     box.addEventListener("change", function () {
       var set = document.getElementById("sec-" + box.getAttribute("data-section"));
-      if (set) { set.hidden = !box.checked; }
+      if (!set) { return; }
+      var tpl = set.querySelector("template");     // its fields are made once, when it is first picked
+      if (box.checked && tpl) { set.appendChild(tpl.content.cloneNode(true)); tpl.remove(); }
+      set.hidden = !box.checked;
     });
   });
 
