@@ -301,6 +301,41 @@ def test_on_a_phone_a_misdeal_is_told_and_ruled_in_10_taps(browser, server):
         shoot(page, "phone-misdeal")
 
 
+def test_the_floor_picks_a_penalty_section_and_rules_on_its_declared_fields(page, server):
+    """TDA 71-A/71-C: seven players, 1,500/3,000 with a 3,000 big blind ante, button 1; seat 4 given two missed
+    rounds: 7 x 2 = 14 hands, back on hand 15, his seat posting 3,000 + 3,000, 1,500, 3,000 + 3,000 and 1,500
+    (15,000). The section picker shows only the picked sections' fields, as declared; a field that is not a
+    number is said beside it and the rest is kept."""
+    log_in(page, server.url, "fiona")
+    page.locator("#setting").select_option("tournament")
+    page.locator("#stakes").fill("1500/3000")
+    _open(page, "more-game")
+    page.locator("#bb_ante").fill("3000")
+    for n in range(1, 8):
+        seat(page, n).click()
+    button_seat(page, 1).click()
+    _open(page, "sections")
+    assert page.locator("#sec-penalty").is_hidden() and page.locator("#sec-at_seat").is_hidden()
+    page.locator('[data-tap="sec-penalty"]').click()
+    assert page.locator("#sec-penalty").is_visible() and page.locator("#sec-at_seat").is_hidden()
+    assert page.get_by_label("Which player was penalised?").is_visible()     # the declared question is the label
+    page.get_by_label("Which player was penalised?").fill("4")
+    page.locator("#p-penalty-given").select_option("missed_round")
+    page.get_by_label("How many rounds?").fill("two")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    page.wait_for_selector("#err-p-penalty-rounds")
+    assert "not a whole number" in page.locator("#err-p-penalty-rounds").inner_text()
+    assert page.locator("#sec-penalty").is_visible() and page.get_by_label("Which player was penalised?").input_value() == "4"
+    page.get_by_label("How many rounds?").fill("2")
+    page.get_by_role("button", name="Rule", exact=True).click()
+    ruled(page)
+    text = page.locator("#result").inner_text()
+    assert "seat 4 misses 14 hands (7 × 2)" in text and "dealt back in on hand 15" in text, text
+    also = page.locator("#result").text_content() or ""     # the other rulings, folded under "Also ruled"
+    assert "15,000 in all" in also, also
+    shoot(page, "section-penalty")
+
+
 def test_floor_shorthand_on_the_form_and_a_wrong_action_keep_everything_typed(page, server):
     """Stakes '2/5', stacks '1k', 'seat 1 bets 60, seat 2 raises by 40' typed as a floor says them. "Raise by"
     needs the bet it raises: the page says so beside the actions and every field keeps what was typed; with

@@ -242,6 +242,34 @@ def test_robert_s_rules_race(standard):
     assert ruled(standard, d, "raced-out").ruling == "chip-first"
 
 
+def test_each_stack_after_the_race_when_the_stacks_are_told():
+    """The same race with each whole stack told: seat 6's 25 is his whole stack (no nothing_else needed), so he
+    keeps one 100; seat 4 (2,050, two odd 25s, no win) ends on 2,000; seat 8 (5,075, K♠) on 5,100."""
+    stacks = {1: 3075, 4: 2050, 6: 25, 8: 5075}
+    race = {k: v for k, v in RACE.items() if k != "nothing_else"}
+    f = facts(data("chip_race", {**race, "cards": CARDS, "stacks": stacks}))
+    assert f["race_raced_out"] == "seat 6"
+    assert f["race_stacks_after"] == "seat 1: 3,100, seat 4: 2,000, seat 6: 100, seat 8: 5,100"
+    assert facts(data("chip_race", {**RACE, "cards": CARDS}))["race_stacks_after"] == ""
+
+
+def test_a_full_table_named_gives_the_player_and_the_counts_after(standard):
+    """Tables of 9, 9 and 6, table 1 named as giving the player: table 3 is 3 short (it stops), and after the
+    move the tables have 8, 9 and 7."""
+    d = data("tables", {"players_at": {1: 9, 2: 9, 3: 6}, "table": 1})
+    f = facts(d)
+    assert (f["tables_short_by"], f["tables_source"]) == (3, 1)
+    assert f["tables_counts_after"] == "table 1: 8, table 2: 9, table 3: 7"
+    assert ruled(standard, d, "balancing-halt").ruling == "table-stops"
+
+
+@pytest.mark.parametrize("after,ruling", [(0, "hand-live"), (10, "hand-live"), (17, "hand-live"), (18, "hand-dead")])
+def test_the_card_he_came_back_after_says_when(standard, after, ruling):
+    """Nine-handed hold'em deals 18 cards: back after card 17 is in time, after card 18 is too late."""
+    d = data("at_seat", {"seat": 6, "after_card": after})
+    assert ruled(standard, d, "at-seat").ruling == ruling
+
+
 @pytest.mark.parametrize("found,changed,dropped", [(3, 0, 7500), (5, 1, 2500)])
 def test_old_chips_after_the_race(standard, found, changed, dropped):
     d = data("chip_race", {"removed": 25, "smallest_left": 100, "found_after": {3: found}})
@@ -286,11 +314,13 @@ def test_a_table_breaks_into_the_dead_button(standard):
     between = data("moved", {"seat": 5, "reason": "broken_table", "small_blind": 4, "big_blind": 6}, button=3,
                    players=[1, 2, 3, 4, 6, 7, 8, 9])
     assert ruled(standard, between, "new-seat").ruling == "dealt-in-now"
-    assert derived(standard, between, "new-seat-posts") == {"posts": 0, "first_big_blind_hand": 8}
+    assert derived(standard, between, "new-seat-posts") == {"posts": 0, "first_big_blind_hand": 8, "button_seat": 3,
+                                                            "sb_seat": 4, "bb_seat": 6}
     small = data("moved", {"seat": 5, "reason": "broken_table", "small_blind": 5}, button=4,
                  players=[1, 2, 3, 4, 6, 7, 8, 9], game={"structure": "no-limit", "blinds": [1000, 2000],
                                                          "big_blind_ante": 2000})
-    assert derived(standard, small, "new-seat-posts") == {"posts": 100000, "first_big_blind_hand": 8}
+    assert derived(standard, small, "new-seat-posts") == {"posts": 100000, "first_big_blind_hand": 8, "button_seat": 4,
+                                                          "sb_seat": 5, "bb_seat": 6}
 
 
 @pytest.mark.parametrize("source,order,table", [("breaking_order", [11, 4, 5, 3, 10], 11),
@@ -388,3 +418,25 @@ def test_the_service_rules_and_asks_on_a_tournament_incident(client):
     after = client.post("/api/consult", json={"incident": partial, "answers": {"conduct_action_pending": True}},
                         headers=floor).json()
     assert "penalty-may-be-given" in [r["ruling"] for r in after["report"]["rulings"]]
+
+
+def test_two_offenders_in_one_dispute_are_each_ruled_with_their_numbers(standard):
+    """TDA 71-A/71-C at seven players, 1,500/3,000 with a 3,000 big blind ante, button 1 (hand 0's big blind seat
+    3): seat 4's two rounds are 14 hands, his seat posting 3,000 + 3,000 in hands 1 and 8 and 1,500 in hands 2
+    and 9 (15,000); seat 6's one round is 7 hands, the big blind in hand 3 and the small blind in hand 4 (7,500).
+    Each is ruled by himself; giving one offender's fields beside the list is refused."""
+    from rulings.incident import each_request
+    game = {"structure": "no-limit", "blinds": [1500, 3000], "big_blind_ante": 3000}
+    d = data("penalty", {"offenders": [{"seat": 4, "given": "missed_round", "rounds": 2},
+                                       {"seat": 6, "given": "missed_round", "rounds": 1}]},
+             game=game, button=1, players=[1, 2, 3, 4, 5, 6, 7])
+    book, engine = standard
+    reports = [rule_on(one, book, engine) for one in each_request(incident_from_data(d))]
+    numbers = [{k: v for r in rep.rulings if r.decides.startswith("penalty") for k, v in r.effects.items()}
+               for rep in reports]
+    assert [(n["hands_missed"], n["back_on_hand"], n["forfeited"]) for n in numbers] == [(14, 15, 1500000),
+                                                                                           (7, 8, 750000)]
+    assert reports[1].incident.endswith("offender 2 of 2 (seat 6)")
+    both = data("penalty", {"seat": 4, "given": "missed_round", "offenders": [{"seat": 6, "given": "warning"}]})
+    assert ("I130", "procedure.penalty.offenders") in refused(both)
+    assert refused(data("penalty", {"offenders": [{"seat": 6}]})) == [("I102", "procedure.penalty.offenders.0")]

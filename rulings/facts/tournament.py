@@ -98,6 +98,15 @@ def _at_seat(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     variant = f.get("variant") or "holdem"
     each = DEALT.get(variant)
     f["at_seat_last_card"] = len(seats) * each if each is not None and seats else 0   # 0: not known
+    after = d.get("after_card")
+    f["at_seat_arrival"] = ""           # empty: the card he came back after not told
+    if after is not None:
+        f["at_seat_arrival"] = ("before the first card was dealt" if after == 0 else f"after card {after}"
+                                + (f" of {f['at_seat_last_card']}" if f["at_seat_last_card"] else "") + " had been dealt")
+    if after is not None and d.get("reached") is None and (after == 0 or f["at_seat_last_card"]):
+        # how many cards had gone out says which moment he made: none yet, some of them, or all of them
+        f["at_seat_reached"] = ("before_first_card" if after == 0 else
+                                "during_deal" if after < f["at_seat_last_card"] else "after_last_card")
     seat = d.get("seat")
     f["at_seat_left_seat"] = _left_of(seat, seats) if seat is not None and len(seats) > 1 else 0
     parts = _posted(seat, seats, button, game, bba, bool(d.get("bring_in_card")))
@@ -211,7 +220,15 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
             f["tables_short_by"] = f["tables_fullest"] - counts[table]
         if d.get("players_left") is None:
             f["tables_players_left"] = sum(counts.values())
-        _source_table(d, counts, table, f)
+        if table in live and len(live) > 1 and counts[table] == f["tables_fullest"] and min(live.values()) < counts[table]:
+            # a full table named: it is the one giving up a player, and the table short is the shortest one
+            short = min(live, key=lambda t: (live[t], t))
+            f["tables_this_count"] = counts[short]
+            f["tables_short_by"] = f["tables_fullest"] - counts[short]
+            given, table = table, short
+        else:
+            given = None
+        _source_table(d, counts, table, f, given)
     left = d.get("players_left", f.get("tables_players_left"))
     handed = d.get("handed")
     if left is not None and handed:
@@ -237,15 +254,22 @@ def _tables(d: dict[str, Any], seats: list[int], f: dict[str, Any]) -> None:
         f["tables_absent"] = ", ".join(f"seat {seat}" for seat in away) or "none"
 
 
-def _source_table(d: dict[str, Any], counts: dict[int, int], short: int | None, f: dict[str, Any]) -> None:
+def _source_table(d: dict[str, Any], counts: dict[int, int], short: int | None, f: dict[str, Any],
+                  given: int | None = None) -> None:
     """The table that gives up a player under the procedure posted in advance (TDA 11-C): the next full table in
-    the posted breaking order, or in numerical order after the short table (wrapping round); and the short
-    table's count once he has come."""
+    the posted breaking order, or in numerical order after the short table (wrapping round), or, with no
+    procedure told, the full table the incident names (``given``); and the tables' counts once he has come."""
     if short in counts:
         f["tables_short_after"] = counts[short] + 1
         f["tables_short_by_after"] = max(f["tables_fullest"] - counts[short] - 1, 0)
     how = d.get("source")
     full = {t for t, n in counts.items() if n == f["tables_fullest"] and t != short}
+    f["tables_counts_after"] = ""
+    if how is None and given is not None and given in full:   # no procedure told, the giving table named
+        f["tables_source"] = given
+        f["tables_source_words"] = f"table {given}, the full table named as giving up the player"
+        f["tables_counts_after"] = _counts_after(counts, given, short)
+        return
     if how == "breaking_order":
         order = [t for t in d.get("breaking_order") or () if t in counts]
         words = "the posted breaking order (" + ", ".join(map(str, order)) + ")"
@@ -259,10 +283,17 @@ def _source_table(d: dict[str, Any], counts: dict[int, int], short: int | None, 
     if source is None:
         return
     f["tables_source"] = source
+    f["tables_counts_after"] = _counts_after(counts, source, short)
     skipped = [t for t in order[:order.index(source)]]
     f["tables_source_words"] = (f"table {source}, the first full table ({f['tables_fullest']} players) in {words}"
                                 + (f"; table{'s' if len(skipped) > 1 else ''} " + ", ".join(map(str, skipped))
                                    + (" are" if len(skipped) > 1 else " is") + " not full" if skipped else ""))
+
+
+def _counts_after(counts: dict[int, int], source: int, short: int | None) -> str:
+    """Each table's players once one has moved from ``source`` to ``short``, in words."""
+    after = {t: n - (t == source) + (t == short) for t, n in sorted(counts.items())}
+    return ", ".join(f"table {t}: {n}" for t, n in after.items())
 
 
 def _card_rank(card: str) -> tuple[int, int]:
@@ -324,13 +355,16 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
     dealt = d.get("cards") or {}
     f["race_awards"] = ""               # not known until the cards are told
     f["race_after"] = ""
+    f["race_stacks_after"] = ""
     if total > MAX_RACE_CARDS or not dealt or any(len(dealt.get(s, ())) != n for s, n in odd.items()):
         return      # the cards are not told (or do not match the odd chips): who wins is asked, not guessed
     cards = [seat for seat, _card in sorted(((seat, c) for seat, cs in dealt.items() for c in cs),
                                              key=lambda sc: _card_rank(sc[1]), reverse=True)]
     cap = params["chip_race.max_chips_per_player"] or 0
     out_rule = params["chip_race.raced_out_award"]
-    whole_stack = sorted(set(d.get("nothing_else") or ()) & set(odd))
+    stacks = d.get("stacks") or {}
+    only_old = {s for s, n in chips.items() if s in stacks and stacks[s] * 100 == n * removed}   # told by the stacks
+    whole_stack = sorted((set(d.get("nothing_else") or ()) | only_old) & set(odd))
     won: dict[int, int] = {}
     left, added = to_race, 0
     first: list[int] = []
@@ -360,6 +394,10 @@ def _race(d: dict[str, Any], params: dict[str, Any], f: dict[str, Any]) -> None:
     after = {s: changed.get(s, 0) + won.get(s, 0) for s in sorted(set(chips) | set(won))}
     f["race_after"] = ", ".join(f"seat {s}: {_chips(n * smallest)}" + (f" ({n} chip{'s' if n != 1 else ''})" if n else "")
                                 for s, n in after.items())
+    if stacks and all(s in stacks for s in after):      # whole chips before; old chips off, new chips on
+        f["race_stacks_after"] = ", ".join(
+            f"seat {s}: {_chips(max(stacks[s] * 100 - chips.get(s, 0) * removed, 0) + n * smallest)}"
+            for s, n in after.items())
     f["race_raced_out"] = ", ".join(f"seat {s}" for s in first) or "none"
     f["race_chips_added"] = added
     f["race_raced_out_count"] = len(first)

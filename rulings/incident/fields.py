@@ -730,19 +730,28 @@ def each_act(incident: Incident) -> list[Incident]:
 
 
 def each_request(incident: Incident) -> list[Incident]:
-    """One incident per request to see a hand (``procedure.showdown.requests``), in the order given, each with
-    that request's fields as the showdown's own and named after it ('name, request 2 of 3 (seat 2)'); the
-    incident itself when it lists no requests."""
+    """One incident per entry of a section's list (``procedure.showdown.requests``: each request to see a hand;
+    ``procedure.penalty.offenders``: each player penalised), in the order given, each with that entry's fields as
+    the section's own and named after it ('name, request 2 of 3 (seat 2)'); the incident itself when it lists
+    none."""
     p = incident.procedure
-    requests = (p.raw.get("showdown") or {}).get("requests") if p is not None else None
-    if p is None or not requests:
+    if p is None:
         return [incident]
-    n = len(requests)
-    base = {k: v for k, v in p.raw["showdown"].items() if k != "requests"}
+    from rulings.incident.procedure import declared
+    found = next(((name, rep) for name, decl in declared().items() for rep in decl["repeats"]
+                  if (p.raw.get(name) or {}).get(rep)), None)
+    if found is None:
+        return [incident]
+    section, rep = found            # several requests to see a hand, several offenders penalised: one each
+    entries = p.raw[section][rep]
+    n = len(entries)
+    base = {k: v for k, v in p.raw[section].items() if k != rep}
+    word = {"requests": "request", "offenders": "offender"}.get(rep, "entry")
     out = []
-    for i, (values, asked) in enumerate(requests, 1):
-        procedure = evolve(p, facts={**p.facts, **asked}, raw={**p.raw, "showdown": {**base, **values}})
-        name = f"{incident.name}, request {i} of {n} (seat {values.get('asker')})" if n > 1 else incident.name
+    for i, (values, asked) in enumerate(entries, 1):
+        procedure = evolve(p, facts={**p.facts, **asked}, raw={**p.raw, section: {**base, **values}})
+        who = values.get("asker", values.get("seat"))
+        name = f"{incident.name}, {word} {i} of {n} (seat {who})" if n > 1 else incident.name
         out.append(replace(incident, procedure=procedure, name=name))
     return out
 

@@ -191,8 +191,10 @@ def read_procedure(r, raw: Any, players: set[int], variant: str | None = None,
             continue
         fields = table[name]
         r.keys(sub, tuple(fields) + tuple(decl["repeats"]), ("procedure", name))
+        listed = [rep for rep, keys in decl["repeats"].items() if sub.get(rep) is not None]
         for need in decl["needs"]:
-            if sub.get(need) is None:
+            if sub.get(need) is None and not any(need in decl["repeats"][rep] for rep in listed):
+                # a field each entry of a list gives is needed there, not here
                 question = decl["fields"][need]["question"]
                 r.bad(("procedure", name), "I102", "which seat is this about?" if need == "seat" else question,
                       f"{need}: 4" if need == "seat" else None)
@@ -340,11 +342,16 @@ def _requests(r, raw: Any, players: set[int], name: str = "showdown", rep: str =
     """A section's repeated entries (procedure.showdown.requests: each request to see a hand), each read with
     the section's own fields, as (values, facts); every problem by field."""
     path = ("procedure", name, rep)
-    keys = tuple(keys or declared()[name]["repeats"][rep])
+    decl = declared()[name]
+    keys = tuple(keys or decl["repeats"][rep])
     fields = spec()[name]
+    # what each entry needs: a request, who asks and whose hand; another section's entry, the section's needs
+    needed = ("asker", "asked_to_see") if name == "showdown" else tuple(k for k in decl["needs"] if k in keys)
     if not isinstance(raw, list) or not raw:
-        r.bad(path, "I103", "requests is a list of requests to see a hand",
-              "requests: [{asker: 1, asked_to_see: 3}, {asker: 2, asked_to_see: 3}]")
+        r.bad(path, "I103", "requests is a list of requests to see a hand" if name == "showdown" else
+              f"{rep} is a list, one entry each", "requests: [{asker: 1, asked_to_see: 3}, {asker: 2, "
+              "asked_to_see: 3}]" if name == "showdown" else f"{rep}: [{{" + ", ".join(f"{k}: ..." for k in needed)
+              + "}, ...]")
         return None
     out = []
     for i, item in enumerate(raw):
@@ -352,8 +359,11 @@ def _requests(r, raw: Any, players: set[int], name: str = "showdown", rep: str =
         if sub is None:
             continue
         r.keys(sub, keys, path + (i,))
-        if sub.get("asker") is None or sub.get("asked_to_see") is None:
+        if name == "showdown" and (sub.get("asker") is None or sub.get("asked_to_see") is None):
             r.bad(path + (i,), "I102", "who asked, and to see whose hand?", "asker: 1, asked_to_see: 3")
+        for need in (() if name == "showdown" else needed):
+            if sub.get(need) is None:
+                r.bad(path + (i,), "I102", decl["fields"][need]["question"], f"{need}: ...")
         got: dict[str, Any] = {}
         facts: dict[str, Any] = {}
         for key in keys:
@@ -396,6 +406,12 @@ def _contradictions(r, v: dict[str, dict[str, Any]]) -> None:
     if clock.get("called_by") not in (None, "player") and "caller_seated" in clock:
         r.bad(("procedure", "clock", "caller_seated"), "I130", "only a player calling the clock has a seat to "
               "be at", "called_by: player, or remove caller_seated")
+    for name, decl in declared().items():      # a list of entries, or one entry's fields: not both
+        body = v.get(name, {})
+        for rep, keys in decl["repeats"].items():
+            if name != "showdown" and body.get(rep) and any(key in body for key in keys):
+                r.bad(("procedure", name, rep), "I130", f"give one entry's fields, or several under {rep}, not "
+                      "both", f"move the single entry into {rep}")
     sd = v.get("showdown", {})
     if sd.get("requests") and any(key in sd for key in declared()["showdown"]["repeats"]["requests"]):
         r.bad(("procedure", "showdown", "requests"), "I130", "give one request with asker and asked_to_see, or "

@@ -254,6 +254,13 @@ def incident_schema() -> dict[str, Any]:
                    ("asker", "asked_to_see"))
     fields["showdown"]["requests"] = {"type": "array", "minItems": 1, "items": request,
                                       "description": "several requests to see hands, each ruled on by itself"}
+    for name, decl in declared.items():      # another section's list of entries (penalty.offenders)
+        for rep, keys in decl["repeats"].items():
+            if name != "showdown":
+                entry = _obj({k: fields[name][k] for k in keys}, f"one of {rep}",
+                             tuple(k for k in decl["needs"] if k in keys))
+                fields[name][rep] = {"type": "array", "minItems": 1, "items": entry,
+                                     "description": f"several {rep}, each ruled on by itself"}
     proc = _obj({name: _obj(spec, f"procedure: {name}") for name, spec in fields.items()},
                 "a table procedure in dispute (no disputed act needed)")
     tbl = {"type": "object", "description": "kill pots: the table's recent history (fields: "

@@ -111,7 +111,7 @@ def _parse(text: str):
 SECTION_KINDS = {"bool": "bool", "count": "count", "money": "money", "seat": "seat", "hand_seat": "seat",
                  "choice": "enum", "seats": None, "seat_or_seats": None, "cards": None, "board": None,
                  "items": None, "seat_counts": None, "table_seats": None}
-SECTION_KEYS = ("fields", "needs", "repeats", "stands_alone")
+SECTION_KEYS = ("title", "fields", "needs", "repeats", "stands_alone")
 FIELD_KEYS = ("kind", "values", "fact", "absent", "asked_if", "description", "question", "items", "maximum")
 
 
@@ -125,8 +125,9 @@ def _catalogue_files() -> list[tuple[Path, dict]]:
 def sections() -> dict[str, dict]:
     """Every section of the `procedure:` part, by name, as declared (``sections:`` of the catalogue files): its
     ``fields`` (key -> declaration, in order), ``needs`` (fields it cannot be read without), ``repeats`` (a
-    list of entries made of some of its fields, e.g. showdown's requests) and ``stands_alone`` (true: an
-    incident with only this section needs no betting: no structure, button or blinds)."""
+    list of entries made of some of its fields, e.g. showdown's requests), ``stands_alone`` (true: an
+    incident with only this section needs no betting: no structure, button or blinds) and ``title`` (what the
+    floor calls it, as the podium's section picker shows it)."""
     out: dict[str, dict] = {}
     for path, part in _catalogue_files():
         for name, decl in (part.get("sections") or {}).items():
@@ -140,7 +141,7 @@ def sections() -> dict[str, dict]:
                     raise ValueError(f"{path.name}: section {name}: field {key}: bad kind or keys")
                 if field.get("fact") and SECTION_KINDS[field["kind"]] is None:
                     raise ValueError(f"{path.name}: section {name}: field {key}: a {field['kind']} gives no fact")
-            out[name] = {"fields": dict(decl["fields"]), "needs": tuple(decl.get("needs") or ()),
+            out[name] = {"title": str(decl.get("title") or name.replace("_", " ")), "fields": dict(decl["fields"]), "needs": tuple(decl.get("needs") or ()),
                          "repeats": dict(decl.get("repeats") or {}), "stands_alone": bool(decl.get("stands_alone"))}
     return out
 

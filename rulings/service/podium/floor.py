@@ -157,6 +157,8 @@ def _floor_context(request: Request, account: dict, form: dict[str, list[str]]) 
             "chips": pf.CHIPS, "noticed": list(pf.NOTICED.items()),
             "pointed": list(pf.POINTED_OUT_BY.items()),
             "deal_how": [(k, w) for k, (_h, _b, w) in pf.DEAL_HOW.items()], "deal_noticed": list(pf.DEAL_NOTICED.items()),
+            # the incident's declared sections, picked by the floor, each showing its declared fields
+            "sections": pf.sections(), "picked": {k[4:] for k, v in f.items() if k.startswith("sec.") and v},
             "result": None, "answers": {}, "asked_now": set(),
             "rid": secrets.token_urlsafe(12), "told_read": "", "told_left": [],
             "consultation": (f.get("consultation") or "")[:64],
@@ -425,6 +427,10 @@ def _beside_fields(problems: list) -> dict[str, str]:
         path = get("path") or get("field") or message.partition(":")[0]
         head = str(path[0] if isinstance(path, (list, tuple)) and path else path).partition("[")[0].partition(".")[0]
         name = _FIELD_OF.get(head)
+        parts = path if isinstance(path, (list, tuple)) else str(path).split(".")
+        if head == "procedure" and len(parts) >= 3 and f"sec.{parts[1]}" and any(
+                fld["name"] == f"p.{parts[1]}.{parts[2]}" for sec in pf.sections() for fld in sec["fields"]):
+            name = f"p.{parts[1]}.{parts[2]}"      # a picked section's field: said beside it
         if name and name not in out:
             out[name] = message + (f" — {get('hint')}" if get("hint") else "")
     return out

@@ -269,6 +269,9 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
     deal = _deal(form, errors)
     if deal:
         incident["procedure"] = {**incident.get("procedure", {}), "deal": deal}
+    for name, body in _sections(form, errors).items():     # the sections picked, each with its declared fields
+        proc = incident.setdefault("procedure", {})
+        proc[name] = {**body, **proc.get(name, {})}        # the deal box's card and moment lead
     for name, allowed in (("noticed", NOTICED), ("pointed_out_by", POINTED_OUT_BY)):
         value = _get(form, name)
         if value and value in allowed:
@@ -276,6 +279,101 @@ def read_form(form: Mapping[str, Any]) -> FormRead:
         elif value:
             errors[name] = "pick one from the list"
     return FormRead(incident, errors, shown)
+
+
+# A section's field kind as the form types it (the reader checks the value after): "3, 5" for seats, "2: 3, 5: 1"
+# for counts by seat, "2: AsKd, 5: Qh" for cards by seat; a list of entries (items) is not a form field.
+FORM_KINDS = {"bool": "yes or no", "count": "a whole number", "money": "an amount", "seat": "a seat number",
+              "hand_seat": "a seat number", "seats": "seats, e.g. 3, 5", "table_seats": "seats, e.g. 3, 5",
+              "seat_or_seats": "a seat, or seats: 3, 5", "seat_counts": "by seat, e.g. 2: 3, 5: 1",
+              "cards": "cards by seat, e.g. 2: AsKd, 5: Qh", "board": "cards, e.g. AhKd7c", "choice": "one of the list"}
+
+
+def sections() -> list[dict[str, Any]]:
+    """The declared sections of an incident's ``procedure:`` part (rulings/facts/*.yaml ``sections:``) as the
+    floor form's section picker shows them: each with its title and its fields (``p.SECTION.FIELD``), their
+    kind, choices and question; a field the form cannot hold (a list of entries) is named, not offered."""
+    from rulings.rulebook.catalogue import sections as declared
+    out = []
+    for name, decl in declared().items():
+        fields, not_here = [], []
+        for key, d in decl["fields"].items():
+            if d["kind"] not in FORM_KINDS:
+                not_here.append(key)
+                continue
+            fields.append({"name": f"p.{name}.{key}", "key": key, "kind": d["kind"], "values": d.get("values") or [],
+                           "label": d.get("question") or key, "hint": FORM_KINDS[d["kind"]],
+                           "needed": key in decl["needs"]})
+        not_here += list(decl["repeats"])          # several entries (requests, offenders): one at a time here
+        out.append({"name": name, "title": decl["title"], "fields": fields, "not_here": not_here})
+    return out
+
+
+def _seat_map(text: str, value) -> dict[int, Any]:
+    out: dict[int, Any] = {}
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        seat, sep, v = part.partition(":")
+        if not sep or not seat.strip().isdigit() or not v.strip():
+            raise ValueError(part)
+        out[int(seat)] = value(v.strip())
+    return out
+
+
+def _section_value(kind: str, raw: str, values: list) -> Any:
+    """One section field as typed, in the incident format's form; ValueError when it cannot be read."""
+    low = raw.lower()
+    if kind == "bool":
+        if low in ("yes", "y", "true"):
+            return True
+        if low in ("no", "n", "false"):
+            return False
+        raise ValueError(raw)
+    if kind in ("count", "seat", "hand_seat"):
+        return int(sh.seat(raw, 10_000)) if kind != "count" else int(raw.replace(",", ""))
+    if kind == "money":
+        v = amount(raw)
+        if v is None:
+            raise ValueError(raw)
+        return v
+    if kind == "choice":
+        if raw not in values:
+            raise ValueError(raw)
+        return raw
+    if kind in ("seats", "table_seats", "seat_or_seats"):
+        parts = [p for p in raw.replace(";", ",").replace(" ", ",").split(",") if p]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise ValueError(raw)
+        return [int(p) for p in parts]
+    if kind == "seat_counts":
+        return _seat_map(raw, lambda v: int(v.replace(",", "")) if v.replace(",", "").isdigit() else _bad(v))
+    if kind == "cards":
+        return _seat_map(raw, lambda v: v.replace(" ", ""))
+    return raw.replace(" ", "")          # a board
+
+
+def _bad(v: str) -> Any:
+    raise ValueError(v)
+
+
+def _sections(form: Mapping[str, Any], errors: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The sections picked on the form (``sec.SECTION``), each with the fields typed in it (``p.SECTION.FIELD``);
+    a picked section with nothing typed is not sent, a field that cannot be read is said beside it."""
+    out: dict[str, dict[str, Any]] = {}
+    for sec in sections():
+        if not _get(form, f"sec.{sec['name']}"):
+            continue
+        body: dict[str, Any] = {}
+        for fld in sec["fields"]:
+            raw = _get(form, fld["name"])
+            if not raw:
+                continue
+            try:
+                body[fld["key"]] = _section_value(fld["kind"], raw, fld["values"])
+            except (ValueError, sh.Unread):
+                errors[fld["name"]] = f"'{raw}' is not {fld['hint']}"
+        if body:
+            out[sec["name"]] = body
+    return out
 
 
 def _deal(form: Mapping[str, Any], errors: dict[str, str]) -> dict[str, Any]:
@@ -437,6 +535,29 @@ def fields_of(incident: Mapping[str, Any]) -> Filled:
                         out.answers[fact] = _value(v)
                     else:
                         left.append(f"procedure.showdown.{key}")
-            else:
+            elif not _section_fields(section, body, f, left):
                 left.append(f"procedure.{section}")
     return out
+
+
+def _section_fields(name: str, body: Any, f: dict[str, str], left: list[str]) -> bool:
+    """A declared section of the incident as the form's picked section and its fields; False when the form
+    holds none of it (a section not declared, or not a mapping)."""
+    sec = next((s for s in sections() if s["name"] == name), None)
+    if sec is None or not isinstance(body, dict):
+        return False
+    kinds = {fld["key"]: fld["kind"] for fld in sec["fields"]}
+    f[f"sec.{name}"] = "1"
+    for key, v in body.items():
+        kind = kinds.get(key)
+        if kind is None:
+            left.append(f"procedure.{name}.{key}")
+        elif kind == "bool":
+            f[f"p.{name}.{key}"] = "yes" if v else "no"
+        elif isinstance(v, dict):
+            f[f"p.{name}.{key}"] = ", ".join(f"{k}: {_text(x)}" for k, x in v.items())
+        elif isinstance(v, (list, tuple)):
+            f[f"p.{name}.{key}"] = ", ".join(_text(x) for x in v)
+        else:
+            f[f"p.{name}.{key}"] = _text(v)
+    return True

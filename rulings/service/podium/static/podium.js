@@ -70,6 +70,17 @@ var podiumFloor = function () {
   var structure = form.elements.namedItem("structure");
   if (structure) { structure.addEventListener("change", syncStructure); syncStructure(); }
 
+  // the section picker: each section picked shows its declared fields (the server reads the picked ones)
+  $$('input[data-section]').forEach(function (box) {
+    box.addEventListener("change", function () {
+      var set = document.getElementById("sec-" + box.getAttribute("data-section"));
+      if (!set) { return; }
+      var tpl = set.querySelector("template");     // its fields are made once, when it is first picked
+      if (box.checked && tpl) { set.appendChild(tpl.content.cloneNode(true)); tpl.remove(); }
+      set.hidden = !box.checked;
+    });
+  });
+
   var live = $("#live");
   function announce(text) { if (live) { live.textContent = text; } }
 
