@@ -169,7 +169,7 @@ def hidden_chips_forfeited(incident: Incident, report: Any, r: Any, spec: dict) 
     f = report.facts
     gone = (f.get("chips_out_of_view_value") or 0) + (f.get("chips_hidden_value") or 0)
     left, seat = f.get("chips_in_view_value"), f.get("chips_seat")
-    if not gone or not _money(left) or not isinstance(seat, int):
+    if not gone or not _money(left) or not left or not isinstance(seat, int):   # nothing in view told: unknown
         return {}
     return {"chips_forfeited": gone, "stack_after": left, "seat": seat}
 
