@@ -276,11 +276,14 @@ def lay(incident: Incident, report: Any) -> list[str]:
             given.add(spec["name"])
             counts = frozenset(spec.get("counts") or ())
             r.numbers.update(got)
-            for template in spec.get("say") or ():
-                names = _NAME.findall(template)
-                if all(n in got for n in names):
-                    line = _NAME.sub(lambda m: _said(m[1], got[m[1]], counts, report.setting), template)
-                    r.say.append(line)
-                    if line not in lines:
-                        lines.append(line)
+            for line in _sentences(spec, got, counts, report.setting):
+                r.say.append(line)
+                if line not in lines:
+                    lines.append(line)
     return lines
+
+
+def _sentences(spec: dict, got: Numbers, counts: frozenset[str], setting: str) -> list[str]:
+    """The panel's sentences whose every number is known, with the numbers written in."""
+    return [_NAME.sub(lambda m: _said(m[1], got[m[1]], counts, setting), template)
+            for template in spec.get("say") or () if all(n in got for n in _NAME.findall(template))]
