@@ -54,7 +54,7 @@ def pot_around_the_act(incident: Incident, report: Any, r: Any, spec: dict) -> N
     out: Numbers = {"pot_before": pot}
     if _money(to_call) and to_call > 0:
         out["pot_after_call"] = pot + to_call
-    if _money(to) and _money(mine) and to >= mine and to - mine != to_call:
+    if _money(to) and _money(mine) and to >= mine and to - mine != to_call and r.discretion is None:
         out["pot_after"] = pot + to - mine
     return out
 
@@ -65,7 +65,9 @@ def round_after_the_act(incident: Incident, report: Any, r: Any, spec: dict) -> 
     was told after the act, the act in turn, and every amount before it told."""
     f = report.facts
     to, seat = r.effects.get("wager_to"), incident.disputed.seat if incident.disputed else None
+    # a wager the floor decides (the usual answer, not a settled one): what follows it waits for his decision
     if seat is None or not _money(to) or incident.after or f.get("in_turn") is False or incident.unsized \
+            or r.discretion is not None \
             or incident.limits_unknown or incident.blinds_unknown:
         return {}
     bet, mine = f.get("current_bet"), f.get("committed")
