@@ -48,7 +48,8 @@ def _build() -> bytes:
         engine.close()
     package = bookcache.PACKAGE
     catalogues = [(sorted((package / "facts").glob("*.yaml")), catalogue._parse),
-                  ([package / "citations.yaml"], catalogue._parse), ([package / "ruling" / "matters.yaml"], matters._parse)]
+                  ([package / "citations.yaml"], catalogue._parse), ([package / "ruling" / "matters.yaml"], matters._parse),
+                  ([package / "ruling" / "numbers.yaml"], matters._parse)]   # the numbers panel's catalogue
     datas = [(bookcache._data_key(paths), [parse(p.read_text(encoding="utf-8")) for p in paths])
              for paths, parse in catalogues]
 

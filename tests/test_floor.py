@@ -77,7 +77,11 @@ def test_words_only_oversize_raise_sends_nothing_back(standard):
     assert (wager(r).effects["wager_to"], wager(r).effects["returned"]) == (25000, 0)
     assert r.now == ["Seat 2 raises to $250: he puts in $250.",
                      "Seat 3 is next to act and faces $250 to call: he may fold, call $250 or raise to at least $450 "
-                     "and at most $900."]
+                     "and at most $900.",
+                     # the numbers panel (rulings/ruling/panel.py): $100 + $50, his $50 call, his $200 raise
+                     "Before his act the pot was $150.", "With a call from him the pot is $200.",
+                     "After his act as ruled the pot is $400.",
+                     "Each seat still to act now owes: seat 1 $200, seat 3 $250."]
     assert not any("goes back" in line for line in r.now + [x.sentence for x in r.rulings])
 
 
@@ -88,8 +92,10 @@ def test_a_discretionary_wager_is_the_usual_answer_and_the_floor_decides(standar
              actions=[{"seat": 1, "action": "bet", "to": 2000}, {"seat": 2, "action": "raise", "to": 8000}],
              disputed={"seat": 3, "chips": [1000, 1000]})
     assert wager(r).ruling == "undercall-floor-choice"
+    # the numbers panel gives the pot before and with his call; what follows the wager waits for the floor
     assert r.now == ["The floor decides (see FLOOR DISCRETION); the usual answer: seat 3 calls 8,000: "
-                     "he puts in 6,000 more."]
+                     "he puts in 6,000 more.", "Before his act the pot was 14,000.",
+                     "With a call from him the pot is 22,000."]
 
 
 def test_what_happens_now_at_a_misread_showdown_gives_the_pot_to_the_best_hand_first(standard):
@@ -165,7 +171,7 @@ def test_a_sized_wager_keeps_the_most_specific_ruling_on_the_act_first(standard)
                 book, engine)
     assert [x.rule for x in r.rulings] == ["declarations.first-declaration-binds", "declarations.tap-is-check"]
     assert r.now == ["Seat 1 checks.", "Seat 2 is next to act and faces no bet: he may check or bet to at least $2 "
-                                       "and at most $1,000 (all-in)."]
+                                       "and at most $1,000 (all-in).", "Before his act the pot was $100."]
 
 
 def test_every_example_without_a_sized_wager_says_its_ruling_first(standard):

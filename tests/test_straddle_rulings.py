@@ -96,7 +96,8 @@ def test_after_a_refused_button_straddle_the_next_call_is_read_against_the_blind
     assert report.now == ["Seat 3 calls $25: $25 goes back to him.",
                           "Seat 4 is next to act and faces $25 to call: he may fold, call $25 or raise to at least "
                           "$50 and at most $2,000 (all-in).",
-                          "A straddle from seat 6 (button) is not allowed here: the $50 goes back."]
+                          "A straddle from seat 6 (button) is not allowed here: the $50 goes back."] + report.now[3:]
+    assert report.now[3:5] == ["Before his act the pot was $35.", "With a call from him the pot is $60."]   # the panel
     assert "$50 in all" not in report_text(report)
 
 

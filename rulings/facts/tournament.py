@@ -498,7 +498,8 @@ def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
     f["penalty_rounds_served"] = rounds if given == "missed_round" else 0
     f["penalty_hands_missed"] = missed
     for key in ("penalty_bb_hand", "penalty_sb_hand", "penalty_button_hand", "penalty_blinds_owed",
-                "penalty_antes_owed", "penalty_forfeit"):
+                "penalty_antes_owed", "penalty_forfeit", "penalty_small_blinds_owed", "penalty_big_blinds_owed",
+                "penalty_bb_antes_owed"):
         f[key] = 0          # 0: not known (the button or the whole table not told, or not whole rounds)
     f["penalty_forfeit_known"] = False
     f["penalty_forfeit_parts"] = ""
@@ -530,6 +531,8 @@ def _penalty(d: dict[str, Any], seats: list[int], button: int | None, game: Any,
             parts.append(f"the bring-in {bring_ins} × {_chips(game.bring_in)} = {_chips(bring_ins * game.bring_in)}")
         f["penalty_blinds_owed"] = blinds
         f["penalty_antes_owed"] = antes
+        f["penalty_small_blinds_owed"], f["penalty_big_blinds_owed"] = r * game.small_blind, r * game.big_blind
+        f["penalty_bb_antes_owed"] = r * bba
         f["penalty_forfeit"] = blinds + antes
         f["penalty_forfeit_parts"] = "; ".join(parts)
         f["penalty_forfeit_known"] = bool(blinds + antes)
@@ -550,6 +553,7 @@ def _penalty_hands(d: dict[str, Any], seats: list[int], seat: int, bb0: int, mis
     sb: int | None = table[table.index(bb0) - 1]               # hand 0: the small blind on the big blind's right
     button: int | None = None
     blinds = antes = 0
+    kinds = {"small_blind": 0, "big_blind": 0, "big_blind_ante": 0}   # what of the blinds is which
     parts: list[str] = []
     first = {"bb": 0, "sb": 0, "button": 0}
     horizon = max(missed, len(seats) + 1)
@@ -576,12 +580,15 @@ def _penalty_hands(d: dict[str, Any], seats: list[int], seat: int, bb0: int, mis
         if bb == seat:
             if level["big_blind"]:
                 blinds += level["big_blind"]
+                kinds["big_blind"] += level["big_blind"]
                 here.append(f"big blind {_chips(level['big_blind'])}")
             if level["big_blind_ante"]:
                 blinds += level["big_blind_ante"]
+                kinds["big_blind_ante"] += level["big_blind_ante"]
                 here.append(f"big blind ante {_chips(level['big_blind_ante'])}")
         if sb == seat and level["small_blind"]:
             blinds += level["small_blind"]
+            kinds["small_blind"] += level["small_blind"]
             here.append(f"small blind {_chips(level['small_blind'])}")
         if here:
             parts.append(f"hand {k}: " + " + ".join(here))
@@ -594,6 +601,8 @@ def _penalty_hands(d: dict[str, Any], seats: list[int], seat: int, bb0: int, mis
     f["penalty_bb_hand"], f["penalty_sb_hand"], f["penalty_button_hand"] = first["bb"], first["sb"], first["button"]
     f["penalty_blinds_owed"] = blinds
     f["penalty_antes_owed"] = antes
+    f["penalty_small_blinds_owed"], f["penalty_big_blinds_owed"] = kinds["small_blind"], kinds["big_blind"]
+    f["penalty_bb_antes_owed"] = kinds["big_blind_ante"]
     f["penalty_forfeit"] = blinds + antes
     f["penalty_forfeit_known"] = True
     f["penalty_forfeit_parts"] = "; ".join(parts)

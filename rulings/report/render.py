@@ -19,6 +19,7 @@ from typing import Any
 from rulings.rulebook.catalogue import citations, facts, fit
 from rulings.money import major, show
 from rulings.ruling.decide import Report, Ruling, citation
+from rulings.ruling.panel import as_data
 from rulings.facts.wagers import NAMED_ONLY
 from rulings.rulebook.model import shown
 
@@ -180,6 +181,9 @@ def _ruling_json(r: Ruling, nxt: dict | None = None, facts: dict | None = None) 
     }
     if (faced := _faced(r, facts)) is not None:
         out["faced"] = faced
+    if r.numbers:   # the numbers the floor needs to act on it (rulings/ruling/panel.py), and their sentences
+        out["numbers"] = as_data(r.numbers, major)
+        out["say"] = " ".join(r.say)
     if nxt is not None and nxt.get("after") == r.rule:   # what this ruling leaves the next seat
         out["next"] = nxt
     if r.overridden_by:

@@ -67,6 +67,9 @@ class Ruling:
     derived_cites: list[tuple[str, str]] = field(default_factory=list)
     # what the house book says of the room's own keys this ruling cites (its `citations:`): key -> text
     house_cites: dict[str, str] = field(default_factory=dict)
+    # the numbers the floor needs to act on it and their sentences (rulings/ruling/panel.py, numbers.yaml)
+    numbers: dict[str, Any] = field(default_factory=dict)
+    say: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -633,6 +636,9 @@ def _rule_on(incident: Incident, book: Rulebook, engine: Engine,
     if not trial:
         report.now = now(incident, report, led[0] if led else None)   # reads the most specific too: resolve's first
     report.rulings = led
+    if not trial:   # the numbers the floor needs to act on each ruling, where the facts give them
+        from rulings.ruling.panel import lay
+        report.now += [line for line in lay(incident, report) if line not in report.now]
     # a later street's pot not given: asked where some pot changes the ruling, and tried only where one could
     if incident.pot_unknown and not trial and \
             (refused or pot_may_matter(book, facts_used, params, situation.pot_facts)):
