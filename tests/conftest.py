@@ -1,5 +1,6 @@
 """Shared fixtures: the standard book compiled once per test session (its own engine, outside the cache),
-and the service on each database with a test client (svc, client); and the slow tests marked ``slow``.
+the service on each database with a test client (svc, client), the podium's browser tests' server, Chromium
+and page (server, browser, page); and the slow tests marked ``slow``.
 
 ``pytest -m "not slow"`` runs the fast part (under three minutes on two cores); CI's ``scripts/test`` runs
 everything. A test is slow when it drives Chromium, starts served processes, or rules on every example of
@@ -7,7 +8,16 @@ the book under several books (SLOW below, by file or by test; a test may also ma
 """
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# A house-book check is ended after RULINGS_CHECK_SECONDS (120 s by default) in its checking process, which
+# runs at a lower priority: on a host busy with other work (two test processes, Chromium, servers, another
+# user's jobs) a check of a whole book that takes 30 s of CPU was stopped at 120 s and the test failed on the
+# host's load. The tests give checks longer; the limit itself is tested where it is set (test_service_flood,
+# test_settings).
+os.environ.setdefault("RULINGS_CHECK_SECONDS", "1800")
 
 from rulings.engine.rulesets import Engine
 from service_support import BACKENDS, make_service
@@ -37,6 +47,44 @@ def client(svc):
     from rulings.service.api.app import create_app
     with TestClient(create_app(service=svc), raise_server_exceptions=False) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def server(request, tmp_path_factory):
+    """The podium's service on a loopback port for one browser test module (tests/podium_browser.py's Server):
+    the module's ``SERVER_CONFIG`` (Config's keywords) and ``SERVER_ACCOUNTS`` ((name, password, role, room),
+    added before it starts) if it has them, then its ``server_started(srv)`` if it has one."""
+    from podium_browser import Server
+    from rulings.service.store.auth import add_account
+    module = request.module
+    name = module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
+    srv = Server(tmp_path_factory.mktemp(f"{name}-data"), **getattr(module, "SERVER_CONFIG", {}))
+    for account in getattr(module, "SERVER_ACCOUNTS", ()):
+        add_account(srv.service.engine, *account)
+    srv.start()
+    try:
+        if hasattr(module, "server_started"):
+            module.server_started(srv)
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The system's Chromium, headless, one per browser test module."""
+    from podium_browser import chromium
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(request, browser):
+    """A page of its own on ``browser``, with the module's ``PAGE_OPTIONS`` (a landscape tablet if it has none);
+    a JavaScript error on it fails the test."""
+    from podium_browser import TABLET, watched_page
+    with watched_page(browser, **getattr(request.module, "PAGE_OPTIONS", {"viewport": TABLET})) as pg:
+        yield pg
 
 
 # The slow tests (``file::name``, every parameter of it), each with the seconds it (its slowest parameter)

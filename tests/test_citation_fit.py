@@ -17,8 +17,8 @@ import textwrap
 import pytest
 import yaml
 
+from examples_ruled import examples_ruled
 from rulings.incident import incident_from_data
-from rulings.problems import ProblemsError
 from rulings.report.render import report_json, report_text
 from rulings.rulebook.catalogue import HERE, by_fit, citations, facts, fit
 from rulings.ruling import books
@@ -112,11 +112,10 @@ def test_every_example_is_quoted_first_by_a_source_for_its_game(house):
     is."""
     wrong = []
     ruled = 0
-    for book, engine, rule, i, ex in _examples(house):
-        try:
-            report = rule_on(incident_from_data(ex.incident, book=book), book, engine)
-        except ProblemsError:
+    for r in examples_ruled(house):
+        if r.refused:
             continue
+        rule, i, report = r.rule, r.index, r.report
         for one in [report, *report.more_acts]:
             game = one.facts.get("structure"), one.facts.get("variant"), one.facts.get("setting")
             for r in one.rulings:

@@ -106,11 +106,14 @@ def test_a_publish_after_its_check_is_answered_from_the_check(tmp_path, monkeypa
         checked.append(args[2])          # with_diff
         return real(*args)
     monkeypatch.setattr(housebook, "_checked", counting)
-    hb = HouseBooks(tmp_path)
+    monkeypatch.setattr(housebook, "_CHECKS", {})       # none kept yet (another test may have checked this draft)
+    hb = HouseBooks(tmp_path / "one")
     draft = set_parameter(hb.text("east-coast-limit"), "kill.size", "half")
     check = hb.check("east-coast-limit", draft)
     assert check.ok and check.diff["parameters"] and checked == [True]
     assert hb.check("east-coast-limit", draft) is check and checked == [True]      # the page shown again
+    # another service's folder, the same draft against the same version in force: the same answer
+    assert HouseBooks(tmp_path / "two").check("east-coast-limit", draft) is check and checked == [True]
     result, info = hb.publish("east-coast-limit", draft, "manny")
     assert checked == [True] and info["version"] == 1
     assert result.diff is None and (result.problems, result.failures) == (check.problems, check.failures)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from examples_ruled import examples_ruled
 from rulings.incident import incident_from_data
 from rulings.problems import ProblemsError
 from rulings.report.render import report_json
@@ -21,22 +22,19 @@ BOOKS = [None] + sorted(house_names())
 
 
 def _examples(house):
-    book, engine = books.load(house)
-    for rule in book.rules.values():
-        for i, ex in enumerate(rule.examples):
-            yield book, engine, f"{house or 'standard'} {rule.id} {i}", ex
+    for r in examples_ruled(house):
+        yield r.book, r.report, f"{house or 'standard'} {r.rule.id} {r.index}", r.example
 
 
 @pytest.mark.parametrize("house", BOOKS)
 def test_every_example_that_leaves_a_seat_to_act_says_what_he_may_do(house):
     stated = pots_stated = 0
     missing = []
-    for book, engine, name, ex in _examples(house):
+    for book, report, name, ex in _examples(house):
         try:
             incident = incident_from_data(ex.incident, file=str(ex.origin), book=book)
         except ProblemsError:
             continue
-        report = rule_on(incident, book, engine)
         pots_stated += _pots_and_calls_stated(name, report)
         to_act = [line for line in report.now if "is next to act" in line]
         if not to_act:

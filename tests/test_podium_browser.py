@@ -9,33 +9,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
-from podium_browser import (overchip_hand, ruled, chromium, watched_page, SHOTS, TABLET, Server, Taps, button_seat, disputed_seat,
+from podium_browser import (overchip_hand, ruled, watched_page, SHOTS, Taps, button_seat, disputed_seat,
                             log_in, seat, shoot, street)
 
 # a house-book check loads the book and runs every example in the checking process (started by the first
 # check): seconds on a quiet machine, more on a busy one; the page is waited for that long
 CHECK_MS = 120_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("podium-data")).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def page(browser):
-    with watched_page(browser, viewport=TABLET) as pg:
-        yield pg
 
 
 def _now(page) -> str:

@@ -18,25 +18,12 @@ import re
 
 import pytest
 
-from podium_browser import (ROOT, Server, Taps, button_seat, chromium, disputed_seat, log_in, ruled, seat, shoot,
+from podium_browser import (ROOT, Taps, button_seat, disputed_seat, log_in, ruled, seat, shoot,
                             street, watched_page)
 from test_podium_floor import cli_now
 
 SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "height": 768}}
 DOCS = ROOT / "docs"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("disputes-data")).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def _game(page, taps: Taps, label: str) -> None:

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from podium_browser import (overchip_hand, ruled, chromium, watched_page, TABLET, Server, log_in, shoot)
+from podium_browser import (overchip_hand, ruled, log_in, shoot)
 from service_support import BACKENDS, accounts_of, example, form_client, logged_at, make_service, overchip
 
 SAYS = "The silent $500 chip is a pot-size bet of $80; $420 goes back to the player."     # RRP-PL-6
@@ -134,20 +134,11 @@ def test_the_log_page_searches_by_rule_or_citation_key_and_matter(svc):
     assert "matter=wager" in re.search(r'href="(/api/log/export\?format=csv[^"]*)"', page)[1]   # exported alike
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("earlier-data")).start()
-    from rulings.service.store.auth import add_account
-    add_account(srv.service.engine, "otto", "other-room-1", "floor", "riverside")
+SERVER_ACCOUNTS = [("otto", "other-room-1", "floor", "riverside")]
+
+
+def server_started(srv) -> None:
     srv.ids = two_shifts(srv.service)
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def page(server):
-    with chromium() as browser, watched_page(browser, viewport=TABLET) as pg:
-        yield pg
 
 
 def test_in_chromium_a_new_consultation_shows_the_earlier_shifts_rulings_beside_it(page, server):

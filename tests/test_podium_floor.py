@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from podium_browser import (ruled, chromium, watched_page, Server, Taps, button_seat, disputed_seat, log_in, seat,
+from podium_browser import (ruled, Taps, button_seat, disputed_seat, log_in, seat,
                             shoot, street)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,23 +26,8 @@ SIZES = ({"width": 390, "height": 844}, {"width": 768, "height": 1024}, {"width"
 ZONE = "America/New_York"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("floor-data"), time_zone=ZONE).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def page(browser):
-    with watched_page(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) as pg:
-        yield pg
+SERVER_CONFIG = {"time_zone": ZONE}
+PAGE_OPTIONS = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
 def cli_now(incident: dict, tmp_path: Path) -> list[str]:

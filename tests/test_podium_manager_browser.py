@@ -12,27 +12,14 @@ import re
 
 import pytest
 
-from podium_browser import chromium, PASSWORDS, Server, shoot
+from podium_browser import PASSWORDS, shoot
 
 CHECK_MS = 300_000      # a diff runs every example of the book in the checking process (minutes on a busy machine)
 ADMIN = ("adele", "admin-pass-1")
 PHONE, UPRIGHT, LANDSCAPE = {"width": 390, "height": 844}, {"width": 768, "height": 1024}, {"width": 1024, "height": 768}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = Server(tmp_path_factory.mktemp("manager-data"))
-    from rulings.service.store.auth import add_account
-    add_account(srv.service.engine, ADMIN[0], ADMIN[1], "admin", "main")
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
+SERVER_ACCOUNTS = [(ADMIN[0], ADMIN[1], "admin", "main")]
 
 
 def _page(browser, server, who: str, viewport: dict):

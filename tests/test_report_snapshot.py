@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from examples_ruled import examples_ruled
 from incident_gen import random_incidents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,14 +34,23 @@ def _outcome(book, engine, data: dict, file: str = "<example>") -> str:
     from rulings.engine.rulesets import EngineError
     from rulings.incident import incident_from_data
     from rulings.problems import ProblemsError
-    from rulings.report.render import dumps, report_json
     from rulings.ruling.decide import rule_on
     try:
-        report = rule_on(incident_from_data(data, file=file, book=book), book, engine)
-    except ProblemsError as exc:
-        return "refused " + json.dumps([p.to_json() for p in exc.problems], sort_keys=True)
-    except EngineError as exc:
-        return f"engine error {exc}"
+        return _shown(rule_on(incident_from_data(data, file=file, book=book), book, engine))
+    except (ProblemsError, EngineError) as exc:
+        return _shown(exc)
+
+
+def _shown(report) -> str:
+    """What a case's digest is made of: the JSON report and the rules' firing order, or the refusal, or the
+    engine's error."""
+    from rulings.engine.rulesets import EngineError
+    from rulings.problems import ProblemsError
+    from rulings.report.render import dumps, report_json
+    if isinstance(report, ProblemsError):
+        return "refused " + json.dumps([p.to_json() for p in report.problems], sort_keys=True)
+    if isinstance(report, EngineError):
+        return f"engine error {report}"
     return dumps(report_json(report)) + "\ntrace " + " ".join(report.trace)
 
 
@@ -53,14 +63,11 @@ def digests(random: int = RANDOM) -> dict[str, str]:
     def put(key: str, text: str) -> None:
         out[key] = hashlib.sha256(text.encode()).hexdigest()[:24]
     book, engine = books.load()
-    for rule in book.rules.values():
-        for i, ex in enumerate(rule.examples):
-            put(f"standard {rule.id} {i}", _outcome(book, engine, ex.incident, str(ex.origin)))
+    for r in examples_ruled():            # every example, as the other tests over every example read it
+        put(f"standard {r.rule.id} {r.index}", _shown(r.report))
     for house in sorted((ROOT / "rulebooks" / "houses").glob("*.yaml")):
-        hbook, hengine = books.load(str(house))
-        for rule in hbook.rules.values():
-            for i, ex in enumerate(rule.examples):
-                put(f"{house.stem} {rule.id} {i}", _outcome(hbook, hengine, ex.incident, str(ex.origin)))
+        for r in examples_ruled(house.stem):
+            put(f"{house.stem} {r.rule.id} {r.index}", _shown(r.report))
     for f in sorted((ROOT / "examples" / "incidents").iterdir()):
         data = yaml.safe_load(f.read_text())
         b, e = books.load(data.get("house")) if data.get("house") else (book, engine)

@@ -442,7 +442,7 @@ class Service:
         return done
 
     def close(self) -> None:
-        stop_checks()          # a manager's check still running is ended, never left behind the service
+        stop_checks(running_only=True)     # a manager's check still running is ended, never left behind the service
         self.books.close()
         self.logins.close()
         self.rulers.shutdown(wait=True)

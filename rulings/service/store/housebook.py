@@ -35,6 +35,9 @@ from rulings.settings import env_seconds, env_whole
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 MAX_TEXT = 256 * 1024
 _LOCK = threading.Lock()
+# the checks answered, by what each depends on (HouseBooks._check_key), for every HouseBooks of the process
+_CHECKS: dict[tuple, "Check"] = {}
+KEPT_CHECKS = 16
 
 
 def content_hash(text: str) -> str:
@@ -136,32 +139,48 @@ class HouseBooks:
             return Check([Problem(f"{name}.yaml", 0, 0, "P002", "the book is over 256 KiB")])
         live = self.path(name) if with_diff and not against_standard and self._known(name) else None
         key = self._check_key(name, text, with_diff, live)
-        kept = self.__dict__.setdefault("_checks", {})
-        found = kept.get(key)
-        if found is None and not with_diff:    # a publish after "See what changes": the same check, less the diff
-            found = next((c for k, c in list(kept.items()) if k[:2] == key[:2] and k[2] and k[4] == key[4]), None)
-            found = found and Check(found.problems, found.failures, None, found.warnings)
+        with _LOCK:
+            found = _CHECKS.pop(key, None)
+            if found is not None:
+                _CHECKS[key] = found       # put back last: the least recently used goes first
+            elif not with_diff:            # a publish after "See what changes": the same check, less the diff
+                found = next((c for k, c in reversed(_CHECKS.items()) if k[:2] == key[:2] and k[2] and k[4] == key[4]),
+                             None)
+                found = found and Check(found.problems, found.failures, None, found.warnings)
         if found is not None:
             return found
         with tempfile.TemporaryDirectory(prefix="rulings-draft-") as tmp:
             draft = Path(tmp) / f"{name}.yaml"
             draft.write_text(text, encoding="utf-8")
             result = _local(_checked(name, draft, with_diff, live), [Path(tmp), self.root, ROOT / "houses", ROOT])
+        if any(p.code in ("P004", "P005") for p in result.problems):
+            return result                  # no answer about the book (stopped, or not started): checked again next time
         with _LOCK:
-            if len(kept) >= 16:
-                kept.pop(next(iter(kept)))
-            kept[key] = result
+            if len(_CHECKS) >= KEPT_CHECKS:
+                _CHECKS.pop(next(iter(_CHECKS)))
+            _CHECKS[key] = result
         return result
 
     def _check_key(self, name: str, text: str, with_diff: bool, live: Path | None) -> tuple:
         """What a check's answer depends on besides the code and the standard book (loaded once per checking
         process): the draft, the version it is compared with, and the repository's house books (which a
-        draft may extend), by content. The same draft checked again (a publish after its check, a page
-        shown again) is answered from the checks kept here."""
+        draft may extend), by content. The version compared with is known by its content and by the name the
+        check shows it under ('NAME/0001.yaml' in any service's folder, 'NAME.yaml' for the repository's),
+        never by the folder it is in: the same draft checked again (a publish after its check, a page shown
+        again, another service in this process) is answered from the checks kept (``_CHECKS``)."""
         live_text = live.read_text(encoding="utf-8") if live is not None else None
         houses = tuple(sorted((p.name, content_hash(p.read_text(encoding="utf-8")))
                               for p in (ROOT / "houses").glob("*.yaml")))
-        return (name, content_hash(text), with_diff, live_text and (str(live), content_hash(live_text)), houses)
+        shown = None
+        if live is not None:
+            shown = str(live)
+            for folder in (self.root, ROOT / "houses"):
+                try:
+                    shown = live.relative_to(folder).as_posix()
+                    break
+                except ValueError:
+                    continue
+        return (name, content_hash(text), with_diff, live_text and (shown, content_hash(live_text)), houses)
 
     def standard_diff(self, name: str) -> Check:
         """What the version in force changes against the standard book (the podium's diff page): checked
@@ -240,6 +259,7 @@ def _write(path: Path, text: str) -> None:
 _POOL: Any = None
 _POOL_LOCK = threading.Lock()
 _STOPPING = threading.Event()    # the service is stopping: no check starts a new checking process
+_RUNNING: list = []              # the checks waited for now (their futures)
 CHECK_SECONDS = 120.0    # a check (loading, linting, every example, the diff) is ended after this long
 
 
@@ -269,6 +289,7 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
             future = pool.submit(_check_file, name, draft, with_diff, live)
         except (BrokenProcessPool, OSError, RuntimeError) as exc:
             return _not_checked(name, f"the checking process could not start ({exc.__class__.__name__})")
+        _RUNNING.append(future)
         try:
             return future.result(timeout=max(ends - time.monotonic(), 0.001))
         except TooLong:
@@ -279,6 +300,8 @@ def _checked(name: str, draft: Path, with_diff: bool, live: Path | None) -> Chec
                                        "`rulings test --house` and `rulings lint` on a computer of your own")])
         except BrokenProcessPool:
             _end(pool)
+        finally:
+            _RUNNING.remove(future)
     return _not_checked(name, "the checking process ended before the check did")
 
 
@@ -324,15 +347,18 @@ def _end(pool: Any) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def stop_checks(for_good: bool = False) -> None:
+def stop_checks(for_good: bool = False, running_only: bool = False) -> None:
     """End the checking processes, and any check running in them, at once (the service is stopping: a check
     that never ends must not keep a process, 64 MiB and a core after the service is gone). ``for_good``: the
-    process is stopping, and a check waiting for the one ended is answered at once, never started again."""
+    process is stopping, and a check waiting for the one ended is answered at once, never started again.
+    ``running_only`` (a service closed in a process that goes on): only when a check is running; an idle
+    checking process, with the standard book and its examples' rulings already worked out, is kept for the
+    next service of the process (it ends with the process)."""
     if for_good:
         _STOPPING.set()
     with _POOL_LOCK:
         pool = _POOL
-    if pool is not None:
+    if pool is not None and not (running_only and not _RUNNING):
         _end(pool)
 
 
