@@ -326,10 +326,14 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_l
     if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
         f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
     if s.get("in_showdown"):
-        gone = set()   # the seats told to have given up their cards: an asker who kept none, a claimant who mucked
+        # the seats told to have given up their cards: an asker who kept none, a claimant who folded or whose
+        # mucked cards can no longer be identified (cards thrown away unshown are not dead while they can still be
+        # picked out, TDA 14: until that is known he may still be holding a hand)
+        gone = set()
         if s.get("asker") is not None and s.get("asker_kept_cards") is False:
             gone.add(s["asker"])
-        if s.get("claimant") is not None and (s.get("mucked") is True or s.get("claimant_folded") is True):
+        if s.get("claimant") is not None and ((s.get("mucked") is True and s.get("identifiable") is False)
+                                              or s.get("claimant_folded") is True):
             gone.add(s["claimant"])
         holding = [seat for seat in s["in_showdown"] if seat not in gone]
         if len(holding) == 1:
