@@ -126,8 +126,15 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
     else:
         f["deal_boxed"] = sum(1 for c in cards if c.get("how") == "boxed")
         f["deal_next_street"] = "none"
-    f["deal_player_flashed"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
-                                   ("exposed", "face_up", "flashed"))
+    flashed = sorted((c for c in cards if c.get("by") == "player" and c.get("how") in ("exposed", "face_up", "flashed")),
+                     key=lambda c: c.get("position") or 0)
+    f["deal_player_flashed"] = len(flashed)
+    if flashed:   # whose card it is: told, or found from its place in the deal order
+        first = flashed[0]
+        seat = first.get("seat") or (order[(first["position"] - 1) % len(order)] if order and first.get("position")
+                                     else None)
+        if seat is not None:
+            f["deal_player_flashed_seat"] = seat
     f["deal_player_dropped"] = sum(1 for c in cards if c.get("by") == "player" and c.get("how") in
                                    ("dropped", "off_table"))
     f["deal_other_exposed"] = sum(1 for c in cards if c.get("by") == "other_player")
@@ -140,6 +147,9 @@ def _deal(incident: Incident, d: dict[str, Any], f: dict) -> None:
         f["deal_short_seats"] = len(short)
         if extra:
             f["deal_extra_seat"] = extra[0]
+            f["deal_extra_cards_held"] = hands[extra[0]]
+            if d.get("draws"):   # he drew: the cards he holds are his hand after the draw
+                f["deal_extra_after_draw"] = extra[0] in d["draws"]
         if short:
             f["deal_short_seat"] = short[0]
         if button is not None:
@@ -326,10 +336,14 @@ def _showdown(p: Procedure, s: dict[str, Any], order: list[int], f: dict, high_l
     if s.get("asked_to_see") is not None and s.get("last_aggressor") is not None:
         f["sd_asks_last_aggressor"] = s["asked_to_see"] == s["last_aggressor"]
     if s.get("in_showdown"):
-        gone = set()   # the seats told to have given up their cards: an asker who kept none, a claimant who mucked
+        # the seats told to have given up their cards: an asker who kept none, a claimant who folded or whose
+        # mucked cards can no longer be identified (cards thrown away unshown are not dead while they can still be
+        # picked out, TDA 14: until that is known he may still be holding a hand)
+        gone = set()
         if s.get("asker") is not None and s.get("asker_kept_cards") is False:
             gone.add(s["asker"])
-        if s.get("claimant") is not None and (s.get("mucked") is True or s.get("claimant_folded") is True):
+        if s.get("claimant") is not None and ((s.get("mucked") is True and s.get("identifiable") is False)
+                                              or s.get("claimant_folded") is True):
             gone.add(s["claimant"])
         holding = [seat for seat in s["in_showdown"] if seat not in gone]
         if len(holding) == 1:

@@ -21,6 +21,7 @@ from rulings.betting.model import Action, SidePot
 from rulings.betting.pots import uncalled
 from rulings.incident.checks import pots_now, replayed_table, told_pots
 from rulings.incident.model import Incident, act_of
+from rulings.incident.cards import RANKS
 from rulings.money import show
 from rulings.records import evolve
 
@@ -514,7 +515,40 @@ def _small_chips(incident: Incident) -> dict[str, Any]:
 
 
 SPLIT_FACTS = ("split_pot_missing", "split_pot", "split_share", "odd_chips", "split_leftover", "split_winner_not_in_pot",
-               "odd_chip_seats", "odd_chip_value", "odd_chip_share", "split_shares_listed")   # what ``_split`` gives
+               "odd_chip_seats", "odd_chip_value", "odd_chip_share", "split_shares_listed",
+               *(f"stud_odd_chip_{n}_{w}" for n in ("seat", "card", "shares") for w in ("all", "five")))   # ``_split``'s
+
+SUITS_HIGH_FIRST = "shdc"   # spades, hearts, diamonds, clubs: the order of suits (RRP ties r.1, TDA 20-B)
+
+
+def _stud_odd_chip(incident: Incident, winners: list[int], share: int, chip: int, setting: str) -> dict[str, Any]:
+    """High stud, one odd chip between tied winners whose cards the showdown gives: the winner holding the
+    highest card by rank, then suit, counted over all his cards (``_all``) and over his best five alone
+    (``_five``); which of the two counts is the rules' (side-pots.yaml, split.odd_chip.stud_high)."""
+    shown = {e.seat: e.cards for e in (incident.log.showdown if incident.log is not None else ())
+             if e.kind in ("shows", "tables") and e.cards}
+    if not all(len(shown.get(s, ())) >= 5 for s in winners):
+        return {}
+    from rulings.facts.strength import strength
+    from rulings.incident.cards import CardsError, read_cards
+
+    def key(card) -> tuple[int, int]:
+        return RANKS.index(card.rank), -SUITS_HIGH_FIRST.index(card.suit)
+
+    try:
+        held = {s: read_cards("".join(shown[s])) for s in winners}
+        five = {s: strength(held[s], game="high").cards for s in winners}
+    except CardsError:
+        return {}
+    out: dict[str, Any] = {}
+    for name, cards in (("all", held), ("five", five)):
+        top = {s: max(cards[s], key=key) for s in winners}
+        seat = max(winners, key=lambda s: key(top[s]))
+        out[f"stud_odd_chip_seat_{name}"] = seat
+        out[f"stud_odd_chip_card_{name}"] = str(top[seat])
+        out[f"stud_odd_chip_shares_{name}"] = ", ".join(
+            f"seat {s} {show(share + (chip if s == seat else 0), setting)}" for s in winners)
+    return out
 
 
 def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[str, Any]:
@@ -544,6 +578,8 @@ def _split(incident: Incident, pots: tuple[SidePot, ...], setting: str) -> dict[
         out["odd_chip_share"] = share + chip
     out["split_shares_listed"] = ", ".join(
         f"seat {s} {show(share + (chip if i < odd else 0), setting)}" for i, s in enumerate(winners))
+    if odd == 1 and incident.inputs.get("variant") == "stud" and not incident.inputs.get("high_low"):
+        out.update(_stud_odd_chip(incident, winners, share, chip, setting))
     return out
 
 

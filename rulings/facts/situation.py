@@ -266,10 +266,14 @@ PAYOUT_FACTS = ("main_pot", "side_pot_count", "side_pots_total", "last_side_pot"
 
 def _told_to_the_end(incident: Incident) -> bool:
     """No act in dispute and the whole hand told to its end: the betting over, with its showdown or the pots'
-    winners given. What is asked is how the money is paid: the pots, who is in each, what goes back."""
+    winners given. What is asked is how the money is paid: the pots, who is in each, what goes back. A
+    procedure section that gives no field of its own (``showdown: {}``: "how is it paid?") tells nothing in
+    dispute beside the payout; what the hand's actions fill in of it is not the floor's."""
     log = incident.log
+    procedure = incident.procedure
     return incident.disputed is None and log is not None and bool(log.showdown or log.awards) \
-        and not incident.table and not incident.procedure
+        and not incident.table and not (procedure and any(f"{name}.{key}" not in procedure.derived
+                                                          for name, given in procedure.raw.items() for key in given))
 
 
 def _out_of_turn_counts(incident: Incident, f: dict, seen: list) -> None:

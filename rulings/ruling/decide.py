@@ -8,8 +8,11 @@ reason. The order of precedence, first that applies:
 2. a ruling that undoes the act (``voids`` in matters.yaml) beats every ruling on the wager;
 3. a ruling built on another (the other is in its chain) beats it: it read what the other decided;
 4. a ruling on the matter itself beats one on a narrower matter ``within`` it;
-5. the ruling with more conditions and a longer chain (the narrower case) beats the broader one;
-6. two equally specific rulings that answer differently: the first in the book stays in force, the
+5. a ruling whose rule is written for the incident's game beats a general one: the rule that names more of
+   the game's structure, variant and setting in its conditions (``game_pins``; a house book's own rule counts
+   its room as one more) decides there, as Robert's Rules' limit rules decide a limit game;
+6. the ruling with more conditions and a longer chain (the narrower case) beats the broader one;
+7. two equally specific rulings that answer differently: the first in the book stays in force, the
    other is overridden, and the floor is asked to choose between them.
 
 Rulings run in two strata. The first reads the act (words, chips, both, one
@@ -37,7 +40,7 @@ from rulings.rulebook.expressions import names_in
 from rulings.money import show
 from rulings.facts.round import SPLIT_FACTS, said_straddle_act, straddle_post_act, without_straddles
 from rulings.facts.said import straddle_words
-from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
+from rulings.rulebook.model import AnyOf, Discretion, ParamValues, Rulebook, per_book
 from rulings.facts.situation import build
 from rulings.facts.wagers import DECIDED, decided_facts, given_facts
 
@@ -201,6 +204,26 @@ def _condition_counts(book: Rulebook) -> dict[str, int]:
     return per_book(book, "condition counts", dict)
 
 
+# The facts that name the game a rule is written for: its structure, variant (and high-low split) and setting.
+GAME_FACTS = ("structure", "variant", "high_low", "setting")
+
+
+def game_pins(rule: Any) -> int:
+    """How many of the game's dimensions (``GAME_FACTS``) the rule's conditions name (a value or a list of
+    values, never "not"), at the top of its ``when:`` or in every group of an ``any_of:``. A rule written for the game (a limit rule, a razz rule, a
+    tournament rule) outranks a general one on the same matter: it is the rule that decides there."""
+    def pinned(items) -> set[str]:
+        out: set[str] = set()
+        for c in items:
+            if isinstance(c, AnyOf):
+                groups = [pinned(g) for g in c.groups]
+                out |= set.intersection(*groups) if groups else set()
+            elif c.fact in GAME_FACTS and c.op in ("eq", "in"):   # "not fixed-limit" names no game
+                out.add(c.fact)
+        return out
+    return len(pinned(rule.when))
+
+
 def _condition_count(counts: dict[str, int], rule: Any) -> int:
     """A rule's condition count, from ``counts`` (``_condition_counts``) or counted and kept there."""
     n = counts.get(rule.id)
@@ -256,10 +279,15 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
 
     counts = _condition_counts(book)
 
+    pins = per_book(book, "game pins", dict)
+
     def own(i: int) -> tuple:
         r, f = items[i]
         n = _condition_count(counts, f.rule)
-        return (n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
+        p = pins.get(r.rule)
+        if p is None:   # a house book's own rule is written for its room: one dimension more than it names
+            p = pins[r.rule] = game_pins(f.rule) + bool(r.house)
+        return (p, n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
 
     owns = [own(i) for i in range(len(items))]
     # a ruling built on others is at least as specific as any of them (it takes their place)
@@ -335,7 +363,9 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
             answer = _answer(t)
             for i in alive[1:]:
                 r = items[i][0]
-                if weights[i][:2] < weights[top][:2]:
+                if weights[i][0] < weights[top][0]:
+                    beat(r, t, f"{t.rule} is written for this game and decides here")
+                elif weights[i][:3] < weights[top][:3]:
                     beat(r, t, f"{t.rule} applies to a narrower case")
                 elif r.ruling == t.ruling and _answer(r) == answer:   # the answer names the ruling first
                     beat(r, t, f"{t.rule} gives the same answer")
