@@ -388,3 +388,25 @@ def test_a_pot_told_before_its_word_and_a_possessive():
     told = read_told("2/5 NL cash, flop, $150 pot. Seat 2 bets $50. Seat 5 says 'make it 150' and puts out a single "
                      "$100 chip. What is seat 5's raise?")
     assert told.incident["pot"] == 150 and told.incident["disputed"]["seat"] == 5 and not told.unread
+
+
+def test_a_kill_history_is_read_into_the_table_and_nothing_is_filled_in():
+    # RRP kill pots rule 3: a leg up and a second pot won alone force a kill; the first pot's size, the blind money
+    # and the button were not told and are not invented (the button is shown as read)
+    told = read_told("15/30 limit, kill game. Seat 3 won the last pot. Seat 3 wins it again: a $210 pot. "
+                     "Is the next hand killed?")
+    assert told.incident["table"] == {"pots": [{"winners": [3]}, {"winners": [3], "amount": 210}]}
+    assert "seat 3 won the pot before" in told.read_as_line()
+    # a pot of only the blinds is the blinds: no flop, all of it blind money
+    told = read_told("10/20 limit kill game. Seat 7 has a leg up. Seat 7 wins only the blinds. Who kills?")
+    assert told.incident["table"]["pots"] == [{"winners": [7], "flop": False, "amount": 15, "blind_money": 15}]
+
+
+def test_a_kill_told_beside_a_hands_betting_is_named_never_dropped():
+    # whether this hand is killed changes its limits: the kill words are said as not read
+    with pytest.raises(ProblemsError) as err:
+        read_told("20/40 limit with a half kill, flop, pot 200. Seat 1 bets 20, seat 2 says raise.")
+    assert "with a half kill" in err.value.problems[0].message
+    with pytest.raises(ProblemsError) as err:
+        read_told("20/40 limit. Seat 4 has a leg up. Flop, pot 200: seat 1 bets 20, seat 2 says raise.")
+    assert "kill history" in err.value.problems[0].message

@@ -334,7 +334,7 @@ def _claim_words(sentence: list[Term]) -> list[Term]:
     if k is None or k == 0:
         return sentence
     head = [t for t in sentence[:k] if t.type not in ("SEP", "COMMA")]
-    if not head or any(t.type not in _PEOPLE | {"DEALER"} for t in head) or len(head) > 2:
+    if not head or any(t.type not in _PEOPLE | {"DEALER", "RELPLAYER"} for t in head) or len(head) > 2:
         return sentence
     if any(t.type in ("PUT", "ADDS", "SILENT") for t in sentence[k:]):
         return sentence
@@ -695,6 +695,14 @@ class _Story:
         self.together = False                  # "at the same moment": words and chips together
         self.showdown = False                  # the question is who shows first
         self.upcards: dict[Any, str] = {}      # stud: each player's upcard on third street
+        # kill pots: the table's last pots as told (rulings/facts/kill.py reads them from the incident's table:)
+        self.kill_kind: str | None = None      # "full", "half", "required", "required half", "scoop", "kill"
+        self.kill_words: list[tuple[str, int, str]] = []   # the game's kill words, their place and sentence
+        self.hilo = False                      # a high-low game: a pot won whole is a scoop
+        self.won_last: list[Any] = []          # who won a pot before the one told
+        self.kill_leg: Any = None              # who held the kill button with a leg up going into the last pot
+        self.kill_pots: list[dict] = []        # the pots told, oldest first
+        self.kill_shown: list[str] = []        # the sentences that told them
         self.limit_by_game = False             # the structure read from 'limits' or a stud game, not told
 
     def _add(self, event: tuple) -> None:
@@ -747,7 +755,12 @@ class _Story:
             elif t.type == "SETTING":
                 self._set("setting", t.value, t.text)
             elif t.type == "KILL":
-                self.told.unread.append(Unread(t.text, *_place(self.told.text, t.start), shown, True))
+                self._set("kill", t.value, t.text)
+                self.kill_kind = t.value
+                self.kill_words.append((t.text, t.start, shown))
+            elif t.type == "HILO":
+                self.hilo = True
+                self.kill_words.append((t.text, t.start, shown))
 
     def _item(self, node, shown: str) -> None:
         """An item in brackets: "(pot 9,000)"."""
@@ -912,6 +925,59 @@ class _Story:
         self.told.claims.append(self.told.text[first.start:last.start + len(last.text)])
         if any(t.value.type == "SHOWDOWN" for t in toks):      # "seat 6 says seat 2 must show first"
             self.showdown = True
+
+    # -- kill pots: the table's last pots
+    def _kill_leg(self, node, shown: str) -> None:
+        who = self._who(node)
+        for t in self._toks(node):
+            if t.type == "LEGUP":
+                self.kill_leg = who
+            elif t.type == "WONLAST":
+                self.won_last.append(who)
+        self.kill_shown.append(shown)
+
+    def _last_pot(self) -> dict:
+        """The pot being told: a killed pot told before its winner ("killed it for $40 ... seat 2 wins") is one."""
+        if self.kill_pots and not self.kill_pots[-1].get("winners"):
+            return self.kill_pots[-1]
+        self.kill_pots.append({})
+        return self.kill_pots[-1]
+
+    def _pot_won(self, node, shown: str) -> None:
+        who = self._who(node)
+        toks = self._toks(node)
+        pot = self._last_pot()
+        pot["winners"] = [who]
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        if amount is not None:
+            pot["amount"] = amount
+        flop = next((t.value for t in toks if t.type == "POTFLOP"), None)
+        if flop is not None:
+            pot["flop"] = flop == "true"
+        if any(t.type == "WINS" and t.value == "scoops" for t in toks):
+            pot["scooped"] = True
+        if any(t.type == "BLINDSONLY" for t in toks):
+            pot["blinds_only"] = True
+        self.kill_shown.append(shown)
+
+    def _pot_split(self, node, shown: str) -> None:
+        winners = [self._actor(a) for a in node.children if hasattr(a, "data") and str(a.data) == "actor"]
+        pot = self._last_pot()
+        pot["winners"] = winners
+        pot["split"] = True
+        amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
+        if amount is not None:
+            pot["amount"] = amount
+        self.kill_shown.append(shown)
+
+    def _pot_killed(self, node, shown: str) -> None:
+        who = self._who(node)
+        toks = self._toks(node)
+        pot: dict = {"kill": (who, next(t.value for t in toks if t.type == "AMOUNT"))}
+        if any(t.type == "WINS" for t in toks):
+            pot["winners"] = [who]
+        self.kill_pots.append(pot)
+        self.kill_shown.append(shown)
 
     def _nothing(self, node, shown: str) -> None:
         self._when(self._toks(node))
@@ -1196,7 +1262,10 @@ class _Story:
             raise ProblemsError(problems)
         acts = [e[1] for e in self.events if e[0] == "act"]
         actions = [e for e in self.events if e[0] == "action"]
-        if "structure" not in self.game and ("bet_sizes" in self.game or self.game.get("variant") in ("stud", "razz")):
+        kill_told = bool(self.won_last or self.kill_leg is not None or self.kill_pots)
+        if "structure" not in self.game and ("bet_sizes" in self.game or self.game.get("variant") in ("stud", "razz")
+                                             or (kill_told and not self.events)):
+            # a kill history: kill pots are played only at limits
             # "limits 600/1,200", "stud 10/20": a limit game by its words (stud and razz are dealt limit); the
             # read-as line says so
             self.game["structure"] = "fixed-limit"
@@ -1205,7 +1274,23 @@ class _Story:
         if "structure" not in self.game:
             problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
                                     "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
-        if not acts and self.asked is None and not self.showdown:
+        if kill_told and self.events:
+            # a kill history told beside a hand's betting: the incident holds one or the other (a betting dispute
+            # in a killed hand is told by the kill posted): the history is named, not dropped
+            for shown in self.kill_shown:
+                problems.append(_p(1, 1, "I102", f"not read: the kill history in \"{_clip(shown)}\" beside the "
+                                   "betting of a hand", "tell the kill pots on their own, or the kill posted this "
+                                   "hand with the betting"))
+        if (self.kill_words or kill_told) and not (kill_told and not self.events):
+            # a kill game (or a high-low game) told with a hand's betting: whether the hand is killed, and at what
+            # limits, changes the ruling and is not read yet
+            for text, start, shown in self.kill_words:
+                line, col = _place(told.text, start)
+                problems.append(_p(line, col, "I102", f"not read: {text} in \"{_clip(shown)}\"",
+                                   "say whether this hand is killed and at what limits"))
+        if problems:
+            raise ProblemsError(problems)
+        if not acts and self.asked is None and not self.showdown and not kill_told:
             problems.append(_p(1, 1, "I102", "no dispute was told: no act and no question about "
                                     "a seat", "tell what the player said or did, e.g. 'seat 2 says raise and puts out "
                                     "three black chips', or ask about a seat: 'what can seat 3 do?'"))
@@ -1286,6 +1371,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     for k in ("ante", "big_blind_ante", "bring_in"):
         if k in g:
             game[k] = g[k]
+    if story.won_last or story.kill_leg is not None or story.kill_pots:
+        return _kill_incident(story, game)      # the table's last pots: no hand in dispute (finish() saw to it)
     # where it happened
     street = story.street
     people = [(e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
@@ -1456,20 +1543,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         disputed = {"seat": seats[story.asked]}
         told_actions.append(f"the question is about {named[story.asked]}")
     # the read-as line, in the floor's words
-    name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
-    stakes = g.get("stakes")
-    line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
-    if "bet_sizes" in g and not stakes:
-        line += f" {'/'.join(_money(Decimal(str(x))) for x in g['bet_sizes'])}"
-    if "bring_in" in g:
-        line += f", bring-in {g['bring_in']}"
-    if "ante" in g:
-        line += f", ante {g['ante']}"
-    if "big_blind_ante" in g:
-        line += f", big blind ante {g['big_blind_ante']}"
-    line += f" {g['setting']}" if "setting" in g else ""
-    read.append(line.strip() + (" (limit by its limits or its game: no-limit or pot-limit was not told)"
-                                if story.limit_by_game else ""))
+    read.append(_game_line(story, structure, variant))
     if not whole:
         read.append(street if street_said else f"{street} (the street was not told)")
     if story.pot is not None and not whole:
@@ -1520,6 +1594,118 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
         incident["noticed"] = story.noticed
         read.append("noticed before anyone acted on it")
+    return incident
+
+
+def _game_line(story: _Story, structure: str, variant: str | None) -> str:
+    g = story.game
+    name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
+    stakes = g.get("stakes")
+    line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
+    if "bet_sizes" in g and not stakes:
+        line += f" {'/'.join(_money(Decimal(str(x))) for x in g['bet_sizes'])}"
+    if "bring_in" in g:
+        line += f", bring-in {g['bring_in']}"
+    if "ante" in g:
+        line += f", ante {g['ante']}"
+    if "big_blind_ante" in g:
+        line += f", big blind ante {g['big_blind_ante']}"
+    if story.hilo:
+        line += " high-low"
+    if story.kill_kind:
+        line += _KILL_NAME[story.kill_kind]
+    line += f" {g['setting']}" if "setting" in g else ""
+    if story.limit_by_game and (story.won_last or story.kill_leg is not None or story.kill_pots) \
+            and "bet_sizes" not in g and variant not in ("stud", "razz"):
+        return line.strip() + " (limit: kill pots are played at limits; the betting was not told)"
+    return line.strip() + (" (limit by its limits or its game: no-limit or pot-limit was not told)"
+                           if story.limit_by_game else "")
+
+
+# the kill words of the lexicon (KILL's values) as parameter values and as the read-as line says them
+_KILL_PARAMS = {"kill": {}, "full": {"kill.size": "full"}, "half": {"kill.size": "half"},
+                "required": {"kill.mode": "required"},
+                "required full": {"kill.mode": "required", "kill.size": "full"},
+                "required half": {"kill.mode": "required", "kill.size": "half"},
+                "scoop": {"kill.trigger": "scoop_pot_size"}}
+_KILL_NAME = {"kill": ", with a kill", "full": ", with a full kill", "half": ", with a half kill",
+              "required": ", with a required kill", "required full": ", with a required full kill",
+              "required half": ", with a required half kill", "scoop": ", with a scoop kill"}
+
+
+def _kill_incident(story: _Story, game: dict) -> dict:
+    """A kill history told (the last pots, who held the kill button): the incident's table: section, with no hand
+    in it. Nothing the text did not give is filled in: a pot's size, its blind money, a flop not told stay out
+    (asked where they decide); the only reading added is a pot of only the blinds, whose size is the blinds."""
+    read = story.told.read_as
+    keys: list[Any] = []
+    for k in story.won_last + ([story.kill_leg] if story.kill_leg is not None else []) + [
+            w for p in story.kill_pots for w in p.get("winners", []) + ([p["kill"][0]] if "kill" in p else [])]:
+        if k not in keys:
+            keys.append(k)
+    if any(k[0] == "pos" for k in keys):
+        raise ProblemsError([_p(1, 1, "I102", "a kill history told by positions: the positions of which hand?",
+                                "name the players of the last pots by seat ('seat 4 won the last pot')")])
+    if any(not p.get("winners") for p in story.kill_pots):
+        raise ProblemsError([_p(1, 1, "I102", "a killed pot was told without who won it",
+                                "say who won the killed pot ('seat 4 killed it for $40 and wins it')")])
+    seats, button, named = _seats(keys, story, "flop")
+    said: list[str] = []
+    pots: list[dict] = []
+    if story.kill_pots:
+        pots = [{"winners": [seats[w]]} for w in story.won_last]
+        said += [f"{named[w]} won the pot before" for w in story.won_last]
+    elif story.won_last:
+        pots = [{"winners": [seats[w]]} for w in story.won_last]
+        said += [f"{named[w]} won the last pot" for w in story.won_last]
+    table: dict[str, Any] = {}
+    if story.kill_leg is not None:
+        table["kill_button"] = {"seat": seats[story.kill_leg], "legs": 1}
+        said.append(f"{named[story.kill_leg]} held the kill button with a leg up going into the last pot")
+    blinds = game.get("blinds")
+    for n, p in enumerate(story.kill_pots):
+        winners = sorted(seats[w] for w in p["winners"])
+        pot: dict[str, Any] = {"winners": winners}
+        bits = [" and ".join(named[w] for w in p["winners"]) + (" split" if p.get("split") else
+                                                                " scooped" if p.get("scooped") else " won")]
+        bits[0] += " the last pot" if n == len(story.kill_pots) - 1 else " a pot"
+        if "amount" in p:
+            pot["amount"] = _num(p["amount"])
+            bits.append(_money(p["amount"]))
+        if p.get("blinds_only"):
+            pot["flop"] = False
+            if blinds and "ante" not in game and "big_blind_ante" not in game and len(blinds) == 2:
+                total = sum(Decimal(str(b)) for b in blinds)
+                pot["amount"] = pot["blind_money"] = _num(total)
+                bits.append(f"only the blinds ({_money(total)}), no flop")
+            else:
+                bits.append("only the blinds, no flop")
+        elif "flop" in p:
+            pot["flop"] = p["flop"]
+            bits.append("with a flop" if p["flop"] else "with no flop")
+        if p.get("scooped"):
+            pot["scooped"] = True
+        if p.get("split"):
+            pot["split"] = True
+        if "kill" in p:
+            pot["kill"] = {"seat": seats[p["kill"][0]], "amount": _num(p["kill"][1])}
+            bits.append(f"killed by {named[p['kill'][0]]} for {_money(p['kill'][1])}")
+        pots.append(pot)
+        said.append(", ".join(bits))
+    if pots:
+        table["pots"] = pots
+    if story.hilo or any(p.get("scooped") for p in pots):
+        table["split_game"] = True
+    players = sorted(set(seats.values()) | ({button} if button else set()))
+    read.append(_game_line(story, game["structure"], game.get("variant")))
+    read.append(f"button read as seat {button} (the button does not decide who kills)")
+    read.extend(said)
+    read.append("the question: the next hand's kill")
+    incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game, "button": button,
+                                "players": {p: None for p in players}, "table": table}
+    params = dict(_KILL_PARAMS.get(story.kill_kind or "kill", {}))
+    if params:
+        incident["params"] = params
     return incident
 
 
