@@ -1675,7 +1675,7 @@ def _kill_incident(story: _Story, game: dict) -> dict:
         if p.get("blinds_only"):
             pot["flop"] = False
             if blinds and "ante" not in game and "big_blind_ante" not in game and len(blinds) == 2:
-                total = sum(Decimal(str(b)) for b in blinds)
+                total = sum((Decimal(str(b)) for b in blinds), Decimal(0))
                 pot["amount"] = pot["blind_money"] = _num(total)
                 bits.append(f"only the blinds ({_money(total)}), no flop")
             else:
