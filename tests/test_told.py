@@ -410,3 +410,20 @@ def test_a_kill_told_beside_a_hands_betting_is_named_never_dropped():
     with pytest.raises(ProblemsError) as err:
         read_told("20/40 limit. Seat 4 has a leg up. Flop, pot 200: seat 1 bets 20, seat 2 says raise.")
     assert "kill history" in err.value.problems[0].message
+
+
+def test_an_action_while_another_seat_is_to_act_is_out_of_turn_and_he_was_first():
+    # TDA 53: "before seat 1 acts, seat 6 folds" is a fold out of turn; seat 1 was to act, so the button is read
+    # before him (never a reading that makes seat 6's fold in turn)
+    told = read_told("NL 1/3 cash, flop, pot 90, three players: seat 1, seat 4, seat 6. Before seat 1 acts, "
+                     "seat 6 mucks his cards. Does his fold stand?")
+    assert told.incident["disputed"] == {"seat": 6, "said": "fold"} and told.incident["button"] == 6
+    assert told.incident["actions"] == []
+
+
+def test_noticed_at_once_after_later_actions_is_after_some_action():
+    # the fold out of turn, then another fold, then "speaks up at once": noticed after some action on it
+    told = read_told("NLHE tournament 200-400, preflop. UTG (seat 3) is skipped: seat 4 folds out of turn, then "
+                     "seat 5 calls 400. Seat 3 speaks up at once, before anyone else acts.")
+    assert told.incident["noticed"] == "after_some_action"
+    assert told.incident["after"] == [{"seat": 5, "action": "call", "to": 400}]

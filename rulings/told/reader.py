@@ -285,6 +285,13 @@ def _counts(terms: list[Term]) -> list[Term]:
             skip = False
             continue
         after = terms[k + 2] if k + 2 < len(terms) else None
+        end = _reminder_end(terms, k) if t.type == "COMMA" and out and out[-1].type in (
+            "SEAT", "LETTER", "POSITION", "ROLE") else None
+        if end is not None:
+            # "Seat 3, who had only called the bring-in, now wants to raise": a reminder of what he did before
+            out.append(Term("COMMA", ",", ",", t.start))
+            terms_skip.update(range(k + 1, end + 1))
+            continue
         if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
                 and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE") and after is not None \
                 and after.type == "VERB" and _past(after.text) and k + 3 < len(terms) and terms[k + 3].type == "COMMA":
@@ -324,6 +331,31 @@ def _counts(terms: list[Term]) -> list[Term]:
             continue
         merged.append(t)
     return merged
+
+
+# what a reminder of an earlier action may hold besides the action word ("who had only called the bring-in")
+_REMINDER = {"FILLER", "BRINGINWORD", "STREET", "AMOUNT", "TO", "FOR", "OPENBET", "POSITION", "SEAT"}
+
+
+def _reminder_end(terms: list[Term], k: int) -> int | None:
+    """The comma that closes ", who had VERBed ... ," at terms[k] (a comma), when what is inside is a past action
+    ("had called", "called earlier") and nothing that moves chips now; None otherwise."""
+    if k + 2 >= len(terms) or terms[k + 1].type != "ASKS" or terms[k + 1].text.lower() != "who":
+        return None
+    j = k + 2
+    had = terms[j].type == "HAD"
+    j += had
+    verbs = 0
+    while j < len(terms) and j <= k + 9 and terms[j].type != "COMMA":
+        ty = terms[j].type
+        if ty == "VERB" and (had or _past(terms[j].text)):
+            verbs += 1
+        elif ty not in _REMINDER:
+            return None
+        j += 1
+    if j < len(terms) and terms[j].type == "COMMA" and verbs == 1 and (had or j > k + 4):
+        return j
+    return None
 
 
 def _claim_words(sentence: list[Term]) -> list[Term]:
@@ -696,6 +728,8 @@ class _Story:
         self.showdown = False                  # the question is who shows first
         self.upcards: dict[Any, str] = {}      # stud: each player's upcard on third street
         # kill pots: the table's last pots as told (rulings/facts/kill.py reads them from the incident's table:)
+        self.turn_told: Any = None             # whose turn it was when the story began, as told
+        self.turn_of: Any = None               # "before seat 2 acts", "with the action on seat 4": whose turn it is
         self.kill_kind: str | None = None      # "full", "half", "required", "required half", "scoop", "kill"
         self.kill_words: list[tuple[str, int, str]] = []   # the game's kill words, their place and sentence
         self.hilo = False                      # a high-low game: a pot won whole is a scoop
@@ -706,6 +740,8 @@ class _Story:
         self.limit_by_game = False             # the structure read from 'limits' or a stud game, not told
 
     def _add(self, event: tuple) -> None:
+        if event[0] == "act" or (event[0] == "action" and event[1] == self.turn_of):
+            self.turn_of = None
         self.events.append(event)
         self.where.append(self.street)
 
@@ -852,6 +888,10 @@ class _Story:
                 self.stacks[who] = ("has", behind if has else behind + amount)
             else:
                 self.stacks[who] = ("more", None)
+        if self.turn_of is not None and who != self.turn_of and not any(e[0] == "act" for e in self.events):
+            # "Before seat 2 acts, seat 8 folds": another seat's action while it is his turn is out of turn
+            self._out_of_turn(node, shown)
+            return
         self._add(("action", who, verb, amount, False, more))
 
     def _straddle(self, node, shown: str) -> None:
@@ -990,7 +1030,11 @@ class _Story:
         the disputed act."""
         if any(t.type in ("NOACTION", "NOTICED") and t.value == "before_next_action" for t in toks) and any(
                 e[0] == "act" for e in self.events):
-            self.noticed = "before_next_action"
+            first = next(n for n, e in enumerate(self.events) if e[0] == "act")
+            # "seat 4 folds out of turn, then seat 5 folds. Seat 3 speaks up at once": at once after what was told
+            # before it, so after some action on the act
+            later = any(e[0] == "action" and e[1] is not None for e in self.events[first + 1:])
+            self.noticed = "after_some_action" if later else "before_next_action"
 
     def _seats_list(self, node, shown: str) -> None:
         for c in node.children:
@@ -1054,6 +1098,10 @@ class _Story:
         who = self._actor(self._child(node, "actor"))
         if who not in self.seen:
             self.seen.append(who)
+        if not any(e[0] == "action" and e[1] == who for e in self.events):
+            self.turn_of = who
+            if not self.events:
+                self.turn_told = who
 
     def _pot_to(self, node, shown: str) -> None:
         """"pots it to 120", "raises pot to 160": a pot-sized bet or raise whose total was told."""
@@ -1209,6 +1257,18 @@ class _Story:
     # -- when noticed, the question
     def _noticed(self, node, shown: str) -> None:
         self._when([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))])
+
+    def _noticed_before(self, node, shown: str) -> None:
+        """"The dealer says it is too much before seat 4 acts": noticed before that seat acted on the act."""
+        actors = [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]
+        who = self._actor(actors[-1])
+        first = next((n for n, e in enumerate(self.events) if e[0] == "act"), None)
+        if first is None:
+            raise ValueError("noticed before a seat acted, but no act was told before it")
+        later = [e for e in self.events[first + 1:] if e[0] == "action"]
+        if any(e[1] == who for e in later):
+            raise ValueError("noticed before a seat acted, but that seat's action was told after the act")
+        self.noticed = "after_some_action" if later else "before_next_action"
 
     def _question(self, node, shown: str) -> None:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
@@ -1378,7 +1438,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     people = [(e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
               for e in story.events] + [story.asked]
     preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
-                        for k in people) or any(e[2] == "limp" for e in actions)
+                        for k in people) or any(e[2] in ("limp", "bring-in", "complete") for e in actions)
     first_told = next((e for e in actions if e[1] is not None), None)
     if first_told is not None and first_told[2] == "raise" and "blinds" in game:
         preflop_words = True      # "A raises to 125" with nothing bet before it: the blinds were the bet
@@ -1593,7 +1653,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         read.append("the question: who shows first")
     if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
         incident["noticed"] = story.noticed
-        read.append("noticed before anyone acted on it")
+        read.append("noticed before anyone acted on it" if story.noticed == "before_next_action" else
+                    "noticed at once after the actions told after it")
     return incident
 
 
@@ -1776,6 +1837,14 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     elif positions and explicit:
         from rulings.incident.shorthand import Unread as ShortUnread, position_seat
         occupied = sorted(set(seats.values()))
+        bb = seats.get(("pos", "bb"))
+        if button is None and bb is not None and ("pos", "sb") in positions and bb - 1 >= 1 \
+                and all(s > bb - 1 for s in occupied):
+            # "the small blind folds, the big blind (seat 2) calls": the small blind is the seat just before the
+            # big blind and the button the highest seat told after them (the read-as line shows both)
+            seats[("pos", "sb")] = bb - 1
+            positions = [k for k in positions if k != ("pos", "sb")]
+            button = max(occupied) + 1
         for k in positions:
             try:
                 seats[k] = position_seat(k[1], button, occupied)
@@ -1824,6 +1893,9 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
             button = max(taken)
         else:
             first = next((seats[e[1]] for e in story.events if e[0] == "action" and e[1] is not None), None)
+            told_first = story.same.get(("pos", "first"), story.turn_told)
+            if first is None and told_first in seats:
+                first = seats[told_first]      # "seat 1 (first to act)", "before seat 1 acts, seat 6 folds"
             if first is None:
                 first = next((seats[e[1].actor] for e in story.events if e[0] == "act"), taken[0])
             before = [s for s in taken if s < first]
