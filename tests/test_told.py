@@ -427,3 +427,14 @@ def test_noticed_at_once_after_later_actions_is_after_some_action():
                      "seat 5 calls 400. Seat 3 speaks up at once, before anyone else acts.")
     assert told.incident["noticed"] == "after_some_action"
     assert told.incident["after"] == [{"seat": 5, "action": "call", "to": 400}]
+
+
+@pytest.mark.parametrize("text, read", [
+    ("5/10 stud, 4th street, pot 40. Seat 3 bets 10, seat 5 says raise.", "fourth; pot 40"),   # an ordinal street
+    ("NL 1/2 cash, HU on the flop, pot 30. seat 1 bets 10, seat 2 is alin for 45. what can seat 1 do?",
+     "seat 2 all in for 45"),
+    ("NL 1/2 cash, flop, pot 30. seat 1 bets 10, seat 2 silently puts out two greens, doesnt say anything.",
+     "seat 2 put out"),
+])
+def test_a_phones_words_are_read_as_the_floor_means_them(text, read):
+    assert read in read_told(text).read_as_line()

@@ -50,6 +50,7 @@ _RAW = re.compile(r"""
     (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
   | (?P<card>(?i:(?:the\s+|a\s+|an\s+)?(?:ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|trey|deuce|two|10|[2-9])\s+of\s+(?:clubs|diamonds|hearts|spades))\b|\b(?:10|[2-9TJQK])[cdhs]\b)
   | (?P<nbets>(?<![\d,])[345]-?bets?\b)
+  | (?P<ordinal>\b\d{1,2}(?:st|nd|rd|th)\b)
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
   | (?P<poss>(?<=\d)['’]s\b)
   | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
@@ -103,7 +104,7 @@ def _spoken(words: str) -> Decimal | None:
 
 def _words(text: str, lex: Lexicon) -> list[Term]:
     """The text as terms (one list, sentence ends kept as END terms)."""
-    raw = [(m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
+    raw = [("word" if m.lastgroup == "ordinal" else m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
     letters = {w for kind, w, _ in raw if kind == "word" and w in lex.letters}
     # "A" is a person only beside another letter ("A bets, B calls"); "B wants to raise" alone is a person too
     letters_mode = len(letters) >= 2 or bool(letters - {"A"}) or any(
@@ -728,6 +729,7 @@ class _Story:
         self.showdown = False                  # the question is who shows first
         self.upcards: dict[Any, str] = {}      # stud: each player's upcard on third street
         # kill pots: the table's last pots as told (rulings/facts/kill.py reads them from the incident's table:)
+        self.listed: set[int] = set()          # "three players: seat 2, seat 5 and seat 8": the seats in the hand
         self.turn_told: Any = None             # whose turn it was when the story began, as told
         self.turn_of: Any = None               # "before seat 2 acts", "with the action on seat 4": whose turn it is
         self.kill_kind: str | None = None      # "full", "half", "required", "required half", "scoop", "kill"
@@ -931,9 +933,22 @@ class _Story:
             for n in listed:
                 if ("seat", n) not in self.seen:
                     self.seen.append(("seat", n))
+            self.listed = set(listed)
+        note = self._child(node, "first_note")
+        if note is not None:
+            self._first_note(note, shown)
         street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
         if street:
             self.street = street
+
+    def _first_note(self, node, shown: str) -> None:
+        """"(seat 6 acts first after the flop)": the button is the seat before him."""
+        who = self._actor(self._child(node, "actor"))
+        if ("pos", "first") in self.same and self.same[("pos", "first")] != who:
+            raise ValueError("two seats told as first to act")
+        self.same[("pos", "first")] = who
+        if who not in self.seen:
+            self.seen.append(who)
 
     def _round_size(self, node, shown: str) -> None:
         pass
@@ -1144,6 +1159,9 @@ class _Story:
         """"Turn and river are checked": each street named, checked around."""
         toks = self._toks(node)
         verb = next(t.value for t in toks if t.type == "AROUND")
+        size = self._child(node, "table_size")
+        if size is not None:        # "river checked by all three remaining players: seat 2, seat 5 and seat 8"
+            self._table_size(size, shown)
         for t in toks:
             if t.type == "STREET":
                 self.street = t.value
@@ -1464,7 +1482,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     def seat(k):
         return seats[k]
     players = sorted(set(seats.values()) | ({button} if button and (("pos", "btn") in seats or not any(
-        k[0] == "pos" for k in seats)) else set()))
+        k[0] == "pos" for k in seats)) and not (story.listed and button not in story.listed
+                                               and ("pos", "btn") not in keys) else set()))
     if street == "preflop" and "blinds" in game and not stud and button is not None \
             and not any(k[0] in ("seat", "pos") for k in seats):
         players = sorted(set(players) | {1, 2})     # letters told preflop act after the blinds, seats 1 and 2
