@@ -438,3 +438,21 @@ def test_noticed_at_once_after_later_actions_is_after_some_action():
 ])
 def test_a_phones_words_are_read_as_the_floor_means_them(text, read):
     assert read in read_told(text).read_as_line()
+
+
+def test_a_second_act_is_named_and_an_objection_kept_as_a_claim_never_dropped():
+    # two pot-sized declarations: the incident holds one act, so the second is named (it was once dropped silently)
+    with pytest.raises(ProblemsError) as err:
+        read_told("PLO 1/2, flop, pot 10. Seat 1 bets pot. Seat 2 bets pot. What can seat 3 do?")
+    assert "two acts told: seat 2's ('pot') after seat 1's" in err.value.problems[0].message
+    # another player's words that declare no action are his objection: a claim, word for word
+    told = read_told("$10/$20 limit hold'em, flop. A bets $10. B says nothing, puts in $10, pauses, then goes back "
+                     "to his stack and adds another $10. C says \"string raise\".")
+    assert told.claims == ["C says 'string raise'"] and told.incident["disputed"]["seat"] == 2
+
+
+def test_the_bettor_is_the_seat_told_betting():
+    # "the bettor" names the seat that bet, never a new seat of its own
+    told = read_told('PLO 2/5, flop, 100 in the pot. Seat 2 bets 100. Seat 5 puts out a purple and says "pot". '
+                     "The bettor says it's too much.")
+    assert sorted(told.incident["players"]) == [2, 5]

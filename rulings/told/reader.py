@@ -842,7 +842,8 @@ class _Story:
                 self.street = t.value
                 continue
             elif t.type == "ROLE":
-                keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
+                role = t.text.lower().removeprefix("a ").removeprefix("the ")
+                keys.append(self._role_seat(role) or ("role", role))
             elif t.type == "PRONOUN":
                 keys.append(self.last_actor or ("pronoun", t.text))
             elif t.type == "CARD":
@@ -857,6 +858,18 @@ class _Story:
             self._upcard(who, card)
         self.last_actor = who
         return who
+
+    _ROLE_VERBS = {"bettor": ("bet",), "raiser": ("raise", "check-raise"), "caller": ("call",)}
+
+    def _role_seat(self, role: str) -> Any:
+        """"The bettor", "the raiser", "the caller": the one told doing it last, when one was (else None)."""
+        verbs = self._ROLE_VERBS.get(role)
+        if not verbs:
+            return None
+        for e in reversed(self.events):
+            if e[0] == "action" and e[1] is not None and e[2] in verbs:
+                return e[1]
+        return None
 
     def _child(self, node, name: str):
         return next((c for c in node.children if hasattr(c, "data") and str(c.data) == name), None)
@@ -907,8 +920,12 @@ class _Story:
         toks = self._toks(node)
         verb = next(t.value for t in toks if t.type == "VERB")
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        more = any(t.type == "MORECHIPS" for t in toks)     # "B and C call and have thousands left"
         for actor in [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]:
-            self._add(("action", self._actor(actor), verb, amount, False, False))
+            who = self._actor(actor)
+            self._add(("action", who, verb, amount, False, False))
+            if more:
+                self.stacks.setdefault(who, ("more", None))
 
     def _opening(self, node, shown: str) -> None:
         toks = self._toks(node)
@@ -1594,8 +1611,20 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             told_actions.append(_told_action(named[who], item, allin))
         else:
             act: _Act = e[1]
-            if disputed is not None:    # a later act: what happened after the first
+            if disputed is not None and act.said is not None and not any(act.motions) and act.actor != acts[0].actor \
+                    and not hasattr(parse_declaration(act.said), "kind"):
+                # another player's words that declare no action ('C says "string raise"'): his objection, kept
+                # word for word as a claim, never a fact of the incident
+                story.told.claims.append(f"{named[act.actor]} says '{act.said}'")
                 continue
+            if disputed is not None:
+                # a second act (words or chips) after the one in dispute: the incident holds one; it is named, never
+                # dropped (told as an action, "seat 2 raises to 60", it is read as what happened after)
+                said = f"'{act.said}'" if act.said is not None else "chips"
+                raise ProblemsError([_p(1, 1, "I102", f"two acts told: {named[act.actor]}'s ({said}) after "
+                                        f"{named[acts[0].actor]}'s; one is read as the act in dispute",
+                                        "tell the other as an action ('seat 2 raises to 60'), or ask about it "
+                                        "on its own")])
             s = seat(act.actor)
             disputed = {"seat": s}
             if whole:
