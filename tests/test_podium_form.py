@@ -127,7 +127,10 @@ def test_a_told_dispute_fills_the_form_with_what_was_read_and_the_form_reads_bac
         inc = read_told(case["description"]).incident
         filled = fields_of(inc)
         if filled.left_out:
-            whole += 1
+            # what the form has no field for, said: a whole hand, a kill history (the table's last pots and the
+            # kill's parameters), a stud game's bring-in
+            assert set(filled.left_out) <= {"streets", "disputed.at", "table", "params", "game.bring_in"}, case["id"]
+            whole += "table" not in filled.left_out
             continue
         read = read_form(filled.fields)
         assert read.errors == {}, case["id"]

@@ -388,3 +388,71 @@ def test_a_pot_told_before_its_word_and_a_possessive():
     told = read_told("2/5 NL cash, flop, $150 pot. Seat 2 bets $50. Seat 5 says 'make it 150' and puts out a single "
                      "$100 chip. What is seat 5's raise?")
     assert told.incident["pot"] == 150 and told.incident["disputed"]["seat"] == 5 and not told.unread
+
+
+def test_a_kill_history_is_read_into_the_table_and_nothing_is_filled_in():
+    # RRP kill pots rule 3: a leg up and a second pot won alone force a kill; the first pot's size, the blind money
+    # and the button were not told and are not invented (the button is shown as read)
+    told = read_told("15/30 limit, kill game. Seat 3 won the last pot. Seat 3 wins it again: a $210 pot. "
+                     "Is the next hand killed?")
+    assert told.incident["table"] == {"pots": [{"winners": [3]}, {"winners": [3], "amount": 210}]}
+    assert "seat 3 won the pot before" in told.read_as_line()
+    # a pot of only the blinds is the blinds: no flop, all of it blind money
+    told = read_told("10/20 limit kill game. Seat 7 has a leg up. Seat 7 wins only the blinds. Who kills?")
+    assert told.incident["table"]["pots"] == [{"winners": [7], "flop": False, "amount": 15, "blind_money": 15}]
+
+
+def test_a_kill_told_beside_a_hands_betting_is_named_never_dropped():
+    # whether this hand is killed changes its limits: the kill words are said as not read
+    with pytest.raises(ProblemsError) as err:
+        read_told("20/40 limit with a half kill, flop, pot 200. Seat 1 bets 20, seat 2 says raise.")
+    assert "with a half kill" in err.value.problems[0].message
+    with pytest.raises(ProblemsError) as err:
+        read_told("20/40 limit. Seat 4 has a leg up. Flop, pot 200: seat 1 bets 20, seat 2 says raise.")
+    assert "kill history" in err.value.problems[0].message
+
+
+def test_an_action_while_another_seat_is_to_act_is_out_of_turn_and_he_was_first():
+    # TDA 53: "before seat 1 acts, seat 6 folds" is a fold out of turn; seat 1 was to act, so the button is read
+    # before him (never a reading that makes seat 6's fold in turn)
+    told = read_told("NL 1/3 cash, flop, pot 90, three players: seat 1, seat 4, seat 6. Before seat 1 acts, "
+                     "seat 6 mucks his cards. Does his fold stand?")
+    assert told.incident["disputed"] == {"seat": 6, "said": "fold"} and told.incident["button"] == 6
+    assert told.incident["actions"] == []
+
+
+def test_noticed_at_once_after_later_actions_is_after_some_action():
+    # the fold out of turn, then another fold, then "speaks up at once": noticed after some action on it
+    told = read_told("NLHE tournament 200-400, preflop. UTG (seat 3) is skipped: seat 4 folds out of turn, then "
+                     "seat 5 calls 400. Seat 3 speaks up at once, before anyone else acts.")
+    assert told.incident["noticed"] == "after_some_action"
+    assert told.incident["after"] == [{"seat": 5, "action": "call", "to": 400}]
+
+
+@pytest.mark.parametrize("text, read", [
+    ("5/10 stud, 4th street, pot 40. Seat 3 bets 10, seat 5 says raise.", "fourth; pot 40"),   # an ordinal street
+    ("NL 1/2 cash, HU on the flop, pot 30. seat 1 bets 10, seat 2 is alin for 45. what can seat 1 do?",
+     "seat 2 all in for 45"),
+    ("NL 1/2 cash, flop, pot 30. seat 1 bets 10, seat 2 silently puts out two greens, doesnt say anything.",
+     "seat 2 put out"),
+])
+def test_a_phones_words_are_read_as_the_floor_means_them(text, read):
+    assert read in read_told(text).read_as_line()
+
+
+def test_a_second_act_is_named_and_an_objection_kept_as_a_claim_never_dropped():
+    # two pot-sized declarations: the incident holds one act, so the second is named (it was once dropped silently)
+    with pytest.raises(ProblemsError) as err:
+        read_told("PLO 1/2, flop, pot 10. Seat 1 bets pot. Seat 2 bets pot. What can seat 3 do?")
+    assert "two acts told: seat 2's ('pot') after seat 1's" in err.value.problems[0].message
+    # another player's words that declare no action are his objection: a claim, word for word
+    told = read_told("$10/$20 limit hold'em, flop. A bets $10. B says nothing, puts in $10, pauses, then goes back "
+                     "to his stack and adds another $10. C says \"string raise\".")
+    assert told.claims == ["C says 'string raise'"] and told.incident["disputed"]["seat"] == 2
+
+
+def test_the_bettor_is_the_seat_told_betting():
+    # "the bettor" names the seat that bet, never a new seat of its own
+    told = read_told('PLO 2/5, flop, 100 in the pot. Seat 2 bets 100. Seat 5 puts out a purple and says "pot". '
+                     "The bettor says it's too much.")
+    assert sorted(told.incident["players"]) == [2, 5]

@@ -40,6 +40,8 @@ def round_facts(incident: Incident, params: Params, pos: Position, f: dict[str, 
     """Every fact of the round the options, reopening, side-pot, straddle and table-stakes rules read."""
     out: dict[str, Any] = {}
     out.update(_straddles(incident, params, pos))
+    if incident.hand.game.bring_in > 0:
+        out["bring_in"] = incident.hand.game.bring_in    # the game's bring-in, whether or not the upcards were told
     out.update(_upcards(incident))
     if incident.disputed is not None:
         d = incident.disputed

@@ -50,6 +50,7 @@ _RAW = re.compile(r"""
     (?P<quote>“[^”]{0,400}”|"[^"]{0,400}"|(?<![A-Za-z])'[^'\n]{1,400}'(?![A-Za-z]))
   | (?P<card>(?i:(?:the\s+|a\s+|an\s+)?(?:ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|trey|deuce|two|10|[2-9])\s+of\s+(?:clubs|diamonds|hearts|spades))\b|\b(?:10|[2-9TJQK])[cdhs]\b)
   | (?P<nbets>(?<![\d,])[345]-?bets?\b)
+  | (?P<ordinal>\b\d{1,2}(?:st|nd|rd|th)\b)
   | (?P<stakes>\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?(?:\s?[/-]\s?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?k?)?(?![\w/]))
   | (?P<poss>(?<=\d)['’]s\b)
   | (?P<plural>(?:\d{1,3}(?:,\d{3})+|\d+)k?s(?![\w']))
@@ -103,7 +104,7 @@ def _spoken(words: str) -> Decimal | None:
 
 def _words(text: str, lex: Lexicon) -> list[Term]:
     """The text as terms (one list, sentence ends kept as END terms)."""
-    raw = [(m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
+    raw = [("word" if m.lastgroup == "ordinal" else m.lastgroup, m.group(), m.start()) for m in _RAW.finditer(text)]
     letters = {w for kind, w, _ in raw if kind == "word" and w in lex.letters}
     # "A" is a person only beside another letter ("A bets, B calls"); "B wants to raise" alone is a person too
     letters_mode = len(letters) >= 2 or bool(letters - {"A"}) or any(
@@ -285,6 +286,13 @@ def _counts(terms: list[Term]) -> list[Term]:
             skip = False
             continue
         after = terms[k + 2] if k + 2 < len(terms) else None
+        end = _reminder_end(terms, k) if t.type == "COMMA" and out and out[-1].type in (
+            "SEAT", "LETTER", "POSITION", "ROLE") else None
+        if end is not None:
+            # "Seat 3, who had only called the bring-in, now wants to raise": a reminder of what he did before
+            out.append(Term("COMMA", ",", ",", t.start))
+            terms_skip.update(range(k + 1, end + 1))
+            continue
         if t.type == "COMMA" and nxt is not None and nxt.type == "ASKS" and nxt.text.lower() == "who" and out \
                 and out[-1].type in ("SEAT", "LETTER", "POSITION", "ROLE") and after is not None \
                 and after.type == "VERB" and _past(after.text) and k + 3 < len(terms) and terms[k + 3].type == "COMMA":
@@ -326,6 +334,31 @@ def _counts(terms: list[Term]) -> list[Term]:
     return merged
 
 
+# what a reminder of an earlier action may hold besides the action word ("who had only called the bring-in")
+_REMINDER = {"FILLER", "BRINGINWORD", "STREET", "AMOUNT", "TO", "FOR", "OPENBET", "POSITION", "SEAT"}
+
+
+def _reminder_end(terms: list[Term], k: int) -> int | None:
+    """The comma that closes ", who had VERBed ... ," at terms[k] (a comma), when what is inside is a past action
+    ("had called", "called earlier") and nothing that moves chips now; None otherwise."""
+    if k + 2 >= len(terms) or terms[k + 1].type != "ASKS" or terms[k + 1].text.lower() != "who":
+        return None
+    j = k + 2
+    had = terms[j].type == "HAD"
+    j += had
+    verbs = 0
+    while j < len(terms) and j <= k + 9 and terms[j].type != "COMMA":
+        ty = terms[j].type
+        if ty == "VERB" and (had or _past(terms[j].text)):
+            verbs += 1
+        elif ty not in _REMINDER:
+            return None
+        j += 1
+    if j < len(terms) and terms[j].type == "COMMA" and verbs == 1 and (had or j > k + 4):
+        return j
+    return None
+
+
 def _claim_words(sentence: list[Term]) -> list[Term]:
     """A sentence that is a claim ("UTG says the raise came too late"): one person or the dealer, then a claim word,
     then anything but chips moving. Its words after the claim word, known or not, are the claim's: kept word for word
@@ -334,7 +367,7 @@ def _claim_words(sentence: list[Term]) -> list[Term]:
     if k is None or k == 0:
         return sentence
     head = [t for t in sentence[:k] if t.type not in ("SEP", "COMMA")]
-    if not head or any(t.type not in _PEOPLE | {"DEALER"} for t in head) or len(head) > 2:
+    if not head or any(t.type not in _PEOPLE | {"DEALER", "RELPLAYER"} for t in head) or len(head) > 2:
         return sentence
     if any(t.type in ("PUT", "ADDS", "SILENT") for t in sentence[k:]):
         return sentence
@@ -695,9 +728,22 @@ class _Story:
         self.together = False                  # "at the same moment": words and chips together
         self.showdown = False                  # the question is who shows first
         self.upcards: dict[Any, str] = {}      # stud: each player's upcard on third street
+        # kill pots: the table's last pots as told (rulings/facts/kill.py reads them from the incident's table:)
+        self.listed: set[int] = set()          # "three players: seat 2, seat 5 and seat 8": the seats in the hand
+        self.turn_told: Any = None             # whose turn it was when the story began, as told
+        self.turn_of: Any = None               # "before seat 2 acts", "with the action on seat 4": whose turn it is
+        self.kill_kind: str | None = None      # "full", "half", "required", "required half", "scoop", "kill"
+        self.kill_words: list[tuple[str, int, str]] = []   # the game's kill words, their place and sentence
+        self.hilo = False                      # a high-low game: a pot won whole is a scoop
+        self.won_last: list[Any] = []          # who won a pot before the one told
+        self.kill_leg: Any = None              # who held the kill button with a leg up going into the last pot
+        self.kill_pots: list[dict] = []        # the pots told, oldest first
+        self.kill_shown: list[str] = []        # the sentences that told them
         self.limit_by_game = False             # the structure read from 'limits' or a stud game, not told
 
     def _add(self, event: tuple) -> None:
+        if event[0] == "act" or (event[0] == "action" and event[1] == self.turn_of):
+            self.turn_of = None
         self.events.append(event)
         self.where.append(self.street)
 
@@ -747,7 +793,12 @@ class _Story:
             elif t.type == "SETTING":
                 self._set("setting", t.value, t.text)
             elif t.type == "KILL":
-                self.told.unread.append(Unread(t.text, *_place(self.told.text, t.start), shown, True))
+                self._set("kill", t.value, t.text)
+                self.kill_kind = t.value
+                self.kill_words.append((t.text, t.start, shown))
+            elif t.type == "HILO":
+                self.hilo = True
+                self.kill_words.append((t.text, t.start, shown))
 
     def _item(self, node, shown: str) -> None:
         """An item in brackets: "(pot 9,000)"."""
@@ -791,7 +842,8 @@ class _Story:
                 self.street = t.value
                 continue
             elif t.type == "ROLE":
-                keys.append(("role", t.text.lower().removeprefix("a ").removeprefix("the ")))
+                role = t.text.lower().removeprefix("a ").removeprefix("the ")
+                keys.append(self._role_seat(role) or ("role", role))
             elif t.type == "PRONOUN":
                 keys.append(self.last_actor or ("pronoun", t.text))
             elif t.type == "CARD":
@@ -806,6 +858,18 @@ class _Story:
             self._upcard(who, card)
         self.last_actor = who
         return who
+
+    _ROLE_VERBS = {"bettor": ("bet",), "raiser": ("raise", "check-raise"), "caller": ("call",)}
+
+    def _role_seat(self, role: str) -> Any:
+        """"The bettor", "the raiser", "the caller": the one told doing it last, when one was (else None)."""
+        verbs = self._ROLE_VERBS.get(role)
+        if not verbs:
+            return None
+        for e in reversed(self.events):
+            if e[0] == "action" and e[1] is not None and e[2] in verbs:
+                return e[1]
+        return None
 
     def _child(self, node, name: str):
         return next((c for c in node.children if hasattr(c, "data") and str(c.data) == name), None)
@@ -839,6 +903,10 @@ class _Story:
                 self.stacks[who] = ("has", behind if has else behind + amount)
             else:
                 self.stacks[who] = ("more", None)
+        if self.turn_of is not None and who != self.turn_of and not any(e[0] == "act" for e in self.events):
+            # "Before seat 2 acts, seat 8 folds": another seat's action while it is his turn is out of turn
+            self._out_of_turn(node, shown)
+            return
         self._add(("action", who, verb, amount, False, more))
 
     def _straddle(self, node, shown: str) -> None:
@@ -852,8 +920,12 @@ class _Story:
         toks = self._toks(node)
         verb = next(t.value for t in toks if t.type == "VERB")
         amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        more = any(t.type == "MORECHIPS" for t in toks)     # "B and C call and have thousands left"
         for actor in [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]:
-            self._add(("action", self._actor(actor), verb, amount, False, False))
+            who = self._actor(actor)
+            self._add(("action", who, verb, amount, False, False))
+            if more:
+                self.stacks.setdefault(who, ("more", None))
 
     def _opening(self, node, shown: str) -> None:
         toks = self._toks(node)
@@ -878,9 +950,22 @@ class _Story:
             for n in listed:
                 if ("seat", n) not in self.seen:
                     self.seen.append(("seat", n))
+            self.listed = set(listed)
+        note = self._child(node, "first_note")
+        if note is not None:
+            self._first_note(note, shown)
         street = next((t.value for t in self._toks(node) if t.type == "STREET"), None)
         if street:
             self.street = street
+
+    def _first_note(self, node, shown: str) -> None:
+        """"(seat 6 acts first after the flop)": the button is the seat before him."""
+        who = self._actor(self._child(node, "actor"))
+        if ("pos", "first") in self.same and self.same[("pos", "first")] != who:
+            raise ValueError("two seats told as first to act")
+        self.same[("pos", "first")] = who
+        if who not in self.seen:
+            self.seen.append(who)
 
     def _round_size(self, node, shown: str) -> None:
         pass
@@ -913,6 +998,59 @@ class _Story:
         if any(t.value.type == "SHOWDOWN" for t in toks):      # "seat 6 says seat 2 must show first"
             self.showdown = True
 
+    # -- kill pots: the table's last pots
+    def _kill_leg(self, node, shown: str) -> None:
+        who = self._who(node)
+        for t in self._toks(node):
+            if t.type == "LEGUP":
+                self.kill_leg = who
+            elif t.type == "WONLAST":
+                self.won_last.append(who)
+        self.kill_shown.append(shown)
+
+    def _last_pot(self) -> dict:
+        """The pot being told: a killed pot told before its winner ("killed it for $40 ... seat 2 wins") is one."""
+        if self.kill_pots and not self.kill_pots[-1].get("winners"):
+            return self.kill_pots[-1]
+        self.kill_pots.append({})
+        return self.kill_pots[-1]
+
+    def _pot_won(self, node, shown: str) -> None:
+        who = self._who(node)
+        toks = self._toks(node)
+        pot = self._last_pot()
+        pot["winners"] = [who]
+        amount = next((t.value for t in toks if t.type == "AMOUNT"), None)
+        if amount is not None:
+            pot["amount"] = amount
+        flop = next((t.value for t in toks if t.type == "POTFLOP"), None)
+        if flop is not None:
+            pot["flop"] = flop == "true"
+        if any(t.type == "WINS" and t.value == "scoops" for t in toks):
+            pot["scooped"] = True
+        if any(t.type == "BLINDSONLY" for t in toks):
+            pot["blinds_only"] = True
+        self.kill_shown.append(shown)
+
+    def _pot_split(self, node, shown: str) -> None:
+        winners = [self._actor(a) for a in node.children if hasattr(a, "data") and str(a.data) == "actor"]
+        pot = self._last_pot()
+        pot["winners"] = winners
+        pot["split"] = True
+        amount = next((t.value for t in self._toks(node) if t.type == "AMOUNT"), None)
+        if amount is not None:
+            pot["amount"] = amount
+        self.kill_shown.append(shown)
+
+    def _pot_killed(self, node, shown: str) -> None:
+        who = self._who(node)
+        toks = self._toks(node)
+        pot: dict = {"kill": (who, next(t.value for t in toks if t.type == "AMOUNT"))}
+        if any(t.type == "WINS" for t in toks):
+            pot["winners"] = [who]
+        self.kill_pots.append(pot)
+        self.kill_shown.append(shown)
+
     def _nothing(self, node, shown: str) -> None:
         self._when(self._toks(node))
 
@@ -924,7 +1062,11 @@ class _Story:
         the disputed act."""
         if any(t.type in ("NOACTION", "NOTICED") and t.value == "before_next_action" for t in toks) and any(
                 e[0] == "act" for e in self.events):
-            self.noticed = "before_next_action"
+            first = next(n for n, e in enumerate(self.events) if e[0] == "act")
+            # "seat 4 folds out of turn, then seat 5 folds. Seat 3 speaks up at once": at once after what was told
+            # before it, so after some action on the act
+            later = any(e[0] == "action" and e[1] is not None for e in self.events[first + 1:])
+            self.noticed = "after_some_action" if later else "before_next_action"
 
     def _seats_list(self, node, shown: str) -> None:
         for c in node.children:
@@ -988,6 +1130,10 @@ class _Story:
         who = self._actor(self._child(node, "actor"))
         if who not in self.seen:
             self.seen.append(who)
+        if not any(e[0] == "action" and e[1] == who for e in self.events):
+            self.turn_of = who
+            if not self.events:
+                self.turn_told = who
 
     def _pot_to(self, node, shown: str) -> None:
         """"pots it to 120", "raises pot to 160": a pot-sized bet or raise whose total was told."""
@@ -1030,6 +1176,9 @@ class _Story:
         """"Turn and river are checked": each street named, checked around."""
         toks = self._toks(node)
         verb = next(t.value for t in toks if t.type == "AROUND")
+        size = self._child(node, "table_size")
+        if size is not None:        # "river checked by all three remaining players: seat 2, seat 5 and seat 8"
+            self._table_size(size, shown)
         for t in toks:
             if t.type == "STREET":
                 self.street = t.value
@@ -1144,6 +1293,18 @@ class _Story:
     def _noticed(self, node, shown: str) -> None:
         self._when([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))])
 
+    def _noticed_before(self, node, shown: str) -> None:
+        """"The dealer says it is too much before seat 4 acts": noticed before that seat acted on the act."""
+        actors = [c for c in node.children if hasattr(c, "data") and str(c.data) == "actor"]
+        who = self._actor(actors[-1])
+        first = next((n for n, e in enumerate(self.events) if e[0] == "act"), None)
+        if first is None:
+            raise ValueError("noticed before a seat acted, but no act was told before it")
+        later = [e for e in self.events[first + 1:] if e[0] == "action"]
+        if any(e[1] == who for e in later):
+            raise ValueError("noticed before a seat acted, but that seat's action was told after the act")
+        self.noticed = "after_some_action" if later else "before_next_action"
+
     def _question(self, node, shown: str) -> None:
         self.question_from([t.value for t in node.scan_values(lambda v: hasattr(v, "type"))], shown)
 
@@ -1196,7 +1357,10 @@ class _Story:
             raise ProblemsError(problems)
         acts = [e[1] for e in self.events if e[0] == "act"]
         actions = [e for e in self.events if e[0] == "action"]
-        if "structure" not in self.game and ("bet_sizes" in self.game or self.game.get("variant") in ("stud", "razz")):
+        kill_told = bool(self.won_last or self.kill_leg is not None or self.kill_pots)
+        if "structure" not in self.game and ("bet_sizes" in self.game or self.game.get("variant") in ("stud", "razz")
+                                             or (kill_told and not self.events)):
+            # a kill history: kill pots are played only at limits
             # "limits 600/1,200", "stud 10/20": a limit game by its words (stud and razz are dealt limit); the
             # read-as line says so
             self.game["structure"] = "fixed-limit"
@@ -1205,7 +1369,23 @@ class _Story:
         if "structure" not in self.game:
             problems.append(_p(1, 1, "I102", "the betting was not told: no-limit, pot-limit or "
                                     "limit", "e.g. 'NL 2/5', 'PLO 1/2', '20/40 limit'"))
-        if not acts and self.asked is None and not self.showdown:
+        if kill_told and self.events:
+            # a kill history told beside a hand's betting: the incident holds one or the other (a betting dispute
+            # in a killed hand is told by the kill posted): the history is named, not dropped
+            for shown in self.kill_shown:
+                problems.append(_p(1, 1, "I102", f"not read: the kill history in \"{_clip(shown)}\" beside the "
+                                   "betting of a hand", "tell the kill pots on their own, or the kill posted this "
+                                   "hand with the betting"))
+        if (self.kill_words or kill_told) and not (kill_told and not self.events):
+            # a kill game (or a high-low game) told with a hand's betting: whether the hand is killed, and at what
+            # limits, changes the ruling and is not read yet
+            for text, start, shown in self.kill_words:
+                line, col = _place(told.text, start)
+                problems.append(_p(line, col, "I102", f"not read: {text} in \"{_clip(shown)}\"",
+                                   "say whether this hand is killed and at what limits"))
+        if problems:
+            raise ProblemsError(problems)
+        if not acts and self.asked is None and not self.showdown and not kill_told:
             problems.append(_p(1, 1, "I102", "no dispute was told: no act and no question about "
                                     "a seat", "tell what the player said or did, e.g. 'seat 2 says raise and puts out "
                                     "three black chips', or ask about a seat: 'what can seat 3 do?'"))
@@ -1286,12 +1466,14 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     for k in ("ante", "big_blind_ante", "bring_in"):
         if k in g:
             game[k] = g[k]
+    if story.won_last or story.kill_leg is not None or story.kill_pots:
+        return _kill_incident(story, game)      # the table's last pots: no hand in dispute (finish() saw to it)
     # where it happened
     street = story.street
     people = [(e[3] if e[2] in ("fold-to", "check-to") else e[1]) if e[0] == "action" else e[1].actor
               for e in story.events] + [story.asked]
     preflop_words = any(isinstance(k, tuple) and k[0] == "pos" and k[1] not in ("btn", "first")
-                        for k in people) or any(e[2] == "limp" for e in actions)
+                        for k in people) or any(e[2] in ("limp", "bring-in", "complete") for e in actions)
     first_told = next((e for e in actions if e[1] is not None), None)
     if first_told is not None and first_told[2] == "raise" and "blinds" in game:
         preflop_words = True      # "A raises to 125" with nothing bet before it: the blinds were the bet
@@ -1317,7 +1499,8 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
     def seat(k):
         return seats[k]
     players = sorted(set(seats.values()) | ({button} if button and (("pos", "btn") in seats or not any(
-        k[0] == "pos" for k in seats)) else set()))
+        k[0] == "pos" for k in seats)) and not (story.listed and button not in story.listed
+                                               and ("pos", "btn") not in keys) else set()))
     if street == "preflop" and "blinds" in game and not stud and button is not None \
             and not any(k[0] in ("seat", "pos") for k in seats):
         players = sorted(set(players) | {1, 2})     # letters told preflop act after the blinds, seats 1 and 2
@@ -1428,8 +1611,20 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
             told_actions.append(_told_action(named[who], item, allin))
         else:
             act: _Act = e[1]
-            if disputed is not None:    # a later act: what happened after the first
+            if disputed is not None and act.said is not None and not any(act.motions) and act.actor != acts[0].actor \
+                    and not hasattr(parse_declaration(act.said), "kind"):
+                # another player's words that declare no action ('C says "string raise"'): his objection, kept
+                # word for word as a claim, never a fact of the incident
+                story.told.claims.append(f"{named[act.actor]} says '{act.said}'")
                 continue
+            if disputed is not None:
+                # a second act (words or chips) after the one in dispute: the incident holds one; it is named, never
+                # dropped (told as an action, "seat 2 raises to 60", it is read as what happened after)
+                said = f"'{act.said}'" if act.said is not None else "chips"
+                raise ProblemsError([_p(1, 1, "I102", f"two acts told: {named[act.actor]}'s ({said}) after "
+                                        f"{named[acts[0].actor]}'s; one is read as the act in dispute",
+                                        "tell the other as an action ('seat 2 raises to 60'), or ask about it "
+                                        "on its own")])
             s = seat(act.actor)
             disputed = {"seat": s}
             if whole:
@@ -1456,20 +1651,7 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         disputed = {"seat": seats[story.asked]}
         told_actions.append(f"the question is about {named[story.asked]}")
     # the read-as line, in the floor's words
-    name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
-    stakes = g.get("stakes")
-    line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
-    if "bet_sizes" in g and not stakes:
-        line += f" {'/'.join(_money(Decimal(str(x))) for x in g['bet_sizes'])}"
-    if "bring_in" in g:
-        line += f", bring-in {g['bring_in']}"
-    if "ante" in g:
-        line += f", ante {g['ante']}"
-    if "big_blind_ante" in g:
-        line += f", big blind ante {g['big_blind_ante']}"
-    line += f" {g['setting']}" if "setting" in g else ""
-    read.append(line.strip() + (" (limit by its limits or its game: no-limit or pot-limit was not told)"
-                                if story.limit_by_game else ""))
+    read.append(_game_line(story, structure, variant))
     if not whole:
         read.append(street if street_said else f"{street} (the street was not told)")
     if story.pot is not None and not whole:
@@ -1519,7 +1701,120 @@ def _incident(story: _Story, acts: list[_Act], actions: list[tuple]) -> dict:
         read.append("the question: who shows first")
     if story.noticed and disputed is not None and ("said" in disputed or "chips" in disputed or "motions" in disputed):
         incident["noticed"] = story.noticed
-        read.append("noticed before anyone acted on it")
+        read.append("noticed before anyone acted on it" if story.noticed == "before_next_action" else
+                    "noticed at once after the actions told after it")
+    return incident
+
+
+def _game_line(story: _Story, structure: str, variant: str | None) -> str:
+    g = story.game
+    name = " ".join(x for x in (_STRUCT_NAME.get(structure), _VARIANT_NAME.get(variant or "", "")) if x)
+    stakes = g.get("stakes")
+    line = name + (f" {'/'.join(_money(Decimal(str(x))) for x in stakes)}" if stakes else "")
+    if "bet_sizes" in g and not stakes:
+        line += f" {'/'.join(_money(Decimal(str(x))) for x in g['bet_sizes'])}"
+    if "bring_in" in g:
+        line += f", bring-in {g['bring_in']}"
+    if "ante" in g:
+        line += f", ante {g['ante']}"
+    if "big_blind_ante" in g:
+        line += f", big blind ante {g['big_blind_ante']}"
+    if story.hilo:
+        line += " high-low"
+    if story.kill_kind:
+        line += _KILL_NAME[story.kill_kind]
+    line += f" {g['setting']}" if "setting" in g else ""
+    if story.limit_by_game and (story.won_last or story.kill_leg is not None or story.kill_pots) \
+            and "bet_sizes" not in g and variant not in ("stud", "razz"):
+        return line.strip() + " (limit: kill pots are played at limits; the betting was not told)"
+    return line.strip() + (" (limit by its limits or its game: no-limit or pot-limit was not told)"
+                           if story.limit_by_game else "")
+
+
+# the kill words of the lexicon (KILL's values) as parameter values and as the read-as line says them
+_KILL_PARAMS = {"kill": {}, "full": {"kill.size": "full"}, "half": {"kill.size": "half"},
+                "required": {"kill.mode": "required"},
+                "required full": {"kill.mode": "required", "kill.size": "full"},
+                "required half": {"kill.mode": "required", "kill.size": "half"},
+                "scoop": {"kill.trigger": "scoop_pot_size"}}
+_KILL_NAME = {"kill": ", with a kill", "full": ", with a full kill", "half": ", with a half kill",
+              "required": ", with a required kill", "required full": ", with a required full kill",
+              "required half": ", with a required half kill", "scoop": ", with a scoop kill"}
+
+
+def _kill_incident(story: _Story, game: dict) -> dict:
+    """A kill history told (the last pots, who held the kill button): the incident's table: section, with no hand
+    in it. Nothing the text did not give is filled in: a pot's size, its blind money, a flop not told stay out
+    (asked where they decide); the only reading added is a pot of only the blinds, whose size is the blinds."""
+    read = story.told.read_as
+    keys: list[Any] = []
+    for k in story.won_last + ([story.kill_leg] if story.kill_leg is not None else []) + [
+            w for p in story.kill_pots for w in p.get("winners", []) + ([p["kill"][0]] if "kill" in p else [])]:
+        if k not in keys:
+            keys.append(k)
+    if any(k[0] == "pos" for k in keys):
+        raise ProblemsError([_p(1, 1, "I102", "a kill history told by positions: the positions of which hand?",
+                                "name the players of the last pots by seat ('seat 4 won the last pot')")])
+    if any(not p.get("winners") for p in story.kill_pots):
+        raise ProblemsError([_p(1, 1, "I102", "a killed pot was told without who won it",
+                                "say who won the killed pot ('seat 4 killed it for $40 and wins it')")])
+    seats, button, named = _seats(keys, story, "flop")
+    said: list[str] = []
+    pots: list[dict] = []
+    if story.kill_pots:
+        pots = [{"winners": [seats[w]]} for w in story.won_last]
+        said += [f"{named[w]} won the pot before" for w in story.won_last]
+    elif story.won_last:
+        pots = [{"winners": [seats[w]]} for w in story.won_last]
+        said += [f"{named[w]} won the last pot" for w in story.won_last]
+    table: dict[str, Any] = {}
+    if story.kill_leg is not None:
+        table["kill_button"] = {"seat": seats[story.kill_leg], "legs": 1}
+        said.append(f"{named[story.kill_leg]} held the kill button with a leg up going into the last pot")
+    blinds = game.get("blinds")
+    for n, p in enumerate(story.kill_pots):
+        winners = sorted(seats[w] for w in p["winners"])
+        pot: dict[str, Any] = {"winners": winners}
+        bits = [" and ".join(named[w] for w in p["winners"]) + (" split" if p.get("split") else
+                                                                " scooped" if p.get("scooped") else " won")]
+        bits[0] += " the last pot" if n == len(story.kill_pots) - 1 else " a pot"
+        if "amount" in p:
+            pot["amount"] = _num(p["amount"])
+            bits.append(_money(p["amount"]))
+        if p.get("blinds_only"):
+            pot["flop"] = False
+            if blinds and "ante" not in game and "big_blind_ante" not in game and len(blinds) == 2:
+                total = sum((Decimal(str(b)) for b in blinds), Decimal(0))
+                pot["amount"] = pot["blind_money"] = _num(total)
+                bits.append(f"only the blinds ({_money(total)}), no flop")
+            else:
+                bits.append("only the blinds, no flop")
+        elif "flop" in p:
+            pot["flop"] = p["flop"]
+            bits.append("with a flop" if p["flop"] else "with no flop")
+        if p.get("scooped"):
+            pot["scooped"] = True
+        if p.get("split"):
+            pot["split"] = True
+        if "kill" in p:
+            pot["kill"] = {"seat": seats[p["kill"][0]], "amount": _num(p["kill"][1])}
+            bits.append(f"killed by {named[p['kill'][0]]} for {_money(p['kill'][1])}")
+        pots.append(pot)
+        said.append(", ".join(bits))
+    if pots:
+        table["pots"] = pots
+    if story.hilo or any(p.get("scooped") for p in pots):
+        table["split_game"] = True
+    players = sorted(set(seats.values()) | ({button} if button else set()))
+    read.append(_game_line(story, game["structure"], game.get("variant")))
+    read.append(f"button read as seat {button} (the button does not decide who kills)")
+    read.extend(said)
+    read.append("the question: the next hand's kill")
+    incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game, "button": button,
+                                "players": {p: None for p in players}, "table": table}
+    params = dict(_KILL_PARAMS.get(story.kill_kind or "kill", {}))
+    if params:
+        incident["params"] = params
     return incident
 
 
@@ -1590,6 +1885,14 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
     elif positions and explicit:
         from rulings.incident.shorthand import Unread as ShortUnread, position_seat
         occupied = sorted(set(seats.values()))
+        bb = seats.get(("pos", "bb"))
+        if button is None and bb is not None and ("pos", "sb") in positions and bb - 1 >= 1 \
+                and all(s > bb - 1 for s in occupied):
+            # "the small blind folds, the big blind (seat 2) calls": the small blind is the seat just before the
+            # big blind and the button the highest seat told after them (the read-as line shows both)
+            seats[("pos", "sb")] = bb - 1
+            positions = [k for k in positions if k != ("pos", "sb")]
+            button = max(occupied) + 1
         for k in positions:
             try:
                 seats[k] = position_seat(k[1], button, occupied)
@@ -1638,6 +1941,9 @@ def _seats(keys: list, story: _Story, street: str) -> tuple[dict, int | None, di
             button = max(taken)
         else:
             first = next((seats[e[1]] for e in story.events if e[0] == "action" and e[1] is not None), None)
+            told_first = story.same.get(("pos", "first"), story.turn_told)
+            if first is None and told_first in seats:
+                first = seats[told_first]      # "seat 1 (first to act)", "before seat 1 acts, seat 6 folds"
             if first is None:
                 first = next((seats[e[1].actor] for e in story.events if e[0] == "act"), taken[0])
             before = [s for s in taken if s < first]
