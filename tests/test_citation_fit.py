@@ -22,7 +22,7 @@ from rulings.incident import incident_from_data
 from rulings.report.render import report_json, report_text
 from rulings.rulebook.catalogue import HERE, by_fit, citations, facts, fit
 from rulings.ruling import books
-from rulings.ruling.decide import game_pins, rule_on
+from rulings.ruling.decide import GAME_FACTS, game_pins, rule_on
 
 BOOKS = (None, "east-coast-limit", "pnw-lowball", "tda-series")
 
@@ -135,8 +135,8 @@ def test_every_example_is_quoted_first_by_a_source_for_its_game(house):
 
 
 def pinned(rule) -> int:
-    """``game_pins`` as the resolution weighs it: a house book's own rule counts its room as one more."""
-    return game_pins(rule) + bool(rule.house)
+    """``game_pins`` as the resolution weighs it: a house book's own rule is written for its room's games."""
+    return len(GAME_FACTS) if rule.house else game_pins(rule)
 
 
 def _limit_raise_after_half_bet_all_in(chips_first: bool) -> dict:

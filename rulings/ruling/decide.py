@@ -9,8 +9,8 @@ reason. The order of precedence, first that applies:
 3. a ruling built on another (the other is in its chain) beats it: it read what the other decided;
 4. a ruling on the matter itself beats one on a narrower matter ``within`` it;
 5. a ruling whose rule is written for the incident's game beats a general one: the rule that names more of
-   the game's structure, variant and setting in its conditions (``game_pins``; a house book's own rule counts
-   its room as one more) decides there, as Robert's Rules' limit rules decide a limit game;
+   the game's structure, variant and setting in its conditions (``game_pins``; a house book's own rule is
+   written for its room) decides there, as Robert's Rules' limit rules decide a limit game;
 6. the ruling with more conditions and a longer chain (the narrower case) beats the broader one;
 7. two equally specific rulings that answer differently: the first in the book stays in force, the
    other is overridden, and the floor is asked to choose between them.
@@ -285,8 +285,8 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
         r, f = items[i]
         n = _condition_count(counts, f.rule)
         p = pins.get(r.rule)
-        if p is None:   # a house book's own rule is written for its room: one dimension more than it names
-            p = pins[r.rule] = game_pins(f.rule) + bool(r.house)
+        if p is None:   # a house book's own rule is written for the room's games: every dimension is its own
+            p = pins[r.rule] = len(GAME_FACTS) if r.house else game_pins(f.rule)
         return (p, n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
 
     owns = [own(i) for i in range(len(items))]
