@@ -22,7 +22,7 @@ from rulings.incident import incident_from_data
 from rulings.report.render import report_json, report_text
 from rulings.rulebook.catalogue import HERE, by_fit, citations, facts, fit
 from rulings.ruling import books
-from rulings.ruling.decide import GAME_FACTS, game_pins, rule_on
+from rulings.ruling.decide import rule_on
 
 BOOKS = (None, "east-coast-limit", "pnw-lowball", "tda-series")
 
@@ -123,65 +123,8 @@ def test_every_example_is_quoted_first_by_a_source_for_its_game(house):
                 fits = [fit(k, *game) for k in r.cites]
                 if fits and (fits[0] == 2 or fits[0] > min(fits)):
                     wrong.append(f"{rule.id}:{i} -> {r.rule} cites {r.cites} for {game}")
-            # a rule written for the game that applies is never set aside for a general one merely as less
-            # specific: the one in force names at least as many of the game's dimensions
-            for r in one.overridden:
-                if r.reason and r.reason.endswith(("narrower case", "same answer", "floor must choose between them")):
-                    winner = book.rules[r.overridden_by]
-                    if pinned(book.rules[r.rule]) > pinned(winner):
-                        wrong.append(f"{rule.id}:{i} -> {r.rule}, written for {game}, set aside for {winner.id}")
     assert ruled > 500
     assert not wrong, "\n".join(wrong[:20])
-
-
-def pinned(rule) -> int:
-    """``game_pins`` as the resolution weighs it: a house book's own rule is written for its room's games."""
-    return len(GAME_FACTS) if rule.house else game_pins(rule)
-
-
-def _limit_raise_after_half_bet_all_in(chips_first: bool) -> dict:
-    """$4/$8 limit hold'em, flop: seat 3 bets $4, seat 6 is all in for $6, seat 8 calls; seat 3 puts out $6 more
-    ($5 and $1) and says "raise" (a blind-written dispute's hand, issue 43 class 1)."""
-    return {"game": {"variant": "holdem", "structure": "fixed-limit", "blinds": [2, 4], "bet_sizes": [4, 8]},
-            "button": 8, "players": {3: 500, 6: 6, 8: 500}, "street": "flop",
-            "actions": [{"seat": 3, "action": "bet", "to": 4}, {"seat": 6, "action": "raise", "to": 6},
-                        {"seat": 8, "action": "call", "to": 6}],
-            "disputed": {"seat": 3, "said": "raise", "chips": [5, 1], "words_first": "chips" if chips_first else "words"}}
-
-
-def test_a_rule_written_for_the_game_outranks_a_general_one_on_the_same_matter():
-    book, engine = books.load()
-    assert game_pins(book.rules["declarations.fixed-limit-one-bet"]) == 1     # structure: fixed-limit
-    assert game_pins(book.rules["misdeclared-calls.chips-make-a-full-raise"]) == 0
-    assert game_pins(book.rules["wagers.declared-amount-is-total"]) == 0      # "not fixed-limit" names no game
-    # the limit structures it inherits from the general limit rule, and the variant every any_of group names
-    assert game_pins(book.rules["bring-in.fourth-street-small-bet-in-razz-and-stud8"]) == 2
-    report = rule_on(incident_from_data(_limit_raise_after_half_bet_all_in(True), book=book), book, engine)
-    lead = report_json(report)["rulings"][0]
-    # the limit rule decides the raise to $10 (one raise of $4 over the $6), quoted by Robert's Rules' limit text
-    assert lead["rule"] == "declarations.fixed-limit-one-bet" and lead["effects"]["wager_to"] == 10
-    assert fit(lead["citations"][0]["key"], "fixed-limit", "holdem", "cash") == 0
-    general = next(r for r in report.overridden if r.rule == "misdeclared-calls.chips-make-a-full-raise")
-    assert general.overridden_by == "declarations.fixed-limit-one-bet"
-    assert general.reason.endswith("is written for this game and decides here")
-
-
-@pytest.mark.parametrize("variant,high_low,first", [("razz", None, "RRP-RAZZ-4"), ("stud", True, "RRP-STUD8-7")])
-def test_razz_and_stud8_fourth_street_is_ruled_by_their_own_limit_rule(variant, high_low, first):
-    """$10/$20: a $20 bet on fourth street is cut to $10 and cited by the game's own rule; in high stud the
-    open-pair rules decide instead, and the general limit rule is not quoted first in either."""
-    book, engine = books.load()
-    game = {"variant": variant, "structure": "fixed-limit", "ante": 2, "bring_in": 3, "bet_sizes": [10, 20]}
-    if high_low:
-        game["high_low"] = True
-    data = {"game": game, "players": {2: 500, 4: 500, 7: 500},
-            "streets": [{"street": "third", "left": [2, 4, 7]},
-                        {"street": "fourth", "upcards": {2: "3d", 4: "7c", 7: "5c"}, "actions": [{"seat": 2, "action": "check"}]}],
-            "disputed": {"seat": 4, "chips": [20], "at": {"street": "fourth", "after": 1}}}
-    lead = report_json(rule_on(incident_from_data(data, book=book), book, engine))["rulings"][0]
-    assert lead["rule"] == "bring-in.fourth-street-small-bet-in-razz-and-stud8"
-    assert lead["effects"]["wager_to"] == 10 and lead["effects"]["returned"] == 10
-    assert lead["citations"][0]["key"] == first
 
 
 def _lint_house(tmp_path, rule_yaml: str, citations_yaml: str = "") -> list:

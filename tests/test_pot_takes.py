@@ -55,27 +55,3 @@ def test_one_winner_of_both_pots_takes_them_both():
 def test_with_a_pot_whose_winner_is_not_told_nothing_is_paid_out_on_a_guess():
     data = copy.deepcopy(HAND) | {"pots_won": [{"pot": 0, "winners": [3]}]}
     assert "Paid out" not in _pots_sentence(_report(data))
-
-
-def test_a_hand_told_to_its_end_with_an_empty_showdown_section_is_paid_out():
-    """$1/$2: seats 4, 6, 8 all in preflop for $30, $75, $140, the button (seat 9) all in for $500, both blinds
-    fold. ``showdown: {}`` ("how is it paid?") gives no field of its own: the pots are paid as if it were left
-    out, and no show-order question (checked or not) stands in the way, since no answer changes the pay-out."""
-    data = {"game": {"variant": "holdem", "structure": "no-limit", "blinds": [1, 2]}, "button": 9,
-            "players": {1: 150, 2: 150, 4: 30, 6: 75, 8: 140, 9: 500},
-            "streets": [{"street": "preflop", "actions": [
-                {"seat": 4, "action": "raise", "to": 30}, {"seat": 6, "action": "raise", "to": 75},
-                {"seat": 8, "action": "raise", "to": 140}, {"seat": 9, "action": "raise", "to": 500},
-                {"seat": 1, "action": "fold"}, {"seat": 2, "action": "fold"}]}],
-            "pots_won": [{"pot": 0, "winners": [4]}, {"pot": 1, "winners": [8]}, {"pot": 2, "winners": [8]}]}
-    plain = _report(data)
-    told = _report({**data, "procedure": {"showdown": {}}})
-    for report in (plain, told):
-        assert report.outcome == "ruled" and not report.questions
-        sentence = _pots_sentence(report)
-        assert "main pot $123" in sentence and "side pot 1 $135" in sentence and "side pot 2 $130" in sentence
-        assert "seat 4 takes $123" in sentence and "seat 8 takes $265" in sentence
-        assert any(r.effects.get("returned") == 36000 for r in report.rulings)   # seat 9's unmatched $360
-    # a showdown section with a field of its own is a showdown dispute, not a pay-out
-    asked = _report({**data, "procedure": {"showdown": {"claimant": 4, "mucked": True}}})
-    assert not any(r.decides == "pots" for r in asked.rulings)

@@ -8,11 +8,8 @@ reason. The order of precedence, first that applies:
 2. a ruling that undoes the act (``voids`` in matters.yaml) beats every ruling on the wager;
 3. a ruling built on another (the other is in its chain) beats it: it read what the other decided;
 4. a ruling on the matter itself beats one on a narrower matter ``within`` it;
-5. a ruling whose rule is written for the incident's game beats a general one: the rule that names more of
-   the game's structure, variant and setting in its conditions (``game_pins``; a house book's own rule is
-   written for its room) decides there, as Robert's Rules' limit rules decide a limit game;
-6. the ruling with more conditions and a longer chain (the narrower case) beats the broader one;
-7. two equally specific rulings that answer differently: the first in the book stays in force, the
+5. the ruling with more conditions and a longer chain (the narrower case) beats the broader one;
+6. two equally specific rulings that answer differently: the first in the book stays in force, the
    other is overridden, and the floor is asked to choose between them.
 
 Rulings run in two strata. The first reads the act (words, chips, both, one
