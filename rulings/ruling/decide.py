@@ -37,7 +37,7 @@ from rulings.rulebook.expressions import names_in
 from rulings.money import show
 from rulings.facts.round import SPLIT_FACTS, said_straddle_act, straddle_post_act, without_straddles
 from rulings.facts.said import straddle_words
-from rulings.rulebook.model import AnyOf, Discretion, ParamValues, Rulebook, per_book
+from rulings.rulebook.model import Discretion, ParamValues, Rulebook, per_book
 from rulings.facts.situation import build
 from rulings.facts.wagers import DECIDED, decided_facts, given_facts
 
@@ -201,26 +201,6 @@ def _condition_counts(book: Rulebook) -> dict[str, int]:
     return per_book(book, "condition counts", dict)
 
 
-# The facts that name the game a rule is written for: its structure, variant (and high-low split) and setting.
-GAME_FACTS = ("structure", "variant", "high_low", "setting")
-
-
-def game_pins(rule: Any) -> int:
-    """How many of the game's dimensions (``GAME_FACTS``) the rule's conditions name (a value or a list of
-    values, never "not"), at the top of its ``when:`` or in every group of an ``any_of:``. A rule written for the game (a limit rule, a razz rule, a
-    tournament rule) outranks a general one on the same matter: it is the rule that decides there."""
-    def pinned(items) -> set[str]:
-        out: set[str] = set()
-        for c in items:
-            if isinstance(c, AnyOf):
-                groups = [pinned(g) for g in c.groups]
-                out |= set.intersection(*groups) if groups else set()
-            elif c.fact in GAME_FACTS and c.op in ("eq", "in"):   # "not fixed-limit" names no game
-                out.add(c.fact)
-        return out
-    return len(pinned(rule.when))
-
-
 def _condition_count(counts: dict[str, int], rule: Any) -> int:
     """A rule's condition count, from ``counts`` (``_condition_counts``) or counted and kept there."""
     n = counts.get(rule.id)
@@ -276,15 +256,10 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
 
     counts = _condition_counts(book)
 
-    pins = per_book(book, "game pins", dict)
-
     def own(i: int) -> tuple:
         r, f = items[i]
         n = _condition_count(counts, f.rule)
-        p = pins.get(r.rule)
-        if p is None:   # a house book's own rule is written for the room's games: every dimension is its own
-            p = pins[r.rule] = len(GAME_FACTS) if r.house else game_pins(f.rule)
-        return (p, n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
+        return (n + len(r.chain), n, bool(r.house), -order.get(r.rule, 0))
 
     owns = [own(i) for i in range(len(items))]
     # a ruling built on others is at least as specific as any of them (it takes their place)
@@ -360,9 +335,7 @@ def resolve(book: Rulebook, fired: list[Fired], settled: dict[str, tuple[str | N
             answer = _answer(t)
             for i in alive[1:]:
                 r = items[i][0]
-                if weights[i][0] < weights[top][0]:
-                    beat(r, t, f"{t.rule} is written for this game and decides here")
-                elif weights[i][:3] < weights[top][:3]:
+                if weights[i][:2] < weights[top][:2]:
                     beat(r, t, f"{t.rule} applies to a narrower case")
                 elif r.ruling == t.ruling and _answer(r) == answer:   # the answer names the ruling first
                     beat(r, t, f"{t.rule} gives the same answer")
