@@ -64,6 +64,9 @@ OTHERS = {
     # a raise short of the minimum over a straddle: the wager it is brought up to leads; why the minimum is one
     # straddle more (minimum, matters.yaml follows:) is said beside it
     "straddles.raise-short-of-the-straddle-minimum:0": ALL,
+    # the same short raise made with chips after "raise": the rule for a declared raise whose chips fall short
+    # of the minimum decides what the wager becomes and leads; the straddle's minimum is said beside it
+    "straddles.raise-short-of-the-straddle-minimum:3": ALL,
 }
 
 
