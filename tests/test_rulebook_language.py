@@ -342,7 +342,7 @@ def test_the_change_is_worked_out_once_from_what_was_put_out(standard):
     from rulings.ruling.decide import rule_on
     book, engine = standard
     both = [r.id for r in book.rules.values() if {"returned", "owed"} <= dict(r.then.effects).keys()]
-    assert len(both) == 25 and "pot-limit.oversize-wager" in both
+    assert len(both) == 26 and "pot-limit.oversize-wager" in both
     assert all(dict(book.rules[i].then.effects)["returned"] == change_effects(
         _change_from(i), dict(book.rules[i].then.effects)["wager_to"])["returned"] for i in both)
 
