@@ -1721,8 +1721,8 @@ def _game_line(story: _Story, structure: str, variant: str | None) -> str:
         line += f", big blind ante {g['big_blind_ante']}"
     if story.hilo:
         line += " high-low"
-    if story.kill_kind:
-        line += _KILL_NAME[story.kill_kind]
+    if story.kill_kind is not None:
+        line += _kill_name(story.kill_kind)
     line += f" {g['setting']}" if "setting" in g else ""
     if story.limit_by_game and (story.won_last or story.kill_leg is not None or story.kill_pots) \
             and "bet_sizes" not in g and variant not in ("stud", "razz"):
@@ -1731,15 +1731,15 @@ def _game_line(story: _Story, structure: str, variant: str | None) -> str:
                            if story.limit_by_game else "")
 
 
-# the kill words of the lexicon (KILL's values) as parameter values and as the read-as line says them
-_KILL_PARAMS = {"kill": {}, "full": {"kill.size": "full"}, "half": {"kill.size": "half"},
-                "required": {"kill.mode": "required"},
-                "required full": {"kill.mode": "required", "kill.size": "full"},
-                "required half": {"kill.mode": "required", "kill.size": "half"},
-                "scoop": {"kill.trigger": "scoop_pot_size"}}
-_KILL_NAME = {"kill": ", with a kill", "full": ", with a full kill", "half": ", with a half kill",
-              "required": ", with a required kill", "required full": ", with a required full kill",
-              "required half": ", with a required half kill", "scoop": ", with a scoop kill"}
+def _kill_params(kind: str | None) -> dict[str, str]:
+    """The parameters a kill word of the lexicon sets ("kill.mode=required kill.size=half"): data, not code."""
+    return dict(p.split("=", 1) for p in (kind or "").split())
+
+
+def _kill_name(kind: str) -> str:
+    words = {"kill.size=full": "full", "kill.size=half": "half", "kill.mode=required": "required",
+             "kill.trigger=scoop_pot_size": "scoop"}
+    return ", with a " + " ".join([words.get(p, p) for p in kind.split()] + ["kill"])
 
 
 def _kill_incident(story: _Story, game: dict) -> dict:
@@ -1812,7 +1812,7 @@ def _kill_incident(story: _Story, game: dict) -> dict:
     read.append("the question: the next hand's kill")
     incident: dict[str, Any] = {"incident": "told", "note": story.told.text, "game": game, "button": button,
                                 "players": {p: None for p in players}, "table": table}
-    params = dict(_KILL_PARAMS.get(story.kill_kind or "kill", {}))
+    params = _kill_params(story.kill_kind)
     if params:
         incident["params"] = params
     return incident
