@@ -104,10 +104,14 @@ def test_the_500_chip_into_an_80_pot_reads_as_an_80_bet_with_420_back(page, serv
                        result.locator("table.numbers td").all_inner_texts()))
     assert numbers == {"His bet, in total this street": "$80", "Goes back to him": "$420"}
     # WHAT HAPPENS NOW as the command line has it: who puts in what, who acts next and what he faces
-    assert result.locator("ul.now li").all_inner_texts() == ["Seat 1 bets $80: $420 goes back to him.",
+    assert result.locator("ul.now li").all_inner_texts()[:2] == ["Seat 1 bets $80: $420 goes back to him.",
                                                             "Seat 2 is next to act and faces $80 to call: he may "
                                                             "fold, call $80 or raise to at least $160 and at most "
                                                             "$320."]
+    # then the numbers panel: the pot around the act and what each seat still owes
+    assert result.locator("ul.now li").all_inner_texts()[2:] == ["Before his act the pot was $80.",
+                                                                "After his act as ruled the pot is $160.",
+                                                                "Each seat still to act now owes: seat 2 $80, seat 3 $80."]
     # plain words in the main view; the rule's id, the citation keys and file:line only for staff who open them
     text = result.inner_text()
     assert "pot-limit.silent-overchip-is-pot-bet" not in text and "RRP-PL-6" not in text and ".yaml:" not in text

@@ -152,8 +152,12 @@ def test_what_happens_now_names_who_acts_next_and_what_he_faces(page, server):
     _pot_raise(page, Taps(page))
     page.get_by_role("button", name="Rule", exact=True).click()
     ruled(page)
+    # the ruling's lines, then the numbers panel's: the pot around the act and what each seat still owes
     assert _now_lines(page) == ["Seat 2 raises to $250.", "Seat 3 is next to act and faces $250 to call: he may fold, "
-                                "call $250 or raise to at least $450 and at most $900."]
+                                "call $250 or raise to at least $450 and at most $900.",
+                                "Before his act the pot was $150.", "With a call from him the pot is $200.",
+                                "After his act as ruled the pot is $400.",
+                                "Each seat still to act now owes: seat 1 $200, seat 3 $250."]
     assert page.locator("#result .verdict").first.inner_text().startswith('Ruling: "Pot" is a raise of the maximum')
     main = page.locator("#result").inner_text()
     assert "asked by" not in main and "declarations." not in main and ".yaml:" not in main
