@@ -155,7 +155,9 @@ def test_a_question_about_a_seat_leads_with_what_he_may_do(standard):
     r = rule_on(incident_from_data(book.rules["options.nobody-left-to-raise"].examples[0].incident), book, engine)
     assert [x.decides for x in r.rulings] == ["seat-options"]
     assert r.now == ["Every other player is all-in, so there is nobody to call a raise: the player may call "
-                     "$49.50 (to $84.50) or fold."]
+                     "$49.50 (to $84.50) or fold.",
+                     # the numbers panel: the pot his call makes ($194.50 + $49.50)
+                     "Before his act the pot was $194.50.", "With a call from him the pot is $244."]
     # once seat 2 has folded, nobody matched seat 3's last $49.50: it goes back to him
     data = dict(book.rules["options.nobody-left-to-raise"].examples[0].incident)
     data["actions"] = list(data["actions"]) + [{"seat": 2, "action": "fold"}]
