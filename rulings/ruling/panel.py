@@ -59,6 +59,17 @@ def pot_around_the_act(incident: Incident, report: Any, r: Any, spec: dict) -> N
     return out
 
 
+def _replay(hand: Any, report: Any) -> tuple[Any, Any] | None:
+    """The hand replayed under the book's betting parameters: where the action stands and the last street's
+    table, or None where the replay refuses the hand (no number is worked from it)."""
+    tables: list[Any] = []
+    try:
+        pos = position(hand, betting_params(report.params), tables=tables)  # type: ignore[arg-type]
+    except BettingError:
+        return None
+    return pos, tables[0]
+
+
 def round_after_the_act(incident: Incident, report: Any, r: Any, spec: dict) -> Numbers:
     """With the act as ruled, what each seat still to act owes on this street and, in fixed limit, the
     raises counted toward the cap, the cap in chips and the raises left (RRP-BR-3). Only when nothing
@@ -79,12 +90,10 @@ def round_after_the_act(incident: Incident, report: Any, r: Any, spec: dict) -> 
     hand = incident.hand
     act = Action(seat, kind, to if kind == "raise" else None)
     hand = evolve(hand, streets=hand.streets[:-1] + (hand.streets[-1] + (act,),))
-    tables: list[Any] = []
-    try:
-        pos = position(hand, betting_params(report.params), tables=tables)  # type: ignore[arg-type]
-    except BettingError:
+    replayed = _replay(hand, report)
+    if replayed is None:
         return {}
-    table = tables[0]
+    pos, table = replayed
     street = hand.first_street + len(hand.streets) - 1
     out: Numbers = {}
     if pos.actor is not None and table.street == street:
@@ -192,13 +201,10 @@ def pots_at_the_end(incident: Incident, report: Any, r: Any, spec: dict) -> Numb
     seats in it, and the chips nobody called that go back (WIKI-SIDEPOT-1)."""
     if incident.disputed is not None or incident.pot_unknown or incident.unsized or incident.blinds_unknown:
         return {}
-    hand = incident.whole_hand or incident.hand
-    tables: list[Any] = []
-    try:
-        pos = position(hand, betting_params(report.params), tables=tables)  # type: ignore[arg-type]
-    except BettingError:
+    replayed = _replay(incident.whole_hand or incident.hand, report)
+    if replayed is None:
         return {}
-    table = tables[0]
+    pos, table = replayed
     if pos.actor is not None or not (table.over or table.able <= 1):
         return {}
     pots = [{"amount": p.amount, "seats": list(p.eligible)} for p in pos.side_pots if p.amount]
